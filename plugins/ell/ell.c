@@ -1,0 +1,266 @@
+/*
+ * ell — ELLPACK with row lengths (ELL-R) (Hwu, Kirk, El Hajj, "Programming
+ * Massively Parallel Processors", 4th ed., ch. 14, "Padding and
+ * transposition: the ELL format"; row lengths as in Vazquez, Fernandez,
+ * Garzon, "A new approach for sparse matrix vector product on NVIDIA GPUs",
+ * Concurrency Computat.: Pract. Exper. 23(8), 2011).
+ *
+ * Format: every row is padded to the width of the longest row, and the
+ * rows x width slots are stored column-major: entry k of row i sits at
+ * k * rows + i, so the 32 threads of a warp (32 consecutive rows) load 32
+ * consecutive words for the same k. Arrays: col (int32) and val (dtype) of
+ * rows * width slots each, and row_len (int32, rows) with each row's true
+ * length.
+ * Padding: value 0 and the row's last real column (column 0 for an empty
+ * row), so even a kernel that read past row_len would stay inside x. With
+ * row_len the kernel never reads padding: a thread stops at its row's end.
+ *
+ * Execution: one thread per row, sum += val * x[col] over k < row_len[i]
+ * with fused multiply-adds in the dtype, y[i] = sum; matrix arrays and x
+ * through the read-only path. spmv_host runs the same loop with fma().
+ *
+ * Options: max_fill (float, default 3.0): the padded size rows * width may be
+ * at most max_fill * nnz; convert refuses a larger one with SPMVLAB_LIMIT
+ * before allocating anything (one long row makes ELL huge — use hyb there).
+ * A matrix without non-zeros has width 0 and is accepted.
+ * Limits: dtypes f64 and f32.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "spmvlab/plugin.h"
+
+#define ELL_BLOCK 256 /* threads (rows) per block */
+
+/* Launcher in ell.cu: one thread per row; returns the first CUDA error. */
+cudaError_t ell_launch(int f64, int32_t rows, int block, const int32_t *row_len,
+                       const int32_t *col, const void *val, const void *x, void *y,
+                       cudaStream_t stream);
+
+static const spmvlab_option ell_options[] = {
+    {"max_fill", SPMVLAB_OPT_FLOAT, "3.0", 1.0, 1.0e9, NULL,
+     "refuse when rows * width (padded slots) exceeds max_fill * nnz"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
+typedef struct ell_fmt {
+    spmvlab_ctx *ctx;       /* services of the instance; frees device memory */
+    int32_t rows, cols;     /* shape of A */
+    int32_t nnz;            /* real non-zeros */
+    int32_t width;          /* slots per row: the longest row's length */
+    spmvlab_dtype dtype;    /* type of val, x and y */
+    size_t slots;           /* rows * width */
+    int32_t *row_len;       /* host, rows true row lengths */
+    int32_t *col;           /* host, slots column indices, column-major */
+    void *val;              /* host, slots values of dtype, column-major */
+    int32_t *d_row_len;     /* device copies of the three arrays */
+    int32_t *d_col;
+    void *d_val;
+    size_t dev_bytes;       /* sum of the live dev_alloc byte counts */
+} ell_fmt;
+
+/* Frees every host and device array of f (NULL allowed). */
+static void ell_destroy(void *fmt)
+{
+    ell_fmt *f = fmt;
+    if (!f)
+        return;
+    f->ctx->dev_free(f->ctx, f->d_row_len);
+    f->ctx->dev_free(f->ctx, f->d_col);
+    f->ctx->dev_free(f->ctx, f->d_val);
+    free(f->row_len);
+    free(f->col);
+    free(f->val);
+    free(f);
+}
+
+/* Allocates bytes of tracked device memory into *p and uploads src there;
+ * counts them in f->dev_bytes. Returns the core's status. */
+static spmvlab_status ell_upload(ell_fmt *f, void **p, const void *src, size_t bytes,
+                                 spmvlab_err *err)
+{
+    spmvlab_status st = f->ctx->dev_alloc(f->ctx, p, bytes, err);
+    if (st != SPMVLAB_OK)
+        return st;
+    f->dev_bytes += bytes;
+    return bytes ? f->ctx->upload(f->ctx, *p, src, bytes, err) : SPMVLAB_OK;
+}
+
+/* Fills the column-major slots from CSR: real entries first, then padding
+ * with value 0 and the row's last real column (0 for an empty row). */
+static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
+{
+    size_t vs = spmvlab_dtype_size(f->dtype);
+    char *val = f->val;
+    const char *src = A->val;
+    for (int32_t i = 0; i < f->rows; i++) {
+        int32_t start = A->row_ptr[i], len = A->row_ptr[i + 1] - start;
+        int32_t pad_col = len > 0 ? A->col_idx[start + len - 1] : 0;
+        f->row_len[i] = len;
+        for (int32_t k = 0; k < f->width; k++) {
+            size_t s = (size_t)k * (size_t)f->rows + (size_t)i;
+            if (k < len) {
+                f->col[s] = A->col_idx[start + k];
+                memcpy(val + s * vs, src + (size_t)(start + k) * vs, vs);
+            } else {
+                f->col[s] = pad_col;
+                memset(val + s * vs, 0, vs); /* all-zero bits are +0.0 in f64 and f32 */
+            }
+        }
+    }
+}
+
+/* Builds ELL-R from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
+ * when the padded size exceeds max_fill * nnz (checked before any
+ * allocation) or would not fit size_t; NOMEM or the core's status when an
+ * allocation fails. On failure nothing is kept. */
+static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
+                                  const spmvlab_opts *opts, void **out, spmvlab_err *err)
+{
+    *out = NULL;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "ell supports f64 and f32 values only");
+
+    int32_t width = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        if (len > width)
+            width = len;
+    }
+    unsigned long long slots = (unsigned long long)A->rows * (unsigned long long)width;
+    double max_fill = spmvlab_opt_float(opts, "max_fill");
+    if (A->nnz > 0) {
+        double fill = (double)slots / (double)A->nnz;
+        if ((double)slots > max_fill * (double)A->nnz)
+            return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                             "ell width %d (the longest row) x %d rows gives %llu padded "
+                             "entries for %d non-zeros, fill %.2f exceeds max_fill %.2f",
+                             width, A->rows, slots, A->nnz, fill, max_fill);
+    }
+    size_t vs = spmvlab_dtype_size(A->dtype);
+    if (slots > (SIZE_MAX - 1) / (sizeof(int32_t) + vs))
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ell needs %llu slots, beyond this host's size_t",
+                         slots);
+
+    ell_fmt *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the ell descriptor");
+    f->ctx = ctx;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    f->width = width;
+    f->dtype = A->dtype;
+    f->slots = (size_t)slots;
+    /* one extra byte each so that NULL always means failure, even for 0 bytes */
+    f->row_len = malloc((size_t)A->rows * sizeof(int32_t) + 1);
+    f->col = malloc(f->slots * sizeof(int32_t) + 1);
+    f->val = malloc(f->slots * vs + 1);
+    if (!f->row_len || !f->col || !f->val) {
+        ell_destroy(f);
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %llu ell slots", slots);
+    }
+    ell_fill(f, A);
+
+    spmvlab_status st =
+        ell_upload(f, (void **)&f->d_row_len, f->row_len, (size_t)A->rows * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = ell_upload(f, (void **)&f->d_col, f->col, f->slots * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = ell_upload(f, &f->d_val, f->val, f->slots * vs, err);
+    if (st != SPMVLAB_OK) {
+        ell_destroy(f);
+        return st;
+    }
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+/* y = A x on the device, one thread per row. Returns CUDA_ERROR with the
+ * runtime's text when the launch failed. */
+static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    ell_fmt *f = fmt;
+    cudaError_t e = ell_launch(f->dtype == SPMVLAB_F64, f->rows, ELL_BLOCK, f->d_row_len,
+                               f->d_col, f->d_val, x, y, (cudaStream_t)stream);
+    if (e != cudaSuccess)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ell kernel failed: %s",
+                            cudaGetErrorString(e));
+    return SPMVLAB_OK;
+}
+
+/* y = A x on the CPU from the format's own arrays: per row, the kernel's
+ * loop over its row_len slots with the same fused multiply-adds. */
+static spmvlab_status ell_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
+{
+    const ell_fmt *f = fmt;
+    size_t rows = (size_t)f->rows;
+    if (f->dtype == SPMVLAB_F64) {
+        const double *val = f->val, *xx = x;
+        double *yy = y;
+        for (size_t i = 0; i < rows; i++) {
+            double sum = 0.0;
+            for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)
+                sum = fma(val[s], xx[f->col[s]], sum);
+            yy[i] = sum;
+        }
+    } else {
+        const float *val = f->val, *xx = x;
+        float *yy = y;
+        for (size_t i = 0; i < rows; i++) {
+            float sum = 0.0f;
+            for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)
+                sum = fmaf(val[s], xx[f->col[s]], sum);
+            yy[i] = sum;
+        }
+    }
+    return SPMVLAB_OK;
+}
+
+/* Device bytes held: rows * 4 + rows * width * (4 + value size). */
+static size_t ell_footprint(const void *fmt)
+{
+    return ((const ell_fmt *)fmt)->dev_bytes;
+}
+
+/* Facts for reports: width, padded slots and fill ratio (slots / nnz). */
+static void ell_describe(const void *fmt, char *buf, size_t len)
+{
+    const ell_fmt *f = fmt;
+    if (f->nnz > 0)
+        snprintf(buf, len, "width=%d slots=%zu fill=%.3f", f->width, f->slots,
+                 (double)f->slots / (double)f->nnz);
+    else
+        snprintf(buf, len, "width=%d slots=%zu fill=n/a", f->width, f->slots);
+}
+
+static const spmvlab_plugin ell_plugin = {
+    .abi_major = SPMVLAB_ABI_MAJOR,
+    .abi_minor = SPMVLAB_ABI_MINOR,
+    .struct_size = sizeof(spmvlab_plugin),
+    .name = "ell",
+    .summary = "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
+    .version = "1.0.0",
+    .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
+                 "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
+                 "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)",
+    .dtypes = SPMVLAB_DTYPES_F64_F32,
+    .options = ell_options,
+    .check_options = NULL,
+    .convert = ell_convert,
+    .spmv = ell_spmv,
+    .footprint = ell_footprint,
+    .destroy = ell_destroy,
+    .spmv_host = ell_spmv_host,
+    .describe = ell_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
+{
+    return &ell_plugin;
+}
