@@ -16,7 +16,7 @@ __global__ void ell_kernel(int32_t rows, const int32_t *__restrict__ row_len,
                            const int32_t *__restrict__ col, const T *__restrict__ val,
                            const T *__restrict__ x, T *__restrict__ y)
 {
-    const int32_t i = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows)
         return;
     const int32_t len = __ldg(&row_len[i]);
