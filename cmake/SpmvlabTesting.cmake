@@ -1,0 +1,42 @@
+# Test registration shared by the in-tree plugins.
+#
+# spmvlab_check_test(<plugin> <variant> [spmvlab check arguments...])
+#   <plugin>.check.<variant>: `spmvlab check` on the CPU (spmv_host) over the
+#     built-in edge cases and the bundled matrices in data/.
+#   <plugin>.shared.<variant>: the same over ../shared/matrices; skipped
+#     (exit 77) when that folder does not exist, as in a user's clone.
+#   <plugin>.gpu.<variant>: the GPU path (label gpu); skipped without a GPU.
+set(SPMVLAB_SHARED_MATRICES "${PROJECT_SOURCE_DIR}/../shared/matrices"
+    CACHE PATH "Folder of extra real matrices used by the CPU tests when present")
+set(SPMVLAB_SHARED_MAX_NNZ 2000000 CACHE STRING
+    "Largest matrix (non-zeros) of the shared folder that the CPU tests use")
+
+function(spmvlab_check_test PLUGIN VARIANT)
+  if(NOT SPMVLAB_BUILD_TESTS)
+    return()
+  endif()
+  set(check $<TARGET_FILE:spmvlab> check ${PLUGIN} --plugin-dir ${SPMVLAB_PLUGIN_OUTPUT_DIR})
+  add_test(NAME ${PLUGIN}.check.${VARIANT}
+           COMMAND ${check} --matrix-dir ${PROJECT_SOURCE_DIR}/data ${ARGN})
+  set_tests_properties(${PLUGIN}.check.${VARIANT} PROPERTIES LABELS "cpu;check")
+  add_test(NAME ${PLUGIN}.shared.${VARIANT}
+           COMMAND ${check} --no-edge-cases --matrix-dir ${SPMVLAB_SHARED_MATRICES}
+                   --max-nnz ${SPMVLAB_SHARED_MAX_NNZ} --skip-missing ${ARGN})
+  set_tests_properties(${PLUGIN}.shared.${VARIANT} PROPERTIES LABELS "cpu;shared" SKIP_RETURN_CODE 77)
+  add_test(NAME ${PLUGIN}.gpu.${VARIANT}
+           COMMAND ${check} --gpu --matrix-dir ${PROJECT_SOURCE_DIR}/data ${ARGN})
+  set_tests_properties(${PLUGIN}.gpu.${VARIANT} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endfunction()
+
+# spmvlab_plugin_unit_test(<plugin> <name> <source.c>): a C test program of a
+# plugin, linked with the core and the test helpers (tests/testlib.h).
+function(spmvlab_plugin_unit_test PLUGIN NAME SOURCE)
+  if(NOT SPMVLAB_BUILD_TESTS)
+    return()
+  endif()
+  add_executable(test_${PLUGIN}_${NAME} ${SOURCE})
+  target_link_libraries(test_${PLUGIN}_${NAME} PRIVATE spmvlab_testlib)
+  add_test(NAME ${PLUGIN}.unit.${NAME} COMMAND test_${PLUGIN}_${NAME})
+  set_tests_properties(${PLUGIN}.unit.${NAME} PROPERTIES LABELS cpu
+    ENVIRONMENT "SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR};SPMVLAB_DATA_DIR=${PROJECT_SOURCE_DIR}/data")
+endfunction()

@@ -1,0 +1,195 @@
+/*
+ * libspmvlab: the core the host program and the tests are built on —
+ * error sentences, the plugin registry, option tables, the runtime (device,
+ * tracked allocation, plugin instances), the reference SpMV and the error
+ * bound. Plugins never include this header; they see plugin.h only.
+ */
+#ifndef SPMVLAB_CORE_H
+#define SPMVLAB_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spmvlab/matrix.h"
+#include "spmvlab/plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Formats one sentence into err (NULL allowed). */
+void spmvlab_errf(spmvlab_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap);
+
+/* Short lower-case name of a status: "ok", "unsupported", "limit", ... */
+const char *spmvlab_status_name(spmvlab_status st);
+/* Name of a dtype ("f64") and the reverse; returns -1 for an unknown name. */
+const char *spmvlab_dtype_name(spmvlab_dtype d);
+int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out);
+
+/* Internal CSR builder from parallel arrays (0-based, any order). */
+int spmvlab_csr_build(spmvlab_csr *A, int32_t rows, int32_t cols, size_t n, const int32_t *ri,
+                      const int32_t *ci, const double *v, spmvlab_err *err);
+
+/* ---- registry ---------------------------------------------------------- */
+
+/* A plugin loaded by the registry. */
+typedef struct spmvlab_loaded {
+    const spmvlab_plugin *desc; /* the plugin's descriptor, copied up to struct_size */
+    char path[4096];            /* the file it came from */
+    void *handle;               /* dlopen handle */
+} spmvlab_loaded;
+
+typedef struct spmvlab_registry spmvlab_registry;
+
+/* Makes an empty registry whose search path is, in order: the directories
+ * added with spmvlab_registry_add_dir, SPMVLAB_PLUGIN_PATH (colon list), the
+ * build tree's plugin folder and the install folder. */
+spmvlab_registry *spmvlab_registry_new(void);
+void spmvlab_registry_free(spmvlab_registry *r);
+void spmvlab_registry_add_dir(spmvlab_registry *r, const char *dir);
+
+/* Loads a plugin by name from the search path (once; later calls return the
+ * same). NULL with a sentence in err when not found or refused. */
+const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name, spmvlab_err *err);
+/* Loads the plugin in an explicit file (INI `library =`). The file name must
+ * be libspmvlab_<name>.so with <name> equal to the descriptor's name. */
+const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char *path,
+                                                 spmvlab_err *err);
+/* Loads every plugin found on the search path; refusals go to the callback
+ * (may be NULL). Returns the number loaded. */
+int spmvlab_registry_scan(spmvlab_registry *r, void (*refused)(const char *path, const char *why, void *arg),
+                          void *arg);
+int spmvlab_registry_count(const spmvlab_registry *r);
+const spmvlab_loaded *spmvlab_registry_at(const spmvlab_registry *r, int i);
+/* The directories searched, in order, for messages: writes a colon list. */
+void spmvlab_registry_search_path(const spmvlab_registry *r, char *buf, size_t len);
+
+/* ---- options ----------------------------------------------------------- */
+
+/* Validated options of one instance (see spmvlab_opts in plugin.h). */
+typedef struct spmvlab_optset {
+    spmvlab_opts opts;          /* handed to the plugin */
+    spmvlab_opt_value *values;  /* count entries, table order */
+    char **text;                /* owned value strings */
+    const spmvlab_option *table;
+} spmvlab_optset;
+
+/* Fills defaults from the plugin's table. Returns 0 or -1 (bad default). */
+int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err *err);
+/* Sets key = value after validating type and range; -1 with a sentence
+ * naming the plugin, key and the allowed values. */
+int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, const char *value,
+                       spmvlab_err *err);
+int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_err *err);
+void spmvlab_optset_free(spmvlab_optset *o);
+/* "key=value key=value" of the values that differ from the defaults. */
+void spmvlab_optset_describe(const spmvlab_optset *o, int only_changed, char *buf, size_t len);
+
+/* ---- runtime: device and instances -------------------------------------- */
+
+typedef struct spmvlab_runtime {
+    spmvlab_device device;      /* device->present == 0: CPU mode */
+    void *stream;               /* cudaStream_t used for conversion and SpMV */
+    size_t mem_limit;           /* bytes one instance may hold; 0 = none */
+} spmvlab_runtime;
+
+/* Opens the runtime. want_gpu: 0 CPU only, 1 use a GPU if present, 2 require
+ * one. Returns 0, 1 when a GPU was required but none is usable (sentence in
+ * err), -1 on other failures. */
+int spmvlab_runtime_open(spmvlab_runtime *rt, int want_gpu, int ordinal, spmvlab_err *err);
+void spmvlab_runtime_close(spmvlab_runtime *rt);
+
+/* A matrix prepared for a dtype: values converted, device copies uploaded. */
+typedef struct spmvlab_prepared {
+    spmvlab_matrix view;        /* what plugins see */
+    const spmvlab_csr *csr;     /* the f64 source */
+    void *host_val;             /* values in dtype (owned) */
+    void *dev_row_ptr, *dev_col_idx, *dev_val; /* device copies (owned) */
+    int rt_device;              /* 1 when the copies are real device memory */
+    char name[256];
+} spmvlab_prepared;
+
+int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
+                    spmvlab_dtype dtype, spmvlab_prepared *out, spmvlab_err *err);
+void spmvlab_prepared_free(spmvlab_prepared *p);
+
+/* One plugin instance built on one prepared matrix. */
+typedef struct spmvlab_instance {
+    const spmvlab_loaded *plugin;
+    spmvlab_ctx ctx;            /* services handed to the plugin */
+    void *fmt;                  /* the plugin's format handle */
+    char label[128];            /* instance label, e.g. "sell-sigma1" */
+    const spmvlab_prepared *matrix;
+    /* tracked device memory of this instance */
+    size_t cur_bytes, peak_bytes, limit_bytes;
+    long live_allocs;
+    double convert_ms;          /* wall time of convert, device synchronised */
+    spmvlab_runtime *rt;
+    void *track;                /* allocation table (pointer -> size) */
+    char log[2048];             /* the plugin's log lines, for -v */
+} spmvlab_instance;
+
+/* Converts: sets up ctx, calls plugin convert, synchronises, times it.
+ * Returns the plugin's status; on failure the instance holds nothing. */
+spmvlab_status spmvlab_instance_convert(spmvlab_instance *in, spmvlab_runtime *rt,
+                                        const spmvlab_loaded *plugin, const char *label,
+                                        const spmvlab_optset *opts, const spmvlab_prepared *m,
+                                        spmvlab_err *err);
+/* Destroys the format; returns the bytes still tracked (0 when clean). */
+size_t spmvlab_instance_destroy(spmvlab_instance *in);
+/* Calls the plugin's footprint / describe, or returns 0 / "". */
+size_t spmvlab_instance_footprint(const spmvlab_instance *in);
+void spmvlab_instance_describe(const spmvlab_instance *in, char *buf, size_t len);
+
+/* ---- device helpers (CPU mode emulates them on the host) --------------- */
+
+int spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err);
+void spmvlab_dev_free(spmvlab_runtime *rt, void *p);
+int spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
+int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
+/* Fills n values of dtype at device pointer p with NaN (poison). */
+int spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err);
+int spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err);
+
+/* ---- reference and error bound (DESIGN.md §5) -------------------------- */
+
+/* Random x of n values in dtype, deterministic for a seed, in [-1,-0.1]∪[0.1,1]. */
+void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed);
+/* Fills n host values of dtype with NaN. */
+void spmvlab_poison_host(void *y, size_t n, spmvlab_dtype dtype);
+
+/* ref[i] = Σ a_ij x_j in double-double; absum[i] = Σ |a_ij x_j|, both using
+ * the dtype-rounded values of m. */
+void spmvlab_reference(const spmvlab_matrix *m, const void *x, double *ref, double *absum);
+
+typedef struct spmvlab_verdict {
+    int ok;                /* every row within its bound, no NaN/Inf produced */
+    double max_ratio;      /* max over rows of |y-ref| / bound (0 when exact) */
+    int32_t worst_row;     /* row of max_ratio, -1 if none */
+    int32_t bad_rows;      /* rows over the bound (NaN rows included) */
+    int32_t nan_rows;      /* rows whose result is NaN or Inf while ref is finite */
+    int32_t nonfinite_ref; /* rows whose reference is NaN/Inf (input had NaN/Inf) */
+    double y_worst, ref_worst;
+} spmvlab_verdict;
+
+/* Checks y (host, dtype) against the reference. */
+void spmvlab_verify(const spmvlab_matrix *m, const void *y, const double *ref, const double *absum,
+                    spmvlab_verdict *v);
+/* The bound of one row: k·u·absum with k = 2·(len + 1). */
+double spmvlab_row_bound(spmvlab_dtype dtype, int32_t len, double absum);
+
+/* Wall clock in milliseconds (monotonic). */
+double spmvlab_now_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

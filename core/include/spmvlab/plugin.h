@@ -1,0 +1,318 @@
+/*
+ * spmvlab plugin ABI — the only header a format plugin needs.
+ *
+ * A plugin is a shared object libspmvlab_<name>.so that exports one symbol,
+ * spmvlab_plugin_entry(), returning a constant descriptor. Everything the
+ * plugin needs from the host (device allocation, error sentences, logging,
+ * device properties) arrives through the spmvlab_ctx table, so the .so links
+ * against the CUDA runtime and nothing of ours.
+ *
+ * Versioning: members are only ever appended to spmvlab_plugin and
+ * spmvlab_ctx; each is marked with the ABI minor that added it. The loader
+ * accepts abi_major == SPMVLAB_ABI_MAJOR and abi_minor <= SPMVLAB_ABI_MINOR
+ * and never reads past struct_size.
+ *
+ * Threading: no global mutable state in a plugin; two instances with
+ * different options must coexist in one process.
+ */
+#ifndef SPMVLAB_PLUGIN_H
+#define SPMVLAB_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPMVLAB_ABI_MAJOR 1
+#define SPMVLAB_ABI_MINOR 0
+
+#if defined(__GNUC__)
+#define SPMVLAB_EXPORT __attribute__((visibility("default")))
+#else
+#define SPMVLAB_EXPORT
+#endif
+
+/* Status of every plugin call. Anything but SPMVLAB_OK comes with a sentence
+ * in spmvlab_err. */
+typedef enum spmvlab_status {
+    SPMVLAB_OK = 0,
+    SPMVLAB_UNSUPPORTED = 1,    /* this matrix / dtype / device is not handled */
+    SPMVLAB_INVALID_OPTION = 2, /* an option value the plugin cannot use */
+    SPMVLAB_LIMIT = 3,          /* a size or memory limit would be exceeded */
+    SPMVLAB_NOMEM = 4,          /* host or device allocation failed */
+    SPMVLAB_CUDA_ERROR = 5,     /* a CUDA or vendor-library call failed */
+    SPMVLAB_INTERNAL = 6        /* a bug: an invariant did not hold */
+} spmvlab_status;
+
+/* Value types. x, y and the matrix values of one run share one dtype. */
+typedef enum spmvlab_dtype {
+    SPMVLAB_F64 = 0,
+    SPMVLAB_F32 = 1,
+    SPMVLAB_F16 = 2 /* IEEE binary16 bits in uint16_t; accumulate in >= f32 */
+} spmvlab_dtype;
+
+#define SPMVLAB_DTYPE_BIT(d) (1u << (unsigned)(d))
+#define SPMVLAB_DTYPES_F64_F32 (SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F32))
+
+/* Bytes of one value of dtype d. */
+static inline size_t spmvlab_dtype_size(spmvlab_dtype d)
+{
+    return d == SPMVLAB_F64 ? 8 : d == SPMVLAB_F32 ? 4 : 2;
+}
+
+/* One error sentence, written by ctx->fail; owned by the caller of the
+ * plugin function. Names the instance, the matrix and the cause. */
+#define SPMVLAB_ERR_LEN 512
+typedef struct spmvlab_err {
+    char msg[SPMVLAB_ERR_LEN];
+} spmvlab_err;
+
+/* ------------------------------------------------------------------------
+ * The input matrix: CSR, 0-based, columns sorted and unique within a row,
+ * owned by the core and valid until the plugin's destroy() returns.
+ * ---------------------------------------------------------------------- */
+typedef struct spmvlab_matrix {
+    const char *name;         /* label for error sentences, e.g. "G3_circuit" */
+    int32_t rows;             /* number of rows, >= 0 */
+    int32_t cols;             /* number of columns, >= 0 */
+    int32_t nnz;              /* stored non-zeros (explicit zeros count) */
+    spmvlab_dtype dtype;      /* type of val / d_val, and of x and y */
+    const int32_t *row_ptr;   /* host, rows + 1 entries, row_ptr[0] == 0 */
+    const int32_t *col_idx;   /* host, nnz entries */
+    const void *val;          /* host, nnz values of dtype */
+    const int32_t *d_row_ptr; /* device copy of row_ptr; NULL without a GPU */
+    const int32_t *d_col_idx; /* device copy of col_idx; NULL without a GPU */
+    const void *d_val;        /* device copy of val; NULL without a GPU */
+} spmvlab_matrix;
+
+/* Properties of the device the instance runs on (all zero when absent). */
+typedef struct spmvlab_device {
+    int present;              /* 1 when a CUDA device is in use */
+    int ordinal;              /* CUDA device number */
+    int cc_major, cc_minor;   /* compute capability, e.g. 9.0 */
+    int sm_count;             /* multiprocessors */
+    int warp_size;            /* threads per warp (32) */
+    int max_threads_per_sm;   /* resident threads per multiprocessor */
+    size_t l2_bytes;          /* L2 cache size in bytes */
+    size_t smem_per_block;    /* opt-in shared memory per block, bytes */
+    size_t global_mem_bytes;  /* total device memory, bytes */
+    char name[128];           /* e.g. "NVIDIA H100 80GB HBM3" */
+} spmvlab_device;
+
+/* ------------------------------------------------------------------------
+ * Services the core offers a plugin instance. One ctx per instance and
+ * matrix; it outlives the format built with it. Keep the pointer in the
+ * format to free device memory and to write errors later.
+ * ---------------------------------------------------------------------- */
+typedef struct spmvlab_ctx spmvlab_ctx;
+struct spmvlab_ctx {
+    uint32_t struct_size;           /* sizeof(spmvlab_ctx) of the core (1.0) */
+    const spmvlab_device *device;   /* never NULL; device->present says if a GPU is used (1.0) */
+    void *stream;                   /* cudaStream_t for conversion work, NULL without GPU (1.0) */
+
+    /* Tracked device allocation (1.0). Counts current and peak bytes per
+     * instance and enforces the run's memory limit (status LIMIT before
+     * cudaMalloc fails). Without a GPU it hands out host memory that stands
+     * in for device memory, so accounting and footprint checks still run.
+     * Returns OK or LIMIT / NOMEM with the sentence in err. */
+    spmvlab_status (*dev_alloc)(spmvlab_ctx *ctx, void **ptr, size_t bytes, spmvlab_err *err);
+    /* Frees memory from dev_alloc; NULL is ignored. (1.0) */
+    void (*dev_free)(spmvlab_ctx *ctx, void *ptr);
+    /* Copies host -> "device" memory from dev_alloc, synchronously. (1.0) */
+    spmvlab_status (*upload)(spmvlab_ctx *ctx, void *dst, const void *src, size_t bytes,
+                             spmvlab_err *err);
+    /* Copies "device" -> host memory, synchronously. (1.0) */
+    spmvlab_status (*download)(spmvlab_ctx *ctx, void *dst, const void *src, size_t bytes,
+                               spmvlab_err *err);
+    /* Writes "<instance> on <matrix>: <cause>" into err and returns st, so a
+     * plugin reports with `return ctx->fail(ctx, err, SPMVLAB_LIMIT, "...", ...)`.
+     * The cause is one sentence without a final period. (1.0) */
+    spmvlab_status (*fail)(spmvlab_ctx *ctx, spmvlab_err *err, spmvlab_status st,
+                           const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 4, 5)))
+#endif
+        ;
+    /* A diagnostic line the host shows with -v; plugins never print. (1.0) */
+    void (*log)(spmvlab_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 2, 3)))
+#endif
+        ;
+    void *core_private; /* the core's bookkeeping; plugins do not touch it (1.0) */
+};
+
+/* ------------------------------------------------------------------------
+ * Options: a table declared by the plugin, validated and typed by the core.
+ * ---------------------------------------------------------------------- */
+typedef enum spmvlab_opt_type {
+    SPMVLAB_OPT_INT = 0,      /* integer within [min, max] */
+    SPMVLAB_OPT_FLOAT = 1,    /* real within [min, max] */
+    SPMVLAB_OPT_BOOL = 2,     /* true/false, yes/no, on/off, 1/0 */
+    SPMVLAB_OPT_ENUM = 3,     /* one of choices, "a|b|c" */
+    SPMVLAB_OPT_STRING = 4,   /* free text */
+    SPMVLAB_OPT_INT_AUTO = 5  /* "auto" or an integer within [min, max] */
+} spmvlab_opt_type;
+
+/* One row of a plugin's option table; the table ends with a row whose key
+ * is NULL. Keys match [a-z0-9_]+ and fit 63 characters. */
+typedef struct spmvlab_option {
+    const char *key;          /* name in INI files and --set */
+    spmvlab_opt_type type;    /* how the value is parsed */
+    const char *def;          /* default, as it would be written in INI */
+    double min, max;          /* inclusive range for INT, FLOAT, INT_AUTO */
+    const char *choices;      /* "a|b|c" for ENUM, else NULL */
+    const char *help;         /* one line for `spmvlab list -v` */
+} spmvlab_option;
+
+/* A validated option value, in the order of the plugin's table. */
+typedef struct spmvlab_opt_value {
+    const char *key;          /* same pointer text as the table row */
+    spmvlab_opt_type type;
+    int is_auto;              /* INT_AUTO: the value was "auto" */
+    long long i;              /* INT, INT_AUTO, BOOL (0/1), ENUM (choice index) */
+    double f;                 /* FLOAT, and INT as a double */
+    const char *s;            /* the value's text (ENUM: the choice) */
+} spmvlab_opt_value;
+
+/* All options of one instance, owned by the core, valid until destroy(). */
+typedef struct spmvlab_opts {
+    int count;
+    const spmvlab_opt_value *values;
+} spmvlab_opts;
+
+/* Looks a key up; NULL if the plugin's table has no such key. */
+static inline const spmvlab_opt_value *spmvlab_opt(const spmvlab_opts *o, const char *key)
+{
+    for (int k = 0; o && k < o->count; k++)
+        if (strcmp(o->values[k].key, key) == 0)
+            return &o->values[k];
+    return NULL;
+}
+static inline long long spmvlab_opt_int(const spmvlab_opts *o, const char *key)
+{
+    const spmvlab_opt_value *v = spmvlab_opt(o, key);
+    return v ? v->i : 0;
+}
+static inline double spmvlab_opt_float(const spmvlab_opts *o, const char *key)
+{
+    const spmvlab_opt_value *v = spmvlab_opt(o, key);
+    return v ? v->f : 0.0;
+}
+static inline int spmvlab_opt_is_auto(const spmvlab_opts *o, const char *key)
+{
+    const spmvlab_opt_value *v = spmvlab_opt(o, key);
+    return v ? v->is_auto : 0;
+}
+static inline const char *spmvlab_opt_str(const spmvlab_opts *o, const char *key)
+{
+    const spmvlab_opt_value *v = spmvlab_opt(o, key);
+    return v ? v->s : "";
+}
+
+/* ------------------------------------------------------------------------
+ * The descriptor. Function members receive the opaque format handle that
+ * convert() produced.
+ * ---------------------------------------------------------------------- */
+typedef struct spmvlab_plugin {
+    uint32_t abi_major;       /* SPMVLAB_ABI_MAJOR the plugin was built with (1.0) */
+    uint32_t abi_minor;       /* SPMVLAB_ABI_MINOR the plugin was built with (1.0) */
+    uint32_t struct_size;     /* sizeof(spmvlab_plugin) at build time (1.0) */
+    const char *name;         /* [a-z0-9_]+, equal to the file's libspmvlab_<name>.so (1.0) */
+    const char *summary;      /* one line: what the format is (1.0) */
+    const char *version;      /* the plugin's own version, e.g. "1.0.0" (1.0) */
+    const char *reference;    /* the paper or book the format comes from (1.0) */
+    uint32_t dtypes;          /* bit set of SPMVLAB_DTYPE_BIT(...) supported (1.0) */
+    const spmvlab_option *options; /* table ending with key == NULL; may be NULL (1.0) */
+
+    /* Optional: cross-option checks (e.g. sigma a multiple of C) made when the
+     * configuration is read, before any matrix. NULL when not needed. (1.0) */
+    spmvlab_status (*check_options)(const spmvlab_opts *opts, spmvlab_err *err);
+
+    /* Builds the format from A into *fmt. All device memory through
+     * ctx->dev_alloc; host memory with malloc. Without a GPU, keeps what
+     * spmv_host needs. On failure frees everything it made and leaves *fmt
+     * NULL. May run GPU work on ctx->stream; the core synchronises after. (1.0) */
+    spmvlab_status (*convert)(spmvlab_ctx *ctx, const spmvlab_matrix *A,
+                              const spmvlab_opts *opts, void **fmt, spmvlab_err *err);
+
+    /* y = A·x on the device, y overwritten (every row, empty rows get 0).
+     * Asynchronous on stream (a cudaStream_t); no host synchronisation, no
+     * allocation. x has A->cols, y has A->rows values of the dtype.
+     * Returns CUDA_ERROR if a launch failed. Only called with a GPU. (1.0) */
+    spmvlab_status (*spmv)(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err);
+
+    /* Device bytes the format keeps for SpMV (all live dev_alloc bytes). (1.0) */
+    size_t (*footprint)(const void *fmt);
+
+    /* Frees everything; afterwards the instance's tracked bytes are zero. (1.0) */
+    void (*destroy)(void *fmt);
+
+    /* The same format executed on the CPU from its own arrays; host x and y.
+     * Same contract as spmv. Required for in-tree plugins. (1.0) */
+    spmvlab_status (*spmv_host)(const void *fmt, const void *x, void *y, spmvlab_err *err);
+
+    /* Optional: format facts as "key=value" pairs separated by spaces (fill
+     * ratio, chosen widths, ...), written into buf of len bytes. (1.0) */
+    void (*describe)(const void *fmt, char *buf, size_t len);
+} spmvlab_plugin;
+
+/* The one symbol a plugin exports. */
+typedef const spmvlab_plugin *(*spmvlab_plugin_entry_fn)(void);
+#define SPMVLAB_ENTRY_SYMBOL "spmvlab_plugin_entry"
+
+/* ------------------------------------------------------------------------
+ * Half precision on the host (round to nearest even), for spmv_host.
+ * ---------------------------------------------------------------------- */
+static inline float spmvlab_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else if (exp != 0) {
+        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    } else if (man == 0) {
+        bits = sign;
+    } else { /* subnormal: normalise */
+        int e = -1;
+        do { man <<= 1; e++; } while (!(man & 0x400u));
+        bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static inline uint16_t spmvlab_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
+    if (exp == 0xff) /* Inf or NaN (keep NaN quiet and non-zero) */
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) { /* subnormal or zero */
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1u)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t half = sign | ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (half & 1u)))
+        half++; /* may carry into the exponent: correct rounding to Inf too */
+    return (uint16_t)half;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPMVLAB_PLUGIN_H */

@@ -1,0 +1,227 @@
+/*
+ * Option values checked against a plugin's table: type, range, choices.
+ * Every refusal names the plugin, the key and what is allowed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "spmvlab/core.h"
+
+static int table_len(const spmvlab_option *t)
+{
+    int n = 0;
+    while (t && t[n].key)
+        n++;
+    return n;
+}
+
+static int parse_long(const char *s, long long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoll(s, &end, 10);
+    return errno == 0 && end != s && *end == '\0' ? 0 : -1;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return errno == 0 && end != s && *end == '\0' && isfinite(*v) ? 0 : -1;
+}
+
+/* "4", "4.0", "1e3": integers may be written as exact reals. */
+static int parse_integer(const char *s, long long *v)
+{
+    if (parse_long(s, v) == 0)
+        return 0;
+    double d;
+    if (parse_double(s, &d) == 0 && d == floor(d) && fabs(d) < 9e15) {
+        *v = (long long)d;
+        return 0;
+    }
+    return -1;
+}
+
+static void range_text(const spmvlab_option *o, char *buf, size_t len)
+{
+    if (o->type == SPMVLAB_OPT_FLOAT)
+        snprintf(buf, len, "a number from %g to %g", o->min, o->max);
+    else
+        snprintf(buf, len, "an integer from %.0f to %.0f%s", o->min, o->max,
+                 o->type == SPMVLAB_OPT_INT_AUTO ? " or 'auto'" : "");
+}
+
+static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *plugin,
+                     const char *value, spmvlab_err *err)
+{
+    char allowed[160];
+    v->is_auto = 0;
+    v->i = 0;
+    v->f = 0;
+    switch (o->type) {
+    case SPMVLAB_OPT_INT_AUTO:
+        if (strcasecmp(value, "auto") == 0) {
+            v->is_auto = 1;
+            return 0;
+        }
+        /* fall through */
+    case SPMVLAB_OPT_INT: {
+        long long x;
+        if (parse_integer(value, &x) || x < o->min || x > o->max) {
+            range_text(o, allowed, sizeof allowed);
+            spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
+            return -1;
+        }
+        v->i = x;
+        v->f = (double)x;
+        return 0;
+    }
+    case SPMVLAB_OPT_FLOAT: {
+        double x;
+        if (parse_double(value, &x) || x < o->min || x > o->max) {
+            range_text(o, allowed, sizeof allowed);
+            spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
+            return -1;
+        }
+        v->f = x;
+        v->i = (long long)x;
+        return 0;
+    }
+    case SPMVLAB_OPT_BOOL: {
+        static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off"};
+        for (int k = 0; k < 4; k++) {
+            if (strcasecmp(value, yes[k]) == 0)
+                return v->i = 1, v->f = 1, 0;
+            if (strcasecmp(value, no[k]) == 0)
+                return 0;
+        }
+        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected true or false", plugin, o->key, value);
+        return -1;
+    }
+    case SPMVLAB_OPT_ENUM: {
+        const char *c = o->choices ? o->choices : "";
+        for (long long idx = 0; *c; idx++) {
+            const char *bar = strchr(c, '|');
+            size_t n = bar ? (size_t)(bar - c) : strlen(c);
+            if (strlen(value) == n && strncmp(value, c, n) == 0) {
+                v->i = idx;
+                v->f = (double)idx;
+                return 0;
+            }
+            c = bar ? bar + 1 : c + n;
+        }
+        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected one of %s", plugin, o->key, value,
+                     o->choices ? o->choices : "(none)");
+        return -1;
+    }
+    case SPMVLAB_OPT_STRING:
+        return 0;
+    }
+    spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key, (int)o->type);
+    return -1;
+}
+
+int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err *err)
+{
+    memset(o, 0, sizeof *o);
+    int n = table_len(p->options);
+    o->table = p->options;
+    o->values = calloc((size_t)(n ? n : 1), sizeof *o->values);
+    o->text = calloc((size_t)(n ? n : 1), sizeof *o->text);
+    if (!o->values || !o->text) {
+        spmvlab_optset_free(o);
+        return spmvlab_errf(err, "out of host memory for options"), -1;
+    }
+    o->opts.count = n;
+    o->opts.values = o->values;
+    for (int k = 0; k < n; k++) {
+        o->values[k].key = p->options[k].key;
+        o->values[k].type = p->options[k].type;
+        if (spmvlab_optset_set(o, p->name, p->options[k].key, p->options[k].def ? p->options[k].def : "", err)) {
+            char why[SPMVLAB_ERR_LEN];
+            snprintf(why, sizeof why, "%s", err ? err->msg : "");
+            spmvlab_errf(err, "the plugin's default for %s is unusable: %s", p->options[k].key, why);
+            spmvlab_optset_free(o);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, const char *value,
+                       spmvlab_err *err)
+{
+    for (int k = 0; k < o->opts.count; k++) {
+        if (strcmp(o->table[k].key, key) != 0)
+            continue;
+        spmvlab_opt_value v = o->values[k];
+        if (set_value(&v, &o->table[k], plugin, value, err))
+            return -1;
+        char *t = strdup(value);
+        if (!t)
+            return spmvlab_errf(err, "out of host memory for options"), -1;
+        free(o->text[k]);
+        o->text[k] = t;
+        v.s = t;
+        o->values[k] = v;
+        return 0;
+    }
+    char keys[400] = "";
+    size_t used = 0;
+    for (int k = 0; k < o->opts.count && used < sizeof keys; k++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", k ? ", " : "", o->table[k].key);
+    spmvlab_errf(err, "plugin %s has no option '%s'; its options are: %s", plugin, key,
+                 o->opts.count ? keys : "(none)");
+    return -1;
+}
+
+int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_err *err)
+{
+    memset(dst, 0, sizeof *dst);
+    int n = src->opts.count;
+    dst->table = src->table;
+    dst->values = calloc((size_t)(n ? n : 1), sizeof *dst->values);
+    dst->text = calloc((size_t)(n ? n : 1), sizeof *dst->text);
+    if (!dst->values || !dst->text) {
+        spmvlab_optset_free(dst);
+        return spmvlab_errf(err, "out of host memory for options"), -1;
+    }
+    dst->opts.count = n;
+    dst->opts.values = dst->values;
+    for (int k = 0; k < n; k++) {
+        dst->values[k] = src->values[k];
+        dst->text[k] = strdup(src->text[k] ? src->text[k] : "");
+        dst->values[k].s = dst->text[k];
+    }
+    return 0;
+}
+
+void spmvlab_optset_free(spmvlab_optset *o)
+{
+    if (!o)
+        return;
+    for (int k = 0; o->text && k < o->opts.count; k++)
+        free(o->text[k]);
+    free(o->text);
+    free(o->values);
+    memset(o, 0, sizeof *o);
+}
+
+void spmvlab_optset_describe(const spmvlab_optset *o, int only_changed, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < o->opts.count && used < len; k++) {
+        const char *def = o->table[k].def ? o->table[k].def : "";
+        if (only_changed && strcmp(def, o->text[k]) == 0)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", o->table[k].key, o->text[k]);
+    }
+}

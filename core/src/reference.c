@@ -1,0 +1,105 @@
+/*
+ * The reference SpMV and the per-row error bound of DESIGN.md §5:
+ * |y_i - ref_i| <= k·u·Σ_j |a_ij·x_j|, k = 2·(row length + 1), u the unit
+ * roundoff of the dtype. The reference sums in double-double (error-free
+ * TwoSum/TwoProd), so it is exact to well below any dtype's roundoff.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "spmvlab/core.h"
+
+static double value_at(const void *p, size_t k, spmvlab_dtype d)
+{
+    if (d == SPMVLAB_F64)
+        return ((const double *)p)[k];
+    if (d == SPMVLAB_F32)
+        return ((const float *)p)[k];
+    return spmvlab_half_to_float(((const uint16_t *)p)[k]);
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed)
+{
+    uint64_t s = seed * 0x2545f4914f6cdd1dULL + 1;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = splitmix64(&s);
+        double mag = 0.1 + 0.9 * (double)(r >> 11) * 0x1.0p-53;
+        double v = (r & 1) ? -mag : mag;
+        if (dtype == SPMVLAB_F64)
+            ((double *)x)[k] = v;
+        else if (dtype == SPMVLAB_F32)
+            ((float *)x)[k] = (float)v;
+        else
+            ((uint16_t *)x)[k] = spmvlab_float_to_half((float)v);
+    }
+}
+
+void spmvlab_poison_host(void *y, size_t n, spmvlab_dtype dtype)
+{
+    memset(y, 0xff, n * spmvlab_dtype_size(dtype));
+}
+
+void spmvlab_reference(const spmvlab_matrix *m, const void *x, double *ref, double *absum)
+{
+    for (int32_t i = 0; i < m->rows; i++) {
+        double hi = 0, lo = 0, a = 0;
+        for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
+            double av = value_at(m->val, (size_t)k, m->dtype), xv = value_at(x, (size_t)m->col_idx[k], m->dtype);
+            double p = av * xv, pe = fma(av, xv, -p); /* TwoProd */
+            double s = hi + p, bb = s - hi, se = (hi - (s - bb)) + (p - bb); /* TwoSum */
+            hi = s;
+            lo += se + pe;
+            a += fabs(p);
+        }
+        ref[i] = hi + lo;
+        absum[i] = a;
+    }
+}
+
+double spmvlab_row_bound(spmvlab_dtype dtype, int32_t len, double absum)
+{
+    double u = dtype == SPMVLAB_F64 ? 0x1.0p-53 : dtype == SPMVLAB_F32 ? 0x1.0p-24 : 0x1.0p-11;
+    return 2.0 * (len + 1) * u * absum;
+}
+
+void spmvlab_verify(const spmvlab_matrix *m, const void *y, const double *ref, const double *absum,
+                    spmvlab_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->worst_row = -1;
+    for (int32_t i = 0; i < m->rows; i++) {
+        double yi = value_at(y, (size_t)i, m->dtype);
+        if (!isfinite(ref[i]) || !isfinite(absum[i])) {
+            v->nonfinite_ref++;
+            continue; /* the input holds NaN/Inf; reported, never passed */
+        }
+        double bound = spmvlab_row_bound(m->dtype, m->row_ptr[i + 1] - m->row_ptr[i], absum[i]);
+        /* f16 results are rounded once more on the way out, and a row whose
+         * exact sum overflows f16 may legitimately give Inf. */
+        if (m->dtype == SPMVLAB_F16)
+            bound += 0x1.0p-11 * fabs(ref[i]) + 0x1.0p-25;
+        double diff = fabs(yi - ref[i]);
+        double ratio = diff == 0 ? 0 : bound > 0 ? diff / bound : INFINITY;
+        if (!isfinite(yi)) {
+            v->nan_rows++;
+            ratio = INFINITY;
+        }
+        if (!(ratio <= 1.0))
+            v->bad_rows++;
+        if (v->worst_row < 0 || !(ratio <= v->max_ratio)) {
+            v->max_ratio = ratio;
+            v->worst_row = i;
+            v->y_worst = yi;
+            v->ref_worst = ref[i];
+        }
+    }
+    v->ok = v->bad_rows == 0 && v->nonfinite_ref == 0;
+}

@@ -1,0 +1,337 @@
+/*
+ * The plugin registry: finds libspmvlab_<name>.so on a search path, loads it
+ * with RTLD_NOW | RTLD_LOCAL and checks it before anyone calls into it. Each
+ * refusal has its own sentence: not loadable, no entry symbol, ABI mismatch,
+ * name not matching the file, duplicate name, required member missing, and
+ * files or folders anyone may write to.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spmvlab/core.h"
+
+#ifndef SPMVLAB_INSTALL_PLUGIN_DIR
+#define SPMVLAB_INSTALL_PLUGIN_DIR "/usr/local/lib/spmvlab"
+#endif
+
+#define MAX_DIRS 32
+#define MAX_PLUGINS 256
+
+struct spmvlab_registry {
+    char *dirs[MAX_DIRS];
+    int ndirs;
+    int defaults_added;
+    spmvlab_loaded *loaded[MAX_PLUGINS];
+    spmvlab_plugin descs[MAX_PLUGINS];
+    int nloaded;
+};
+
+spmvlab_registry *spmvlab_registry_new(void) { return calloc(1, sizeof(spmvlab_registry)); }
+
+void spmvlab_registry_free(spmvlab_registry *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->ndirs; i++)
+        free(r->dirs[i]);
+    /* Handles stay open: format handles or descriptor strings may still be
+     * referenced by results being written on the way out. */
+    for (int i = 0; i < r->nloaded; i++)
+        free(r->loaded[i]);
+    free(r);
+}
+
+static void add_dir(spmvlab_registry *r, const char *dir)
+{
+    if (!dir || !*dir || r->ndirs == MAX_DIRS)
+        return;
+    for (int i = 0; i < r->ndirs; i++)
+        if (strcmp(r->dirs[i], dir) == 0)
+            return;
+    r->dirs[r->ndirs++] = strdup(dir);
+}
+
+void spmvlab_registry_add_dir(spmvlab_registry *r, const char *dir) { add_dir(r, dir); }
+
+/* The environment, the build tree and the install folder come after the
+ * explicit folders; the working directory is never searched implicitly. */
+static void add_default_dirs(spmvlab_registry *r)
+{
+    if (r->defaults_added)
+        return;
+    r->defaults_added = 1;
+    const char *env = getenv("SPMVLAB_PLUGIN_PATH");
+    if (env) {
+        char *copy = strdup(env), *save = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+            add_dir(r, d);
+        free(copy);
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char dir[PATH_MAX + 32];
+            snprintf(dir, sizeof dir, "%s/../plugins", exe); /* build tree */
+            char real[PATH_MAX];
+            if (realpath(dir, real))
+                add_dir(r, real);
+            snprintf(dir, sizeof dir, "%s/../lib/spmvlab", exe); /* relocated install */
+            if (realpath(dir, real))
+                add_dir(r, real);
+        }
+    }
+    add_dir(r, SPMVLAB_INSTALL_PLUGIN_DIR);
+}
+
+void spmvlab_registry_search_path(const spmvlab_registry *r, char *buf, size_t len)
+{
+    add_default_dirs((spmvlab_registry *)r);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->ndirs && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ":" : "", r->dirs[i]);
+}
+
+static int valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) > 63)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* The <name> of libspmvlab_<name>.so, or "" when the file is named otherwise. */
+static void name_from_file(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    out[0] = '\0';
+    size_t n = strlen(base);
+    if (strncmp(base, "libspmvlab_", 11) != 0 || n < 15 || strcmp(base + n - 3, ".so") != 0)
+        return;
+    size_t m = n - 14;
+    if (m >= len)
+        m = len - 1;
+    memcpy(out, base + 11, m);
+    out[m] = '\0';
+}
+
+/* Refuses files and folders that anyone may write to: loading them would run
+ * whatever another user put there. */
+static int writable_by_others(const char *path, spmvlab_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && (st.st_mode & S_IWOTH)) {
+        spmvlab_errf(err, "refusing plugin %s: the file is writable by every user", path);
+        return 1;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        if (!*dir)
+            strcpy(dir, "/");
+        if (stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+            spmvlab_errf(err, "refusing plugin %s: its folder %s is writable by every user", path, dir);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const spmvlab_loaded *find_loaded(const spmvlab_registry *r, const char *name)
+{
+    for (int i = 0; i < r->nloaded; i++)
+        if (strcmp(r->loaded[i]->desc->name, name) == 0)
+            return r->loaded[i];
+    return NULL;
+}
+
+#define HAS_MEMBER(d, member) \
+    ((d)->struct_size >= offsetof(spmvlab_plugin, member) + sizeof((d)->member))
+
+const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char *path, spmvlab_err *err)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        spmvlab_errf(err, "cannot load plugin %s: no such file", path);
+        return NULL;
+    }
+    for (int i = 0; i < r->nloaded; i++)
+        if (strcmp(r->loaded[i]->path, real) == 0)
+            return r->loaded[i];
+    if (r->nloaded == MAX_PLUGINS) {
+        spmvlab_errf(err, "cannot load plugin %s: more than %d plugins", path, MAX_PLUGINS);
+        return NULL;
+    }
+    if (writable_by_others(real, err))
+        return NULL;
+    char file_name[64];
+    name_from_file(real, file_name, sizeof file_name);
+    if (!file_name[0]) {
+        spmvlab_errf(err, "refusing plugin %s: plugin files are named libspmvlab_<name>.so", path);
+        return NULL;
+    }
+    dlerror();
+    void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        spmvlab_errf(err, "cannot load plugin %s: %s", path, why ? why : "unknown dlopen error");
+        return NULL;
+    }
+    spmvlab_plugin_entry_fn entry;
+    *(void **)&entry = dlsym(h, SPMVLAB_ENTRY_SYMBOL);
+    if (!entry) {
+        spmvlab_errf(err, "%s is not an spmvlab plugin: it exports no %s function", path,
+                     SPMVLAB_ENTRY_SYMBOL);
+        dlclose(h);
+        return NULL;
+    }
+    const spmvlab_plugin *d = entry();
+    if (!d) {
+        spmvlab_errf(err, "plugin %s returned no descriptor from %s", path, SPMVLAB_ENTRY_SYMBOL);
+        dlclose(h);
+        return NULL;
+    }
+    if (d->abi_major != SPMVLAB_ABI_MAJOR || d->abi_minor > SPMVLAB_ABI_MINOR) {
+        spmvlab_errf(err, "plugin %s was built for plugin ABI %u.%u, but this spmvlab loads ABI %d.0 to %d.%d",
+                     path, d->abi_major, d->abi_minor, SPMVLAB_ABI_MAJOR, SPMVLAB_ABI_MAJOR, SPMVLAB_ABI_MINOR);
+        dlclose(h);
+        return NULL;
+    }
+    spmvlab_plugin *copy = &r->descs[r->nloaded];
+    memset(copy, 0, sizeof *copy);
+    size_t n = d->struct_size < sizeof *copy ? d->struct_size : sizeof *copy;
+    memcpy(copy, d, n);
+    copy->struct_size = (uint32_t)n;
+    static const struct { const char *name; size_t end; } required[] = {
+        {"name", offsetof(spmvlab_plugin, name) + sizeof(void *)},
+        {"convert", offsetof(spmvlab_plugin, convert) + sizeof(void *)},
+        {"spmv", offsetof(spmvlab_plugin, spmv) + sizeof(void *)},
+        {"footprint", offsetof(spmvlab_plugin, footprint) + sizeof(void *)},
+        {"destroy", offsetof(spmvlab_plugin, destroy) + sizeof(void *)},
+    };
+    for (size_t k = 0; k < sizeof required / sizeof *required; k++) {
+        void *member = NULL;
+        if (n >= required[k].end)
+            memcpy(&member, (char *)copy + required[k].end - sizeof(void *), sizeof member);
+        if (!member) {
+            spmvlab_errf(err, "plugin %s lacks the required member '%s'", path, required[k].name);
+            dlclose(h);
+            return NULL;
+        }
+    }
+    if (!valid_name(copy->name)) {
+        spmvlab_errf(err, "plugin %s declares the name '%s', which is not of the form [a-z0-9_]+", path,
+                     copy->name);
+        dlclose(h);
+        return NULL;
+    }
+    if (strcmp(copy->name, file_name) != 0) {
+        spmvlab_errf(err, "plugin %s declares the name '%s' but its file is named for '%s' (libspmvlab_<name>.so)",
+                     path, copy->name, file_name);
+        dlclose(h);
+        return NULL;
+    }
+    const spmvlab_loaded *twin = find_loaded(r, copy->name);
+    if (twin) {
+        spmvlab_errf(err, "plugin %s declares the name '%s', which %s already provides", path,
+                     copy->name, twin->path);
+        dlclose(h);
+        return NULL;
+    }
+    if (!copy->summary)
+        copy->summary = "";
+    if (!copy->version)
+        copy->version = "";
+    if (!copy->reference)
+        copy->reference = "";
+    spmvlab_loaded *l = calloc(1, sizeof *l);
+    if (!l) {
+        spmvlab_errf(err, "out of host memory loading %s", path);
+        dlclose(h);
+        return NULL;
+    }
+    l->desc = copy;
+    l->handle = h;
+    snprintf(l->path, sizeof l->path, "%s", real);
+    r->loaded[r->nloaded++] = l;
+    return l;
+}
+
+const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name, spmvlab_err *err)
+{
+    if (!valid_name(name)) {
+        spmvlab_errf(err, "'%s' is not a plugin name; names are of the form [a-z0-9_]+", name);
+        return NULL;
+    }
+    const spmvlab_loaded *l = find_loaded(r, name);
+    if (l)
+        return l;
+    add_default_dirs(r);
+    for (int i = 0; i < r->ndirs; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/libspmvlab_%s.so", r->dirs[i], name);
+        if (access(path, F_OK) == 0)
+            return spmvlab_registry_load_file(r, path, err);
+    }
+    char sp[2048];
+    spmvlab_registry_search_path(r, sp, sizeof sp);
+    spmvlab_errf(err, "unknown plugin '%s': no libspmvlab_%s.so on the search path %s", name, name,
+                 sp[0] ? sp : "(empty)");
+    return NULL;
+}
+
+int spmvlab_registry_scan(spmvlab_registry *r, void (*refused)(const char *, const char *, void *), void *arg)
+{
+    add_default_dirs(r);
+    int count = 0;
+    for (int i = 0; i < r->ndirs; i++) {
+        DIR *d = opendir(r->dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            char name[64];
+            name_from_file(e->d_name, name, sizeof name);
+            if (!name[0])
+                continue;
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s", r->dirs[i], e->d_name);
+            const spmvlab_loaded *same = find_loaded(r, name);
+            char real[PATH_MAX];
+            if (same && realpath(path, real) && strcmp(real, same->path) == 0)
+                continue;
+            if (same)
+                continue; /* an earlier folder on the path wins, as for lookups */
+            spmvlab_err err;
+            if (spmvlab_registry_load_file(r, path, &err))
+                count++;
+            else if (refused)
+                refused(path, err.msg, arg);
+        }
+        closedir(d);
+    }
+    return count;
+}
+
+int spmvlab_registry_count(const spmvlab_registry *r) { return r->nloaded; }
+
+const spmvlab_loaded *spmvlab_registry_at(const spmvlab_registry *r, int i)
+{
+    return i >= 0 && i < r->nloaded ? r->loaded[i] : NULL;
+}

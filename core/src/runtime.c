@@ -1,0 +1,213 @@
+/*
+ * The runtime: the device (or CPU mode), device memory with emulation on the
+ * host when no GPU is present, prepared matrices, and the services table
+ * (spmvlab_ctx) each plugin instance gets, with per-instance accounting of
+ * current and peak bytes and a memory limit.
+ */
+#define _GNU_SOURCE
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spmvlab/core.h"
+
+static int cuda_ok(cudaError_t e, spmvlab_err *err, const char *what)
+{
+    if (e == cudaSuccess)
+        return 0;
+    spmvlab_errf(err, "%s failed: %s", what, cudaGetErrorString(e));
+    return -1;
+}
+
+int spmvlab_runtime_open(spmvlab_runtime *rt, int want_gpu, int ordinal, spmvlab_err *err)
+{
+    memset(rt, 0, sizeof *rt);
+    rt->device.warp_size = 32;
+    if (!want_gpu)
+        return 0;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        if (want_gpu == 2) {
+            spmvlab_errf(err, "no usable CUDA device: %s",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+            return 1;
+        }
+        return 0;
+    }
+    if (ordinal < 0 || ordinal >= count) {
+        spmvlab_errf(err, "CUDA device %d does not exist; %d found", ordinal, count);
+        return -1;
+    }
+    struct cudaDeviceProp p;
+    if (cuda_ok(cudaSetDevice(ordinal), err, "cudaSetDevice") ||
+        cuda_ok(cudaGetDeviceProperties(&p, ordinal), err, "cudaGetDeviceProperties") ||
+        cuda_ok(cudaStreamCreateWithFlags((cudaStream_t *)&rt->stream, cudaStreamNonBlocking), err,
+                "cudaStreamCreate"))
+        return -1;
+    spmvlab_device *d = &rt->device;
+    d->present = 1;
+    d->ordinal = ordinal;
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sm_count = p.multiProcessorCount;
+    d->warp_size = p.warpSize;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->smem_per_block = p.sharedMemPerBlockOptin;
+    d->global_mem_bytes = p.totalGlobalMem;
+    snprintf(d->name, sizeof d->name, "%.127s", p.name);
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
+        rt->mem_limit = free_b / 10 * 8; /* room for the core's own buffers */
+    return 0;
+}
+
+void spmvlab_runtime_close(spmvlab_runtime *rt)
+{
+    if (rt->device.present && rt->stream)
+        cudaStreamDestroy((cudaStream_t)rt->stream);
+    rt->stream = NULL;
+}
+
+/* ---- raw device memory (host emulation in CPU mode) ------------------- */
+
+int spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err)
+{
+    *p = NULL;
+    if (bytes == 0)
+        return 0;
+    if (!rt->device.present) {
+        *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
+        if (!*p)
+            return spmvlab_errf(err, "out of host memory for %zu bytes", bytes), -1;
+        return 0;
+    }
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        *p = NULL;
+        spmvlab_errf(err, "cudaMalloc of %zu bytes failed: %s", bytes, cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+void spmvlab_dev_free(spmvlab_runtime *rt, void *p)
+{
+    if (!p)
+        return;
+    if (rt->device.present)
+        cudaFree(p);
+    else
+        free(p);
+}
+
+int spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    if (bytes == 0)
+        return 0;
+    if (!rt->device.present) {
+        memcpy(dst, src, bytes);
+        return 0;
+    }
+    return cuda_ok(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), err, "upload (cudaMemcpy)");
+}
+
+int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    if (bytes == 0)
+        return 0;
+    if (!rt->device.present) {
+        memcpy(dst, src, bytes);
+        return 0;
+    }
+    return cuda_ok(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err, "download (cudaMemcpy)");
+}
+
+int spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err)
+{
+    size_t bytes = n * spmvlab_dtype_size(dtype);
+    if (!bytes)
+        return 0;
+    if (!rt->device.present) {
+        memset(p, 0xff, bytes); /* all-ones is a NaN in every dtype */
+        return 0;
+    }
+    return cuda_ok(cudaMemsetAsync(p, 0xff, bytes, (cudaStream_t)rt->stream), err, "poisoning y");
+}
+
+int spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err)
+{
+    if (!rt->device.present)
+        return 0;
+    if (cuda_ok(cudaStreamSynchronize((cudaStream_t)rt->stream), err, "cudaStreamSynchronize"))
+        return -1;
+    return cuda_ok(cudaGetLastError(), err, "a kernel");
+}
+
+/* ---- prepared matrices ------------------------------------------------ */
+
+int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name, spmvlab_dtype dtype,
+                    spmvlab_prepared *out, spmvlab_err *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", name);
+    out->csr = A;
+    size_t vs = spmvlab_dtype_size(dtype), nnz = (size_t)A->nnz;
+    out->host_val = malloc(nnz ? nnz * vs : 1);
+    if (!out->host_val)
+        return spmvlab_errf(err, "out of host memory for the values of %s", name), -1;
+    for (size_t k = 0; k < nnz; k++) {
+        if (dtype == SPMVLAB_F64)
+            ((double *)out->host_val)[k] = A->val[k];
+        else if (dtype == SPMVLAB_F32)
+            ((float *)out->host_val)[k] = (float)A->val[k];
+        else
+            ((uint16_t *)out->host_val)[k] = spmvlab_float_to_half((float)A->val[k]);
+    }
+    spmvlab_matrix *v = &out->view;
+    v->name = out->name;
+    v->rows = A->rows;
+    v->cols = A->cols;
+    v->nnz = A->nnz;
+    v->dtype = dtype;
+    v->row_ptr = A->row_ptr;
+    v->col_idx = A->col_idx;
+    v->val = out->host_val;
+    if (rt->device.present) {
+        size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t), ci = nnz * sizeof(int32_t);
+        if (spmvlab_dev_malloc(rt, &out->dev_row_ptr, rp, err) ||
+            spmvlab_dev_malloc(rt, &out->dev_col_idx, ci, err) ||
+            spmvlab_dev_malloc(rt, &out->dev_val, nnz * vs, err) ||
+            spmvlab_dev_upload(rt, out->dev_row_ptr, A->row_ptr, rp, err) ||
+            spmvlab_dev_upload(rt, out->dev_col_idx, A->col_idx, ci, err) ||
+            spmvlab_dev_upload(rt, out->dev_val, out->host_val, nnz * vs, err)) {
+            char why[SPMVLAB_ERR_LEN];
+            snprintf(why, sizeof why, "%s", err ? err->msg : "");
+            spmvlab_errf(err, "uploading %s to the device: %s", name, why);
+            spmvlab_prepared_free(out);
+            return -1;
+        }
+        out->rt_device = 1;
+        v->d_row_ptr = out->dev_row_ptr;
+        v->d_col_idx = out->dev_col_idx;
+        v->d_val = out->dev_val;
+    }
+    return 0;
+}
+
+void spmvlab_prepared_free(spmvlab_prepared *p)
+{
+    if (!p)
+        return;
+    if (p->rt_device) {
+        cudaFree(p->dev_row_ptr);
+        cudaFree(p->dev_col_idx);
+        cudaFree(p->dev_val);
+    }
+    free(p->host_val);
+    memset(p, 0, sizeof *p);
+}

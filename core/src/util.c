@@ -1,0 +1,60 @@
+/* Error sentences, names of statuses and dtypes, the clock. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "spmvlab/core.h"
+
+void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap)
+{
+    if (!err)
+        return;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+}
+
+void spmvlab_errf(spmvlab_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    spmvlab_verrf(err, fmt, ap);
+    va_end(ap);
+}
+
+const char *spmvlab_status_name(spmvlab_status st)
+{
+    switch (st) {
+    case SPMVLAB_OK: return "ok";
+    case SPMVLAB_UNSUPPORTED: return "unsupported";
+    case SPMVLAB_INVALID_OPTION: return "invalid-option";
+    case SPMVLAB_LIMIT: return "limit";
+    case SPMVLAB_NOMEM: return "oom";
+    case SPMVLAB_CUDA_ERROR: return "cuda-error";
+    case SPMVLAB_INTERNAL: return "internal";
+    }
+    return "unknown";
+}
+
+const char *spmvlab_dtype_name(spmvlab_dtype d)
+{
+    return d == SPMVLAB_F64 ? "f64" : d == SPMVLAB_F32 ? "f32" : d == SPMVLAB_F16 ? "f16" : "?";
+}
+
+int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out)
+{
+    static const struct { const char *name; spmvlab_dtype d; } names[] = {
+        {"f64", SPMVLAB_F64}, {"double", SPMVLAB_F64}, {"f32", SPMVLAB_F32},
+        {"float", SPMVLAB_F32}, {"f16", SPMVLAB_F16}, {"half", SPMVLAB_F16}};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strcmp(s, names[k].name) == 0) {
+            *out = names[k].d;
+            return 0;
+        }
+    return -1;
+}
+
+double spmvlab_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}

@@ -1,0 +1,120 @@
+/*
+ * spmvlab check PLUGIN: the conformance suite a plugin author runs. For
+ * every declared dtype and every matrix (built-in edge cases, then files):
+ * convert, footprint against tracked allocations, spmv_host (and the GPU
+ * path with --gpu) twice with fresh random x into NaN-poisoned y, checked
+ * against the reference bound, and destroy leaving zero bytes. A clean
+ * refusal (unsupported / limit with a sentence) passes as a refusal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suite.h"
+#include "commands.h"
+#include "host_util.h"
+#include "spmvlab/edge.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: spmvlab check PLUGIN|FILE.so [options]\n"
+            "  --plugin-dir DIR     search DIR for plugins first\n"
+            "  --set KEY=VALUE      option for the instance under test (repeatable)\n"
+            "  --dtype f64|f32|f16  check only this dtype (repeatable; default: all declared)\n"
+            "  --matrix FILE        also check this matrix (repeatable)\n"
+            "  --matrix-dir DIR     also check every .mtx/.mtx.gz in DIR\n"
+            "  --max-nnz N          skip matrix files with more non-zeros\n"
+            "  --skip-missing       exit 77 (skipped) when a --matrix-dir does not exist\n"
+            "  --no-edge-cases      only the matrix files\n"
+            "  --gpu                also run the GPU path (exit 77 without a GPU)\n"
+            "  --seed N             seed of the random x (default 1)\n"
+            "  -v                   print every case, not only failures\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.edge_cases = 1;
+    const char *target = NULL;
+    char **paths = NULL;
+    int npaths = 0, skip_missing = 0;
+    const char *dirs[16];
+    int ndirs = 0;
+    spmvlab_registry *reg = spmvlab_registry_new();
+    int rc = EXIT_USAGE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            rc = EXIT_OK;
+            goto out;
+        } else if (strcmp(a, "--plugin-dir") == 0 && more)
+            spmvlab_registry_add_dir(reg, argv[++i]);
+        else if (strcmp(a, "--set") == 0 && more) {
+            if (o.nsets == CHECK_MAX_SETS) {
+                fprintf(stderr, "spmvlab check: too many --set options.\n");
+                goto out;
+            }
+            o.sets[o.nsets++] = argv[++i];
+        } else if (strcmp(a, "--dtype") == 0 && more) {
+            spmvlab_dtype d;
+            if (spmvlab_dtype_parse(argv[++i], &d)) {
+                fprintf(stderr, "spmvlab check: unknown dtype '%s'; use f64, f32 or f16.\n", argv[i]);
+                goto out;
+            }
+            o.dtype_mask |= SPMVLAB_DTYPE_BIT(d);
+        } else if (strcmp(a, "--matrix") == 0 && more) {
+            spmvlab_err err;
+            if (collect_matrices(argv[++i], &paths, &npaths, &err) < 0) {
+                fprintf(stderr, "spmvlab check: %s.\n", err.msg);
+                goto out;
+            }
+        } else if (strcmp(a, "--matrix-dir") == 0 && more && ndirs < 16)
+            dirs[ndirs++] = argv[++i];
+        else if (strcmp(a, "--max-nnz") == 0 && more)
+            o.max_nnz = atol(argv[++i]);
+        else if (strcmp(a, "--skip-missing") == 0)
+            skip_missing = 1;
+        else if (strcmp(a, "--no-edge-cases") == 0)
+            o.edge_cases = 0;
+        else if (strcmp(a, "--gpu") == 0)
+            o.gpu = 1;
+        else if (strcmp(a, "--seed") == 0 && more)
+            o.seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(a, "-v") == 0)
+            o.verbose = 1;
+        else if (a[0] != '-' && !target)
+            target = a;
+        else {
+            fprintf(stderr, "spmvlab check: unknown or incomplete argument '%s'; see --help.\n", a);
+            goto out;
+        }
+    }
+    if (!target) {
+        usage(stderr);
+        goto out;
+    }
+    for (int d = 0; d < ndirs; d++) {
+        spmvlab_err err;
+        if (collect_matrices(dirs[d], &paths, &npaths, &err) < 0) {
+            if (skip_missing) {
+                printf("skipped: matrix folder %s does not exist\n", dirs[d]);
+                rc = EXIT_SKIPPED;
+                goto out;
+            }
+            fprintf(stderr, "spmvlab check: %s.\n", err.msg);
+            goto out;
+        }
+    }
+    o.paths = paths;
+    o.npaths = npaths;
+    rc = check_run(reg, target, &o);
+out:
+    free_paths(paths, npaths);
+    spmvlab_registry_free(reg);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* spmvlab list [-v] [--plugin-dir DIR]: the plugins found and their options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "host_util.h"
+
+static void print_refusal(const char *path, const char *why, void *arg)
+{
+    (void)path;
+    int *refused = arg;
+    (*refused)++;
+    fprintf(stderr, "spmvlab list: %s.\n", why);
+}
+
+static const char *type_name(spmvlab_opt_type t)
+{
+    static const char *const names[] = {"int", "float", "bool", "enum", "string", "int|auto"};
+    return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
+}
+
+static void print_options(const spmvlab_plugin *p)
+{
+    if (!p->options || !p->options[0].key) {
+        printf("    (no options)\n");
+        return;
+    }
+    for (const spmvlab_option *o = p->options; o->key; o++) {
+        char range[96] = "";
+        if (o->type == SPMVLAB_OPT_ENUM)
+            snprintf(range, sizeof range, "%s", o->choices ? o->choices : "");
+        else if (o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_INT_AUTO)
+            snprintf(range, sizeof range, "%.0f..%.0f", o->min, o->max);
+        else if (o->type == SPMVLAB_OPT_FLOAT)
+            snprintf(range, sizeof range, "%g..%g", o->min, o->max);
+        printf("    %-16s %-8s default %-10s %-18s %s\n", o->key, type_name(o->type), o->def ? o->def : "",
+               range, o->help ? o->help : "");
+    }
+}
+
+int cmd_list(int argc, char **argv)
+{
+    int verbose = 0;
+    spmvlab_registry *reg = spmvlab_registry_new();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+            verbose = 1;
+        else if (strcmp(argv[i], "--plugin-dir") == 0 && i + 1 < argc)
+            spmvlab_registry_add_dir(reg, argv[++i]);
+        else if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: spmvlab list [-v] [--plugin-dir DIR]\n"
+                   "Lists the plugins on the search path (--plugin-dir, SPMVLAB_PLUGIN_PATH, the build\n"
+                   "tree, the install folder); -v adds every option with type, default, range and help.\n");
+            spmvlab_registry_free(reg);
+            return EXIT_OK;
+        } else {
+            fprintf(stderr, "spmvlab list: unknown argument '%s'.\n", argv[i]);
+            spmvlab_registry_free(reg);
+            return EXIT_USAGE;
+        }
+    }
+    int refused = 0;
+    spmvlab_registry_scan(reg, print_refusal, &refused);
+    int n = spmvlab_registry_count(reg);
+    if (n == 0) {
+        char sp[2048];
+        spmvlab_registry_search_path(reg, sp, sizeof sp);
+        fprintf(stderr, "spmvlab list: no plugins found on the search path %s.\n", sp);
+        spmvlab_registry_free(reg);
+        return EXIT_FAILED;
+    }
+    sort_loaded_by_name(reg);
+    for (int i = 0; i < n; i++) {
+        const spmvlab_loaded *l = loaded_sorted(reg, i);
+        const spmvlab_plugin *p = l->desc;
+        char dtypes[32] = "";
+        for (int d = 0; d < 3; d++)
+            if (p->dtypes & SPMVLAB_DTYPE_BIT(d))
+                snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s", dtypes[0] ? "," : "",
+                         spmvlab_dtype_name((spmvlab_dtype)d));
+        printf("%-10s %-12s %s\n", p->name, dtypes, p->summary);
+        if (verbose) {
+            printf("    version %s, ABI %u.%u, %s\n    reference: %s\n", p->version, p->abi_major, p->abi_minor,
+                   l->path, p->reference);
+            print_options(p);
+            printf("\n");
+        }
+    }
+    spmvlab_registry_free(reg);
+    return refused ? EXIT_FAILED : EXIT_OK;
+}

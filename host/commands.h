@@ -1,0 +1,19 @@
+/* The spmvlab commands; each takes its own argv (argv[0] is the command). */
+#ifndef SPMVLAB_HOST_COMMANDS_H
+#define SPMVLAB_HOST_COMMANDS_H
+
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+/* Exit codes shared by the commands. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILED = 1,     /* something was measured wrong or a check failed */
+    EXIT_USAGE = 2,      /* bad command line, configuration or input */
+    EXIT_SKIPPED = 77    /* nothing to do here (e.g. --gpu without a GPU) */
+};
+
+#endif

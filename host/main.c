@@ -1,0 +1,50 @@
+/* spmvlab: the host program. Dispatches to one command per file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+#ifndef SPMVLAB_VERSION
+#define SPMVLAB_VERSION "0"
+#endif
+
+static const struct command {
+    const char *name;
+    int (*run)(int, char **);
+    const char *help;
+} commands[] = {
+    {"run", cmd_run, "measure plugin instances over matrices (A/B)"},
+    {"list", cmd_list, "list the plugins found (-v: with their options)"},
+    {"check", cmd_check, "conformance suite for one plugin"},
+    {"info", cmd_info, "shape, symmetry and row statistics of matrices"},
+    {"gen", cmd_gen, "generate a synthetic matrix"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: spmvlab COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "\n'spmvlab COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("spmvlab %s\n", SPMVLAB_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "spmvlab: unknown command '%s'; 'spmvlab --help' lists the commands.\n", argv[1]);
+    return EXIT_USAGE;
+}
