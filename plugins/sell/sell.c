@@ -90,10 +90,16 @@ static int sell_check_values(long long C, long long sigma, long long tpr, char *
         return -1;
     }
     if (sigma != 1 && (sigma < 1 || sigma % C != 0)) {
+        long long below = sigma / C * C, above = below + C;
+        char near[64];
+        if (below > 0)
+            snprintf(near, sizeof near, "%lld or %lld", below, above);
+        else
+            snprintf(near, sizeof near, "%lld", above);
         snprintf(why, len,
                  "sigma = %lld must be 1 (no sorting) or a multiple of C = %lld so that sorting "
-                 "windows hold whole slices (e.g. %lld or %lld)",
-                 sigma, C, C * (sigma / C > 0 ? sigma / C : 1), C * (sigma / C + 1));
+                 "windows hold whole slices (e.g. %s)",
+                 sigma, C, near);
         return -1;
     }
     if (tpr > 0 && (tpr > SELL_WARP || (tpr & (tpr - 1)) != 0)) {
