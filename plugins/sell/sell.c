@@ -8,7 +8,8 @@
  *
  * Format: rows are sorted by length, longest first, within windows of sigma
  * consecutive rows (sigma = 1: no sorting; sigma >= rows: one global sort;
- * ties keep their original order). The sorted rows are cut into slices of
+ * ties keep their original order; sigma <= C cannot change any slice's width
+ * and is treated as 1). The sorted rows are cut into slices of
  * C rows. Each slice is stored column-major and padded to its longest row:
  * entry k of slice row r of slice s sits at slice_ptr[s] + k * C + r, for
  * k < slice_width[s]. Padding entries have column SELL_PAD_COL (-1) and value
@@ -59,7 +60,7 @@ typedef struct sell_fmt {
     int32_t rows, cols, nnz;   /* shape of A and its non-zeros */
     int32_t C;                 /* rows per slice */
     long long sigma;           /* sorting window as requested */
-    int32_t sigma_eff;         /* window actually used: min(sigma, rows) */
+    int32_t sigma_eff;         /* window used: min(sigma, rows), or 1 when that is <= C */
     int32_t threads_per_row;   /* threads sharing one row in the kernel */
     int tpr_auto;              /* threads_per_row was chosen by the auto rule */
     int32_t nslices;           /* ceil(rows / C) */
@@ -334,7 +335,11 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->nnz = A->nnz;
     f->C = (int32_t)C;
     f->sigma = sigma;
-    f->sigma_eff = (int32_t)(sigma < A->rows ? sigma : (A->rows > 0 ? A->rows : 1));
+    /* A window of at most one slice cannot change any slice's width, so it
+     * is not sorted and no permutation is stored: sigma <= C acts as 1. */
+    f->sigma_eff = (int32_t)(sigma < A->rows ? sigma : A->rows);
+    if (f->sigma_eff <= f->C)
+        f->sigma_eff = 1;
     f->nslices = (int32_t)(((int64_t)A->rows + C - 1) / C);
 
     spmvlab_status st = SPMVLAB_OK;
