@@ -30,6 +30,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* Line-buffered so every result line survives a crash or Ctrl-C. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -51,6 +51,8 @@ static int put(builder *b, int32_t r, int32_t c, double v)
 /* Row r gets len distinct random columns (or all when len >= cols). */
 static int random_row(builder *b, int32_t r, int32_t len, int32_t cols)
 {
+    if (len <= 0)
+        return 0;
     if (len >= cols) {
         for (int32_t c = 0; c < cols; c++)
             if (put(b, r, c, rand_val(b)))

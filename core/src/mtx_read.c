@@ -274,15 +274,15 @@ static int parse_banner(cursor *c, field_kind *field, sym_kind *sym, spmvlab_csr
     }
     if (strcmp(w[1], "matrix") != 0) {
         spmvlab_errf(c->err, "%s line 1: object '%s' is not supported; only 'matrix'", c->path, w[1]);
-        return -1;
+        return -2;
     }
     if (strcmp(w[2], "array") == 0) {
         spmvlab_errf(c->err, "%s line 1: dense 'array' files are not supported; only sparse 'coordinate'", c->path);
-        return -1;
+        return -2;
     }
     if (strcmp(w[2], "coordinate") != 0) {
         spmvlab_errf(c->err, "%s line 1: format '%s' is not supported; only 'coordinate'", c->path, w[2]);
-        return -1;
+        return -2;
     }
     if (strcmp(w[3], "real") == 0 || strcmp(w[3], "double") == 0)
         *field = F_REAL;
@@ -292,10 +292,10 @@ static int parse_banner(cursor *c, field_kind *field, sym_kind *sym, spmvlab_csr
         *field = F_PATTERN;
     else if (strcmp(w[3], "complex") == 0) {
         spmvlab_errf(c->err, "%s line 1: complex matrices are not supported; only real, integer or pattern", c->path);
-        return -1;
+        return -2;
     } else {
         spmvlab_errf(c->err, "%s line 1: field '%s' is not supported; only real, integer or pattern", c->path, w[3]);
-        return -1;
+        return -2;
     }
     if (strcmp(w[4], "general") == 0)
         *sym = S_GENERAL;
@@ -305,11 +305,11 @@ static int parse_banner(cursor *c, field_kind *field, sym_kind *sym, spmvlab_csr
         *sym = S_SKEW;
     else if (strcmp(w[4], "hermitian") == 0) {
         spmvlab_errf(c->err, "%s line 1: hermitian matrices are not supported (they are complex)", c->path);
-        return -1;
+        return -2;
     } else {
         spmvlab_errf(c->err, "%s line 1: symmetry '%s' is not supported; only general, symmetric or skew-symmetric",
                      c->path, w[4][0] ? w[4] : "(missing)");
-        return -1;
+        return -2;
     }
     snprintf(A->field, sizeof A->field, "%.15s", w[3]);
     snprintf(A->symmetry, sizeof A->symmetry, "%.15s", w[4]);
@@ -336,8 +336,11 @@ int spmvlab_mtx_read(const char *path, spmvlab_csr *A, spmvlab_err *err)
         spmvlab_errf(err, "%s is empty; not a Matrix Market file", path);
         goto out;
     }
-    if (parse_banner(&c, &field, &sym, &hdr))
+    int banner = parse_banner(&c, &field, &sym, &hdr);
+    if (banner) {
+        rc = banner;
         goto out;
+    }
     if (!next_content_line(&c)) {
         spmvlab_errf(err, "%s line %ld: the size line (rows cols entries) is missing", path, c.line);
         goto out;

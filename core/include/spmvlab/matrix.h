@@ -41,8 +41,9 @@ void spmvlab_csr_free(spmvlab_csr *A);
 int spmvlab_csr_from_triplets(spmvlab_csr *A, int32_t rows, int32_t cols, spmvlab_triplet *t,
                               size_t n, spmvlab_err *err);
 
-/* Reads a Matrix Market file (plain or .gz) into A. Returns 0, or -1 with
- * one sentence naming the file and line in err. */
+/* Reads a Matrix Market file (plain or .gz) into A. Returns 0; -1 with one
+ * sentence naming the file and line in err for malformed input; -2 for a
+ * well-formed file of a kind spmvlab does not handle (array, complex). */
 int spmvlab_mtx_read(const char *path, spmvlab_csr *A, spmvlab_err *err);
 
 /* Writes A as "coordinate real general" Matrix Market; gzip when the path

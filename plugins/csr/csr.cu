@@ -1,0 +1,75 @@
+// csr kernels: thread-per-row (scalar) and lanes-per-row (vector).
+#include <cuda_runtime.h>
+
+#include "csr_kernels.h"
+
+namespace {
+
+constexpr int kBlock = 256;
+
+template <typename T>
+__global__ void csr_scalar(int32_t rows, const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
+                           const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
+{
+    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows)
+        return;
+    T sum = 0;
+    for (int32_t k = __ldg(row_ptr + i), e = __ldg(row_ptr + i + 1); k < e; k++)
+        sum += __ldg(val + k) * __ldg(x + __ldg(col_idx + k));
+    y[i] = sum;
+}
+
+// W lanes per row; lanes stride through the row, then a shuffle tree
+// (matching csr_spmv_host's order).
+template <typename T, int W>
+__global__ void csr_vector(int32_t rows, const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
+                           const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
+{
+    int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t i = (int32_t)(tid / W);
+    int lane = threadIdx.x % W;
+    T sum = 0;
+    if (i < rows)
+        for (int32_t k = __ldg(row_ptr + i) + lane, e = __ldg(row_ptr + i + 1); k < e; k += W)
+            sum += __ldg(val + k) * __ldg(x + __ldg(col_idx + k));
+    // Every lane of the warp takes part in the shuffles, rows or not.
+    for (int s = W / 2; s > 0; s /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, s, W);
+    if (i < rows && lane == 0)
+        y[i] = sum;
+}
+
+template <typename T>
+cudaError_t launch(int width, int32_t rows, const int32_t *rp, const int32_t *ci, const T *v, const T *x, T *y,
+                   cudaStream_t s)
+{
+    if (rows == 0)
+        return cudaSuccess;
+    int64_t threads = (int64_t)rows * width;
+    unsigned blocks = (unsigned)((threads + kBlock - 1) / kBlock);
+    switch (width) {
+    case 1: csr_scalar<T><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    case 2: csr_vector<T, 2><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    case 4: csr_vector<T, 4><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    case 8: csr_vector<T, 8><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    case 16: csr_vector<T, 16><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    default: csr_vector<T, 32><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
+    }
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" int csr_launch(int is_f64, int width, int32_t rows, const int32_t *row_ptr, const int32_t *col_idx,
+                          const void *val, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (is_f64)
+        return launch<double>(width, rows, row_ptr, col_idx, static_cast<const double *>(val),
+                              static_cast<const double *>(x), static_cast<double *>(y), s);
+    return launch<float>(width, rows, row_ptr, col_idx, static_cast<const float *>(val), static_cast<const float *>(x),
+                         static_cast<float *>(y), s);
+}
+
+extern "C" const char *csr_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
