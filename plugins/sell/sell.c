@@ -7,10 +7,10 @@
  * product for the SELL-C/SELL-C-sigma formats on NVIDIA GPUs", 2014).
  *
  * Format: rows are sorted by length, longest first, within windows of sigma
- * consecutive rows (sigma = 1: no sorting; sigma >= rows: one global sort;
- * ties keep their original order; sigma <= C cannot change any slice's width
- * and is treated as 1). The sorted rows are cut into slices of
- * C rows. Each slice is stored column-major and padded to its longest row:
+ * consecutive rows (sigma = 1: no sorting; sigma >= rows or >= 2^30: one
+ * global sort; ties keep their original order; sigma <= C cannot change any
+ * slice's width and acts as 1). The sorted rows are cut into slices of C
+ * rows. Each slice is stored column-major and padded to its longest row:
  * entry k of slice row r of slice s sits at slice_ptr[s] + k * C + r, for
  * k < slice_width[s]. Padding entries have column SELL_PAD_COL (-1) and value
  * 0 and are skipped by the kernels. The last slice is stored with all C rows;
@@ -23,11 +23,12 @@
  *   8 (nslices + 1) + 4 nslices + 4 rows [perm stored] + (4 + sizeof(val)) stored
  * with stored = fill * nnz entries.
  *
- * Options: C (rows per slice, divides 32 or is a multiple of 32), sigma
- * (sorting window, 1 or a multiple of C), threads_per_row (1, 2, 4, ..., 32,
- * or auto: the largest power of two <= 32 with 8 * T <= mean slice width).
- * The kernel (sell.cu) writes y[perm[p]] directly; spmv_host runs the same
- * per-thread fused multiply-add sequences and the same shuffle tree.
+ * Options: C (rows per slice: divides 32 or is a multiple of 32), sigma
+ * (sorting window: 1, a multiple of C, or >= 2^30 for a global sort with any
+ * C), threads_per_row (1, 2, 4, ..., 32, or auto: the largest power of two
+ * T <= 32 with 8 T <= mean slice width). The kernel (sell.cu) writes
+ * y[perm[p]] directly; spmv_host runs the same per-thread fused multiply-add
+ * sequences and the same shuffle tree.
  *
  * Limits: f64 and f32. Stored entries are counted in 64 bits; a matrix whose
  * padded arrays would not fit in memory is refused (LIMIT) before any copy.
@@ -41,14 +42,16 @@
 #include "sell.h"
 
 #define SELL_C_MAX 4096         /* largest slice height accepted */
-#define SELL_SIGMA_MAX 2147483647 /* largest window; any sigma >= rows sorts globally */
+#define SELL_SIGMA_MAX 2147483647 /* largest value of the sigma option */
+#define SELL_SIGMA_GLOBAL 1073741824 /* sigma >= 2^30: one global sort, for every C */
 #define SELL_AUTO_MIN_PER_THREAD 8 /* auto: each thread of a row gets >= 8 slots on average */
 
 static const spmvlab_option sell_options[] = {
     {"C", SPMVLAB_OPT_INT, "32", 1, SELL_C_MAX, NULL,
      "rows per slice: a divisor of the warp size (1, 2, 4, 8, 16, 32) or a multiple of it"},
     {"sigma", SPMVLAB_OPT_INT, "256", 1, SELL_SIGMA_MAX, NULL,
-     "sorting window in rows: 1 (no sorting) or a multiple of C; >= rows sorts globally"},
+     "sorting window in rows: 1 (no sorting) or a multiple of C; >= rows or >= 1073741824: "
+     "global sort"},
     {"threads_per_row", SPMVLAB_OPT_INT_AUTO, "1", 1, SELL_WARP, NULL,
      "threads sharing one row (1, 2, 4, ..., 32); auto: largest T with 8*T <= mean slice width"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -90,7 +93,7 @@ static int sell_check_values(long long C, long long sigma, long long tpr, char *
                  C, SELL_WARP);
         return -1;
     }
-    if (sigma != 1 && (sigma < 1 || sigma % C != 0)) {
+    if (sigma != 1 && sigma < SELL_SIGMA_GLOBAL && (sigma < 1 || sigma % C != 0)) {
         long long below = sigma / C * C, above = below + C;
         char near[64];
         if (below > 0)
@@ -99,8 +102,8 @@ static int sell_check_values(long long C, long long sigma, long long tpr, char *
             snprintf(near, sizeof near, "%lld", above);
         snprintf(why, len,
                  "sigma = %lld must be 1 (no sorting) or a multiple of C = %lld so that sorting "
-                 "windows hold whole slices (e.g. %s)",
-                 sigma, C, near);
+                 "windows hold whole slices (e.g. %s), or %d or more for a global sort",
+                 sigma, C, near, SELL_SIGMA_GLOBAL);
         return -1;
     }
     if (tpr > 0 && (tpr > SELL_WARP || (tpr & (tpr - 1)) != 0)) {
@@ -337,7 +340,7 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->sigma = sigma;
     /* A window of at most one slice cannot change any slice's width, so it
      * is not sorted and no permutation is stored: sigma <= C acts as 1. */
-    f->sigma_eff = (int32_t)(sigma < A->rows ? sigma : A->rows);
+    f->sigma_eff = (int32_t)(sigma < A->rows && sigma < SELL_SIGMA_GLOBAL ? sigma : A->rows);
     if (f->sigma_eff <= f->C)
         f->sigma_eff = 1;
     f->nslices = (int32_t)(((int64_t)A->rows + C - 1) / C);
