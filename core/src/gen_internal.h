@@ -1,0 +1,96 @@
+/*
+ * Shared pieces of the matrix generators (gen_*.c): the random number
+ * stream, sampling of sorted distinct columns, CSR allocation and the
+ * parameter rows every kind carries. Not installed.
+ */
+#ifndef SPMVLAB_GEN_INTERNAL_H
+#define SPMVLAB_GEN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "spmvlab/gen.h"
+
+/* xoshiro256** (Blackman and Vigna): 256 bits of state, seeded through
+ * splitmix64 so that any 64-bit seed gives a good state. Integer arithmetic
+ * only, hence the same stream on every machine. */
+typedef struct gen_rng {
+    uint64_t s[4];
+} gen_rng;
+
+/* Seeds r from (seed, stream): different streams of one seed are unrelated. */
+void gen_rng_seed(gen_rng *r, uint64_t seed, uint64_t stream);
+
+static inline uint64_t gen_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t gen_next(gen_rng *r)
+{
+    uint64_t *s = r->s, out = gen_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = gen_rotl(s[3], 45);
+    return out;
+}
+
+/* Uniform integer in [0, n), n <= 2^32 (multiply-shift; bias below n / 2^32). */
+static inline uint32_t gen_below(gen_rng *r, uint64_t n)
+{
+    return (uint32_t)(((gen_next(r) >> 32) * n) >> 32);
+}
+
+/* A stable 64-bit salt for a kind name, so kinds do not share streams. */
+uint64_t gen_salt(const char *name);
+
+/* Writes k distinct columns of [0, n), sorted ascending, into out (k <= n).
+ * Sparse draws sort and top up; dense ones use selection sampling. */
+void gen_sample_sorted(gen_rng *r, int32_t n, int32_t k, int32_t *out);
+
+/* Sorts n int32 ascending (insertion sort for short runs, else qsort). */
+void gen_sort_i32(int32_t *a, int32_t n);
+
+/* Allocates A as rows x cols with nnz entries (row_ptr, col_idx and val),
+ * general / real. Refuses sizes beyond 32-bit indices with a sentence
+ * naming kind. Returns 0 or -1. */
+int gen_csr_alloc(spmvlab_csr *A, const char *kind, int64_t rows, int64_t cols, int64_t nnz,
+                  spmvlab_err *err);
+
+/* Builds A (rows x cols) whose row i holds len[i] distinct random columns
+ * (len[i] <= cols), drawn from r. Returns 0, or -1 with a sentence. */
+int gen_random_rows(spmvlab_csr *A, const char *kind, int32_t rows, int32_t cols,
+                    const int32_t *len, gen_rng *r, spmvlab_err *err);
+
+/* A row length around mean: uniform in [mean/2, mean/2 + mean], at least 1
+ * (0 when mean is 0), at most cols. */
+int32_t gen_jitter_len(gen_rng *r, int32_t mean, int32_t cols);
+
+/* -1 with a sentence when a count exceeds the 32-bit index limit. */
+int gen_fits(const char *kind, const char *what, double count, spmvlab_err *err);
+
+/* Fills the values of A: mode 0 random ±[1/8, 1] in steps of 2^-20 (exact
+ * in binary), mode 1 all ones. */
+void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed);
+
+/* The two parameters every kind ends its table with; the dispatcher reads
+ * them from the last two typed values. */
+#define GEN_MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a double */
+#define GEN_COMMON_PARAMS                                                                      \
+    {"seed", SPMVLAB_OPT_INT, "1", 0, GEN_MAX_SEED, NULL, "random seed (structure and values)"}, \
+    {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones",                                 \
+     "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1"}
+
+/* Checks one key = value against kind's table (no cross-parameter rules).
+ * Returns the table row, or -1 with a sentence. */
+int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value,
+                  spmvlab_err *err);
+
+/* The kinds, defined in their gen_<family>.c files. */
+extern const spmvlab_gen_kind gen_kind_stencil2d5, gen_kind_stencil3d7, gen_kind_stencil3d27,
+    gen_kind_banded, gen_kind_uniform, gen_kind_rmat, gen_kind_blocks, gen_kind_mixed,
+    gen_kind_longrows;
+
+#endif
