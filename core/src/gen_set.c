@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <stdarg.h>
@@ -36,7 +37,8 @@ typedef struct set_parser {
     int seen_set;                /* a [set] section was read */
     int cap;                     /* entries allocated */
     spmvlab_set_entry *cur;      /* the current matrix section, or NULL */
-    int has_gen, has_path, has_optional;
+    int has_gen, has_path, has_dir, has_optional;
+    unsigned char *is_dir;       /* per entry: 1 when it lists a folder (dir =) */
     int key_line[SPMVLAB_GEN_MAX_PARAMS]; /* line of each parameter of cur */
     char root[SPMVLAB_PATH_LEN]; /* [set] root, "" when not given */
 } set_parser;
@@ -83,12 +85,12 @@ static void finish_section(set_parser *sp)
     sp->cur = NULL;
     if (!e || sp->failed)
         return;
-    if (sp->has_gen == sp->has_path) {
-        fail_at(sp, e->line, "matrix [%s] needs exactly one of 'gen = KIND' and 'path = FILE'",
-                e->name);
+    if (sp->has_gen + sp->has_path + sp->has_dir != 1) {
+        fail_at(sp, e->line,
+                "[%s] needs exactly one of 'gen = KIND', 'path = FILE' and 'dir = FOLDER'", e->name);
         return;
     }
-    if (sp->has_path) {
+    if (sp->has_path || sp->has_dir) {
         if (e->params.count)
             fail_at(sp, sp->key_line[0], "'%s' is a generator parameter, but [%s] reads a file",
                     e->params.kv[0].key, e->name);
@@ -134,18 +136,22 @@ static void start_section(set_parser *sp, const char *name)
     if (s->count == sp->cap) {
         int cap = sp->cap ? 2 * sp->cap : 16;
         spmvlab_set_entry *grown = realloc(s->entries, (size_t)cap * sizeof *grown);
-        if (!grown) {
+        unsigned char *flags = grown ? realloc(sp->is_dir, (size_t)cap) : NULL;
+        if (grown)
+            s->entries = grown;
+        if (!flags) {
             fail_at(sp, sp->line, "out of host memory");
             return;
         }
-        s->entries = grown;
+        sp->is_dir = flags;
         sp->cap = cap;
     }
     sp->cur = &s->entries[s->count++];
     memset(sp->cur, 0, sizeof *sp->cur);
     strcpy(sp->cur->name, name);
     sp->cur->line = sp->line;
-    sp->has_gen = sp->has_path = sp->has_optional = 0;
+    sp->is_dir[s->count - 1] = 0;
+    sp->has_gen = sp->has_path = sp->has_dir = sp->has_optional = 0;
 }
 
 /* inih's line source: fgets that counts lines, refuses lines inih would
@@ -216,11 +222,16 @@ static int on_key(void *user, const char *section, const char *key, const char *
             return fail_at(sp, sp->line, "%s", why.msg);
         }
         textf(e->kind, sizeof e->kind, "%s", value);
-    } else if (strcmp(key, "path") == 0) {
-        if (sp->has_path++)
-            return fail_at(sp, sp->line, "[%s] names its file twice", e->name);
+    } else if (strcmp(key, "path") == 0 || strcmp(key, "dir") == 0) {
+        if (sp->has_path++ + sp->has_dir)
+            return fail_at(sp, sp->line, "[%s] names its file or folder twice", e->name);
         if (!*value)
-            return fail_at(sp, sp->line, "[%s] has an empty path", e->name);
+            return fail_at(sp, sp->line, "[%s] has an empty %s", e->name, key);
+        if (key[0] == 'd') {
+            sp->has_path = 0;
+            sp->has_dir = 1;
+            sp->is_dir[e - sp->set->entries] = 1;
+        }
         textf(e->path, sizeof e->path, "%s", value);
     } else if (strcmp(key, "optional") == 0) {
         if (sp->has_optional++ || parse_bool(value, &e->optional))
@@ -246,6 +257,159 @@ static int join(char *out, size_t len, const char *dir, const char *path)
     return textf(out, len, "%s/%s", dir, path);
 }
 
+/* Relative paths resolve against [set] root, itself relative to the set
+ * file's folder (default: that folder). */
+static int resolve_paths(set_parser *sp)
+{
+    spmvlab_set *s = sp->set;
+    char *abs = realpath(sp->file, NULL), dir[SPMVLAB_PATH_LEN], base[SPMVLAB_PATH_LEN];
+    textf(dir, sizeof dir, "%s", abs ? abs : sp->file);
+    free(abs);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        strcpy(dir, ".");
+    if (join(base, sizeof base, dir, sp->root[0] ? sp->root : "."))
+        return spmvlab_errf(sp->err, "%s: the root folder's path is too long", sp->file), -1;
+    char *clean = realpath(base, NULL); /* drops "..", when the folder exists */
+    if (clean)
+        textf(base, sizeof base, "%s", clean);
+    free(clean);
+    for (int i = 0; i < s->count; i++) {
+        spmvlab_set_entry *e = &s->entries[i];
+        char raw[SPMVLAB_PATH_LEN];
+        memcpy(raw, e->path, sizeof raw);
+        if (e->kind[0])
+            continue;
+        if (join(e->path, sizeof e->path, base, raw))
+            return spmvlab_errf(sp->err, "%s:%d: the path of [%s] is too long", sp->file, e->line,
+                                e->name), -1;
+        clean = realpath(e->path, NULL);
+        if (clean)
+            textf(e->path, sizeof e->path, "%s", clean);
+        free(clean);
+    }
+    return 0;
+}
+
+static int is_matrix_file(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && ((n > 4 && strcmp(name + n - 4, ".mtx") == 0) ||
+                              (n > 7 && strcmp(name + n - 7, ".mtx.gz") == 0));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends the matrix files of folder entry e (sorted by name) to list. */
+static int list_folder(set_parser *sp, const spmvlab_set_entry *e, spmvlab_set_entry **list,
+                       int *n, int *cap)
+{
+    DIR *d = opendir(e->path);
+    if (!d) {
+        if (e->optional)
+            return 0;
+        return spmvlab_errf(sp->err, "%s:%d: [%s]: cannot read folder %s: %s", sp->file, e->line,
+                            e->name, e->path, strerror(errno)), -1;
+    }
+    char **names = NULL;
+    int count = 0, rc = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!is_matrix_file(de->d_name))
+            continue;
+        char **grown = realloc(names, (size_t)(count + 1) * sizeof *names);
+        char *copy = grown ? strdup(de->d_name) : NULL;
+        if (grown)
+            names = grown;
+        if (!copy) {
+            rc = -1;
+            spmvlab_errf(sp->err, "out of host memory listing %s", e->path);
+            break;
+        }
+        names[count++] = copy;
+    }
+    closedir(d);
+    if (count)
+        qsort(names, (size_t)count, sizeof *names, cmp_names);
+    for (int i = 0; i < count && rc == 0; i++) {
+        if (*n == *cap) {
+            int c = *cap ? 2 * *cap : 64;
+            spmvlab_set_entry *grown = realloc(*list, (size_t)c * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                spmvlab_errf(sp->err, "out of host memory listing %s", e->path);
+                break;
+            }
+            *list = grown;
+            *cap = c;
+        }
+        spmvlab_set_entry *m = &(*list)[(*n)++];
+        memset(m, 0, sizeof *m);
+        char label[256];
+        spmvlab_matrix_label(names[i], label, sizeof label);
+        if (strlen(label) >= sizeof m->name || !name_ok(label)) {
+            rc = -1;
+            spmvlab_errf(sp->err, "%s:%d: [%s]: file %s does not give a matrix name [A-Za-z0-9_.+-]+",
+                         sp->file, e->line, e->name, names[i]);
+            break;
+        }
+        strcpy(m->name, label);
+        if (join(m->path, sizeof m->path, e->path, names[i])) {
+            rc = -1;
+            spmvlab_errf(sp->err, "%s:%d: [%s]: a path is too long", sp->file, e->line, e->name);
+        }
+        m->optional = e->optional;
+        m->line = e->line;
+    }
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+/* Replaces each folder entry by one entry per matrix file in it, then
+ * refuses names that now appear twice. */
+static int expand_folders(set_parser *sp)
+{
+    spmvlab_set *s = sp->set;
+    spmvlab_set_entry *list = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < s->count; i++) {
+        if (sp->is_dir[i]) {
+            if (list_folder(sp, &s->entries[i], &list, &n, &cap)) {
+                free(list);
+                return -1;
+            }
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            spmvlab_set_entry *grown = realloc(list, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                free(list);
+                return spmvlab_errf(sp->err, "out of host memory"), -1;
+            }
+            list = grown;
+        }
+        list[n++] = s->entries[i];
+    }
+    free(s->entries);
+    s->entries = list;
+    s->count = n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(list[i].name, list[j].name) == 0)
+                return spmvlab_errf(sp->err, "%s:%d: matrix %s appears twice (also from line %d)",
+                                    sp->file, list[i].line, list[i].name, list[j].line), -1;
+    if (n == 0)
+        return spmvlab_errf(sp->err, "%s: the set holds no matrices", sp->file), -1;
+    return 0;
+}
+
 static int parse_file(const char *file, spmvlab_set *s, spmvlab_err *err)
 {
     set_parser sp;
@@ -258,34 +422,15 @@ static int parse_file(const char *file, spmvlab_set *s, spmvlab_err *err)
         return spmvlab_errf(err, "cannot open set file %s: %s", file, strerror(errno)), -1;
     int rc = ini_parse_stream(read_line, &sp, on_key, &sp);
     fclose(sp.fp);
-    if (sp.failed)
-        return -1;
-    if (rc != 0)
-        return spmvlab_errf(err, "%s:%d: not a [section], key = value or comment line", file, rc),
-               -1;
-    if (s->count == 0)
-        return spmvlab_errf(err, "%s: defines no matrices", file), -1;
-    /* Relative paths: against root, itself relative to the set file's folder. */
-    char *abs = realpath(file, NULL), dir[SPMVLAB_PATH_LEN], base[SPMVLAB_PATH_LEN];
-    textf(dir, sizeof dir, "%s", abs ? abs : file);
-    free(abs);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        strcpy(dir, ".");
-    join(base, sizeof base, dir, sp.root[0] ? sp.root : ".");
-    for (int i = 0; i < s->count; i++) {
-        spmvlab_set_entry *e = &s->entries[i];
-        if (!e->kind[0]) {
-            char raw[SPMVLAB_PATH_LEN];
-            memcpy(raw, e->path, sizeof raw);
-            if (join(e->path, sizeof e->path, base, raw))
-                return spmvlab_errf(err, "%s:%d: the path of [%s] is too long", file, e->line,
-                                    e->name), -1;
-        }
-    }
-    return 0;
+    if (!sp.failed && rc != 0)
+        sp.failed = 1, spmvlab_errf(err, "%s:%d: not a [section], key = value or comment line",
+                                    file, rc);
+    if (!sp.failed && s->count == 0)
+        sp.failed = 1, spmvlab_errf(err, "%s: defines no matrices", file);
+    if (!sp.failed && (resolve_paths(&sp) || expand_folders(&sp)))
+        sp.failed = 1;
+    free(sp.is_dir);
+    return sp.failed ? -1 : 0;
 }
 
 /* Finds NAME.ini on the search path into out. Returns 0, or -1 naming the
@@ -374,13 +519,20 @@ int spmvlab_set_materialize(const spmvlab_set *s, int index, char *path_out, siz
     const spmvlab_gen_kind *kind = spmvlab_gen_kind_find(e->kind);
     size_t used = strlen(desc);
     snprintf(desc + used, sizeof desc - used, " (generator version %d)", kind->version);
-    if (spmvlab_cache_dir(dir, sizeof dir - 8, 1, err))
+    if (spmvlab_cache_dir(dir, sizeof dir - 32, 1, err))
         return -1;
-    strcat(dir, "/gen");
+    /* <cache>/gen/<hash>/<name>.mtx: the folder pins the parameters, the
+     * file keeps the matrix's own name (reports label matrices by file). */
+    size_t n = strlen(dir);
+    textf(dir + n, sizeof dir - n, "/gen");
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return spmvlab_errf(err, "cannot create %s: %s", dir, strerror(errno)), -1;
-    textf(path, sizeof path, "%s/%s-%016llx.mtx", dir, e->name,
-             (unsigned long long)spmvlab_hash64(desc, strlen(desc), 0));
+    n = strlen(dir);
+    textf(dir + n, sizeof dir - n, "/%016llx",
+          (unsigned long long)spmvlab_hash64(desc, strlen(desc), 0));
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return spmvlab_errf(err, "cannot create %s: %s", dir, strerror(errno)), -1;
+    textf(path, sizeof path, "%s/%s.mtx", dir, e->name);
     if (textf(path_out, len, "%s", path))
         return spmvlab_errf(err, "path %s does not fit %zu bytes", path, len), -1;
     struct stat st;

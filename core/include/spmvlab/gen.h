@@ -127,7 +127,7 @@ void spmvlab_set_free(spmvlab_set *s);
 
 /* Makes matrix `index` of the set available as a Matrix Market file and
  * writes its path into path_out. A generated matrix is written once into
- * <cache>/gen/<name>-<hash>.mtx (the hash covers the kind, the canonical
+ * <cache>/gen/<hash>/<name>.mtx (the hash covers the kind, the canonical
  * parameters and the generator version), with its binary CSR cache beside
  * it; a file entry returns its path. Returns 0; 1 when an optional file is
  * missing (sentence in err, path_out empty); -1 with a sentence on failure. */
