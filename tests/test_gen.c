@@ -1,0 +1,532 @@
+/* Matrix generators (spmvlab/gen.h): each kind's shape, non-zeros and row
+ * lengths, determinism for a seed, values, parameter refusals; and the
+ * benchmark set files: the repository's sets parse, bad files are refused
+ * with file and line, generated members materialise once. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spmvlab/cache.h"
+#include "spmvlab/gen.h"
+#include "testlib.h"
+
+static char tmpdir[] = "/tmp/spmvlab-test-gen-XXXXXX";
+
+/* Generates kind with "k=v ..." into A; checks it is a valid CSR. */
+static int gen(const char *kind, const char *params, spmvlab_csr *A)
+{
+    spmvlab_gen_params p;
+    spmvlab_err err;
+    memset(&p, 0, sizeof p);
+    if (spmvlab_gen_params_parse(&p, params, &err) || spmvlab_gen(kind, &p, A, &err)) {
+        fprintf(stderr, "%s %s: %s\n", kind, params, err.msg);
+        test_failures++;
+        memset(A, 0, sizeof *A);
+        return -1;
+    }
+    int ok = A->row_ptr[0] == 0 && A->row_ptr[A->rows] == A->nnz;
+    for (int32_t i = 0; i < A->rows && ok; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1] && ok; k++)
+            ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols &&
+                 (k == A->row_ptr[i] || A->col_idx[k] > A->col_idx[k - 1]);
+    if (!ok)
+        fprintf(stderr, "%s %s: not a valid CSR\n", kind, params);
+    TEST_CHECK(ok);
+    return ok ? 0 : -1;
+}
+
+static int32_t row_len(const spmvlab_csr *A, int32_t i)
+{
+    return A->row_ptr[i + 1] - A->row_ptr[i];
+}
+
+/* The error sentence of generating kind with params (must fail). */
+static const char *gen_error(const char *kind, const char *params)
+{
+    static spmvlab_err err;
+    spmvlab_gen_params p;
+    spmvlab_csr A;
+    memset(&p, 0, sizeof p);
+    if (spmvlab_gen_params_parse(&p, params, &err) == 0 && spmvlab_gen(kind, &p, &A, &err) == 0) {
+        spmvlab_csr_free(&A);
+        snprintf(err.msg, sizeof err.msg, "(no error)");
+    }
+    return err.msg;
+}
+
+static void stencils_have_full_interior_rows(void)
+{
+    spmvlab_csr A;
+    if (gen("stencil2d5", "n=10", &A) == 0) {
+        TEST_CHECK(A.rows == 100 && A.cols == 100 && A.nnz == 5 * 100 - 4 * 10);
+        for (int y = 1; y < 9; y++)
+            for (int x = 1; x < 9; x++)
+                TEST_CHECK(row_len(&A, y * 10 + x) == 5);
+        TEST_CHECK(row_len(&A, 0) == 3 && row_len(&A, 5) == 4);
+        /* Row 55: neighbours at 45, 54, 55, 56, 65. */
+        const int32_t *c = A.col_idx + A.row_ptr[55];
+        TEST_CHECK(c[0] == 45 && c[1] == 54 && c[2] == 55 && c[3] == 56 && c[4] == 65);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("stencil3d7", "n=6", &A) == 0) {
+        TEST_CHECK(A.rows == 216 && A.nnz == 7 * 216 - 6 * 36);
+        TEST_CHECK(row_len(&A, (2 * 6 + 3) * 6 + 2) == 7 && row_len(&A, 0) == 4);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("stencil3d27", "n=5", &A) == 0) {
+        TEST_CHECK(A.rows == 125 && A.nnz == 13 * 13 * 13);
+        int interior = 0;
+        for (int z = 1; z < 4; z++)
+            for (int y = 1; y < 4; y++)
+                for (int x = 1; x < 4; x++)
+                    interior += row_len(&A, (z * 5 + y) * 5 + x) == 27;
+        TEST_CHECK(interior == 27);
+        TEST_CHECK(row_len(&A, 0) == 8);
+    }
+    spmvlab_csr_free(&A);
+}
+
+static void banded_rows_cover_the_band(void)
+{
+    spmvlab_csr A;
+    if (gen("banded", "n=50 bandwidth=3", &A) == 0) {
+        TEST_CHECK(A.rows == 50 && A.nnz == 50 * 7 - 3 * 4);
+        TEST_CHECK(row_len(&A, 0) == 4 && row_len(&A, 25) == 7 && row_len(&A, 49) == 4);
+        TEST_CHECK(A.col_idx[A.row_ptr[25]] == 22 && A.col_idx[A.row_ptr[26] - 1] == 28);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("banded", "n=5 bandwidth=100", &A) == 0)
+        TEST_CHECK(A.nnz == 25); /* the band covers the whole matrix */
+    spmvlab_csr_free(&A);
+}
+
+static void uniform_rows_have_k_entries(void)
+{
+    spmvlab_csr A;
+    if (gen("uniform", "n=500 k=7 cols=300", &A) == 0) {
+        TEST_CHECK(A.rows == 500 && A.cols == 300 && A.nnz == 3500);
+        int all = 1;
+        for (int32_t i = 0; i < A.rows; i++)
+            all &= row_len(&A, i) == 7;
+        TEST_CHECK(all);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("uniform", "n=20 k=20", &A) == 0) /* dense rows: every column */
+        TEST_CHECK(A.nnz == 20 * 20);
+    spmvlab_csr_free(&A);
+}
+
+/* True when every (i, j) has its (j, i). */
+static int pattern_symmetric(const spmvlab_csr *A)
+{
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            int32_t j = A->col_idx[k], lo = A->row_ptr[j], hi = A->row_ptr[j + 1];
+            while (lo < hi) {
+                int32_t mid = (lo + hi) / 2;
+                if (A->col_idx[mid] < i)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == A->row_ptr[j + 1] || A->col_idx[lo] != i)
+                return 0;
+        }
+    return 1;
+}
+
+static void rmat_rows_are_heavy_tailed(void)
+{
+    spmvlab_csr A;
+    if (gen("rmat", "scale=12 edge_factor=16", &A) == 0) {
+        spmvlab_row_stats s;
+        spmvlab_row_stats_of(&A, &s);
+        TEST_CHECK(A.rows == 4096 && A.nnz <= 16 * 4096 && A.nnz > 12 * 4096);
+        TEST_CHECK(s.max > 20 * s.mean); /* a few very heavy rows */
+        TEST_CHECK(s.empty > 0);         /* and many rows without edges */
+        TEST_CHECK(s.stddev > 2 * s.mean);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("rmat", "scale=10 edge_factor=8 undirected=1", &A) == 0)
+        TEST_CHECK(pattern_symmetric(&A));
+    spmvlab_csr_free(&A);
+    /* Without shuffling, the heaviest row is row 0 (a is the largest quadrant). */
+    if (gen("rmat", "scale=10 permute=0", &A) == 0) {
+        spmvlab_row_stats s;
+        spmvlab_row_stats_of(&A, &s);
+        TEST_CHECK(row_len(&A, 0) == s.max);
+    }
+    spmvlab_csr_free(&A);
+}
+
+static void blocks_are_dense_and_near_the_diagonal(void)
+{
+    spmvlab_csr A;
+    if (gen("blocks", "block_rows=50 bpr=4 r=2 c=3 spread=5", &A) == 0) {
+        TEST_CHECK(A.rows == 100 && A.cols == 150 && A.nnz == 50 * 4 * 2 * 3);
+        int ok = 1;
+        for (int32_t i = 0; i < A.rows; i++) {
+            int32_t ib = i / 2, diag = 0;
+            ok &= row_len(&A, i) == 12;
+            for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; k += 3) {
+                int32_t bc = A.col_idx[k] / 3;
+                ok &= A.col_idx[k] % 3 == 0 && A.col_idx[k + 2] == A.col_idx[k] + 2;
+                ok &= bc >= ib - 10 && bc <= ib + 10;
+                diag += bc == ib;
+            }
+            ok &= diag == 1;
+            /* both rows of a block-row share their columns */
+            if (i % 2)
+                ok &= memcmp(A.col_idx + A.row_ptr[i], A.col_idx + A.row_ptr[i - 1],
+                             12 * sizeof(int32_t)) == 0;
+        }
+        TEST_CHECK(ok);
+    }
+    spmvlab_csr_free(&A);
+}
+
+static void mixed_rows_follow_the_fractions(void)
+{
+    spmvlab_csr A;
+    if (gen("mixed", "n=20000 short_len=4 medium_len=64 long_len=1024 short_frac=0.9 medium_frac=0.09",
+            &A) == 0) {
+        int s = 0, m = 0, l = 0;
+        for (int32_t i = 0; i < A.rows; i++) {
+            int32_t len = row_len(&A, i);
+            s += len >= 2 && len <= 6;
+            m += len >= 32 && len <= 96;
+            l += len >= 512 && len <= 1536;
+        }
+        TEST_CHECK(s + m + l == A.rows);
+        TEST_CHECK(fabs(s / 20000.0 - 0.9) < 0.01);
+        TEST_CHECK(fabs(m / 20000.0 - 0.09) < 0.01);
+        TEST_CHECK(l > 100 && l < 300);
+    }
+    spmvlab_csr_free(&A);
+}
+
+static void longrows_has_its_long_rows(void)
+{
+    spmvlab_csr A;
+    if (gen("longrows", "n=1000 k=4 long_rows=3 long_len=800", &A) == 0) {
+        int longs = 0, others_short = 1;
+        for (int32_t i = 0; i < A.rows; i++) {
+            if (row_len(&A, i) == 800)
+                longs++;
+            else
+                others_short &= row_len(&A, i) >= 2 && row_len(&A, i) <= 6;
+        }
+        TEST_CHECK(longs == 3 && others_short);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("longrows", "n=100 k=2 long_rows=1 long_len=1000000", &A) == 0) {
+        spmvlab_row_stats s;
+        spmvlab_row_stats_of(&A, &s);
+        TEST_CHECK(s.max == 100); /* capped at the column count: a dense row */
+    }
+    spmvlab_csr_free(&A);
+}
+
+/* Small instances of every kind, and their hashes for seed 1 on a
+ * little-endian machine: a change here means matrices changed for users,
+ * so the kind's version must be bumped. */
+static const struct {
+    const char *kind, *params;
+} samples[] = {
+    {"stencil2d5", "n=12"},
+    {"stencil3d7", "n=5"},
+    {"stencil3d27", "n=4"},
+    {"banded", "n=40 bandwidth=2"},
+    {"uniform", "n=60 k=5"},
+    {"rmat", "scale=8 edge_factor=8"},
+    {"blocks", "block_rows=20 bpr=3 r=2 c=2"},
+    {"mixed", "n=300"},
+    {"longrows", "n=300 long_rows=2 long_len=200"},
+};
+#define SAMPLES ((int)(sizeof samples / sizeof *samples))
+
+static const uint64_t golden[SAMPLES] = {
+    0xeae15948eaf86beeull, /* stencil2d5 */
+    0x9868c4e69f7b941bull, /* stencil3d7 */
+    0xae2e91161dfa17b0ull, /* stencil3d27 */
+    0xc127b9ca26ab317cull, /* banded */
+    0x3f25f67265ddcdc5ull, /* uniform */
+    0x197625396bcc224eull, /* rmat */
+    0x7bf01929ae688815ull, /* blocks */
+    0x0d1925a999d69e6bull, /* mixed */
+    0x8ca77815c127e85cull, /* longrows */
+};
+
+static uint64_t hash_of(const char *kind, const char *params, const char *extra)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s %s", params, extra);
+    spmvlab_csr A;
+    if (gen(kind, text, &A))
+        return 0;
+    uint64_t h = spmvlab_csr_hash(&A);
+    spmvlab_csr_free(&A);
+    return h;
+}
+
+static void a_seed_gives_the_same_matrix(void)
+{
+    const uint16_t probe = 1;
+    int little = *(const unsigned char *)&probe == 1, print = getenv("SPMVLAB_PRINT_GOLDEN") != NULL;
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t a = hash_of(samples[i].kind, samples[i].params, "seed=1");
+        uint64_t b = hash_of(samples[i].kind, samples[i].params, "seed=1");
+        uint64_t c = hash_of(samples[i].kind, samples[i].params, "seed=2");
+        TEST_CHECK(a == b);
+        TEST_CHECK(a != c);
+        if (print)
+            printf("    0x%016llxull, /* %s */\n", (unsigned long long)a, samples[i].kind);
+        else if (little && a != golden[i]) {
+            fprintf(stderr, "%s %s: hash %016llx, expected %016llx\n", samples[i].kind,
+                    samples[i].params, (unsigned long long)a, (unsigned long long)golden[i]);
+            test_failures++;
+        }
+    }
+}
+
+static void values_are_exact_and_bounded(void)
+{
+    spmvlab_csr A;
+    if (gen("uniform", "n=2000 k=10", &A) == 0) {
+        int ok = 1, neg = 0;
+        for (int32_t k = 0; k < A.nnz; k++) {
+            double v = fabs(A.val[k]), m = v * 1048576.0;
+            ok &= v >= 0.125 && v <= 1 && m == floor(m);
+            neg += A.val[k] < 0;
+        }
+        TEST_CHECK(ok);
+        TEST_CHECK(neg > A.nnz / 3 && neg < 2 * A.nnz / 3);
+    }
+    spmvlab_csr_free(&A);
+    if (gen("stencil2d5", "n=8 values=ones", &A) == 0) {
+        int ones = 1;
+        for (int32_t k = 0; k < A.nnz; k++)
+            ones &= A.val[k] == 1.0;
+        TEST_CHECK(ones);
+    }
+    spmvlab_csr_free(&A);
+    /* The structure does not depend on the values mode. */
+    spmvlab_csr B;
+    if (gen("rmat", "scale=9", &A) == 0 && gen("rmat", "scale=9 values=ones", &B) == 0)
+        TEST_CHECK(A.nnz == B.nnz && memcmp(A.col_idx, B.col_idx, (size_t)A.nnz * 4) == 0);
+    spmvlab_csr_free(&A);
+    spmvlab_csr_free(&B);
+}
+
+static void bad_parameters_are_refused(void)
+{
+    TEST_CONTAINS(gen_error("stencil2d5", "k=3"), "stencil2d5 has no parameter 'k'");
+    TEST_CONTAINS(gen_error("stencil2d5", "n=abc"), "is not a number");
+    TEST_CONTAINS(gen_error("stencil2d5", "n=2.5"), "is not an integer");
+    TEST_CONTAINS(gen_error("stencil2d5", "n=0"), "outside");
+    TEST_CONTAINS(gen_error("stencil2d5", "n=30000"), "32-bit index limit");
+    TEST_CONTAINS(gen_error("uniform", "n=10 k=11"), "exceeds the 10 columns");
+    TEST_CONTAINS(gen_error("rmat", "a=0.5"), "not 1");
+    TEST_CONTAINS(gen_error("mixed", "short_frac=0.8 medium_frac=0.3"), "exceeds 1");
+    TEST_CONTAINS(gen_error("blocks", "block_rows=10 bpr=4 spread=1"), "do not fit");
+    TEST_CONTAINS(gen_error("uniform", "values=two"), "not one of random|ones");
+    TEST_CONTAINS(gen_error("cubic", "n=3"), "unknown generator 'cubic'");
+    spmvlab_gen_params p;
+    spmvlab_err err;
+    memset(&p, 0, sizeof p);
+    TEST_CHECK(spmvlab_gen_params_parse(&p, "n=10, k=3\tseed=4", &err) == 0 && p.count == 3);
+    TEST_CHECK(spmvlab_gen_params_parse(&p, "k=5", &err) == 0 && p.count == 3);
+    TEST_CHECK(strcmp(spmvlab_gen_params_get(&p, "k"), "5") == 0);
+    TEST_CHECK(spmvlab_gen_params_parse(&p, "n", &err) != 0);
+    TEST_CONTAINS(err.msg, "not key=value");
+    TEST_CHECK(spmvlab_gen_params_parse(&p, "N=3", &err) != 0);
+    char desc[256];
+    TEST_CHECK(spmvlab_gen_describe("uniform", &p, desc, sizeof desc, &err) == 0);
+    TEST_CHECK(strcmp(desc, "uniform n=10 k=5 cols=0 seed=4 values=random") == 0);
+    spmvlab_gen_params q;
+    memset(&q, 0, sizeof q);
+    spmvlab_gen_params_parse(&q, "a=0.6 b=0.15 c=0.15 d=0.1", &err);
+    TEST_CHECK(spmvlab_gen_describe("rmat", &q, desc, sizeof desc, &err) == 0);
+    TEST_CONTAINS(desc, " a=0.6 b=0.15 c=0.15 d=0.1 ");
+}
+
+/* ---- sets ------------------------------------------------------------------------ */
+
+/* Writes text to tmpdir/name and returns the path. */
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return path;
+}
+
+/* The error of loading a set file with text (must fail). */
+static const char *set_error(const char *text)
+{
+    static spmvlab_err err;
+    spmvlab_set s;
+    if (spmvlab_set_load(write_file("bad.ini", text), &s, &err) == 0) {
+        spmvlab_set_free(&s);
+        snprintf(err.msg, sizeof err.msg, "(no error)");
+    }
+    return err.msg;
+}
+
+static void repository_sets_parse(void)
+{
+    spmvlab_set s;
+    spmvlab_err err;
+    const char *kinds_seen[16] = {0};
+    int nk = 0;
+    int rc = spmvlab_set_load("small", &s, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    TEST_CHECK(rc == 0);
+    if (rc == 0) {
+        TEST_CHECK(s.count >= 9 && strcmp(s.name, "small") == 0);
+        for (int i = 0; i < s.count; i++)
+            if (s.entries[i].kind[0]) {
+                TEST_CHECK(spmvlab_gen_check(s.entries[i].kind, &s.entries[i].params, &err) == 0);
+                int seen = 0;
+                for (int k = 0; k < nk; k++)
+                    seen |= strcmp(kinds_seen[k], s.entries[i].kind) == 0;
+                if (!seen && nk < 16)
+                    kinds_seen[nk++] = spmvlab_gen_kind_find(s.entries[i].kind)->name;
+            }
+        int kinds = 0;
+        while (spmvlab_gen_kind_at(kinds))
+            kinds++;
+        TEST_CHECK(nk == kinds); /* every generator appears */
+        spmvlab_set_free(&s);
+    }
+    rc = spmvlab_set_load("large", &s, &err);
+    TEST_CHECK(rc == 0);
+    if (rc == 0) {
+        TEST_CHECK(s.count >= 12 && s.count <= 20);
+        int optional_path = 0;
+        for (int i = 0; i < s.count; i++)
+            optional_path += !s.entries[i].kind[0] && s.entries[i].optional &&
+                             strstr(s.entries[i].path, "G3_circuit.mtx.gz") != NULL;
+        TEST_CHECK(optional_path == 1);
+        spmvlab_set_free(&s);
+    }
+    TEST_CHECK(spmvlab_set_load("no_such_set", &s, &err) != 0);
+    TEST_CONTAINS(err.msg, "no set 'no_such_set'");
+}
+
+static void bad_set_files_name_file_and_line(void)
+{
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\nn = 10\nkk = 3\n"), "bad.ini:4: uniform has no parameter 'kk'");
+    TEST_CONTAINS(set_error("[a]\ngen = cubic\n"), "bad.ini:2: unknown generator 'cubic'");
+    TEST_CONTAINS(set_error("[a]\nn = 10\n"), "bad.ini:1: [a] needs exactly one of");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\n[b]\n"), "bad.ini:3: [b] needs exactly one of");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\n\n[a]\ngen = banded\n"), "bad.ini:4: matrix [a] is defined twice");
+    TEST_CONTAINS(set_error("n = 3\n[a]\ngen = uniform\n"), "bad.ini:1: 'n' outside a matrix section");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\nn = x\n"), "bad.ini:3: uniform: n = 'x' is not a number");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\nn = 10\nk = 20\n"), "bad.ini:1: [a]: uniform: k = 20 exceeds");
+    TEST_CONTAINS(set_error("[a]\npath = x.mtx\nn = 10\n"), "bad.ini:3: 'n' is a generator parameter");
+    TEST_CONTAINS(set_error("[a]\npath = x.mtx\noptional = maybe\n"), "bad.ini:3: optional = 'maybe'");
+    TEST_CONTAINS(set_error("[set]\nroots = ..\n[a]\ngen = uniform\n"), "bad.ini:2: [set] has no key 'roots'");
+    TEST_CONTAINS(set_error("[a b]\ngen = uniform\n"), "bad.ini:1: matrix name [a b]");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\nthis is no key\n"), "bad.ini:3: not a [section]");
+    TEST_CONTAINS(set_error("[a]\ngen = uniform\nn = 10\nn = 20\n"), "bad.ini:4: [a] sets 'n' twice");
+    TEST_CONTAINS(set_error("[a]\ndir = no_such_folder\n"), "bad.ini:1: [a]: cannot read folder");
+    TEST_CONTAINS(set_error("; nothing\n"), "defines no matrices");
+    char longline[400];
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "[a]\ngen = uniform\n; ", 20);
+    longline[sizeof longline - 1] = '\0';
+    TEST_CONTAINS(set_error(longline), "bad.ini:3: line longer than");
+}
+
+static void set_members_resolve_and_materialise(void)
+{
+    char dir[4200], cache[4200], path[4096], again[4096];
+    snprintf(dir, sizeof dir, "%s/mats", tmpdir);
+    snprintf(cache, sizeof cache, "%s/cache", tmpdir);
+    mkdir(dir, 0755);
+    setenv("SPMVLAB_CACHE_DIR", cache, 1);
+    write_file("mats/b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 3.0\n");
+    write_file("mats/a.mtx.gz.txt", "not a matrix file name\n");
+    const char *file = write_file("s.ini",
+                                  "[set]\ndescription = test set\nroot = mats\n\n"
+                                  "[grid]\ngen = stencil2d5\nn = 7\n\n"
+                                  "[one]\npath = b.mtx\n\n"
+                                  "[gone]\npath = missing.mtx\noptional = yes\n\n"
+                                  "[folder]\ndir = .\n");
+    spmvlab_set s;
+    spmvlab_err err;
+    /* b.mtx appears as [one] and, from the folder, as "b": distinct names.
+     * The folder yields b only (a.mtx.gz.txt is no matrix file). */
+    int rc = spmvlab_set_load(file, &s, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    TEST_CHECK(rc == 0);
+    if (rc != 0)
+        return;
+    TEST_CHECK(s.count == 4 && strcmp(s.description, "test set") == 0);
+    TEST_CHECK(strcmp(s.entries[3].name, "b") == 0);
+    TEST_CHECK(strcmp(s.name, "s") == 0);
+    /* generated: written once into the cache, equal to spmvlab_gen */
+    TEST_CHECK(spmvlab_set_materialize(&s, 0, path, sizeof path, &err) == 0);
+    TEST_CHECK(strncmp(path, cache, strlen(cache)) == 0);
+    TEST_CONTAINS(path, "/grid.mtx");
+    spmvlab_csr A, B;
+    if (spmvlab_mtx_read(path, &A, &err) == 0 && gen("stencil2d5", "n=7", &B) == 0) {
+        TEST_CHECK(spmvlab_csr_hash(&A) == spmvlab_csr_hash(&B));
+        spmvlab_csr_free(&A);
+        spmvlab_csr_free(&B);
+    }
+    struct stat st1, st2;
+    stat(path, &st1);
+    TEST_CHECK(spmvlab_set_materialize(&s, 0, again, sizeof again, &err) == 0);
+    stat(again, &st2);
+    TEST_CHECK(strcmp(path, again) == 0 && st1.st_mtim.tv_nsec == st2.st_mtim.tv_nsec &&
+               st1.st_ino == st2.st_ino);
+    /* its binary cache was seeded: the first load is a hit */
+    spmvlab_load_info info;
+    if (spmvlab_matrix_load_ex(path, &A, &info, &err) == 0) {
+        TEST_CHECK(info.from_cache == 1);
+        spmvlab_csr_free(&A);
+    }
+    /* file entries: the path, resolved against root */
+    TEST_CHECK(spmvlab_set_materialize(&s, 1, path, sizeof path, &err) == 0);
+    TEST_CONTAINS(path, "/mats/b.mtx");
+    TEST_CHECK(spmvlab_set_materialize(&s, 2, path, sizeof path, &err) == 1 && path[0] == '\0');
+    TEST_CONTAINS(err.msg, "optional matrix gone");
+    spmvlab_set_free(&s);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 77;
+    }
+    stencils_have_full_interior_rows();
+    banded_rows_cover_the_band();
+    uniform_rows_have_k_entries();
+    rmat_rows_are_heavy_tailed();
+    blocks_are_dense_and_near_the_diagonal();
+    mixed_rows_follow_the_fractions();
+    longrows_has_its_long_rows();
+    a_seed_gives_the_same_matrix();
+    values_are_exact_and_bounded();
+    bad_parameters_are_refused();
+    repository_sets_parse();
+    bad_set_files_name_file_and_line();
+    set_members_resolve_and_materialise();
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return test_done("test_gen");
+}
