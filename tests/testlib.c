@@ -28,7 +28,7 @@ int test_load_csr(const char *file, spmvlab_csr *A)
 {
     const char *dir = getenv("SPMVLAB_DATA_DIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "data", file ? file : "bcspwr01.mtx.gz");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "data", file ? file : "bcspwr10.mtx.gz");
     spmvlab_err err;
     if (spmvlab_mtx_read(path, A, &err)) {
         fprintf(stderr, "%s\n", err.msg);

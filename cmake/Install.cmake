@@ -1,0 +1,33 @@
+# Installation: host, core library, plugins (by spmvlab_add_plugin), public
+# headers, plugin .ini and README files, a CMake package and a pkg-config file.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS spmvlab_headers EXPORT spmvlabTargets)
+install(TARGETS spmvlab_core EXPORT spmvlabTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS spmvlab EXPORT spmvlabTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+set(SPMVLAB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/spmvlab)
+install(EXPORT spmvlabTargets NAMESPACE spmvlab:: DESTINATION ${SPMVLAB_CMAKE_DIR})
+set_target_properties(spmvlab_headers PROPERTIES EXPORT_NAME headers)
+set_target_properties(spmvlab_core PROPERTIES EXPORT_NAME core)
+
+configure_package_config_file(cmake/spmvlabConfig.cmake.in ${PROJECT_BINARY_DIR}/spmvlabConfig.cmake
+  INSTALL_DESTINATION ${SPMVLAB_CMAKE_DIR} PATH_VARS SPMVLAB_INSTALL_PLUGINDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/spmvlabConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/spmvlabConfig.cmake ${PROJECT_BINARY_DIR}/spmvlabConfigVersion.cmake
+  cmake/SpmvlabPlugin.cmake DESTINATION ${SPMVLAB_CMAKE_DIR})
+
+configure_file(cmake/spmvlab.pc.in ${PROJECT_BINARY_DIR}/spmvlab.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/spmvlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+foreach(plugin csr cusparse coo ell hyb jds sell csr5 dasp)
+  foreach(file ${plugin}.ini README.md)
+    if(EXISTS ${PROJECT_SOURCE_DIR}/plugins/${plugin}/${file})
+      install(FILES plugins/${plugin}/${file} DESTINATION ${CMAKE_INSTALL_DATADIR}/spmvlab/plugins/${plugin})
+    endif()
+  endforeach()
+endforeach()
+install(DIRECTORY data/ DESTINATION ${CMAKE_INSTALL_DATADIR}/spmvlab/data)
+if(EXISTS ${PROJECT_SOURCE_DIR}/sets)
+  install(DIRECTORY sets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/spmvlab/sets)
+endif()
