@@ -111,7 +111,12 @@ static void check_case(tally *t, spmvlab_runtime *rt, const spmvlab_loaded *pl, 
 {
     spmvlab_prepared pm;
     spmvlab_err err;
-    if (spmvlab_prepare(rt, A, name, d, &pm, &err)) {
+    int prc = spmvlab_prepare(rt, A, name, d, &pm, &err);
+    if (prc == -2) {
+        printf("skip    %-4s %-28s %s\n", spmvlab_dtype_name(d), name, err.msg);
+        return;
+    }
+    if (prc) {
         report(t, "FAIL", d, name, "preparing the matrix: %s", err.msg);
         return;
     }

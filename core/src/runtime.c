@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,18 @@ int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
             ((float *)out->host_val)[k] = (float)A->val[k];
         else
             ((uint16_t *)out->host_val)[k] = spmvlab_float_to_half((float)A->val[k]);
+    }
+    /* A value that overflows the dtype makes the matrix unusable in it. */
+    for (size_t k = 0; dtype != SPMVLAB_F64 && k < nnz; k++) {
+        double back = dtype == SPMVLAB_F32 ? ((float *)out->host_val)[k]
+                                           : spmvlab_half_to_float(((uint16_t *)out->host_val)[k]);
+        if (isinf(back) && !isinf(A->val[k])) {
+            spmvlab_errf(err, "%s holds the value %g, beyond the range of %s", name, A->val[k],
+                         spmvlab_dtype_name(dtype));
+            free(out->host_val);
+            out->host_val = NULL;
+            return -2;
+        }
     }
     spmvlab_matrix *v = &out->view;
     v->name = out->name;

@@ -117,6 +117,9 @@ typedef struct spmvlab_prepared {
     char name[256];
 } spmvlab_prepared;
 
+/* Converts A's values to dtype and uploads the CSR arrays when a GPU is in
+ * use. Returns 0; -2 when a value overflows the dtype (the matrix cannot be
+ * used in it; sentence in err); -1 on other failures. */
 int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
                     spmvlab_dtype dtype, spmvlab_prepared *out, spmvlab_err *err);
 void spmvlab_prepared_free(spmvlab_prepared *p);
