@@ -28,6 +28,7 @@
  * D. Kirk, I. El Hajj, "Programming Massively Parallel Processors", 4th ed.,
  * ch. 14.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,28 +38,6 @@
 
 /* COO warps to plan for when no device is present (CPU runs only). */
 #define HYB_HOST_WARPS 4096
-
-typedef struct hyb_format {
-    spmvlab_ctx *ctx;       /* services; outlives the format */
-    spmvlab_dtype dtype;    /* value type of val arrays, x and y */
-    int32_t rows, cols;     /* matrix shape */
-    int32_t width;          /* K: ELL slots per row */
-    int32_t ell_entries;    /* non-zeros in the ELL part (slots minus padding) */
-    int32_t coo_entries;    /* non-zeros in the COO part */
-    int32_t coo_interval;   /* COO entries per warp, a multiple of 32 */
-    int32_t coo_warps;      /* warps of the COO kernel */
-    size_t bytes;           /* live dev_alloc bytes, the footprint */
-    /* host copies, read by spmv_host */
-    int32_t *ell_col;       /* rows*K columns, -1 in padding */
-    void *ell_val;          /* rows*K values, 0 in padding */
-    int32_t *coo_row, *coo_col; /* coo_entries rows and columns */
-    void *coo_val;          /* coo_entries values */
-    /* device copies, read by the kernels */
-    int32_t *d_ell_col;
-    void *d_ell_val;
-    int32_t *d_coo_row, *d_coo_col;
-    void *d_coo_val;
-} hyb_format;
 
 static const spmvlab_option hyb_options[] = {
     {"ell_width", SPMVLAB_OPT_INT_AUTO, "auto", 0, 2147483647.0, NULL,
@@ -191,7 +170,8 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     if (spmvlab_opt_is_auto(opts, "ell_width")) {
         width = hyb_auto_width(A, spmvlab_opt_float(opts, "row_fraction"));
         if (width < 0)
-            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the row-length histogram");
+            return ctx->fail(ctx, err, SPMVLAB_NOMEM,
+                             "out of host memory for the row-length histogram");
     } else {
         width = spmvlab_opt_int(opts, "ell_width");
         width = width < longest ? width : longest;
@@ -226,13 +206,15 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->coo_val = malloc((nc ? nc : 1) * es);
     if (!f->ell_col || !f->ell_val || !f->coo_row || !f->coo_col || !f->coo_val) {
         hyb_free(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld ELL slots and %d COO entries",
-                         slots, A->nnz - (int32_t)ell_entries);
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM,
+                         "out of host memory for %lld ELL slots and %d COO entries", slots,
+                         A->nnz - (int32_t)ell_entries);
     }
     hyb_fill(f, A);
     hyb_plan_coo(f);
 
-    spmvlab_status st = hyb_to_device(f, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
+    spmvlab_status st =
+        hyb_to_device(f, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
         st = hyb_to_device(f, &f->d_ell_val, f->ell_val, ns * es, err);
     if (st == SPMVLAB_OK)
@@ -254,8 +236,8 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
 {
     hyb_format *f = fmt;
     cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e = hyb_launch_ell((int)f->dtype, f->rows, f->width, f->d_ell_col, f->d_ell_val,
-                                   x, y, s);
+    cudaError_t e =
+        hyb_launch_ell((int)f->dtype, f->rows, f->width, f->d_ell_col, f->d_ell_val, x, y, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ELL kernel launch failed: %s",
                             cudaGetErrorString(e));
@@ -270,58 +252,58 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
 /* The kernels on the CPU, in value type T: the ELL loop per row, then every
  * COO warp's steps with the same carry and the same scan order, its atomics
  * becoming plain additions. */
-#define HYB_DEFINE_HOST(T, NAME)                                                                 \
-    static void NAME(const hyb_format *f, const T *x, T *y)                                     \
-    {                                                                                            \
-        const T *ev = f->ell_val, *cv = f->coo_val;                                              \
-        for (int32_t i = 0; i < f->rows; i++) {                                                  \
-            T sum = 0;                                                                           \
-            size_t slot = (size_t)i;                                                             \
-            for (int32_t k = 0; k < f->width; k++, slot += (size_t)f->rows) {                    \
-                int32_t c = f->ell_col[slot];                                                    \
-                if (c < 0)                                                                       \
-                    break;                                                                       \
-                sum += ev[slot] * x[c];                                                          \
-            }                                                                                    \
-            y[i] = sum;                                                                          \
-        }                                                                                        \
-        for (int32_t w = 0; w < f->coo_warps; w++) {                                             \
-            long long begin = (long long)w * f->coo_interval, end = begin + f->coo_interval;     \
-            end = end < f->coo_entries ? end : f->coo_entries;                                   \
-            int32_t carry_row = -1;                                                              \
-            T carry = 0;                                                                         \
-            for (long long base = begin; base < end; base += HYB_WARP) {                         \
-                int32_t r[HYB_WARP], start[HYB_WARP];                                            \
-                T v[HYB_WARP], u[HYB_WARP];                                                      \
-                for (int l = 0; l < HYB_WARP; l++) {                                             \
-                    long long k = base + l;                                                      \
-                    r[l] = k < end ? f->coo_row[k] : -1;                                         \
-                    v[l] = k < end ? cv[k] * x[f->coo_col[k]] : (T)0;                            \
-                    start[l] = l == 0 || r[l] != r[l - 1] ? l : start[l - 1];                    \
-                }                                                                                \
-                if (r[0] == carry_row)                                                           \
-                    v[0] += carry;                                                               \
-                else if (carry_row >= 0)                                                         \
-                    y[carry_row] += carry;                                                       \
-                for (int d = 1; d < HYB_WARP; d <<= 1) {                                         \
-                    memcpy(u, v, sizeof u);                                                      \
-                    for (int l = d; l < HYB_WARP; l++)                                           \
-                        if (l - d >= start[l])                                                   \
-                            v[l] += u[l - d];                                                    \
-                }                                                                                \
-                for (int l = 0; l < HYB_WARP - 1; l++)                                           \
-                    if (r[l] >= 0 && start[l + 1] == l + 1)                                      \
-                        y[r[l]] += v[l];                                                         \
-                carry_row = r[HYB_WARP - 1];                                                     \
-                carry = v[HYB_WARP - 1];                                                         \
-            }                                                                                    \
-            if (carry_row >= 0)                                                                  \
-                y[carry_row] += carry;                                                           \
-        }                                                                                        \
+#define HYB_DEFINE_HOST(T, FMA, NAME)                                                              \
+    static void NAME(const hyb_format *f, const T *x, T *y)                                        \
+    {                                                                                              \
+        const T *ev = f->ell_val, *cv = f->coo_val;                                                \
+        for (int32_t i = 0; i < f->rows; i++) {                                                    \
+            T sum = 0;                                                                             \
+            size_t slot = (size_t)i;                                                               \
+            for (int32_t k = 0; k < f->width; k++, slot += (size_t)f->rows) {                      \
+                int32_t c = f->ell_col[slot];                                                      \
+                if (c < 0)                                                                         \
+                    break;                                                                         \
+                sum = FMA(ev[slot], x[c], sum);                                                    \
+            }                                                                                      \
+            y[i] = sum;                                                                            \
+        }                                                                                          \
+        for (int32_t w = 0; w < f->coo_warps; w++) {                                               \
+            long long begin = (long long)w * f->coo_interval, end = begin + f->coo_interval;       \
+            end = end < f->coo_entries ? end : f->coo_entries;                                     \
+            int32_t carry_row = -1;                                                                \
+            T carry = 0;                                                                           \
+            for (long long base = begin; base < end; base += HYB_WARP) {                           \
+                int32_t r[HYB_WARP], start[HYB_WARP];                                              \
+                T v[HYB_WARP], u[HYB_WARP];                                                        \
+                for (int l = 0; l < HYB_WARP; l++) {                                               \
+                    long long k = base + l;                                                        \
+                    r[l] = k < end ? f->coo_row[k] : -1;                                           \
+                    v[l] = k < end ? cv[k] * x[f->coo_col[k]] : (T)0;                              \
+                    start[l] = l == 0 || r[l] != r[l - 1] ? l : start[l - 1];                      \
+                }                                                                                  \
+                if (r[0] == carry_row)                                                             \
+                    v[0] += carry;                                                                 \
+                else if (carry_row >= 0)                                                           \
+                    y[carry_row] += carry;                                                         \
+                for (int d = 1; d < HYB_WARP; d <<= 1) {                                           \
+                    memcpy(u, v, sizeof u);                                                        \
+                    for (int l = d; l < HYB_WARP; l++)                                             \
+                        if (l - d >= start[l])                                                     \
+                            v[l] += u[l - d];                                                      \
+                }                                                                                  \
+                for (int l = 0; l < HYB_WARP - 1; l++)                                             \
+                    if (r[l] >= 0 && start[l + 1] == l + 1)                                        \
+                        y[r[l]] += v[l];                                                           \
+                carry_row = r[HYB_WARP - 1];                                                       \
+                carry = v[HYB_WARP - 1];                                                           \
+            }                                                                                      \
+            if (carry_row >= 0)                                                                    \
+                y[carry_row] += carry;                                                             \
+        }                                                                                          \
     }
 
-HYB_DEFINE_HOST(double, hyb_host_f64)
-HYB_DEFINE_HOST(float, hyb_host_f32)
+HYB_DEFINE_HOST(double, fma, hyb_host_f64)
+HYB_DEFINE_HOST(float, fmaf, hyb_host_f32)
 
 /* y = A x on the CPU from the format's own arrays. */
 static spmvlab_status hyb_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)

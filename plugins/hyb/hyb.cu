@@ -11,12 +11,31 @@ namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
 
+/* a*b + c rounded once, as fma()/fmaf() in hyb_host_*. */
+__device__ __forceinline__ double hyb_fma(double a, double b, double c)
+{
+    return __fma_rn(a, b, c);
+}
+__device__ __forceinline__ float hyb_fma(float a, float b, float c)
+{
+    return __fmaf_rn(a, b, c);
+}
+/* a*b, never fused into a later addition, as the plain product in hyb_host_*. */
+__device__ __forceinline__ double hyb_mul(double a, double b)
+{
+    return __dmul_rn(a, b);
+}
+__device__ __forceinline__ float hyb_mul(float a, float b)
+{
+    return __fmul_rn(a, b);
+}
+
 /* One thread per row: walks the row's slots k*rows + i until the padding
  * marker (col < 0) or the width, then stores the sum. Every row is written. */
 template <typename T>
-__global__ void __launch_bounds__(HYB_BLOCK) hyb_ell_kernel(int32_t rows, int32_t width, const int32_t *__restrict__ col,
-                               const T *__restrict__ val, const T *__restrict__ x,
-                               T *__restrict__ y)
+__global__ void __launch_bounds__(HYB_BLOCK)
+    hyb_ell_kernel(int32_t rows, int32_t width, const int32_t *__restrict__ col,
+                   const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
 {
     const int32_t i = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     if (i >= rows)
@@ -27,7 +46,7 @@ __global__ void __launch_bounds__(HYB_BLOCK) hyb_ell_kernel(int32_t rows, int32_
         const int32_t c = __ldg(col + slot);
         if (c < 0)
             break;
-        sum += __ldg(val + slot) * __ldg(x + c);
+        sum = hyb_fma(__ldg(val + slot), __ldg(x + c), sum);
     }
     y[i] = sum;
 }
@@ -39,9 +58,10 @@ __global__ void __launch_bounds__(HYB_BLOCK) hyb_ell_kernel(int32_t rows, int32_
  * run reaching lane 31 is carried to the next step. So a row costs one
  * atomic per warp it touches, however long it is. */
 template <typename T>
-__global__ void __launch_bounds__(HYB_BLOCK) hyb_coo_kernel(int32_t entries, int32_t interval, const int32_t *__restrict__ row,
-                               const int32_t *__restrict__ col, const T *__restrict__ val,
-                               const T *__restrict__ x, T *__restrict__ y)
+__global__ void __launch_bounds__(HYB_BLOCK)
+    hyb_coo_kernel(int32_t entries, int32_t interval, const int32_t *__restrict__ row,
+                   const int32_t *__restrict__ col, const T *__restrict__ val,
+                   const T *__restrict__ x, T *__restrict__ y)
 {
     const int lane = (int)(threadIdx.x & (HYB_WARP - 1));
     const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / HYB_WARP;
@@ -59,7 +79,7 @@ __global__ void __launch_bounds__(HYB_BLOCK) hyb_coo_kernel(int32_t entries, int
         T v = 0;
         if (k < end) {
             r = __ldg(row + k);
-            v = __ldg(val + k) * __ldg(x + __ldg(col + k));
+            v = hyb_mul(__ldg(val + k), __ldg(x + __ldg(col + k)));
         }
         if (lane == 0) { /* lane 0 is always active: base < end */
             if (r == carry_row)
@@ -113,8 +133,7 @@ cudaError_t launch_coo(int32_t entries, int32_t interval, int32_t warps, const i
 } // namespace
 
 extern "C" cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, const int32_t *col,
-                                      const void *val, const void *x, void *y,
-                                      cudaStream_t stream)
+                                      const void *val, const void *x, void *y, cudaStream_t stream)
 {
     if (rows <= 0)
         return cudaSuccess;

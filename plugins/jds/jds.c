@@ -28,32 +28,13 @@
  * "Krylov subspace methods on supercomputers", SIAM J. Sci. Stat. Comput.
  * 10(6), 1989 (jagged diagonals).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jds.h"
 #include "spmvlab/plugin.h"
-
-typedef struct jds_format {
-    spmvlab_ctx *ctx;       /* services; outlives the format */
-    spmvlab_dtype dtype;    /* value type of val, x and y */
-    int32_t rows, cols, nnz;/* matrix shape and non-zeros */
-    int32_t diagonals;      /* D: jagged diagonals, the longest row's length */
-    int32_t sections;       /* 0: plain JDS; else the number of ELL sections */
-    int32_t section_rows;   /* sorted rows per section, the last may have fewer */
-    int32_t slots;          /* stored values: nnz plus the sections' padding */
-    int32_t ptr_len;        /* entries of ptr: D + 1 (plain) or sections + 1 */
-    size_t bytes;           /* live dev_alloc bytes, the footprint */
-    /* host copies, read by spmv_host */
-    int32_t *perm;          /* rows: sorted position -> original row */
-    int32_t *ptr;           /* jd_ptr (plain) or sec_ptr (sections) */
-    int32_t *col;           /* slots columns, -1 in padding */
-    void *val;              /* slots values, 0 in padding */
-    /* device copies, read by the kernels */
-    int32_t *d_perm, *d_ptr, *d_col;
-    void *d_val;
-} jds_format;
 
 static const spmvlab_option jds_options[] = {
     {"sections", SPMVLAB_OPT_INT, "0", 0, 2147483647.0, NULL,
@@ -223,8 +204,8 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     if (slots > INT32_MAX) {
         jds_free(f);
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
-                         "%d sections of %d rows need %lld slots, more than 2^31 - 1",
-                         f->sections, f->section_rows, slots);
+                         "%d sections of %d rows need %lld slots, more than 2^31 - 1", f->sections,
+                         f->section_rows, slots);
     }
     f->slots = (int32_t)slots;
 
@@ -240,9 +221,11 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     else
         jds_fill_diagonals(f, A);
 
-    spmvlab_status st = jds_to_device(f, (void **)&f->d_perm, f->perm, (size_t)f->rows * sizeof(int32_t), err);
+    spmvlab_status st =
+        jds_to_device(f, (void **)&f->d_perm, f->perm, (size_t)f->rows * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = jds_to_device(f, (void **)&f->d_ptr, f->ptr, (size_t)f->ptr_len * sizeof(int32_t), err);
+        st =
+            jds_to_device(f, (void **)&f->d_ptr, f->ptr, (size_t)f->ptr_len * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
         st = jds_to_device(f, (void **)&f->d_col, f->col, ns * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
@@ -275,37 +258,37 @@ static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, 
 
 /* The kernels on the CPU in value type T, one sorted row at a time, in the
  * same order of additions. */
-#define JDS_DEFINE_HOST(T, NAME)                                                                 \
-    static void NAME(const jds_format *f, const T *x, T *y)                                     \
-    {                                                                                            \
-        const T *val = f->val;                                                                   \
-        for (int32_t r = 0; r < f->rows; r++) {                                                  \
-            T sum = 0;                                                                           \
-            if (f->sections > 0) {                                                               \
-                int32_t s = r / f->section_rows, first = s * f->section_rows;                    \
-                int32_t height = f->rows - first < f->section_rows ? f->rows - first             \
-                                                                   : f->section_rows;            \
-                int32_t width = (f->ptr[s + 1] - f->ptr[s]) / height;                            \
-                long long k = (long long)f->ptr[s] + (r - first);                                \
-                for (int32_t j = 0; j < width; j++, k += height) {                               \
-                    if (f->col[k] < 0)                                                           \
-                        break;                                                                   \
-                    sum += val[k] * x[f->col[k]];                                                \
-                }                                                                                \
-            } else {                                                                             \
-                for (int32_t d = 0; d < f->diagonals; d++) {                                     \
-                    if (r >= f->ptr[d + 1] - f->ptr[d])                                          \
-                        break;                                                                   \
-                    int32_t k = f->ptr[d] + r;                                                   \
-                    sum += val[k] * x[f->col[k]];                                                \
-                }                                                                                \
-            }                                                                                    \
-            y[f->perm[r]] = sum;                                                                 \
-        }                                                                                        \
+#define JDS_DEFINE_HOST(T, FMA, NAME)                                                              \
+    static void NAME(const jds_format *f, const T *x, T *y)                                        \
+    {                                                                                              \
+        const T *val = f->val;                                                                     \
+        for (int32_t r = 0; r < f->rows; r++) {                                                    \
+            T sum = 0;                                                                             \
+            if (f->sections > 0) {                                                                 \
+                int32_t s = r / f->section_rows, first = s * f->section_rows;                      \
+                int32_t height =                                                                   \
+                    f->rows - first < f->section_rows ? f->rows - first : f->section_rows;         \
+                int32_t width = (f->ptr[s + 1] - f->ptr[s]) / height;                              \
+                long long k = (long long)f->ptr[s] + (r - first);                                  \
+                for (int32_t j = 0; j < width; j++, k += height) {                                 \
+                    if (f->col[k] < 0)                                                             \
+                        break;                                                                     \
+                    sum = FMA(val[k], x[f->col[k]], sum);                                          \
+                }                                                                                  \
+            } else {                                                                               \
+                for (int32_t d = 0; d < f->diagonals; d++) {                                       \
+                    if (r >= f->ptr[d + 1] - f->ptr[d])                                            \
+                        break;                                                                     \
+                    int32_t k = f->ptr[d] + r;                                                     \
+                    sum = FMA(val[k], x[f->col[k]], sum);                                          \
+                }                                                                                  \
+            }                                                                                      \
+            y[f->perm[r]] = sum;                                                                   \
+        }                                                                                          \
     }
 
-JDS_DEFINE_HOST(double, jds_host_f64)
-JDS_DEFINE_HOST(float, jds_host_f32)
+JDS_DEFINE_HOST(double, fma, jds_host_f64)
+JDS_DEFINE_HOST(float, fmaf, jds_host_f32)
 
 /* y = A x on the CPU from the format's own arrays. */
 static spmvlab_status jds_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
@@ -342,7 +325,8 @@ static const spmvlab_plugin jds_plugin = {
     .abi_minor = SPMVLAB_ABI_MINOR,
     .struct_size = sizeof(spmvlab_plugin),
     .name = "jds",
-    .summary = "jagged diagonal storage: rows sorted by length, one thread per row, optional ELL sections",
+    .summary =
+        "jagged diagonal storage: rows sorted by length, one thread per row, optional ELL sections",
     .version = "1.0.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, 4th ed., "
                  "ch. 14 (JDS)",

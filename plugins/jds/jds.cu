@@ -9,6 +9,16 @@
 
 namespace {
 
+/* a*b + c rounded once, as fma()/fmaf() in jds_host_*. */
+__device__ __forceinline__ double jds_fma(double a, double b, double c)
+{
+    return __fma_rn(a, b, c);
+}
+__device__ __forceinline__ float jds_fma(float a, float b, float c)
+{
+    return __fmaf_rn(a, b, c);
+}
+
 /* Plain JDS. Diagonal d holds entry d of the first jd_ptr[d+1] - jd_ptr[d]
  * sorted rows, so consecutive threads read consecutive addresses, and a
  * thread stops at the first diagonal too short to reach its row (rows are
@@ -29,7 +39,7 @@ __global__ void __launch_bounds__(JDS_BLOCK)
         if (r >= end - begin)
             break;
         const int32_t k = begin + r;
-        sum += __ldg(val + k) * __ldg(x + __ldg(col + k));
+        sum = jds_fma(__ldg(val + k), __ldg(x + __ldg(col + k)), sum);
         begin = end;
     }
     y[__ldg(perm + r)] = sum;
@@ -56,7 +66,7 @@ __global__ void __launch_bounds__(JDS_BLOCK)
         const int32_t c = __ldg(col + k);
         if (c < 0)
             break;
-        sum += __ldg(val + k) * __ldg(x + c);
+        sum = jds_fma(__ldg(val + k), __ldg(x + c), sum);
     }
     y[__ldg(perm + r)] = sum;
 }
@@ -72,8 +82,8 @@ cudaError_t launch_diagonals(int32_t rows, int32_t diagonals, const int32_t *per
                              const void *x, void *y, cudaStream_t stream)
 {
     jds_diagonal_kernel<T><<<blocks_for(rows), JDS_BLOCK, 0, stream>>>(
-        rows, diagonals, perm, jd_ptr, col, static_cast<const T *>(val),
-        static_cast<const T *>(x), static_cast<T *>(y));
+        rows, diagonals, perm, jd_ptr, col, static_cast<const T *>(val), static_cast<const T *>(x),
+        static_cast<T *>(y));
     return cudaGetLastError();
 }
 

@@ -1,0 +1,176 @@
+/*
+ * hyb: the Bell-Garland auto width on known row lengths, the width clamp,
+ * the ELL / COO split and its layout, the footprint formula, and a COO part
+ * made of one very long row, all on the CPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb.h"
+#include "testlib.h"
+
+/* Nine rows whose lengths make the auto width easy to count by hand:
+ * rows with >= K entries: K=1: 6, K=2: 4, K=3..7: 3, K=8..30: 1. */
+static const int32_t known_lengths[] = {0, 0, 0, 1, 1, 2, 7, 7, 30};
+#define KNOWN_ROWS 9
+#define KNOWN_COLS 40
+
+/* The number after " key=" in the instance's describe() text; -1 if absent. */
+static double describe_value(test_instance *t, const char *key)
+{
+    char pat[64], text[1024];
+    snprintf(pat, sizeof pat, " %s=", key);
+    snprintf(text, sizeof text, " %s", test_describe(t));
+    const char *at = strstr(text, pat);
+    return at ? atof(at + strlen(pat)) : -1.0;
+}
+
+/* Converts A with sets and checks spmv_host against the bound; NULL (and a
+ * counted failure) when the conversion fails. */
+static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const char *const *sets)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    if (test_convert("hyb", A, d, sets, &t, &err) != SPMVLAB_OK) {
+        fprintf(stderr, "convert failed: %s\n", err.msg);
+        test_failures++;
+        test_instance_free(t);
+        return NULL;
+    }
+    TEST_CHECK(test_verify_host(t, 7) <= 1.0);
+    return t;
+}
+
+/* The ELL width chosen for A with one row_fraction (auto width). */
+static int auto_width(const spmvlab_csr *A, const char *fraction)
+{
+    const char *sets[] = {fraction, NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
+    int width = t ? (int)describe_value(t, "ell_width") : -1;
+    test_instance_free(t);
+    return width;
+}
+
+static void test_auto_width_is_the_largest_k_held_by_the_row_fraction(const spmvlab_csr *A)
+{
+    TEST_CHECK(auto_width(A, "row_fraction=0.333333") == 7); /* 3 of 9 rows have >= 7 */
+    TEST_CHECK(auto_width(A, "row_fraction=0.34") == 2);     /* 4 rows needed: K = 2 */
+    TEST_CHECK(auto_width(A, "row_fraction=0.5") == 1);      /* 5 rows needed: K = 1 */
+    TEST_CHECK(auto_width(A, "row_fraction=1") == 0);        /* empty rows: K = 0 */
+    TEST_CHECK(auto_width(A, "row_fraction=0") == 30);       /* pure ELL */
+}
+
+static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
+{
+    test_instance *t = convert_ok(A, SPMVLAB_F64, NULL);
+    if (!t)
+        return;
+    TEST_CHECK(describe_value(t, "ell_width") == 7);
+    TEST_CHECK(describe_value(t, "ell_entries") == 25); /* 0+0+0+1+1+2+7+7+7 */
+    TEST_CHECK(describe_value(t, "coo_entries") == 23); /* the long row's tail */
+    TEST_CHECK(describe_value(t, "ell_slots") == 63);
+    test_instance_free(t);
+}
+
+static void test_width_beyond_the_longest_row_is_reduced_to_it(const spmvlab_csr *A)
+{
+    const char *sets[] = {"ell_width=1000", NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
+    if (!t)
+        return;
+    TEST_CHECK(describe_value(t, "ell_width") == 30);
+    TEST_CHECK(describe_value(t, "coo_entries") == 0);
+    test_instance_free(t);
+}
+
+/* ELL slot (i, k) at k*rows + i holds entry k of row i, padding is column
+ * -1 value 0, and COO holds the rest in row order. */
+static void test_layout_is_column_major_ell_plus_row_sorted_coo(const spmvlab_csr *A)
+{
+    const char *sets[] = {"ell_width=2", NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
+    if (!t)
+        return;
+    const hyb_format *f = t->in.fmt;
+    const double *ev = f->ell_val, *cv = f->coo_val;
+    TEST_CHECK(f->width == 2 && f->rows == KNOWN_ROWS);
+    int32_t c = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t b = A->row_ptr[i], len = A->row_ptr[i + 1] - b;
+        for (int32_t k = 0; k < 2; k++) {
+            size_t slot = (size_t)k * KNOWN_ROWS + (size_t)i;
+            if (k < len) {
+                TEST_CHECK(f->ell_col[slot] == A->col_idx[b + k]);
+                TEST_CHECK(ev[slot] == A->val[b + k]);
+            } else {
+                TEST_CHECK(f->ell_col[slot] == -1 && ev[slot] == 0.0);
+            }
+        }
+        for (int32_t k = 2; k < len; k++, c++) {
+            TEST_CHECK(f->coo_row[c] == i);
+            TEST_CHECK(f->coo_col[c] == A->col_idx[b + k]);
+            TEST_CHECK(cv[c] == A->val[b + k]);
+        }
+    }
+    TEST_CHECK(c == f->coo_entries && c == 5 + 5 + 28);
+    test_instance_free(t);
+}
+
+/* bytes = rows*K*(4 + s) + M*(8 + s), s the value size. */
+static void test_footprint_follows_the_formula(const spmvlab_csr *A)
+{
+    const char *sets[] = {"ell_width=3", NULL};
+    for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++) {
+        test_instance *t = convert_ok(A, (spmvlab_dtype)d, sets);
+        if (!t)
+            continue;
+        size_t s = spmvlab_dtype_size((spmvlab_dtype)d), m = 4 + 4 + 27;
+        TEST_CHECK(describe_value(t, "coo_entries") == (double)m);
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == KNOWN_ROWS * 3 * (4 + s) + m * (8 + s));
+        test_instance_free(t);
+    }
+}
+
+/* One full row of 4000 entries among rows of one: its 3999 overflow entries
+ * are the whole COO part, which the warp plan covers with whole 32-entry
+ * steps, and the sums stay within the bound. */
+static void test_one_long_overflow_row_is_summed_within_the_bound(void)
+{
+    enum { rows = 4000 };
+    int32_t *lengths = malloc(rows * sizeof *lengths);
+    for (int32_t i = 0; i < rows; i++)
+        lengths[i] = i == 17 ? rows : 1;
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, rows, rows, lengths, 3) == 0);
+    free(lengths);
+    for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++) {
+        test_instance *t = convert_ok(&A, (spmvlab_dtype)d, NULL);
+        if (!t)
+            continue;
+        const hyb_format *f = t->in.fmt;
+        TEST_CHECK(f->width == 1);
+        TEST_CHECK(f->coo_entries == rows - 1);
+        TEST_CHECK(f->coo_interval > 0 && f->coo_interval % HYB_WARP == 0);
+        TEST_CHECK((long long)f->coo_warps * f->coo_interval >= f->coo_entries);
+        TEST_CHECK((long long)(f->coo_warps - 1) * f->coo_interval < f->coo_entries);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    spmvlab_csr A;
+    if (test_gen_rows(&A, KNOWN_ROWS, KNOWN_COLS, known_lengths, 11) != 0) {
+        fprintf(stderr, "cannot build the test matrix\n");
+        return 1;
+    }
+    test_auto_width_is_the_largest_k_held_by_the_row_fraction(&A);
+    test_default_splits_rows_at_the_auto_width(&A);
+    test_width_beyond_the_longest_row_is_reduced_to_it(&A);
+    test_layout_is_column_major_ell_plus_row_sorted_coo(&A);
+    test_footprint_follows_the_formula(&A);
+    test_one_long_overflow_row_is_summed_within_the_bound();
+    spmvlab_csr_free(&A);
+    return test_done("hyb");
+}
