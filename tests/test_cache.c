@@ -175,6 +175,34 @@ static void blocked_beside_goes_to_the_cache_dir(void)
     TEST_CHECK(info.from_cache == 1 && strncmp(info.cache_path, cache, strlen(cache)) == 0);
 }
 
+static void read_only_folder_is_left_alone(const char *src)
+{
+    /* No write bit on the folder: the cache goes to the cache directory,
+     * also for root, who could write there. */
+    char dir[4200], copy[4300], beside[4400], cache[4200];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    snprintf(copy, sizeof copy, "%s/m.mtx", dir);
+    snprintf(beside, sizeof beside, "%s.csrbin", copy);
+    snprintf(cache, sizeof cache, "%s/cache/csr/m-", tmpdir);
+    mkdir(dir, 0755);
+    spmvlab_csr A;
+    spmvlab_err err;
+    if (spmvlab_mtx_read(src, &A, &err) || spmvlab_mtx_write(copy, &A, NULL, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        test_failures++;
+        return;
+    }
+    spmvlab_csr_free(&A);
+    chmod(dir, 0555);
+    spmvlab_load_info info;
+    load_and_compare(copy, &info);
+    TEST_CHECK(info.cache_written == 1 && access(beside, F_OK) != 0);
+    TEST_CHECK(strncmp(info.cache_path, cache, strlen(cache)) == 0);
+    load_and_compare(copy, &info);
+    TEST_CHECK(info.from_cache == 1);
+    chmod(dir, 0755);
+}
+
 static void no_cache_means_parse_only(const char *src)
 {
     spmvlab_load_info info;
@@ -241,6 +269,8 @@ int main(void)
         touched_source_makes_the_cache_stale(src);
         damaged_caches_are_refused(src);
         no_cache_means_parse_only(src);
+        if (i == 0)
+            read_only_folder_is_left_alone(src);
     }
     TEST_CHECK(tested > 0);
     blocked_beside_goes_to_the_cache_dir();

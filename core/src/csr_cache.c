@@ -365,6 +365,24 @@ static void note(spmvlab_load_info *info, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether the folder of path takes new files. A folder without any write
+ * permission bit counts as read-only even for root, who could write there
+ * anyway: shared read-only matrix collections stay untouched. */
+static int folder_writable(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0222) &&
+           access(dir, W_OK) == 0;
+}
+
 /* Writes the cache for a source of stat st: beside it, else in the cache
  * directory. Returns 0 with the path in info->cache_path, or -1 with the
  * reasons noted. */
@@ -373,7 +391,9 @@ static int store(const char *path, const struct stat *st, const spmvlab_csr *A,
 {
     char beside[4096], other[4096], why[2][512] = {"", "no cache directory"};
     cache_paths(path, beside, other, sizeof beside, 1);
-    if (cache_write(beside, st, A, why[0], sizeof why[0]) == 0) {
+    if (!folder_writable(path))
+        snprintf(why[0], sizeof why[0], "the source's folder is read-only");
+    else if (cache_write(beside, st, A, why[0], sizeof why[0]) == 0) {
         snprintf(info->cache_path, sizeof info->cache_path, "%s", beside);
         return 0;
     }
