@@ -10,6 +10,11 @@ namespace {
 constexpr unsigned coo_full_mask = 0xffffffffu;
 constexpr int coo_warp = 32;
 
+// The product rounded on its own, never contracted with a following add into
+// an fma, so each lane's term is exactly the one spmv_host computes.
+__device__ __forceinline__ double coo_mul(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float coo_mul(float a, float b) { return __fmul_rn(a, b); }
+
 // One thread per non-zero per step: y[row] += val * x[col] atomically.
 template <typename T>
 __global__ void coo_atomic_kernel(int32_t nnz, const int32_t *__restrict__ row_idx,
@@ -19,7 +24,7 @@ __global__ void coo_atomic_kernel(int32_t nnz, const int32_t *__restrict__ row_i
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += stride)
-        atomicAdd(&y[__ldg(&row_idx[k])], __ldg(&val[k]) * __ldg(&x[__ldg(&col_idx[k])]));
+        atomicAdd(&y[__ldg(&row_idx[k])], coo_mul(__ldg(&val[k]), __ldg(&x[__ldg(&col_idx[k])])));
 }
 
 // Each warp takes 32 consecutive non-zeros per step. An inclusive segmented
@@ -43,7 +48,7 @@ __global__ void coo_segmented_kernel(int32_t nnz, const int32_t *__restrict__ ro
         T sum = 0;
         if (k < nnz) {
             row = __ldg(&row_idx[k]);
-            sum = __ldg(&val[k]) * __ldg(&x[__ldg(&col_idx[k])]);
+            sum = coo_mul(__ldg(&val[k]), __ldg(&x[__ldg(&col_idx[k])]));
         }
         for (int off = 1; off < coo_warp; off *= 2) {
             const T from = __shfl_up_sync(coo_full_mask, sum, off);
