@@ -14,8 +14,9 @@
  * row; kernel 2 adds the COO part. The COO entries are cut into equal
  * intervals (a multiple of 32 entries), one warp each; a warp reduces runs of
  * equal rows with a segmented scan and issues one atomicAdd per run, carrying
- * a run across its 32-entry steps, so a very long overflow row costs one
- * atomic per warp it spans instead of one per entry.
+ * a run across its 32-entry steps, and the warps of a block (consecutive
+ * intervals) combine the runs they carry out, so a very long overflow row
+ * costs one atomic per block it spans instead of one per entry.
  *
  * Options: ell_width (auto or K; larger than the longest row is reduced to
  * it), row_fraction (auto: the largest K such that at least this fraction of
@@ -249,11 +250,27 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
     return SPMVLAB_OK;
 }
 
-/* The kernels on the CPU, in value type T: the ELL loop per row, then every
- * COO warp's steps with the same carry and the same scan order, its atomics
- * becoming plain additions. */
-#define HYB_DEFINE_HOST(T, FMA, NAME)                                                              \
-    static void NAME(const hyb_format *f, const T *x, T *y)                                        \
+/* The kernels on the CPU, in value type T: the ELL loop per row, then the
+ * COO blocks, each running its warps' steps with the same carry and the
+ * same scan order and then combining the warps' carries; the kernel's
+ * atomics become plain additions. hyb_scan_* is the warp's run-restricted
+ * Hillis-Steele scan; it fills start[l], the first lane of lane l's run. */
+#define HYB_DEFINE_HOST(T, FMA, SUFFIX)                                                            \
+    static void hyb_scan_##SUFFIX(T v[HYB_WARP], const int32_t r[HYB_WARP],                        \
+                                  int32_t start[HYB_WARP])                                         \
+    {                                                                                              \
+        T u[HYB_WARP];                                                                             \
+        for (int l = 0; l < HYB_WARP; l++)                                                         \
+            start[l] = l == 0 || r[l] != r[l - 1] ? l : start[l - 1];                              \
+        for (int d = 1; d < HYB_WARP; d <<= 1) {                                                   \
+            memcpy(u, v, sizeof u);                                                                \
+            for (int l = d; l < HYB_WARP; l++)                                                     \
+                if (l - d >= start[l])                                                             \
+                    v[l] += u[l - d];                                                              \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    static void hyb_host_##SUFFIX(const hyb_format *f, const T *x, T *y)                           \
     {                                                                                              \
         const T *ev = f->ell_val, *cv = f->coo_val;                                                \
         for (int32_t i = 0; i < f->rows; i++) {                                                    \
@@ -267,43 +284,51 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
             }                                                                                      \
             y[i] = sum;                                                                            \
         }                                                                                          \
-        for (int32_t w = 0; w < f->coo_warps; w++) {                                               \
-            long long begin = (long long)w * f->coo_interval, end = begin + f->coo_interval;       \
-            end = end < f->coo_entries ? end : f->coo_entries;                                     \
-            int32_t carry_row = -1;                                                                \
-            T carry = 0;                                                                           \
-            for (long long base = begin; base < end; base += HYB_WARP) {                           \
-                int32_t r[HYB_WARP], start[HYB_WARP];                                              \
-                T v[HYB_WARP], u[HYB_WARP];                                                        \
-                for (int l = 0; l < HYB_WARP; l++) {                                               \
-                    long long k = base + l;                                                        \
-                    r[l] = k < end ? f->coo_row[k] : -1;                                           \
-                    v[l] = k < end ? cv[k] * x[f->coo_col[k]] : (T)0;                              \
-                    start[l] = l == 0 || r[l] != r[l - 1] ? l : start[l - 1];                      \
-                }                                                                                  \
-                if (r[0] == carry_row)                                                             \
-                    v[0] += carry;                                                                 \
-                else if (carry_row >= 0)                                                           \
-                    y[carry_row] += carry;                                                         \
-                for (int d = 1; d < HYB_WARP; d <<= 1) {                                           \
-                    memcpy(u, v, sizeof u);                                                        \
-                    for (int l = d; l < HYB_WARP; l++)                                             \
-                        if (l - d >= start[l])                                                     \
-                            v[l] += u[l - d];                                                      \
-                }                                                                                  \
-                for (int l = 0; l < HYB_WARP - 1; l++)                                             \
-                    if (r[l] >= 0 && start[l + 1] == l + 1)                                        \
-                        y[r[l]] += v[l];                                                           \
-                carry_row = r[HYB_WARP - 1];                                                       \
-                carry = v[HYB_WARP - 1];                                                           \
+        const int per_block = HYB_BLOCK / HYB_WARP;                                                \
+        for (int32_t b = 0; b * per_block < f->coo_warps; b++) {                                   \
+            int32_t block_rows[HYB_WARP], start[HYB_WARP];                                         \
+            T block_sums[HYB_WARP];                                                                \
+            for (int l = 0; l < HYB_WARP; l++) {                                                   \
+                block_rows[l] = -1;                                                                \
+                block_sums[l] = 0;                                                                 \
             }                                                                                      \
-            if (carry_row >= 0)                                                                    \
-                y[carry_row] += carry;                                                             \
+            for (int w = 0; w < per_block; w++) {                                                  \
+                long long begin = ((long long)b * per_block + w) * f->coo_interval;                \
+                long long end = begin + f->coo_interval;                                           \
+                end = end < f->coo_entries ? end : f->coo_entries;                                 \
+                int32_t carry_row = -1;                                                            \
+                T carry = 0;                                                                       \
+                for (long long base = begin; base < end; base += HYB_WARP) {                       \
+                    int32_t r[HYB_WARP];                                                           \
+                    T v[HYB_WARP];                                                                 \
+                    for (int l = 0; l < HYB_WARP; l++) {                                           \
+                        long long k = base + l;                                                    \
+                        r[l] = k < end ? f->coo_row[k] : -1;                                       \
+                        v[l] = k < end ? cv[k] * x[f->coo_col[k]] : (T)0;                          \
+                    }                                                                              \
+                    if (r[0] == carry_row)                                                         \
+                        v[0] += carry;                                                             \
+                    else if (carry_row >= 0)                                                       \
+                        y[carry_row] += carry;                                                     \
+                    hyb_scan_##SUFFIX(v, r, start);                                                \
+                    for (int l = 0; l < HYB_WARP - 1; l++)                                         \
+                        if (r[l] >= 0 && start[l + 1] == l + 1)                                    \
+                            y[r[l]] += v[l];                                                       \
+                    carry_row = r[HYB_WARP - 1];                                                   \
+                    carry = v[HYB_WARP - 1];                                                       \
+                }                                                                                  \
+                block_rows[w] = carry_row;                                                         \
+                block_sums[w] = carry;                                                             \
+            }                                                                                      \
+            hyb_scan_##SUFFIX(block_sums, block_rows, start);                                      \
+            for (int l = 0; l < HYB_WARP; l++)                                                     \
+                if (block_rows[l] >= 0 && (l == HYB_WARP - 1 || start[l + 1] == l + 1))            \
+                    y[block_rows[l]] += block_sums[l];                                             \
         }                                                                                          \
     }
 
-HYB_DEFINE_HOST(double, fma, hyb_host_f64)
-HYB_DEFINE_HOST(float, fmaf, hyb_host_f32)
+HYB_DEFINE_HOST(double, fma, f64)
+HYB_DEFINE_HOST(float, fmaf, f32)
 
 /* y = A x on the CPU from the format's own arrays. */
 static spmvlab_status hyb_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)

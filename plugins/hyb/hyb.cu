@@ -1,7 +1,8 @@
 /*
  * hyb kernels: the ELL part (one thread per row, column-major slots) and the
  * COO part (warp intervals with a segmented scan, one atomicAdd per run of
- * equal rows). hyb.c mirrors both on the CPU in hyb_host_*.
+ * equal rows, runs crossing warps combined per block). hyb.c mirrors both
+ * on the CPU in hyb_host_*.
  */
 #include "hyb.h"
 
@@ -37,9 +38,10 @@ __global__ void __launch_bounds__(HYB_BLOCK)
     hyb_ell_kernel(int32_t rows, int32_t width, const int32_t *__restrict__ col,
                    const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
 {
-    const int32_t i = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i >= rows)
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
         return;
+    const int32_t i = (int32_t)t;
     T sum = 0;
     size_t slot = (size_t)i;
     for (int32_t k = 0; k < width; k++, slot += (size_t)rows) {
@@ -51,27 +53,42 @@ __global__ void __launch_bounds__(HYB_BLOCK)
     y[i] = sum;
 }
 
-/* One warp per interval of the row-sorted overflow entries. Each step loads
- * 32 entries, folds the carried run into lane 0, and runs an inclusive scan
- * restricted to each lane's run (runs found by a ballot of run heads). The
- * last lane of every run that ends inside the chunk adds its sum to y; the
- * run reaching lane 31 is carried to the next step. So a row costs one
- * atomic per warp it touches, however long it is. */
+/* Inclusive scan of v over the 32 lanes, restricted to runs of equal r;
+ * returns the ballot of run heads (bit l: lane l starts a run). */
+template <typename T> __device__ __forceinline__ unsigned hyb_run_scan(T &v, int32_t r, int lane)
+{
+    const int32_t r_prev = __shfl_up_sync(kFullMask, r, 1);
+    const unsigned heads = __ballot_sync(kFullMask, lane == 0 || r != r_prev);
+    const int start = 31 - __clz((int)(heads & ((2u << lane) - 1u))); /* my run's first lane */
+    for (int d = 1; d < HYB_WARP; d <<= 1) {
+        const T u = __shfl_up_sync(kFullMask, v, (unsigned)d);
+        if (lane - d >= start)
+            v += u;
+    }
+    return heads;
+}
+
+/* One warp per interval of the row-sorted overflow entries; the intervals of
+ * a block are consecutive. Each step loads 32 entries, folds the carried run
+ * into lane 0 and scans within runs of equal rows; the last lane of every run
+ * that ends inside the step adds the run's sum to y, and the run reaching
+ * lane 31 is carried to the next step. At the end the block's warps hand
+ * their carries to warp 0, which scans them the same way, so a row spanning
+ * many intervals costs one atomic per block, however long it is. */
 template <typename T>
 __global__ void __launch_bounds__(HYB_BLOCK)
     hyb_coo_kernel(int32_t entries, int32_t interval, const int32_t *__restrict__ row,
                    const int32_t *__restrict__ col, const T *__restrict__ val,
                    const T *__restrict__ x, T *__restrict__ y)
 {
-    const int lane = (int)(threadIdx.x & (HYB_WARP - 1));
-    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / HYB_WARP;
-    const long long begin = warp * interval;
-    if (begin >= entries) /* uniform across the warp */
-        return;
+    constexpr int kWarps = HYB_BLOCK / HYB_WARP;
+    __shared__ int32_t block_rows[kWarps];
+    __shared__ T block_sums[kWarps];
+    const int lane = (int)(threadIdx.x % HYB_WARP), w = (int)(threadIdx.x / HYB_WARP);
+    const long long begin = ((long long)blockIdx.x * kWarps + w) * interval;
     const long long end = begin + interval < entries ? begin + interval : entries;
-    const unsigned below_me = (2u << lane) - 1u; /* lanes 0..lane */
 
-    int32_t carry_row = -1;
+    int32_t carry_row = -1; /* no warp returns early: all reach __syncthreads */
     T carry = 0;
     for (long long base = begin; base < end; base += HYB_WARP) {
         const long long k = base + lane;
@@ -87,21 +104,24 @@ __global__ void __launch_bounds__(HYB_BLOCK)
             else if (carry_row >= 0)
                 atomicAdd(y + carry_row, carry);
         }
-        const int32_t r_prev = __shfl_up_sync(kFullMask, r, 1);
-        const unsigned heads = __ballot_sync(kFullMask, lane == 0 || r != r_prev);
-        const int start = 31 - __clz((int)(heads & below_me)); /* first lane of my run */
-        for (int d = 1; d < HYB_WARP; d <<= 1) {
-            const T u = __shfl_up_sync(kFullMask, v, (unsigned)d);
-            if (lane - d >= start)
-                v += u;
-        }
+        const unsigned heads = hyb_run_scan(v, r, lane);
         if (lane < HYB_WARP - 1 && r >= 0 && ((heads >> (lane + 1)) & 1u))
             atomicAdd(y + r, v);
         carry_row = __shfl_sync(kFullMask, r, HYB_WARP - 1);
         carry = __shfl_sync(kFullMask, v, HYB_WARP - 1);
     }
-    if (lane == 0 && carry_row >= 0)
-        atomicAdd(y + carry_row, carry);
+    if (lane == 0) {
+        block_rows[w] = carry_row;
+        block_sums[w] = carry;
+    }
+    __syncthreads();
+    if (w == 0) {
+        int32_t r = lane < kWarps ? block_rows[lane] : -1;
+        T v = lane < kWarps ? block_sums[lane] : (T)0;
+        const unsigned heads = hyb_run_scan(v, r, lane);
+        if (r >= 0 && (lane == HYB_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
+            atomicAdd(y + r, v);
+    }
 }
 
 inline unsigned blocks_for(long long threads)

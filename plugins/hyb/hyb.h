@@ -52,7 +52,8 @@ cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, const int32_t
 
 /* y[row] += overflow entries: warp w takes entries [w*interval, (w+1)*interval)
  * in chunks of 32, reduces equal-row runs with a segmented warp scan and
- * issues one atomicAdd per run (a run crossing chunks is carried). */
+ * issues one atomicAdd per run (a run crossing chunks is carried; the runs
+ * the warps of a block carry out are combined before their atomics). */
 cudaError_t hyb_launch_coo(int dtype, int32_t entries, int32_t interval, int32_t warps,
                            const int32_t *row, const int32_t *col, const void *val, const void *x,
                            void *y, cudaStream_t stream);

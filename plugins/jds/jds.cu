@@ -29,9 +29,10 @@ __global__ void __launch_bounds__(JDS_BLOCK)
                         const int32_t *__restrict__ jd_ptr, const int32_t *__restrict__ col,
                         const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
 {
-    const int32_t r = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (r >= rows)
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
         return;
+    const int32_t r = (int32_t)t;
     T sum = 0;
     int32_t begin = __ldg(jd_ptr);
     for (int32_t d = 0; d < diagonals; d++) {
@@ -54,9 +55,10 @@ __global__ void __launch_bounds__(JDS_BLOCK)
                        const int32_t *__restrict__ sec_ptr, const int32_t *__restrict__ col,
                        const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
 {
-    const int32_t r = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (r >= rows)
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
         return;
+    const int32_t r = (int32_t)t;
     const int32_t s = r / section_rows, first = s * section_rows;
     const int32_t height = rows - first < section_rows ? rows - first : section_rows;
     const int32_t begin = __ldg(sec_ptr + s), width = (__ldg(sec_ptr + s + 1) - begin) / height;
