@@ -1,7 +1,6 @@
 /*
  * coo — coordinate format (Hwu, Kirk, El Hajj, "Programming Massively
- * Parallel Processors", 4th ed., ch. 14, "A simple SpMV kernel with the COO
- * format").
+ * Parallel Processors", 4th ed., ch. 14, the COO format and its SpMV kernel).
  *
  * Format: three arrays of nnz entries, row_idx, col_idx and val, in the order
  * of the CSR input (sorted by row, then column). No padding; every row, empty

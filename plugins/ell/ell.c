@@ -1,9 +1,9 @@
 /*
  * ell — ELLPACK with row lengths (ELL-R) (Hwu, Kirk, El Hajj, "Programming
- * Massively Parallel Processors", 4th ed., ch. 14, "Padding and
- * transposition: the ELL format"; row lengths as in Vazquez, Fernandez,
- * Garzon, "A new approach for sparse matrix vector product on NVIDIA GPUs",
- * Concurrency Computat.: Pract. Exper. 23(8), 2011).
+ * Massively Parallel Processors", 4th ed., ch. 14, the ELL format; row
+ * lengths as in Vazquez, Fernandez, Garzon, "A new approach for sparse matrix
+ * vector product on NVIDIA GPUs", Concurrency Computat.: Pract. Exper. 23(8),
+ * 2011).
  *
  * Format: every row is padded to the width of the longest row, and the
  * rows x width slots are stored column-major: entry k of row i sits at
