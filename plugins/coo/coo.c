@@ -50,7 +50,7 @@ static const spmvlab_option coo_options[] = {
 /* One COO matrix: host arrays for spmv_host, device arrays for spmv. */
 typedef struct coo_fmt {
     spmvlab_ctx *ctx;       /* services of the instance; frees device memory */
-    int32_t rows, cols;     /* shape of A */
+    int32_t rows;           /* rows of A (values of y) */
     int32_t nnz;            /* entries in each array */
     spmvlab_dtype dtype;    /* type of val, x and y */
     int kernel;             /* COO_KERNEL_ATOMIC or COO_KERNEL_SEGMENTED */
@@ -120,7 +120,6 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the coo descriptor");
     f->ctx = ctx;
     f->rows = A->rows;
-    f->cols = A->cols;
     f->nnz = A->nnz;
     f->dtype = A->dtype;
     f->kernel = strcmp(spmvlab_opt_str(opts, "kernel"), "atomic") == 0 ? COO_KERNEL_ATOMIC

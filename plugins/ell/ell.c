@@ -50,7 +50,7 @@ static const spmvlab_option ell_options[] = {
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
 typedef struct ell_fmt {
     spmvlab_ctx *ctx;       /* services of the instance; frees device memory */
-    int32_t rows, cols;     /* shape of A */
+    int32_t rows;           /* rows of A (values of y) */
     int32_t nnz;            /* real non-zeros */
     int32_t width;          /* slots per row: the longest row's length */
     spmvlab_dtype dtype;    /* type of val, x and y */
@@ -152,7 +152,6 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the ell descriptor");
     f->ctx = ctx;
     f->rows = A->rows;
-    f->cols = A->cols;
     f->nnz = A->nnz;
     f->width = width;
     f->dtype = A->dtype;
