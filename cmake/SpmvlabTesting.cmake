@@ -36,6 +36,7 @@ function(spmvlab_plugin_unit_test PLUGIN NAME SOURCE)
   endif()
   add_executable(test_${PLUGIN}_${NAME} ${SOURCE})
   target_link_libraries(test_${PLUGIN}_${NAME} PRIVATE spmvlab_testlib)
+  add_dependencies(test_${PLUGIN}_${NAME} spmvlab_${PLUGIN}) # loaded at run time
   add_test(NAME ${PLUGIN}.unit.${NAME} COMMAND test_${PLUGIN}_${NAME})
   set_tests_properties(${PLUGIN}.unit.${NAME} PROPERTIES LABELS cpu
     ENVIRONMENT "SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR};SPMVLAB_DATA_DIR=${PROJECT_SOURCE_DIR}/data")
