@@ -6,10 +6,11 @@
 #include <sys/stat.h>
 
 #include "host_util.h"
+#include "spmvlab/cache.h"
 
 int load_matrix(const char *path, spmvlab_csr *A, spmvlab_err *err)
 {
-    return spmvlab_mtx_read(path, A, err);
+    return spmvlab_matrix_load(path, A, err);
 }
 
 static const spmvlab_loaded *sorted[256];

@@ -451,8 +451,9 @@ int spmvlab_matrix_load_ex(const char *path, spmvlab_csr *A, spmvlab_load_info *
             note(info, "cache %s refused: %s", cand[c], why);
         }
     }
-    if (spmvlab_mtx_read(path, A, err) != 0)
-        return -1;
+    int rc = spmvlab_mtx_read(path, A, err);
+    if (rc != 0)
+        return rc; /* -2: a kind spmvlab does not handle */
     if (use_cache) {
         struct stat after;
         if (stat(path, &after) != 0 || after.st_size != st.st_size ||

@@ -161,9 +161,6 @@ static const spmvlab_loaded *find_loaded(const spmvlab_registry *r, const char *
     return NULL;
 }
 
-#define HAS_MEMBER(d, member) \
-    ((d)->struct_size >= offsetof(spmvlab_plugin, member) + sizeof((d)->member))
-
 const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char *path, spmvlab_err *err)
 {
     char real[PATH_MAX];
