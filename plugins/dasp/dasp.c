@@ -1,0 +1,284 @@
+/*
+ * dasp — sparse matrix-vector multiply on the dense MMA (tensor core) units:
+ * Yuechen Lu and Weifeng Liu, "DASP: Specific Dense Matrix Multiply-
+ * Accumulate Units Accelerated General Sparse Matrix-Vector Multiplication",
+ * SC'23.
+ *
+ * The MMA trick. An MMA computes C(16 or 8 x 8) += A(. x K) B(K x 8). Put 8
+ * rows' values in A (row g, K slots) and, in column g of B, x gathered at
+ * those rows' columns: then C[g][g] is row g's dot product. Only the 8
+ * diagonal results are used; with distinct column patterns no more than
+ * N = 8 results can come out of one MMA, so rows 8-15 of the m16 shapes are
+ * zero. Lane 4g+t of the warp loads VPL consecutive values and columns of
+ * block row g (coalesced vector loads) and gathers x for exactly the slots
+ * it holds: its A and B registers pair slot for slot, no shuffles. C[g][g]
+ * lands in lane 4g + g/2, element g & 1, for every shape.
+ *
+ * Rows by length (one pass, then a counting sort; linear in rows + nnz):
+ *   empty   (0)                 written as 0 by the tail warps, every call.
+ *   short   (1..4)              packed into tiles of 8 rows x 4 slots: a
+ *           length-1 row with a length-3 row, two length-2 rows, or one
+ *           row of length 4 (also leftover 3s and an odd 2) per tile row.
+ *           Each packing segment is one MMA with x masked to its slots
+ *           (1&3: {0},{1,2,3}; 2&2: {0,1},{2,3}; 4: {0..3}), so a tile
+ *           yields 16 or 8 rows. Shape: m8n8k4 (f64), m16n8k8 (f16).
+ *           Leftover length-1 rows are singles: one thread, one product.
+ *   medium  (5 .. max_len-1)    sorted by length (longest first, stable),
+ *           8 at a time into row-blocks, each cut into 8 x BK blocks
+ *           (BK = K of the shape) kept while at least `threshold` of the
+ *           block's slots are real entries; the rest of each row is the
+ *           irregular part, CSR on the CUDA cores (4 lanes per row, added
+ *           to the MMA result in the same warp).
+ *   long    (>= max_len)        stored whole (padded to a multiple of VPL),
+ *           read as tiles of 8 x BK consecutive values, `long_chunk` values
+ *           per warp segment. A row of one segment is stored by its warp; a
+ *           longer row is reduced in the same launch: each warp writes its
+ *           partial, the last one to finish (atomic counter per row, reset
+ *           by that warp) adds the partials in a fixed order and stores y.
+ *           Deterministic, balanced for power-law rows, no second kernel.
+ * One launch runs all four parts (long warps first); every result goes to
+ * y in the original row order. Padding slots have column -1: no x is
+ * loaded, 0 is used (an Inf or NaN in x cannot leak into other rows).
+ *
+ * Arrays (device, and host copies for spmv_host), V = value size, Pz =
+ * partial size (8 for f64, 4 for f16):
+ *   medium  med_val/med_col: blocks * 8 * BK (V + 4); rb_ptr: 4 (rb + 1);
+ *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4)
+ *   short   sh_val/sh_col: 32 tiles (V + 4); sh_row: 4 (16 t13 + 16 t22 + 8 t4)
+ *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty
+ *   long    long_val/col: stored (V + 4); long_ptr: 8 (L + 1); long_row: 4 L;
+ *           seg_ptr: 4 (L + 1); seg_row: 4 segs; partial: Pz segs; count: 4 L
+ *
+ * Options: max_len (256), threshold (0.75), rows_per_warp (auto: 8 below
+ * 59990 medium rows, 16 below 400000, else 32, as the paper's 1/2/4
+ * row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
+ * the m16 shapes are sm_90 instructions, run as 1/2/4 m8n8k4 on sm_80),
+ * f16_shape (m16n8k16 | m16n8k8), long_chunk (1024 values per long warp).
+ *
+ * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
+ * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
+ * f32-input mode (tf32) cannot meet the f32 error bound.
+ * Limits: one spmv at a time per instance (the long-row partials and
+ * counters live in the format); segments and offsets within int32.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spmvlab/plugin.h>
+
+#include "dasp_format.h"
+
+static const spmvlab_option dasp_options[] = {
+    {"max_len", SPMVLAB_OPT_INT, "256", 5, 1073741824, NULL,
+     "rows with at least this many entries are long rows (split over warps)"},
+    {"threshold", SPMVLAB_OPT_FLOAT, "0.75", 0, 1, NULL,
+     "minimum share of real entries in a kept 8 x K MMA block of medium rows"},
+    {"rows_per_warp", SPMVLAB_OPT_INT_AUTO, "auto", 8, 256, NULL,
+     "medium rows per warp, a multiple of 8; auto by the medium-row count"},
+    {"f64_shape", SPMVLAB_OPT_ENUM, "m8n8k4", 0, 0, "m8n8k4|m16n8k4|m16n8k8|m16n8k16",
+     "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"},
+    {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k16", 0, 0, "m16n8k16|m16n8k8",
+     "f16 MMA (f32 accumulators) of medium blocks and long rows"},
+    {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL,
+     "values of a long row per warp, a multiple of 128"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    long long rpw = spmvlab_opt_int(opts, "rows_per_warp"), chunk = spmvlab_opt_int(opts, "long_chunk");
+    if (!spmvlab_opt_is_auto(opts, "rows_per_warp") && rpw % DASP_BM) {
+        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %lld must be a multiple of 8", rpw);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (chunk % 128) {
+        snprintf(err->msg, sizeof err->msg, "dasp option long_chunk = %lld must be a multiple of 128", chunk);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    return SPMVLAB_OK;
+}
+
+static const char *const dasp_shape_names[] = {"m8n8k4",  "m16n8k4",  "m16n8k8",
+                                               "m16n8k16", "m16n8k8",  "m16n8k16", "m16n8k8/k4"};
+
+static void dasp_destroy(void *handle)
+{
+    dasp_format *f = handle;
+    if (!f)
+        return;
+    for (int i = 0; i < DASP_A_NUM; i++) {
+        f->ctx->dev_free(f->ctx, f->a[i].dev);
+        free(f->a[i].host);
+    }
+    free(f);
+}
+
+/* Copies every host array to tracked device memory. */
+static spmvlab_status dasp_upload(dasp_format *f, spmvlab_err *err)
+{
+    for (int i = 0; i < DASP_A_NUM; i++) {
+        if (!f->a[i].bytes)
+            continue;
+        spmvlab_status st = f->ctx->dev_alloc(f->ctx, &f->a[i].dev, f->a[i].bytes, err);
+        if (st != SPMVLAB_OK)
+            return st;
+        f->dev_bytes += f->a[i].bytes;
+        st = f->ctx->upload(f->ctx, f->a[i].dev, f->a[i].host, f->a[i].bytes, err);
+        if (st != SPMVLAB_OK)
+            return st;
+    }
+    return SPMVLAB_OK;
+}
+
+/* The kernel's view: device pointers and the warps of each part. */
+static void dasp_fill_launch(dasp_format *f)
+{
+    dasp_launch *L = &f->launch;
+#define DEV(id) (f->a[id].dev)
+    L->shape = (int32_t)f->shape;
+    L->rb_per_warp = f->rows_per_warp / DASP_BM;
+    L->seg_tiles = f->long_chunk / (DASP_BM * f->bk);
+    L->w_long = f->n.segs;
+    L->w_med = (f->n.rb + L->rb_per_warp - 1) / L->rb_per_warp;
+    L->n_tiles13 = f->n.tiles13;
+    L->n_tiles22 = f->n.tiles22;
+    L->n_tiles4 = f->n.tiles4;
+    int64_t tiles = f->n.tiles13 + f->n.tiles22 + f->n.tiles4;
+    L->w_short = (tiles + DASP_SHORT_TILES_PER_WARP - 1) / DASP_SHORT_TILES_PER_WARP;
+    L->n_single = f->n.singles;
+    L->n_empty = f->n.empty;
+    L->w_tail = (f->n.singles + f->n.empty + 31) / 32;
+    L->long_val = DEV(DASP_A_LONG_VAL);
+    L->long_col = DEV(DASP_A_LONG_COL);
+    L->long_ptr = DEV(DASP_A_LONG_PTR);
+    L->long_row = DEV(DASP_A_LONG_ROW);
+    L->seg_ptr = DEV(DASP_A_SEG_PTR);
+    L->seg_row = DEV(DASP_A_SEG_ROW);
+    L->partial = DEV(DASP_A_PARTIAL);
+    L->count = DEV(DASP_A_COUNT);
+    L->n_rb = f->n.rb;
+    L->med_val = DEV(DASP_A_MED_VAL);
+    L->med_col = DEV(DASP_A_MED_COL);
+    L->rb_ptr = DEV(DASP_A_RB_PTR);
+    L->med_row = DEV(DASP_A_MED_ROW);
+    L->irr_ptr = DEV(DASP_A_IRR_PTR);
+    L->irr_col = DEV(DASP_A_IRR_COL);
+    L->irr_val = DEV(DASP_A_IRR_VAL);
+    L->sh_val = DEV(DASP_A_SH_VAL);
+    L->sh_col = DEV(DASP_A_SH_COL);
+    L->sh_row = DEV(DASP_A_SH_ROW);
+    L->single_row = DEV(DASP_A_SINGLE_ROW);
+    L->single_col = DEV(DASP_A_SINGLE_COL);
+    L->single_val = DEV(DASP_A_SINGLE_VAL);
+    L->empty_row = DEV(DASP_A_EMPTY_ROW);
+#undef DEV
+}
+
+static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                   spmvlab_err *err)
+{
+    *out = NULL;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F16)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED,
+                         "dasp supports f64 and f16 only (no tensor-core f32 mode meets the f32 error bound)");
+    dasp_format *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
+    f->ctx = ctx;
+    f->dtype = A->dtype;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    if (A->dtype == SPMVLAB_F64)
+        f->shape = (dasp_shape)(DASP_F64_M8N8K4 + spmvlab_opt_int(opts, "f64_shape"));
+    else
+        f->shape = spmvlab_opt_int(opts, "f16_shape") == 0 ? DASP_F16_M16N8K16 : DASP_F16_M16N8K8;
+    f->vpl = dasp_shape_vpl(f->shape);
+    f->bk = dasp_shape_bk(f->shape);
+    f->nlev = dasp_shape_levels(f->shape, f->lev);
+    f->max_len = (int32_t)spmvlab_opt_int(opts, "max_len");
+    f->threshold = spmvlab_opt_float(opts, "threshold");
+    f->long_chunk = (int32_t)spmvlab_opt_int(opts, "long_chunk");
+    spmvlab_status st = dasp_build(f, A, err);
+    if (st == SPMVLAB_OK) {
+        f->rows_per_warp_auto = spmvlab_opt_is_auto(opts, "rows_per_warp");
+        f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)
+                                                 : (int)spmvlab_opt_int(opts, "rows_per_warp");
+        st = dasp_upload(f, err);
+    }
+    if (st != SPMVLAB_OK) {
+        dasp_destroy(f);
+        return st;
+    }
+    dasp_fill_launch(f);
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    dasp_format *f = handle;
+    int rc = dasp_spmv_launch(&f->launch, x, y, stream);
+    if (rc)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dasp_cuda_error_text(rc));
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status dasp_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
+{
+    const dasp_format *f = handle;
+    if (f->dtype == SPMVLAB_F64)
+        dasp_host_f64(f, x, y);
+    else
+        dasp_host_f16(f, x, y);
+    return SPMVLAB_OK;
+}
+
+static size_t dasp_footprint(const void *handle) { return ((const dasp_format *)handle)->dev_bytes; }
+
+static void dasp_describe(const void *handle, char *buf, size_t len)
+{
+    const dasp_format *f = handle;
+    const dasp_counts *n = &f->n;
+    double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;
+    double stored = (double)(n->block_slots + n->irr + n->long_stored + n->singles) +
+                    (double)(n->tiles13 + n->tiles22 + n->tiles4) * DASP_SHORT_TILE;
+    char levels[64] = "";
+    for (int l = 0, at = 0; l < f->nlev; l++)
+        at += snprintf(levels + at, sizeof levels - (size_t)at, "%s%d:%lld", l ? "," : "", dasp_shape_bk(f->lev[l]),
+                       (long long)n->level_blocks[l]);
+    snprintf(buf, len,
+             "shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d empty=%lld short1=%lld short2=%lld "
+             "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
+             "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
+             "long_segments=%lld stored_per_nnz=%.3f",
+             dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
+             (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
+             (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
+             (long long)n->long_rows, (long long)n->rb, (long long)n->blocks, levels, fill, (long long)n->irr,
+             (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
+             (long long)n->segs, f->nnz ? stored / f->nnz : 0.0);
+}
+
+static const spmvlab_plugin dasp_plugin = {
+    .abi_major = SPMVLAB_ABI_MAJOR,
+    .abi_minor = SPMVLAB_ABI_MINOR,
+    .struct_size = sizeof(spmvlab_plugin),
+    .name = "dasp",
+    .summary = "rows by length on tensor-core MMA blocks (short tiles, medium row-blocks, split long rows)",
+    .version = "1.0.0",
+    .reference = "Yuechen Lu and Weifeng Liu, DASP: Specific Dense Matrix Multiply-Accumulate Units Accelerated "
+                 "General Sparse Matrix-Vector Multiplication, SC'23",
+    .dtypes = SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
+    .options = dasp_options,
+    .check_options = dasp_check_options,
+    .convert = dasp_convert,
+    .spmv = dasp_spmv,
+    .footprint = dasp_footprint,
+    .destroy = dasp_destroy,
+    .spmv_host = dasp_spmv_host,
+    .describe = dasp_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &dasp_plugin; }

@@ -1,0 +1,127 @@
+/*
+ * DASP: what the conversion (dasp_build.c), the CPU execution (dasp_host.c),
+ * the plugin glue (dasp.c) and the kernels (dasp.cu) share. The layout is
+ * described at the top of dasp.c.
+ */
+#ifndef SPMVLAB_DASP_H
+#define SPMVLAB_DASP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rows of a row-block, a short tile and a long tile: the N of every MMA
+ * shape used (8), since only the diagonal of the 8 columns is a result. */
+#define DASP_BM 8
+/* Slots of one row of a short tile (a 1&3, 2&2 or 4 packing). */
+#define DASP_SHORT_K 4
+/* Values of one short tile: 8 rows x 4 slots. */
+#define DASP_SHORT_TILE 32
+/* Row ids kept per short tile: two results per tile row for 1&3 and 2&2
+ * tiles, one for 4-tiles. */
+#define DASP_SHORT_IDS2 16
+#define DASP_SHORT_IDS1 8
+/* Short tiles one warp handles. */
+#define DASP_SHORT_TILES_PER_WARP 4
+/* Threads per block of the kernel (8 warps). */
+#define DASP_BLOCK_THREADS 256
+/* Column index of a padding slot: the kernels and the host load no x for it
+ * and use 0, so a padding slot never turns an Inf or NaN of x into a NaN. */
+#define DASP_PAD_COL (-1)
+
+/* The MMA shapes. A block is 8 rows by BK slots; lane 4g+t of a warp holds
+ * VPL consecutive values of block row g (entries t*VPL .. t*VPL+VPL-1 of
+ * that row in the block); blocks are stored row-major, 8 x BK. The shape
+ * option picks the top shape: long tiles and the first medium level. */
+typedef enum dasp_shape {
+    DASP_F64_M8N8K4 = 0,   /* sm_80+: the paper's shape; BK 4, VPL 1 */
+    DASP_F64_M16N8K4 = 1,  /* sm_90 (m8n8k4 below): BK 4, VPL 1, rows 8-15 of A zero */
+    DASP_F64_M16N8K8 = 2,  /* sm_90 (2 x m8n8k4 below): BK 8, VPL 2 */
+    DASP_F64_M16N8K16 = 3, /* sm_90 (4 x m8n8k4 below): BK 16, VPL 4 */
+    DASP_F16_M16N8K8 = 4,  /* f16 x f16 + f32: BK 8, VPL 2 */
+    DASP_F16_M16N8K16 = 5, /* f16 x f16 + f32: BK 16, VPL 4 */
+    DASP_F16_M16N8K8_K4 = 6/* m16n8k8 on 8 x 4 blocks: lanes t < 2 hold 2 values, t >= 2 zero */
+} dasp_shape;
+
+/* Values per lane of one MMA of a shape (1, 2 or 4). */
+static inline int dasp_shape_vpl(dasp_shape s)
+{
+    return (s == DASP_F64_M16N8K16 || s == DASP_F16_M16N8K16) ? 4 : s == DASP_F64_M8N8K4 || s == DASP_F64_M16N8K4 ? 1 : 2;
+}
+
+/* Slots per block row of a shape (4, 8 or 16). */
+static inline int dasp_shape_bk(dasp_shape s) { return s == DASP_F16_M16N8K8_K4 ? 4 : 4 * dasp_shape_vpl(s); }
+
+/* Most medium levels of any top shape. */
+#define DASP_MAX_LEVELS 3
+
+/* The medium levels of a top shape: blocks of BK slots, then BK/2, ...,
+ * down to 4, each kept while filled enough. Writes them to lv and returns
+ * how many there are. */
+static inline int dasp_shape_levels(dasp_shape top, dasp_shape lv[DASP_MAX_LEVELS])
+{
+    switch (top) {
+    case DASP_F64_M16N8K8: lv[0] = top, lv[1] = DASP_F64_M16N8K4; return 2;
+    case DASP_F64_M16N8K16: lv[0] = top, lv[1] = DASP_F64_M16N8K8, lv[2] = DASP_F64_M16N8K4; return 3;
+    case DASP_F16_M16N8K8: lv[0] = top, lv[1] = DASP_F16_M16N8K8_K4; return 2;
+    case DASP_F16_M16N8K16: lv[0] = top, lv[1] = DASP_F16_M16N8K8, lv[2] = DASP_F16_M16N8K8_K4; return 3;
+    default: lv[0] = top; return 1;
+    }
+}
+
+/* Everything one launch reads, device pointers and the warp ranges of the
+ * four parts; the kernel receives it by value. Warps are numbered long
+ * segments first, then medium, short and tail warps. */
+typedef struct dasp_launch {
+    int32_t shape;           /* dasp_shape; also says the dtype (f16 >= 4) */
+    int32_t rb_per_warp;     /* medium row-blocks per warp (rows_per_warp / 8) */
+    int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
+    int64_t w_long;          /* warps of the long part = long segments */
+    int64_t w_med;           /* warps of the medium part */
+    int64_t w_short;         /* warps of the short tiles */
+    int64_t w_tail;          /* warps of singles and empty rows (32 per warp) */
+    /* long part */
+    const void *long_val;    /* values of the long rows, each padded to VPL */
+    const int32_t *long_col; /* their columns, DASP_PAD_COL for padding */
+    const int64_t *long_ptr; /* start of each long row in long_val, n_long + 1 */
+    const int32_t *long_row; /* original row of each long row */
+    const int32_t *seg_ptr;  /* first segment of each long row, n_long + 1 */
+    const int32_t *seg_row;  /* long row of each segment */
+    void *partial;           /* one partial sum per segment (f64 or f32), scratch */
+    int32_t *count;          /* segments done per long row, back to 0 after each call */
+    /* medium part */
+    int64_t n_rb;            /* row-blocks */
+    const void *med_val;     /* MMA blocks, 8 x BK values each, row-major */
+    const int32_t *med_col;  /* their columns, DASP_PAD_COL for padding */
+    const int32_t *rb_ptr;   /* start of level l of row-block rb at [rb * levels + l], in
+                                units of 32 values; n_rb * levels + 1 */
+    const int32_t *med_row;  /* original row of each sorted medium row, -1 = none; 8 n_rb */
+    const int32_t *irr_ptr;  /* irregular (CUDA-core) entries of each sorted row, 8 n_rb + 1 */
+    const int32_t *irr_col;
+    const void *irr_val;
+    /* short part */
+    int64_t n_tiles13, n_tiles22, n_tiles4; /* short tiles of each packing, in that order */
+    const void *sh_val;      /* 32 values per tile, row-major 8 x 4 */
+    const int32_t *sh_col;   /* their columns, DASP_PAD_COL for padding */
+    const int32_t *sh_row;   /* result rows: 16 per 1&3 / 2&2 tile, then 8 per 4-tile; -1 = none */
+    /* tail: leftover rows of one entry, then empty rows */
+    int64_t n_single, n_empty;
+    const int32_t *single_row, *single_col;
+    const void *single_val;
+    const int32_t *empty_row;
+} dasp_launch;
+
+/* Launches y = A*x on stream (a cudaStream_t); nothing when every warp
+ * range is empty. Returns the cudaError_t of the launch as an int. */
+int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream);
+
+/* The text of a CUDA error code returned by dasp_spmv_launch. */
+const char *dasp_cuda_error_text(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPMVLAB_DASP_H */

@@ -1,0 +1,80 @@
+/*
+ * DASP host side: the format handle, its arrays and row-class counts, shared
+ * by the plugin glue (dasp.c), the conversion (dasp_build.c) and the CPU
+ * execution (dasp_host.c).
+ */
+#ifndef SPMVLAB_DASP_FORMAT_H
+#define SPMVLAB_DASP_FORMAT_H
+
+#include <spmvlab/plugin.h>
+
+#include "dasp.h"
+
+/* The arrays of the format; each has a host copy (spmv_host reads it) and a
+ * device copy of the same bytes (the kernels read it). */
+enum dasp_array_id {
+    DASP_A_LONG_VAL, DASP_A_LONG_COL, DASP_A_LONG_PTR, DASP_A_LONG_ROW,
+    DASP_A_SEG_PTR, DASP_A_SEG_ROW, DASP_A_PARTIAL, DASP_A_COUNT,
+    DASP_A_MED_VAL, DASP_A_MED_COL, DASP_A_RB_PTR, DASP_A_MED_ROW,
+    DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL,
+    DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
+    DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
+    DASP_A_NUM
+};
+
+typedef struct dasp_array {
+    void *host;   /* malloc'd copy, owned */
+    void *dev;    /* from ctx->dev_alloc, NULL when bytes == 0 */
+    size_t bytes; /* size of both copies */
+} dasp_array;
+
+/* What the conversion found; describe() prints it. */
+typedef struct dasp_counts {
+    int64_t empty;        /* rows of length 0 */
+    int64_t short_len[5]; /* short rows by length 1..4 (index 0 unused) */
+    int64_t medium;       /* rows of length 5 .. max_len - 1 */
+    int64_t long_rows;    /* rows of length >= max_len */
+    int64_t rb;           /* medium row-blocks of 8 sorted rows */
+    int64_t blocks;       /* MMA blocks of the medium part, all levels */
+    int64_t level_blocks[DASP_MAX_LEVELS]; /* of them, blocks of each level */
+    int64_t block_slots;  /* slots of those blocks (8 x BK each) */
+    int64_t block_nnz;    /* real entries in those blocks */
+    int64_t irr;          /* medium entries left to the CUDA cores */
+    int64_t tiles13, tiles22, tiles4; /* short tiles of each packing */
+    int64_t rows4;        /* rows in 4-tiles (length 4, leftover 3s, an odd 2) */
+    int64_t singles;      /* rows of length 1 left to the CUDA cores */
+    int64_t segs;         /* long segments (one warp each) */
+    int64_t long_nnz;     /* entries of the long rows */
+    int64_t long_stored;  /* stored long values (each row padded to VPL) */
+} dasp_counts;
+
+typedef struct dasp_format {
+    spmvlab_ctx *ctx;
+    spmvlab_dtype dtype;     /* f64 or f16 */
+    int32_t rows, cols, nnz;
+    dasp_shape shape;        /* top MMA shape: long tiles, first medium level */
+    int vpl;                 /* values per lane of that shape */
+    int bk;                  /* slots per block row of that shape: 4 * vpl */
+    int nlev;                /* medium levels (block widths bk, bk/2, ..., 4) */
+    dasp_shape lev[DASP_MAX_LEVELS]; /* their shapes */
+    int32_t max_len;         /* rows at least this long are long rows */
+    double threshold;        /* minimum fill of a kept MMA block */
+    int rows_per_warp;       /* medium rows per warp (8 per row-block) */
+    int rows_per_warp_auto;  /* rows_per_warp came from the medium-row count */
+    int32_t long_chunk;      /* values of one long segment */
+    dasp_counts n;
+    dasp_array a[DASP_A_NUM];
+    size_t dev_bytes;        /* live device bytes (footprint) */
+    dasp_launch launch;      /* device pointers and warp ranges */
+} dasp_format;
+
+/* Builds the host arrays and counts of f (fields up to long_chunk set) from
+ * A. Returns OK, or NOMEM / LIMIT with the sentence in err; arrays made so
+ * far stay in f->a for the caller to free. */
+spmvlab_status dasp_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err);
+
+/* y = A*x on the CPU from the host arrays, in the kernels' order. */
+void dasp_host_f64(const dasp_format *f, const double *x, double *y);
+void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y);
+
+#endif /* SPMVLAB_DASP_FORMAT_H */

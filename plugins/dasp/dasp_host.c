@@ -1,0 +1,44 @@
+/*
+ * DASP executed on the CPU from the format's arrays (spmv_host): f64 with
+ * double accumulators, f16 with float accumulators and binary16 results,
+ * as the kernels do. The parts are in dasp_host_impl.h.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "dasp_format.h"
+
+#define DASP_ACC double
+#define DASP_FN(name) name##_f64
+#define DASP_LOAD(p, i) (((const double *)(p))[i])
+#define DASP_STORE(y, i, v) (((double *)(y))[i] = (v))
+#define DASP_FMA(a, b, c) fma((a), (b), (c))
+#include "dasp_host_impl.h"
+#undef DASP_ACC
+#undef DASP_FN
+#undef DASP_LOAD
+#undef DASP_STORE
+#undef DASP_FMA
+
+#define DASP_ACC float
+#define DASP_FN(name) name##_f16
+#define DASP_LOAD(p, i) spmvlab_half_to_float(((const uint16_t *)(p))[i])
+#define DASP_STORE(y, i, v) (((uint16_t *)(y))[i] = spmvlab_float_to_half(v))
+#define DASP_FMA(a, b, c) fmaf((a), (b), (c))
+#include "dasp_host_impl.h"
+
+void dasp_host_f64(const dasp_format *f, const double *x, double *y)
+{
+    host_long_f64(f, x, y);
+    host_medium_f64(f, x, y);
+    host_short_f64(f, x, y);
+    host_tail_f64(f, x, y);
+}
+
+void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
+{
+    host_long_f16(f, x, y);
+    host_medium_f16(f, x, y);
+    host_short_f16(f, x, y);
+    host_tail_f16(f, x, y);
+}

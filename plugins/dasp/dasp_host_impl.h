@@ -1,0 +1,146 @@
+/*
+ * DASP on the CPU, written once for both dtypes: dasp_host.c includes this
+ * file twice with
+ *   DASP_ACC           accumulator type (double for f64, float for f16)
+ *   DASP_FN(name)      name with the dtype suffix
+ *   DASP_LOAD(p, i)    value i of a value array, as DASP_ACC
+ *   DASP_STORE(y, i, v) y[i] = v rounded to the dtype
+ *   DASP_FMA(a, b, c)  a * b + c rounded once (fma / fmaf)
+ *
+ * Every part runs as its kernel does, from the format's own arrays: the
+ * same blocks and tiles, the same masks, the same lane partial sums and the
+ * same shuffle-tree orders, so the CUDA-core parts give the device's bits.
+ * Inside one MMA the hardware's order of the products is not specified; the
+ * CPU adds them slot by slot in block order with fused multiply-adds.
+ */
+
+/* A 32-lane butterfly as the kernels' __shfl_xor_sync loop: every lane adds
+ * the lane off away, off = 16, 8, 4, 2, 1; all lanes end with lane 0's sum. */
+static DASP_ACC DASP_FN(butterfly)(DASP_ACC v[32])
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        DASP_ACC w[32];
+        for (int l = 0; l < 32; l++)
+            w[l] = v[l] + v[l ^ off];
+        memcpy(v, w, sizeof w);
+    }
+    return v[0];
+}
+
+/* x[c], or 0 for a padding slot. */
+static inline DASP_ACC DASP_FN(xat)(const void *x, int32_t c) { return c >= 0 ? DASP_LOAD(x, c) : (DASP_ACC)0; }
+
+/* Medium row-blocks: row g's diagonal result accumulates the MMA blocks of
+ * every level (widths bk, bk/2, ..., 4) in order; the irregular entries go
+ * to 4 lanes (lane t takes entries t, t+4, ...), summed by a two-step
+ * butterfly, then added to the MMA result. */
+static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
+{
+    const int nl = f->nlev;
+    const void *val = f->a[DASP_A_MED_VAL].host, *ival = f->a[DASP_A_IRR_VAL].host;
+    const int32_t *col = f->a[DASP_A_MED_COL].host, *rb_ptr = f->a[DASP_A_RB_PTR].host,
+                  *med_row = f->a[DASP_A_MED_ROW].host, *irr_ptr = f->a[DASP_A_IRR_PTR].host,
+                  *icol = f->a[DASP_A_IRR_COL].host;
+    for (int64_t rb = 0; rb < f->n.rb; rb++) {
+        for (int g = 0; g < DASP_BM; g++) {
+            DASP_ACC acc = 0;
+            for (int lv = 0; lv < nl; lv++) {
+                const int64_t bk = dasp_shape_bk(f->lev[lv]), tile = DASP_BM * bk;
+                const int64_t q0 = rb_ptr[rb * nl + lv], q1 = rb_ptr[rb * nl + lv + 1];
+                for (int64_t b = q0 * 32; b < q1 * 32; b += tile)
+                    for (int64_t e = 0; e < bk; e++) {
+                        int64_t p = b + g * bk + e;
+                        acc = DASP_FMA(DASP_LOAD(val, p), DASP_FN(xat)(x, col[p]), acc);
+                    }
+            }
+            int64_t r = rb * DASP_BM + g;
+            DASP_ACC part[4] = {0, 0, 0, 0};
+            for (int t = 0; t < 4; t++)
+                for (int64_t i = irr_ptr[r] + t; i < irr_ptr[r + 1]; i += 4)
+                    part[t] = DASP_FMA(DASP_LOAD(ival, i), DASP_LOAD(x, icol[i]), part[t]);
+            DASP_ACC irr = (part[0] + part[1]) + (part[2] + part[3]);
+            if (med_row[r] >= 0)
+                DASP_STORE(y, med_row[r], acc + irr);
+        }
+    }
+}
+
+/* Short tiles: one MMA per segment of the 4 slots with x masked to that
+ * segment ({0},{1,2,3} for 1&3; {0,1},{2,3} for 2&2; {0..3} for 4-tiles),
+ * from a zero accumulator; the diagonal gives one row per tile row. */
+static void DASP_FN(host_short)(const dasp_format *f, const void *x, void *y)
+{
+    const void *val = f->a[DASP_A_SH_VAL].host;
+    const int32_t *col = f->a[DASP_A_SH_COL].host, *ids = f->a[DASP_A_SH_ROW].host;
+    const int64_t n13 = f->n.tiles13, n2 = n13 + f->n.tiles22, nt = n2 + f->n.tiles4;
+    for (int64_t t = 0; t < nt; t++) {
+        int split = t < n13 ? 1 : t < n2 ? 2 : DASP_SHORT_K;
+        int nseg = split < DASP_SHORT_K ? 2 : 1;
+        int64_t id0 = t < n2 ? t * DASP_SHORT_IDS2 : n2 * DASP_SHORT_IDS2 + (t - n2) * DASP_SHORT_IDS1;
+        for (int s = 0; s < nseg; s++) {
+            int lo = s ? split : 0, hi = s ? DASP_SHORT_K : split;
+            for (int g = 0; g < DASP_BM; g++) {
+                DASP_ACC acc = 0;
+                for (int k = lo; k < hi; k++) {
+                    int64_t p = t * DASP_SHORT_TILE + g * DASP_SHORT_K + k;
+                    acc = DASP_FMA(DASP_LOAD(val, p), DASP_FN(xat)(x, col[p]), acc);
+                }
+                int32_t row = ids[id0 + s * DASP_BM + g];
+                if (row >= 0)
+                    DASP_STORE(y, row, acc);
+            }
+        }
+    }
+}
+
+/* Long rows: each segment of seg_tiles tiles is one warp's MMA chain; its 8
+ * diagonal sums meet in a 32-lane butterfly (the other lanes hold 0). A row
+ * of one segment stores that; otherwise lane l of the last warp adds the
+ * partials l, l+32, ... in order and a butterfly gives the row. */
+static void DASP_FN(host_long)(const dasp_format *f, const void *x, void *y)
+{
+    const int bk = f->bk;
+    const int64_t tile = (int64_t)DASP_BM * bk, seg_tiles = f->long_chunk / tile;
+    const void *val = f->a[DASP_A_LONG_VAL].host;
+    const int32_t *col = f->a[DASP_A_LONG_COL].host, *lrow = f->a[DASP_A_LONG_ROW].host,
+                  *sp = f->a[DASP_A_SEG_PTR].host;
+    const int64_t *lp = f->a[DASP_A_LONG_PTR].host;
+    for (int64_t k = 0; k < f->n.long_rows; k++) {
+        const int64_t base = lp[k], len = lp[k + 1] - base, ntiles = (len + tile - 1) / tile;
+        const int64_t nseg = sp[k + 1] - sp[k];
+        DASP_ACC lanes[32] = {0};
+        for (int64_t s = 0; s < nseg; s++) {
+            int64_t t0 = s * seg_tiles, t1 = t0 + seg_tiles < ntiles ? t0 + seg_tiles : ntiles;
+            DASP_ACC v[32] = {0};
+            for (int g = 0; g < DASP_BM; g++) {
+                DASP_ACC d = 0;
+                for (int64_t t = t0; t < t1; t++)
+                    for (int e = 0; e < bk; e++) {
+                        int64_t p = t * tile + g * bk + e;
+                        if (p < len)
+                            d = DASP_FMA(DASP_LOAD(val, base + p), DASP_FN(xat)(x, col[base + p]), d);
+                    }
+                v[4 * g + (g >> 1)] = d;
+            }
+            DASP_ACC total = DASP_FN(butterfly)(v);
+            if (nseg == 1)
+                DASP_STORE(y, lrow[k], total);
+            else
+                lanes[s % 32] = lanes[s % 32] + total;
+        }
+        if (nseg > 1)
+            DASP_STORE(y, lrow[k], DASP_FN(butterfly)(lanes));
+    }
+}
+
+/* Leftover rows of one entry (one product each) and empty rows (0). */
+static void DASP_FN(host_tail)(const dasp_format *f, const void *x, void *y)
+{
+    const void *sval = f->a[DASP_A_SINGLE_VAL].host;
+    const int32_t *srow = f->a[DASP_A_SINGLE_ROW].host, *scol = f->a[DASP_A_SINGLE_COL].host,
+                  *erow = f->a[DASP_A_EMPTY_ROW].host;
+    for (int64_t k = 0; k < f->n.singles; k++)
+        DASP_STORE(y, srow[k], DASP_LOAD(sval, k) * DASP_LOAD(x, scol[k]));
+    for (int64_t k = 0; k < f->n.empty; k++)
+        DASP_STORE(y, erow[k], (DASP_ACC)0);
+}

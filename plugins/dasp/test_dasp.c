@@ -1,0 +1,294 @@
+/*
+ * dasp: every row class lands where the format says (checked through
+ * describe()), and spmv_host meets the error bound for f64 and f16 on
+ * matrices that exercise each class, each boundary length and each shape.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+#define MAX_ROWS 4096
+
+/* The shape / option variants every matrix is checked with. */
+static const char *const variant_default[] = {NULL};
+static const char *const variant_thr[] = {"threshold=0.5", NULL};
+static const char *const variant_k4m16[] = {"f64_shape=m16n8k4", NULL};
+static const char *const variant_k8[] = {"f64_shape=m16n8k8", "f16_shape=m16n8k8", "rows_per_warp=16", NULL};
+static const char *const variant_k16[] = {"f64_shape=m16n8k16", "rows_per_warp=32", "long_chunk=128", NULL};
+static const char *const variant_len64[] = {"max_len=64", "long_chunk=128", NULL};
+static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
+                                             variant_k16, variant_len64};
+
+/* Converts A with sets in dtype and checks spmv_host against the bound. */
+static void check_bound(const char *what, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    spmvlab_status st = test_convert("dasp", A, dtype, sets, &t, &err);
+    TEST_CHECK(st == SPMVLAB_OK);
+    if (st != SPMVLAB_OK) {
+        fprintf(stderr, "%s (%s): %s\n", what, spmvlab_dtype_name(dtype), err.msg);
+    } else {
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            double r = test_verify_host(t, seed);
+            if (!(r <= 1.0))
+                fprintf(stderr, "%s (%s, %s): error ratio %g\n", what, spmvlab_dtype_name(dtype),
+                        sets[0] ? sets[0] : "default", r);
+            TEST_CHECK(r <= 1.0);
+        }
+    }
+    test_instance_free(t);
+}
+
+/* Checks A in f64 and f16 with every variant. */
+static void check_all(const char *what, const spmvlab_csr *A)
+{
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        check_bound(what, A, SPMVLAB_F64, variants[v]);
+        check_bound(what, A, SPMVLAB_F16, variants[v]);
+    }
+}
+
+/* Converts A (f64, defaults plus sets) and expects each "key=value" of want
+ * in describe(). */
+static void expect_describe(const char *what, const spmvlab_csr *A, const char *const *sets,
+                            const char *const *want)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    spmvlab_status st = test_convert("dasp", A, SPMVLAB_F64, sets, &t, &err);
+    TEST_CHECK(st == SPMVLAB_OK);
+    if (st == SPMVLAB_OK) {
+        char text[600];
+        snprintf(text, sizeof text, "%s ", test_describe(t));
+        for (int i = 0; want[i]; i++) {
+            char key[96];
+            snprintf(key, sizeof key, " %s ", want[i]);
+            char padded[610];
+            snprintf(padded, sizeof padded, " %s", text);
+            if (!strstr(padded, key))
+                fprintf(stderr, "%s: ", what);
+            TEST_CONTAINS(padded, key);
+        }
+    } else {
+        fprintf(stderr, "%s: %s\n", what, err.msg);
+    }
+    test_instance_free(t);
+}
+
+/* A matrix of rows given by their lengths, cols columns. */
+static spmvlab_csr make(int32_t cols, const int32_t *len, int32_t rows, uint64_t seed)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, rows, cols, len, seed) == 0);
+    return A;
+}
+
+/* n rows of length l. */
+static spmvlab_csr uniform(int32_t n, int32_t l, int32_t cols)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, n, cols, l, 7) == 0);
+    return A;
+}
+
+static void test_short_lengths_each(void)
+{
+    spmvlab_csr A = uniform(37, 1, 100);
+    expect_describe("all length 1", &A, NULL,
+                    (const char *[]){"short1=37", "singles=37", "tiles13=0", "tiles4=0", "medium=0", NULL});
+    check_all("all length 1", &A);
+    spmvlab_csr_free(&A);
+
+    A = uniform(17, 2, 100); /* 8 pairs in one 2&2 tile, the odd row in a 4-tile */
+    expect_describe("all length 2", &A, NULL, (const char *[]){"short2=17", "tiles22=1", "tiles4=1", NULL});
+    check_all("all length 2", &A);
+    spmvlab_csr_free(&A);
+
+    A = uniform(9, 3, 100); /* no 1s to pair with: 4-tiles with one padding slot */
+    expect_describe("all length 3", &A, NULL, (const char *[]){"short3=9", "tiles13=0", "tiles4=2", NULL});
+    check_all("all length 3", &A);
+    spmvlab_csr_free(&A);
+
+    A = uniform(16, 4, 100);
+    expect_describe("all length 4", &A, NULL, (const char *[]){"short4=16", "tiles4=2", "singles=0", NULL});
+    check_all("all length 4", &A);
+    spmvlab_csr_free(&A);
+}
+
+static void test_short_pairs_1_and_3(void)
+{
+    int32_t len[17];
+    for (int i = 0; i < 17; i++)
+        len[i] = i < 10 ? 1 : 3; /* 10 ones, 7 threes: 7 pairs, 3 singles */
+    spmvlab_csr A = make(50, len, 17, 3);
+    expect_describe("1&3 pairs", &A, NULL,
+                    (const char *[]){"short1=10", "short3=7", "tiles13=1", "singles=3", "tiles4=0", NULL});
+    check_all("1&3 pairs", &A);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 17; i++)
+        len[i] = i < 4 ? 1 : 3; /* 4 ones, 13 threes: 4 pairs, 9 threes alone */
+    A = make(50, len, 17, 4);
+    expect_describe("1&3 leftover 3s", &A, NULL, (const char *[]){"tiles13=1", "singles=0", "tiles4=2", NULL});
+    check_all("1&3 leftover 3s", &A);
+    spmvlab_csr_free(&A);
+}
+
+static void test_medium_only(void)
+{
+    int32_t len[203];
+    for (int i = 0; i < 203; i++)
+        len[i] = 5 + (i * 37) % 120;
+    spmvlab_csr A = make(400, len, 203, 5);
+    expect_describe("all medium", &A, NULL, (const char *[]){"medium=203", "row_blocks=26", "long=0", NULL});
+    check_all("all medium", &A);
+    spmvlab_csr_free(&A);
+}
+
+/* One row-block of 8 rows: one of 40 and seven of 5 entries. With 8 x 4
+ * blocks only the first is 75% full; at threshold 0.25 the second is kept. */
+static void test_block_threshold(void)
+{
+    int32_t len[8] = {5, 5, 40, 5, 5, 5, 5, 5};
+    spmvlab_csr A = make(100, len, 8, 6);
+    expect_describe("threshold 0.75", &A, NULL,
+                    (const char *[]){"row_blocks=1", "mma_blocks=1", "irregular_nnz=43", NULL});
+    expect_describe("threshold 0.25", &A, (const char *[]){"threshold=0.25", NULL},
+                    (const char *[]){"mma_blocks=2", "irregular_nnz=32", NULL});
+    expect_describe("threshold 0.25, 8 x 16 blocks", &A,
+                    (const char *[]){"threshold=0.25", "f64_shape=m16n8k16", NULL},
+                    (const char *[]){"mma_blocks=1", "irregular_nnz=24", NULL});
+    check_all("block threshold", &A);
+    spmvlab_csr_free(&A);
+}
+
+static void test_long_rows(void)
+{
+    int32_t one[1] = {300};
+    spmvlab_csr A = make(1000, one, 1, 8);
+    expect_describe("one long row", &A, NULL, (const char *[]){"long=1", "long_segments=1", "medium=0", NULL});
+    check_all("one long row", &A);
+    spmvlab_csr_free(&A);
+
+    int32_t big[3] = {5000, 0, 2};
+    A = make(6000, big, 3, 9); /* 157 tiles of 32, 32 tiles per segment */
+    expect_describe("long row over segments", &A, NULL,
+                    (const char *[]){"long=1", "long_segments=5", "empty=1", "short2=1", NULL});
+    check_all("long row over segments", &A);
+    spmvlab_csr_free(&A);
+
+    int32_t many[40];
+    for (int i = 0; i < 40; i++)
+        many[i] = 256 + 1000 * (i % 7) + i; /* 33 segments on the long side at most */
+    A = make(8000, many, 40, 10);
+    expect_describe("many long rows", &A, NULL, (const char *[]){"long=40", NULL});
+    check_all("many long rows", &A);
+    spmvlab_csr_free(&A);
+}
+
+/* Lengths 4, 5, max_len - 1 and max_len fall in short, medium, medium, long. */
+static void test_class_boundaries(void)
+{
+    int32_t len[4] = {4, 5, 255, 256};
+    spmvlab_csr A = make(600, len, 4, 11);
+    expect_describe("boundaries 256", &A, NULL, (const char *[]){"short4=1", "medium=2", "long=1", NULL});
+    check_all("boundaries 256", &A);
+    spmvlab_csr_free(&A);
+
+    int32_t len64[4] = {4, 5, 63, 64};
+    A = make(600, len64, 4, 12);
+    expect_describe("boundaries 64", &A, (const char *[]){"max_len=64", NULL},
+                    (const char *[]){"short4=1", "medium=2", "long=1", NULL});
+    check_all("boundaries 64", &A);
+    spmvlab_csr_free(&A);
+}
+
+static void test_empty_rows(void)
+{
+    int32_t len[12] = {0, 3, 0, 0, 7, 0, 1, 0, 0, 0, 300, 0};
+    spmvlab_csr A = make(400, len, 12, 13);
+    expect_describe("empty rows", &A, NULL,
+                    (const char *[]){"empty=8", "short1=1", "short3=1", "tiles13=1", "medium=1", "long=1", NULL});
+    check_all("empty rows", &A);
+    spmvlab_csr_free(&A);
+
+    int32_t none[5] = {0, 0, 0, 0, 0};
+    A = make(10, none, 5, 14);
+    expect_describe("no entries", &A, NULL, (const char *[]){"empty=5", "medium=0", NULL});
+    check_all("no entries", &A);
+    spmvlab_csr_free(&A);
+}
+
+/* Every class at once, in random order, with power-law-like lengths. */
+static void test_mixture(void)
+{
+    static int32_t len[MAX_ROWS];
+    uint64_t s = 99;
+    int64_t counts[6] = {0};
+    for (int i = 0; i < MAX_ROWS; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        unsigned r = (unsigned)(s >> 33) % 1000;
+        len[i] = r < 60 ? 0 : r < 400 ? 1 + (int32_t)(r % 4) : r < 990 ? 5 + (int32_t)(r % 90) : 256 + 37 * (int32_t)(r % 50);
+        counts[len[i] == 0 ? 0 : len[i] <= 4 ? 1 : len[i] < 256 ? 2 : 3]++;
+    }
+    spmvlab_csr A = make(4000, len, MAX_ROWS, 15);
+    char e[32], m[32], l[32];
+    snprintf(e, sizeof e, "empty=%lld", (long long)counts[0]);
+    snprintf(m, sizeof m, "medium=%lld", (long long)counts[2]);
+    snprintf(l, sizeof l, "long=%lld", (long long)counts[3]);
+    expect_describe("mixture", &A, NULL, (const char *[]){e, m, l, NULL});
+    check_all("mixture", &A);
+    spmvlab_csr_free(&A);
+}
+
+/* Real matrices: cage10 (values fit binary16) in both dtypes, bcsstk16
+ * (values beyond the binary16 range) in f64 with every variant. */
+static void test_real_matrices(void)
+{
+    spmvlab_csr A;
+    if (test_load_csr("cage10.mtx.gz", &A) == 0) {
+        check_all("cage10", &A);
+        spmvlab_csr_free(&A);
+    }
+    if (test_load_csr("bcsstk16.mtx.gz", &A) == 0) {
+        for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+            check_bound("bcsstk16", &A, SPMVLAB_F64, variants[v]);
+        spmvlab_csr_free(&A);
+    }
+}
+
+static void test_refusals(void)
+{
+    spmvlab_csr A = uniform(16, 4, 20);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F32, NULL, &t, &err) == SPMVLAB_UNSUPPORTED);
+    test_instance_free(t);
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"rows_per_warp=12", NULL}, &t, &err) ==
+               SPMVLAB_INVALID_OPTION);
+    TEST_CONTAINS(err.msg, "multiple of 8");
+    test_instance_free(t);
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"long_chunk=200", NULL}, &t, &err) ==
+               SPMVLAB_INVALID_OPTION);
+    TEST_CONTAINS(err.msg, "multiple of 128");
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    test_short_lengths_each();
+    test_short_pairs_1_and_3();
+    test_medium_only();
+    test_block_threshold();
+    test_long_rows();
+    test_class_boundaries();
+    test_empty_rows();
+    test_mixture();
+    test_real_matrices();
+    test_refusals();
+    return test_done("dasp");
+}
