@@ -41,6 +41,7 @@ static const spmvlab_option jds_options[] = {
      "0: plain JDS; N: sorted rows cut into N sections of ceil(rows/N) rows, each an ELL block"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+/* Frees every host and device array of f, then f. */
 static void jds_free(jds_format *f)
 {
     if (!f)
