@@ -7,18 +7,21 @@
 #include "spmvlab/core.h"
 #include "spmvlab/gen.h"
 
-static void print_kind(FILE *out, const spmvlab_gen_kind *k)
+/* One kind and its parameters; common = 0 leaves out seed and values,
+ * which every kind shares. */
+static void print_kind(FILE *out, const spmvlab_gen_kind *k, int common)
 {
     fprintf(out, "  %-12s %s\n", k->name, k->summary);
     for (const spmvlab_option *o = k->params; o->key; o++)
-        fprintf(out, "      --%-12s %-8s %s\n", o->key, o->def, o->help);
+        if (common || (strcmp(o->key, "seed") != 0 && strcmp(o->key, "values") != 0))
+            fprintf(out, "      --%-12s %-8s %s\n", o->key, o->def, o->help);
 }
 
 static void usage(FILE *out, const spmvlab_gen_kind *only)
 {
     if (only) {
         fprintf(out, "usage: spmvlab gen %s [--KEY VALUE]... -o FILE.mtx[.gz]\n\n", only->name);
-        print_kind(out, only);
+        print_kind(out, only, 1);
         return;
     }
     fprintf(out,
@@ -29,7 +32,11 @@ static void usage(FILE *out, const spmvlab_gen_kind *only)
             "Options: -o FILE (required; .gz compresses), --stats (row-length statistics).\n"
             "\nkinds and their parameters (default in the second column):\n");
     for (int i = 0; spmvlab_gen_kind_at(i); i++)
-        print_kind(out, spmvlab_gen_kind_at(i));
+        print_kind(out, spmvlab_gen_kind_at(i), 0);
+    fprintf(out, "\nevery kind also takes:\n");
+    for (const spmvlab_option *o = spmvlab_gen_kind_at(0)->params; o->key; o++)
+        if (strcmp(o->key, "seed") == 0 || strcmp(o->key, "values") == 0)
+            fprintf(out, "      --%-12s %-8s %s\n", o->key, o->def, o->help);
 }
 
 /* Generates (or finds) every matrix of a set; prints "name path". */

@@ -12,7 +12,7 @@ enum { P_BROWS, P_BPR, P_R, P_C, P_SPREAD, P_SEED, P_VALUES };
 
 static const spmvlab_option params[] = {
     {"block_rows", SPMVLAB_OPT_INT, "1000", 1, 2147483647.0, NULL,
-     "block-rows (and block-columns): block_rows·r rows, block_rows·c columns"},
+     "block-rows (and block-columns): block_rows*r rows, block_rows*c columns"},
     {"bpr", SPMVLAB_OPT_INT, "8", 1, 2147483647.0, NULL, "blocks per block-row"},
     {"r", SPMVLAB_OPT_INT, "3", 1, 1024, NULL, "rows of a block"},
     {"c", SPMVLAB_OPT_INT, "3", 1, 1024, NULL, "columns of a block"},

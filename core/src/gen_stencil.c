@@ -85,14 +85,14 @@ static int gen_3d27(const double *v, spmvlab_csr *A, spmvlab_err *err)
 }
 
 const spmvlab_gen_kind gen_kind_stencil2d5 = {
-    "stencil2d5", "5-point Laplacian pattern on an n x n grid (n² rows, <= 5 per row)",
+    "stencil2d5", "5-point Laplacian pattern on an n x n grid (n^2 rows, <= 5 per row)",
     params_2d, 1, check_2d5, gen_2d5,
 };
 const spmvlab_gen_kind gen_kind_stencil3d7 = {
-    "stencil3d7", "7-point stencil on an n x n x n grid (n³ rows, <= 7 per row)",
+    "stencil3d7", "7-point stencil on an n x n x n grid (n^3 rows, <= 7 per row)",
     params_3d, 1, check_3d7, gen_3d7,
 };
 const spmvlab_gen_kind gen_kind_stencil3d27 = {
-    "stencil3d27", "27-point stencil on an n x n x n grid (n³ rows, <= 27 per row)",
+    "stencil3d27", "27-point stencil on an n x n x n grid (n^3 rows, <= 27 per row)",
     params_3d, 1, check_3d27, gen_3d27,
 };
