@@ -405,6 +405,7 @@ static void repository_sets_parse(void)
         while (spmvlab_gen_kind_at(kinds))
             kinds++;
         TEST_CHECK(nk == kinds); /* every generator appears */
+        TEST_CHECK(s.count > nk); /* and the bundled data/ matrices */
         spmvlab_set_free(&s);
     }
     rc = spmvlab_set_load("large", &s, &err);
