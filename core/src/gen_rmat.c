@@ -28,7 +28,7 @@ static const spmvlab_option params[] = {
 
 static double edges_of(const double *v)
 {
-    return v[P_EF] * ldexp(1.0, (int)v[P_SCALE]) * (v[P_UNDIRECTED] ? 2 : 1);
+    return v[P_EF] * ldexp(1.0, (int)v[P_SCALE]) * (v[P_UNDIRECTED] != 0 ? 2 : 1);
 }
 
 static int check(const double *v, spmvlab_err *err)
@@ -77,7 +77,7 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
 {
     int scale = (int)v[P_SCALE];
     int32_t n = (int32_t)1 << scale;
-    size_t drawn = (size_t)v[P_EF] << scale, m = drawn * (v[P_UNDIRECTED] ? 2 : 1);
+    size_t drawn = (size_t)v[P_EF] << scale, m = drawn * (v[P_UNDIRECTED] != 0 ? 2 : 1);
     /* Quadrant thresholds on 32-bit uniforms: [0,a) [a,a+b) [a+b,a+b+c) rest. */
     uint64_t t[3] = {(uint64_t)ldexp(v[P_A], 32), (uint64_t)ldexp(v[P_A] + v[P_B], 32),
                      (uint64_t)ldexp(v[P_A] + v[P_B] + v[P_C], 32)};
@@ -99,7 +99,7 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
     }
     for (int32_t i = 0; i < n; i++)
         perm[i] = i;
-    if (v[P_PERMUTE])
+    if (v[P_PERMUTE] != 0)
         for (int32_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
             int32_t j = (int32_t)gen_below(&r, (uint64_t)i + 1), tmp = perm[i];
             perm[i] = perm[j];
