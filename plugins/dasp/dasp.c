@@ -26,9 +26,12 @@
  *   medium  (5 .. max_len-1)    sorted by length (longest first, stable),
  *           8 at a time into row-blocks, each cut into 8 x BK blocks
  *           (BK = K of the shape) kept while at least `threshold` of the
- *           block's slots are real entries; the rest of each row is the
- *           irregular part, CSR on the CUDA cores (4 lanes per row, added
- *           to the MMA result in the same warp).
+ *           block's slots are real entries; larger shapes then go on with
+ *           narrower levels (BK/2, ..., 4 on the same dtype's MMA) from
+ *           where the wider level stopped, so rows of 5-15 entries still
+ *           use the tensor cores. The rest of each row is the irregular
+ *           part, CSR on the CUDA cores (4 lanes per row, added to the MMA
+ *           result in the same warp).
  *   long    (>= max_len)        stored whole (padded to a multiple of VPL),
  *           read as tiles of 8 x BK consecutive values, `long_chunk` values
  *           per warp segment. A row of one segment is stored by its warp; a
@@ -41,13 +44,16 @@
  * loaded, 0 is used (an Inf or NaN in x cannot leak into other rows).
  *
  * Arrays (device, and host copies for spmv_host), V = value size, Pz =
- * partial size (8 for f64, 4 for f16):
- *   medium  med_val/med_col: blocks * 8 * BK (V + 4); rb_ptr: 4 (rb + 1);
+ * partial size (8 for f64, 4 for f16), NL = medium levels, Q = medium
+ * block values / 32:
+ *   medium  med_val/med_col: 32 Q (V + 4); rb_ptr: 4 (NL rb + 1);
  *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4)
  *   short   sh_val/sh_col: 32 tiles (V + 4); sh_row: 4 (16 t13 + 16 t22 + 8 t4)
  *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty
  *   long    long_val/col: stored (V + 4); long_ptr: 8 (L + 1); long_row: 4 L;
  *           seg_ptr: 4 (L + 1); seg_row: 4 segs; partial: Pz segs; count: 4 L
+ * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
+ * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
  *
  * Options: max_len (256), threshold (0.75), rows_per_warp (auto: 8 below
  * 59990 medium rows, 16 below 400000, else 32, as the paper's 1/2/4

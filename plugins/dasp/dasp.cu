@@ -277,7 +277,6 @@ __device__ __forceinline__ T warp_sum(T v)
 }
 
 // The diagonal result of block row g = lane / 4, held by lane 4g + g/2.
-template <typename T>
 __device__ __forceinline__ bool holds_diag(int lane)
 {
     return (lane & 3) == (lane >> 3);
@@ -342,7 +341,7 @@ __device__ __forceinline__ void mma_levels(typename Shape<S>::V::acc_t (&c)[4], 
 
 template <int S>
 __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename Shape<S>::V::val_t *x,
-                          typename Shape<S>::V::val_t *y, int64_t s, int lane)
+                                          typename Shape<S>::V::val_t *y, int64_t s, int lane)
 {
     using V = typename Shape<S>::V;
     using acc_t = typename V::acc_t;
@@ -355,7 +354,7 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
     acc_t c[4] = {0, 0, 0, 0};
     mma_tiles<S>(c, static_cast<const typename V::val_t *>(L.long_val) + base, L.long_col + base, t0, t1, len, x,
                  lane);
-    acc_t v = warp_sum(holds_diag<acc_t>(lane) ? diag_of(c, lane) : acc_t(0));
+    acc_t v = warp_sum(holds_diag(lane) ? diag_of(c, lane) : acc_t(0));
     const int row = __ldg(L.long_row + lr);
     if (nseg == 1) {
         if (lane == 0)
@@ -386,7 +385,7 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
 
 template <int S>
 __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename Shape<S>::V::val_t *x,
-                            typename Shape<S>::V::val_t *y, int64_t w, int lane)
+                                            typename Shape<S>::V::val_t *y, int64_t w, int lane)
 {
     using V = typename Shape<S>::V;
     using val_t = typename V::val_t;
@@ -417,7 +416,7 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
             s = V::fma(V::acc(__ldcs(ival + i)), V::x_at(x, __ldcs(L.irr_col + i)), s);
         s += __shfl_xor_sync(kFull, s, 1);
         s += __shfl_xor_sync(kFull, s, 2);
-        if (holds_diag<acc_t>(lane)) {
+        if (holds_diag(lane)) {
             const int row = __ldg(L.med_row + r);
             if (row >= 0)
                 V::store(y, row, diag_of(c, lane) + s);
@@ -432,7 +431,7 @@ template <typename V, typename T>
 __device__ __forceinline__ void short_store(const dasp_launch &L, typename V::val_t *y, int64_t id0, int seg,
                                             const T (&c)[4], int lane)
 {
-    if (holds_diag<T>(lane)) {
+    if (holds_diag(lane)) {
         const int row = __ldg(L.sh_row + id0 + seg * DASP_BM + (lane >> 2));
         if (row >= 0)
             V::store(y, row, diag_of(c, lane));
@@ -488,8 +487,8 @@ __device__ __forceinline__ void short_warp_f64(const dasp_launch &L, const doubl
 
 // f16: m16n8k8, lane 4g+t (t < 2) holds slots 2t, 2t+1 of tile row g; lanes
 // t >= 2 hold slots 4-7, which a short tile does not have (zero).
-__device__ __forceinline__ void short_warp_f16(const dasp_launch &L, const unsigned short *x, unsigned short *y, int64_t w,
-                               int lane)
+__device__ __forceinline__ void short_warp_f16(const dasp_launch &L, const unsigned short *x, unsigned short *y,
+                                               int64_t w, int lane)
 {
     constexpr int P = DASP_SHORT_TILES_PER_WARP;
     const int g = lane >> 2, t = lane & 3;
@@ -531,8 +530,8 @@ __device__ __forceinline__ void short_warp_f16(const dasp_launch &L, const unsig
 // ---- tail: one lane per leftover length-1 row, then per empty row -------------
 
 template <typename V>
-__device__ __forceinline__ void tail_warp(const dasp_launch &L, const typename V::val_t *x, typename V::val_t *y, int64_t w,
-                          int lane)
+__device__ __forceinline__ void tail_warp(const dasp_launch &L, const typename V::val_t *x, typename V::val_t *y,
+                                          int64_t w, int lane)
 {
     const int64_t i = w * 32 + lane;
     if (i < L.n_single) {

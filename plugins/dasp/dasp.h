@@ -49,7 +49,9 @@ typedef enum dasp_shape {
 /* Values per lane of one MMA of a shape (1, 2 or 4). */
 static inline int dasp_shape_vpl(dasp_shape s)
 {
-    return (s == DASP_F64_M16N8K16 || s == DASP_F16_M16N8K16) ? 4 : s == DASP_F64_M8N8K4 || s == DASP_F64_M16N8K4 ? 1 : 2;
+    if (s == DASP_F64_M16N8K16 || s == DASP_F16_M16N8K16)
+        return 4;
+    return s == DASP_F64_M8N8K4 || s == DASP_F64_M16N8K4 ? 1 : 2;
 }
 
 /* Slots per block row of a shape (4, 8 or 16). */

@@ -231,7 +231,10 @@ static void test_mixture(void)
     for (int i = 0; i < MAX_ROWS; i++) {
         s = s * 6364136223846793005ULL + 1442695040888963407ULL;
         unsigned r = (unsigned)(s >> 33) % 1000;
-        len[i] = r < 60 ? 0 : r < 400 ? 1 + (int32_t)(r % 4) : r < 990 ? 5 + (int32_t)(r % 90) : 256 + 37 * (int32_t)(r % 50);
+        len[i] = r < 60 ? 0
+                 : r < 400 ? 1 + (int32_t)(r % 4)
+                 : r < 990 ? 5 + (int32_t)(r % 90)
+                           : 256 + 37 * (int32_t)(r % 50);
         counts[len[i] == 0 ? 0 : len[i] <= 4 ? 1 : len[i] < 256 ? 2 : 3]++;
     }
     spmvlab_csr A = make(4000, len, MAX_ROWS, 15);
