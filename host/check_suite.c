@@ -1,171 +1,327 @@
-/* The conformance suite: one case = one plugin instance on one matrix and dtype. */
-#include <stdarg.h>
+/*
+ * The conformance driver: plans the checks (one case = the plugin on one
+ * matrix in one dtype; plus two instances side by side and the refusal of
+ * undeclared dtypes), runs each in a child process with a time limit so a
+ * crash or a hang costs one line, and prints the pass/fail list.
+ *
+ * CUDA does not survive fork(): in --gpu mode this process never touches
+ * the device; each child opens it (check_cases.c).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "check_cases.h"
 #include "check_suite.h"
 #include "commands.h"
 #include "host_util.h"
 #include "spmvlab/edge.h"
+#include "spmvlab/sandbox.h"
 
 typedef struct tally {
-    int passed, refused, failed;
-    int verbose;
+    int passed, refused, skipped, failed;
+    char failures[512]; /* "f64 no_nonzeros_37x41, ..." for the summary */
 } tally;
 
-static void report(tally *t, const char *verdict, spmvlab_dtype d, const char *matrix, const char *fmt, ...)
+/* One line of the list: verdict, dtype, what was checked, detail. */
+static void report(tally *t, const check_result *r, const char *dtype, const char *what)
 {
-    char detail[SPMVLAB_ERR_LEN + 128] = "";
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    int fail = strcmp(verdict, "FAIL") == 0;
-    if (fail)
-        t->failed++;
-    else if (strcmp(verdict, "REFUSED") == 0)
-        t->refused++;
-    else
+    static const char *const names[] = {"PASS", "REFUSED", "FAIL", "skip"};
+    if (r->verdict == CHECK_PASS)
         t->passed++;
-    if (fail || t->verbose || strcmp(verdict, "REFUSED") == 0)
-        printf("%-7s %-4s %-28s %s\n", verdict, spmvlab_dtype_name(d), matrix, detail);
+    else if (r->verdict == CHECK_REFUSED)
+        t->refused++;
+    else if (r->verdict == CHECK_SKIP)
+        t->skipped++;
+    else {
+        size_t used = strlen(t->failures);
+        if (used + 4 < sizeof t->failures)
+            snprintf(t->failures + used, sizeof t->failures - used, "%s%s %s", used ? ", " : "", dtype, what);
+        t->failed++;
+    }
+    printf("%-7s %-4s %-28s %s\n", names[r->verdict], dtype, what, r->detail);
 }
 
-/* Runs y = A·x once (host or device) into NaN-poisoned y and checks it.
- * Returns 0 when within the bound, else -1 with the reason in why. */
-static int run_and_verify(spmvlab_runtime *rt, spmvlab_instance *in, int on_gpu, uint64_t seed, double *ratio,
-                          char *why, size_t len)
+static int child_main(void *arg, int out_fd)
 {
-    const spmvlab_matrix *m = &in->matrix->view;
-    size_t vs = spmvlab_dtype_size(m->dtype);
-    void *x = malloc(m->cols ? (size_t)m->cols * vs : 1), *y = malloc(m->rows ? (size_t)m->rows * vs : 1);
-    double *ref = malloc(((size_t)m->rows + 1) * sizeof *ref), *absum = malloc(((size_t)m->rows + 1) * sizeof *absum);
-    int rc = -1;
-    void *dx = NULL, *dy = NULL;
+    dup2(STDERR_FILENO, STDOUT_FILENO); /* a plugin that prints adds to its last words */
+    check_result r;
+    check_job_execute(arg, &r);
+    const char *p = (const char *)&r;
+    size_t left = sizeof r;
+    while (left) {
+        ssize_t n = write(out_fd, p, left);
+        if (n <= 0)
+            return 3;
+        p += n;
+        left -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Splits a child's stderr tail into the last "stage: " it announced and
+ * the rest (what the plugin or a sanitizer printed), on one line. */
+static void read_last_words(const char *words, char *stage, size_t slen, char *rest, size_t rlen)
+{
+    snprintf(stage, slen, "startup");
+    rest[0] = '\0';
+    size_t used = 0;
+    for (const char *line = words; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        if (n > 7 && strncmp(line, "stage: ", 7) == 0)
+            snprintf(stage, slen, "%.*s", (int)(n - 7), line + 7);
+        else if (n && used + 4 < rlen)
+            used += (size_t)snprintf(rest + used, rlen - used, "%s%.*s", used ? " | " : "", (int)n, line);
+        line = nl ? nl + 1 : NULL;
+    }
+    if (used >= rlen)
+        rest[rlen - 1] = '\0';
+}
+
+/* Runs one check in a child (or here with --no-fork) and fills r; a child
+ * that crashes, hangs or exits without a result becomes a FAIL saying how
+ * and during which step. */
+static void run_job(const check_options *o, check_job *j, check_result *r)
+{
+    if (o->no_fork) {
+        j->sandboxed = 0;
+        check_job_execute(j, r);
+        return;
+    }
+    j->sandboxed = 1;
+    spmvlab_sandbox_result sr;
     spmvlab_err err = {{0}};
-    if (!x || !y || !ref || !absum) {
-        snprintf(why, len, "out of host memory");
-        goto out;
+    if (spmvlab_sandbox_run(child_main, j, o->timeout_s, &sr, &err)) {
+        r->verdict = CHECK_FAIL;
+        snprintf(r->detail, sizeof r->detail, "%s", err.msg);
+        return;
     }
-    spmvlab_random_x(x, (size_t)m->cols, m->dtype, seed);
-    spmvlab_poison_host(y, (size_t)m->rows, m->dtype);
-    spmvlab_reference(m, x, ref, absum);
-    spmvlab_status st;
-    if (!on_gpu) {
-        st = in->plugin->desc->spmv_host(in->fmt, x, y, &err);
-    } else {
-        if (spmvlab_dev_malloc(rt, &dx, (size_t)m->cols * vs, &err) ||
-            spmvlab_dev_malloc(rt, &dy, (size_t)m->rows * vs, &err) ||
-            spmvlab_dev_upload(rt, dx, x, (size_t)m->cols * vs, &err) ||
-            spmvlab_dev_poison(rt, dy, (size_t)m->rows, m->dtype, &err) || spmvlab_dev_sync(rt, &err)) {
-            snprintf(why, len, "setting up x and y on the device: %s", err.msg);
-            goto out;
-        }
-        st = in->plugin->desc->spmv(in->fmt, dx, dy, rt->stream, &err);
-        spmvlab_err sync;
-        if (st == SPMVLAB_OK && spmvlab_dev_sync(rt, &sync)) {
-            st = SPMVLAB_CUDA_ERROR;
-            snprintf(err.msg, sizeof err.msg, "%s", sync.msg);
-        }
-        if (st == SPMVLAB_OK && spmvlab_dev_download(rt, y, dy, (size_t)m->rows * vs, &sync)) {
-            st = SPMVLAB_CUDA_ERROR;
-            snprintf(err.msg, sizeof err.msg, "%s", sync.msg);
-        }
+    if (sr.end == SPMVLAB_SANDBOX_EXITED && sr.exit_code == 0 && sr.output_len == sizeof *r) {
+        memcpy(r, sr.output, sizeof *r);
+        free(sr.output);
+        return;
     }
-    if (st != SPMVLAB_OK) {
-        snprintf(why, len, "%s returned %s: %s", on_gpu ? "spmv" : "spmv_host", spmvlab_status_name(st),
-                 err.msg[0] ? err.msg : "(no sentence)");
-        goto out;
-    }
-    spmvlab_verdict v;
-    spmvlab_verify(m, y, ref, absum, &v);
-    *ratio = v.max_ratio;
-    if (v.nonfinite_ref) {
-        snprintf(why, len, "the input holds NaN or Inf (%d rows have a non-finite reference)", v.nonfinite_ref);
-        goto out;
-    }
-    if (!v.ok) {
-        int32_t r = v.worst_row, rl = r >= 0 ? m->row_ptr[r + 1] - m->row_ptr[r] : 0;
-        if (v.nan_rows)
-            snprintf(why, len, "%s: %d rows not written or NaN (row %d of length %d holds %g, expected %.17g)",
-                     on_gpu ? "spmv" : "spmv_host", v.nan_rows, r, rl, v.y_worst, v.ref_worst);
-        else
-            snprintf(why, len, "%s: %d rows beyond the error bound; worst row %d (length %d): %.17g, expected %.17g, %.3g x the bound",
-                     on_gpu ? "spmv" : "spmv_host", v.bad_rows, r, rl, v.y_worst, v.ref_worst, v.max_ratio);
-        goto out;
-    }
-    rc = 0;
-out:
-    spmvlab_dev_free(rt, dx);
-    spmvlab_dev_free(rt, dy);
-    free(x);
-    free(y);
-    free(ref);
-    free(absum);
-    return rc;
+    char stage[128], rest[640], how[320];
+    read_last_words(sr.last_words, stage, sizeof stage, rest, sizeof rest);
+    if (sr.end == SPMVLAB_SANDBOX_CRASHED)
+        snprintf(how, sizeof how, "crashed (signal %d) during %s: %s", sr.signal, stage, strsignal(sr.signal));
+    else if (sr.end == SPMVLAB_SANDBOX_TIMEOUT)
+        snprintf(how, sizeof how, "timed out after %g s during %s", o->timeout_s, stage);
+    else
+        snprintf(how, sizeof how, "exited with status %d during %s without a result", sr.exit_code, stage);
+    r->verdict = CHECK_FAIL;
+    snprintf(r->detail, sizeof r->detail, "%s%s%s", how, rest[0] ? "; last words: " : "", rest);
+    free(sr.output);
 }
 
-static void check_case(tally *t, spmvlab_runtime *rt, const spmvlab_loaded *pl, const spmvlab_optset *opts,
-                       const spmvlab_csr *A, const char *name, spmvlab_dtype d, const check_options *o)
+/* Values worth trying for one option, nearest the current value first. */
+static int option_candidates(const spmvlab_option *t, const spmvlab_opt_value *v, char out[][64], int max)
 {
-    spmvlab_prepared pm;
+    int n = 0;
+    switch (t->type) {
+    case SPMVLAB_OPT_BOOL:
+        snprintf(out[n++], 64, "%s", v->i ? "false" : "true");
+        break;
+    case SPMVLAB_OPT_ENUM:
+        for (const char *c = t->choices ? t->choices : ""; *c && n < max;) {
+            const char *bar = strchr(c, '|');
+            int len = bar ? (int)(bar - c) : (int)strlen(c);
+            snprintf(out[n++], 64, "%.*s", len, c);
+            c = bar ? bar + 1 : c + len;
+        }
+        break;
+    case SPMVLAB_OPT_INT_AUTO:
+        if (v->is_auto) {
+            snprintf(out[n++], 64, "%.0f", t->min);
+            snprintf(out[n++], 64, "%.0f", t->min + 1);
+            snprintf(out[n++], 64, "%.0f", t->max);
+            break;
+        }
+        snprintf(out[n++], 64, "auto");
+        /* fall through */
+    case SPMVLAB_OPT_INT: {
+        long long c[] = {v->i * 2, v->i / 2, v->i + 1, v->i - 1, (long long)t->min, (long long)t->max};
+        for (size_t k = 0; k < sizeof c / sizeof *c && n < max; k++)
+            snprintf(out[n++], 64, "%lld", c[k]);
+        break;
+    }
+    case SPMVLAB_OPT_FLOAT: {
+        double c[] = {v->f * 2, v->f / 2, t->min, t->max};
+        for (size_t k = 0; k < sizeof c / sizeof *c && n < max; k++)
+            snprintf(out[n++], 64, "%.17g", c[k]);
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+/* b = a with one option changed to a value the plugin accepts: the first
+ * option, in table order, that has one. Returns 0, or -1 when none has (b
+ * is then a plain copy of a). */
+static int make_variant(const spmvlab_plugin *p, const spmvlab_optset *a, spmvlab_optset *b)
+{
     spmvlab_err err;
-    int prc = spmvlab_prepare(rt, A, name, d, &pm, &err);
-    if (prc == -2) {
-        printf("skip    %-4s %-28s %s\n", spmvlab_dtype_name(d), name, err.msg);
-        return;
+    for (int k = 0; k < a->opts.count; k++) {
+        char cand[8][64];
+        int n = option_candidates(&a->table[k], &a->values[k], cand, 8);
+        for (int c = 0; c < n; c++) {
+            if (strcmp(cand[c], a->text[k]) == 0 || spmvlab_optset_copy(b, a, &err))
+                continue;
+            if (spmvlab_optset_set(b, p->name, a->table[k].key, cand[c], &err) == 0 &&
+                (!p->check_options || p->check_options(&b->opts, &err) == SPMVLAB_OK))
+                return 0;
+            spmvlab_optset_free(b);
+        }
     }
-    if (prc) {
-        report(t, "FAIL", d, name, "preparing the matrix: %s", err.msg);
-        return;
+    spmvlab_optset_copy(b, a, &err);
+    return -1;
+}
+
+static int options_differ(const spmvlab_optset *a, const spmvlab_optset *b)
+{
+    for (int k = 0; k < a->opts.count; k++)
+        if (strcmp(a->text[k], b->text[k]) != 0)
+            return 1;
+    return 0;
+}
+
+/* Applies --set to opts; returns 0 or the exit code after a message. */
+static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check_options *o)
+{
+    spmvlab_err err;
+    for (int i = 0; i < o->nsets; i++) {
+        char kv[256];
+        snprintf(kv, sizeof kv, "%s", o->sets[i]);
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            fprintf(stderr, "spmvlab check: --set %s is not of the form KEY=VALUE.\n", o->sets[i]);
+            return EXIT_USAGE;
+        }
+        *eq = '\0';
+        if (spmvlab_optset_set(opts, p->name, kv, eq + 1, &err)) {
+            fprintf(stderr, "spmvlab check: %s.\n", err.msg);
+            return EXIT_USAGE;
+        }
     }
-    spmvlab_instance in;
-    spmvlab_status st = spmvlab_instance_convert(&in, rt, pl, pl->desc->name, opts, &pm, &err);
-    if (st != SPMVLAB_OK) {
-        if ((st == SPMVLAB_UNSUPPORTED || st == SPMVLAB_LIMIT) && err.msg[0])
-            report(t, "REFUSED", d, name, "%s: %s", spmvlab_status_name(st), err.msg);
-        else
-            report(t, "FAIL", d, name, "convert returned %s: %s", spmvlab_status_name(st), err.msg);
-        spmvlab_prepared_free(&pm);
-        return;
+    if (p->check_options && p->check_options(&opts->opts, &err) != SPMVLAB_OK) {
+        fprintf(stderr, "spmvlab check: %s.\n", err.msg);
+        return EXIT_USAGE;
     }
-    char why[SPMVLAB_ERR_LEN + 256] = "";
-    double worst = 0, ratio = 0;
-    int bad = 0;
-    size_t fp = spmvlab_instance_footprint(&in);
-    if (fp != in.cur_bytes) {
-        snprintf(why, sizeof why, "footprint() reports %zu bytes but the instance holds %zu bytes in %ld allocations",
-                 fp, in.cur_bytes, in.live_allocs);
-        bad = 1;
+    return 0;
+}
+
+/* The dtypes to run cases in (declared and asked for). */
+static uint32_t case_dtypes(const spmvlab_plugin *p, const check_options *o)
+{
+    return p->dtypes & (o->dtype_mask ? o->dtype_mask : 7u);
+}
+
+/* One case per dtype on matrix A. */
+static void check_matrix(tally *t, const check_options *o, check_job *base, const spmvlab_csr *A, const char *name)
+{
+    for (int d = 0; d < 3; d++) {
+        if (!(case_dtypes(base->plugin->desc, o) & SPMVLAB_DTYPE_BIT(d)))
+            continue;
+        check_job j = *base;
+        j.kind = CHECK_CASE;
+        j.mats = &A;
+        j.names = &name;
+        j.nmats = 1;
+        j.dtype = (spmvlab_dtype)d;
+        check_result r;
+        run_job(o, &j, &r);
+        report(t, &r, spmvlab_dtype_name(j.dtype), name);
     }
-    for (int pass = 0; pass < 2 && !bad; pass++) {
-        if (run_and_verify(rt, &in, 0, o->seed + (uint64_t)pass, &ratio, why, sizeof why))
-            bad = 1;
-        worst = ratio > worst ? ratio : worst;
+}
+
+/* Two instances side by side (per dtype) on the first edge cases named
+ * here that the plugin takes; then the refusal of every undeclared dtype. */
+static void check_extras(tally *t, const check_options *o, check_job *base, const spmvlab_optset *opts)
+{
+    static const char *const wanted[] = {"power_law", "uniform", "diagonal"};
+    const spmvlab_plugin *p = base->plugin->desc;
+    spmvlab_csr mats[3];
+    const spmvlab_csr *mp[3];
+    const char *names[3];
+    int n = 0;
+    spmvlab_err err;
+    for (int w = 0; w < 3; w++)
+        for (int e = 0; e < spmvlab_edge_count(); e++)
+            if (strncmp(spmvlab_edge_name(e), wanted[w], strlen(wanted[w])) == 0 &&
+                spmvlab_edge_build(e, &mats[n], &err) == 0) {
+                mp[n] = &mats[n];
+                names[n++] = spmvlab_edge_name(e);
+                break;
+            }
+    /* The pair: the --set options against the defaults, or the defaults
+     * against a variant that changes one option. */
+    spmvlab_optset other;
+    int have_other = 0;
+    if (o->nsets && spmvlab_optset_init(&other, p, &err) == 0) {
+        have_other = 1;
+        if (!options_differ(opts, &other)) {
+            spmvlab_optset_free(&other);
+            make_variant(p, opts, &other);
+        }
+    } else if (spmvlab_optset_copy(&other, opts, &err) == 0) {
+        have_other = 1;
+        spmvlab_optset_free(&other);
+        make_variant(p, opts, &other);
     }
-    for (int pass = 0; o->gpu && pass < 2 && !bad; pass++) {
-        if (run_and_verify(rt, &in, 1, o->seed + 10 + (uint64_t)pass, &ratio, why, sizeof why))
-            bad = 1;
-        worst = ratio > worst ? ratio : worst;
+    for (int d = 0; have_other && n && d < 3; d++) {
+        if (!(case_dtypes(p, o) & SPMVLAB_DTYPE_BIT(d)))
+            continue;
+        check_job j = *base;
+        j.kind = CHECK_PAIR;
+        j.opts_b = &other;
+        j.mats = mp;
+        j.names = names;
+        j.nmats = n;
+        j.dtype = (spmvlab_dtype)d;
+        check_result r;
+        run_job(o, &j, &r);
+        report(t, &r, spmvlab_dtype_name(j.dtype), "two_instances");
     }
-    char facts[256];
-    spmvlab_instance_describe(&in, facts, sizeof facts);
-    double conv = in.convert_ms;
-    size_t left = spmvlab_instance_destroy(&in);
-    if (!bad && left) {
-        snprintf(why, sizeof why, "destroy() left %zu bytes allocated", left);
-        bad = 1;
+    if (have_other)
+        spmvlab_optset_free(&other);
+    for (int k = 0; k < n; k++)
+        spmvlab_csr_free(&mats[k]);
+    for (int d = 0; d < 3; d++) {
+        if ((p->dtypes & SPMVLAB_DTYPE_BIT(d)) || (o->dtype_mask && !(o->dtype_mask & SPMVLAB_DTYPE_BIT(d))))
+            continue;
+        check_job j = *base;
+        j.kind = CHECK_UNDECLARED;
+        j.dtype = (spmvlab_dtype)d;
+        check_result r;
+        run_job(o, &j, &r);
+        report(t, &r, spmvlab_dtype_name(j.dtype), "undeclared_dtype");
     }
-    if (bad)
-        report(t, "FAIL", d, name, "%s", why);
-    else
-        report(t, "PASS", d, name, "error %.3g of bound, %zu bytes, convert %.2f ms %s", worst, fp, conv, facts);
-    spmvlab_prepared_free(&pm);
 }
 
 int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
 {
+    check_job base;
+    memset(&base, 0, sizeof base);
+    base.gpu = o->gpu;
+    base.verbose = o->verbose;
+    base.seed = o->seed;
+    base.reg = reg;
+    base.target = target;
+    check_result r;
+    /* Load once in a child first, so a plugin that crashes while loading is
+     * reported, then here. */
+    base.kind = CHECK_LOAD;
+    if (!o->no_fork) {
+        run_job(o, &base, &r);
+        if (r.verdict != CHECK_PASS) {
+            printf("FAIL    load: %s\n", r.detail);
+            return EXIT_FAILED;
+        }
+    }
     spmvlab_err err;
     const spmvlab_loaded *pl = strchr(target, '/') || strstr(target, ".so")
                                    ? spmvlab_registry_load_file(reg, target, &err)
@@ -175,8 +331,9 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
         return EXIT_FAILED;
     }
     const spmvlab_plugin *p = pl->desc;
+    base.plugin = pl;
     printf("checking %s %s (ABI %u.%u) from %s\n", p->name, p->version, p->abi_major, p->abi_minor, pl->path);
-    if (!p->spmv_host) {
+    if (!p->spmv_host && !o->gpu) {
         printf("FAIL    the plugin has no spmv_host: the CPU execution of the format is required\n");
         return EXIT_FAILED;
     }
@@ -185,85 +342,64 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
         printf("FAIL    options: %s\n", err.msg);
         return EXIT_FAILED;
     }
-    for (int i = 0; i < o->nsets; i++) {
-        char kv[256];
-        snprintf(kv, sizeof kv, "%s", o->sets[i]);
-        char *eq = strchr(kv, '=');
-        if (!eq) {
-            fprintf(stderr, "spmvlab check: --set %s is not of the form KEY=VALUE.\n", o->sets[i]);
+    int rc = apply_sets(p, &opts, o);
+    if (rc) {
+        spmvlab_optset_free(&opts);
+        return rc;
+    }
+    base.opts = &opts;
+    char mode[sizeof r.detail] = "CPU (spmv_host; device memory emulated on the host)";
+    if (o->gpu) {
+        base.kind = CHECK_DEVICE;
+        run_job(o, &base, &r);
+        if (r.verdict != CHECK_PASS) {
+            printf("%s: --gpu asked for the GPU path but %s\n", r.verdict == CHECK_SKIP ? "skipped" : "FAIL", r.detail);
             spmvlab_optset_free(&opts);
-            return EXIT_USAGE;
+            return r.verdict == CHECK_SKIP ? EXIT_SKIPPED : EXIT_FAILED;
         }
-        *eq = '\0';
-        if (spmvlab_optset_set(&opts, p->name, kv, eq + 1, &err)) {
-            fprintf(stderr, "spmvlab check: %s.\n", err.msg);
-            spmvlab_optset_free(&opts);
-            return EXIT_USAGE;
-        }
-    }
-    if (p->check_options && p->check_options(&opts.opts, &err) != SPMVLAB_OK) {
-        fprintf(stderr, "spmvlab check: %s.\n", err.msg);
-        spmvlab_optset_free(&opts);
-        return EXIT_USAGE;
-    }
-    spmvlab_runtime rt;
-    int orc = spmvlab_runtime_open(&rt, o->gpu ? 2 : 0, 0, &err);
-    if (orc == 1) {
-        printf("skipped: --gpu asked for the GPU path but %s\n", err.msg);
-        spmvlab_optset_free(&opts);
-        return EXIT_SKIPPED;
-    }
-    if (orc) {
-        fprintf(stderr, "spmvlab check: %s.\n", err.msg);
-        spmvlab_optset_free(&opts);
-        return EXIT_FAILED;
+        snprintf(mode, sizeof mode, "%s", r.detail);
     }
     char text[512];
     spmvlab_optset_describe(&opts, 0, text, sizeof text);
-    printf("options: %s\nmode: %s\n", text[0] ? text : "(none)",
-           rt.device.present ? rt.device.name : "CPU (spmv_host; device memory emulated on the host)");
-    tally t = {0, 0, 0, o->verbose};
-    uint32_t mask = o->dtype_mask ? o->dtype_mask : p->dtypes;
-    for (int d = 0; d < 3; d++) {
-        if (!(mask & SPMVLAB_DTYPE_BIT(d)))
+    printf("options: %s\nmode: %s%s%s\n", text[0] ? text : "(none)", mode, o->gpu ? " and spmv_host" : "",
+           o->no_fork ? "; checks run in this process (--no-fork)" : "");
+    if (!p->spmv_host)
+        printf("note: the plugin has no spmv_host; only the GPU path is checked\n");
+    tally t;
+    memset(&t, 0, sizeof t);
+    for (int e = 0; o->edge_cases && e < spmvlab_edge_count(); e++) {
+        spmvlab_csr A;
+        if (spmvlab_edge_build(e, &A, &err)) {
+            check_result fail = {CHECK_FAIL, ""};
+            snprintf(fail.detail, sizeof fail.detail, "%s", err.msg);
+            report(&t, &fail, "-", spmvlab_edge_name(e));
             continue;
-        if (!(p->dtypes & SPMVLAB_DTYPE_BIT(d))) {
-            printf("skip    %-4s the plugin does not declare this dtype\n", spmvlab_dtype_name((spmvlab_dtype)d));
-            continue;
         }
-        for (int e = 0; o->edge_cases && e < spmvlab_edge_count(); e++) {
-            spmvlab_csr A;
-            if (spmvlab_edge_build(e, &A, &err)) {
-                report(&t, "FAIL", (spmvlab_dtype)d, spmvlab_edge_name(e), "%s", err.msg);
-                continue;
-            }
-            check_case(&t, &rt, pl, &opts, &A, spmvlab_edge_name(e), (spmvlab_dtype)d, o);
-            spmvlab_csr_free(&A);
-        }
-        for (int f = 0; f < o->npaths; f++) {
-            char label[128];
-            spmvlab_matrix_label(o->paths[f], label, sizeof label);
-            spmvlab_csr A;
-            int lrc = load_matrix(o->paths[f], &A, &err);
-            if (lrc == -2) {
-                printf("skip    %-4s %-28s %s\n", spmvlab_dtype_name((spmvlab_dtype)d), label, err.msg);
-                continue;
-            }
-            if (lrc) {
-                report(&t, "FAIL", (spmvlab_dtype)d, label, "%s", err.msg);
-                continue;
-            }
-            if (o->max_nnz && A.nnz > o->max_nnz) {
-                if (o->verbose)
-                    printf("skip    %-4s %-28s %d non-zeros > --max-nnz\n", spmvlab_dtype_name((spmvlab_dtype)d), label, A.nnz);
-            } else
-                check_case(&t, &rt, pl, &opts, &A, label, (spmvlab_dtype)d, o);
-            spmvlab_csr_free(&A);
-        }
+        check_matrix(&t, o, &base, &A, spmvlab_edge_name(e));
+        spmvlab_csr_free(&A);
     }
-    printf("%s: %d passed, %d refused cleanly, %d failed\n", t.failed ? "FAILED" : "PASSED", t.passed, t.refused,
-           t.failed);
-    spmvlab_runtime_close(&rt);
+    for (int f = 0; f < o->npaths; f++) {
+        char label[128];
+        spmvlab_matrix_label(o->paths[f], label, sizeof label);
+        spmvlab_csr A;
+        int lrc = load_matrix(o->paths[f], &A, &err);
+        check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, ""};
+        snprintf(note.detail, sizeof note.detail, "%s", err.msg);
+        if (lrc) {
+            report(&t, &note, "-", label);
+            continue;
+        }
+        if (o->max_nnz && A.nnz > o->max_nnz) {
+            if (o->verbose)
+                printf("skip    -    %-28s %d non-zeros > --max-nnz\n", label, A.nnz);
+        } else
+            check_matrix(&t, o, &base, &A, label);
+        spmvlab_csr_free(&A);
+    }
+    if (o->edge_cases)
+        check_extras(&t, o, &base, &opts);
+    printf("%s: %d passed, %d refused cleanly, %d skipped, %d failed%s%s\n", t.failed ? "FAILED" : "PASSED", t.passed,
+           t.refused, t.skipped, t.failed, t.failed ? ": " : "", t.failures);
     spmvlab_optset_free(&opts);
     return t.failed ? EXIT_FAILED : EXIT_OK;
 }

@@ -19,10 +19,13 @@ typedef struct check_options {
     int gpu;                          /* also run spmv on the device */
     uint64_t seed;
     int verbose;
+    double timeout_s;                 /* per check, in its child process; <= 0: none */
+    int no_fork;                      /* run the checks in this process (for gdb) */
 } check_options;
 
-/* Runs the suite on target (a plugin name or a .so path); prints a pass /
- * fail list and a summary. Returns the process exit code. */
+/* Runs the suite on target (a plugin name or a .so path), each check in a
+ * child process unless no_fork; prints a pass / fail list and a summary.
+ * Returns the process exit code. */
 int check_run(spmvlab_registry *reg, const char *target, const check_options *o);
 
 #endif

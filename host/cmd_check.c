@@ -4,7 +4,10 @@
  * convert, footprint against tracked allocations, spmv_host (and the GPU
  * path with --gpu) twice with fresh random x into NaN-poisoned y, checked
  * against the reference bound, and destroy leaving zero bytes. A clean
- * refusal (unsupported / limit with a sentence) passes as a refusal.
+ * refusal (unsupported / limit with a sentence) passes as a refusal. Then
+ * two instances with different options side by side, and the refusal of
+ * every dtype the plugin does not declare. Each check runs in a child
+ * process with a time limit, so a crash or a hang is one failed line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,8 @@ static void usage(FILE *out)
             "  --no-edge-cases      only the matrix files\n"
             "  --gpu                also run the GPU path (exit 77 without a GPU)\n"
             "  --seed N             seed of the random x (default 1)\n"
+            "  --timeout S          seconds one check may take in its child process (default 60; 0: none)\n"
+            "  --no-fork            run every check in this process (to debug under gdb; a crash ends the run)\n"
             "  -v                   print every case, not only failures\n");
 }
 
@@ -38,6 +43,7 @@ int cmd_check(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.edge_cases = 1;
+    o.timeout_s = 60;
     const char *target = NULL;
     char **paths = NULL;
     int npaths = 0, skip_missing = 0;
@@ -85,6 +91,15 @@ int cmd_check(int argc, char **argv)
             o.gpu = 1;
         else if (strcmp(a, "--seed") == 0 && more)
             o.seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(a, "--timeout") == 0 && more) {
+            char *end;
+            o.timeout_s = strtod(argv[++i], &end);
+            if (*end || o.timeout_s < 0) {
+                fprintf(stderr, "spmvlab check: --timeout wants seconds (a number >= 0), not '%s'.\n", argv[i]);
+                goto out;
+            }
+        } else if (strcmp(a, "--no-fork") == 0)
+            o.no_fork = 1;
         else if (strcmp(a, "-v") == 0)
             o.verbose = 1;
         else if (a[0] != '-' && !target)
