@@ -1,0 +1,410 @@
+/*
+ * csr5 — CSR5 (Weifeng Liu, Brian Vinter, "CSR5: An Efficient Storage Format
+ * for Cross-Platform Sparse Matrix-Vector Multiplication", ICS 2015).
+ *
+ * Format: the non-zeros, in CSR order, are cut into tiles of omega x sigma
+ * entries (omega = 32 lanes, one warp per tile); lane l of tile t owns the
+ * sigma consecutive entries t*32*sigma + l*sigma + j. Inside a tile col and
+ * val are stored column-major (entry (l, j) at t*32*sigma + j*32 + l), so at
+ * step j a warp reads 32 consecutive words. The nnz mod 32*sigma entries
+ * after the last full tile (the tail) stay in CSR order and are processed
+ * row by row. Per tile: tile_ptr (row of its first entry; bit 31 set when
+ * empty rows lie between the rows it holds) and one descriptor of W = 1 or
+ * 2 words per lane packing the row-start bit flags (sigma bits), seg_offset
+ * (5 bits) and y_offset (csr5_ybits bits); layout in csr5_tile.h. Tiles with
+ * bit 31 map their row slots through empty_offset (from eo_ptr[t]); empty
+ * rows are listed in empty_rows and zeroed by the kernel. row_ptr is kept
+ * for the tail and for rows that cross tiles. No padding.
+ *
+ * Device bytes, s = sizeof(value), F = 1 when some tile spans empty rows:
+ *   4 (rows + 1) + (4 + s) nnz + 4 (tiles + 1) + 128 W tiles + 4 F tiles
+ *   + 4 n_empty_offset + 4 n_empty_rows + s (2 tiles + 1) [tiles > 0]
+ *   + 4 tiles [calibrate = inline]
+ * the last two being scratch for the partial sums of crossing rows.
+ *
+ * Conversion: on the GPU when one is present (tile_ptr by binary search,
+ * descriptors one thread per tile, the transpose one thread per entry,
+ * csr5_convert.cu), else on the host with the same per-tile code
+ * (csr5_build.c); host copies of all arrays are kept for spmv_host.
+ *
+ * Options: sigma (auto or 1..32; auto: 4 for mean row length <= 4, the
+ * rounded mean up to 32, 32 above), calibrate (inline: the last tile to
+ * finish a crossing row writes it, one launch; kernel: a second launch),
+ * verify_convert (compare a GPU conversion with the host one).
+ *
+ * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
+ * sums and counters are scratch inside the format). int32 indices.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "csr5_format.h"
+#include "csr5_tile.h"
+
+static const spmvlab_option csr5_options[] = {
+    {"sigma", SPMVLAB_OPT_INT_AUTO, "auto", 1, CSR5_SIGMA_MAX, NULL,
+     "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"},
+    {"calibrate", SPMVLAB_OPT_ENUM, "inline", 0, 0, "inline|kernel",
+     "rows crossing tiles: finished by the last tile to arrive (one launch) or by a second kernel"},
+    {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
+     "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+/* The paper's rule for GPUs, from the mean row length. */
+static int csr5_auto_sigma(const spmvlab_matrix *A)
+{
+    double mean = A->rows ? (double)A->nnz / A->rows : 0.0;
+    if (mean <= 4.0)
+        return 4;
+    if (mean >= 32.0)
+        return 32;
+    return (int)(mean + 0.5);
+}
+
+static double csr5_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static void csr5_destroy(void *handle)
+{
+    csr5_fmt *f = handle;
+    if (!f)
+        return;
+    spmvlab_ctx *ctx = f->ctx;
+    ctx->dev_free(ctx, (void *)f->d.row_ptr);
+    ctx->dev_free(ctx, (void *)f->d.col);
+    ctx->dev_free(ctx, (void *)f->d.val);
+    ctx->dev_free(ctx, (void *)f->d.tile_ptr);
+    ctx->dev_free(ctx, (void *)f->d.desc);
+    ctx->dev_free(ctx, (void *)f->d.eo_ptr);
+    ctx->dev_free(ctx, (void *)f->d.empty_offset);
+    ctx->dev_free(ctx, (void *)f->d.empty_rows);
+    ctx->dev_free(ctx, f->d.pieces);
+    ctx->dev_free(ctx, f->d.arrivals);
+    csr5_arrays_free(&f->h);
+    free(f);
+}
+
+/* A tracked device array of bytes (NULL for 0 bytes). */
+static spmvlab_status csr5_dev_array(csr5_fmt *f, const void **dst, size_t bytes, spmvlab_err *err)
+{
+    void *p = NULL;
+    spmvlab_status st = f->ctx->dev_alloc(f->ctx, &p, bytes, err);
+    *dst = p;
+    if (st == SPMVLAB_OK)
+        f->bytes += bytes;
+    return st;
+}
+
+/* Allocates a device array and uploads the host array src into it. */
+static spmvlab_status csr5_put(csr5_fmt *f, const void **dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    spmvlab_status st = csr5_dev_array(f, dst, bytes, err);
+    if (st == SPMVLAB_OK && bytes)
+        st = f->ctx->upload(f->ctx, (void *)*dst, src, bytes, err);
+    return st;
+}
+
+/* Allocates a host copy and downloads the device array src into it. */
+static spmvlab_status csr5_get(csr5_fmt *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    *dst = malloc(bytes ? bytes : 1);
+    if (!*dst)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for a %zu-byte host copy", bytes);
+    return bytes ? f->ctx->download(f->ctx, *dst, src, bytes, err) : SPMVLAB_OK;
+}
+
+/* Device scratch for crossing rows: pieces and, inline, arrival counters. */
+static spmvlab_status csr5_scratch(csr5_fmt *f, spmvlab_err *err)
+{
+    size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
+    const void *p = NULL;
+    spmvlab_status st = csr5_dev_array(f, &p, tiles ? (2 * tiles + 1) * vs : 0, err);
+    f->d.pieces = (void *)p;
+    if (st == SPMVLAB_OK && f->d.calib_inline) {
+        st = csr5_dev_array(f, &p, tiles * sizeof(int32_t), err);
+        f->d.arrivals = (int32_t *)p;
+    }
+    return st;
+}
+
+static spmvlab_status csr5_cuda_fail(csr5_fmt *f, spmvlab_err *err, int rc, const char *what)
+{
+    return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", what, csr5_cuda_error_text(rc));
+}
+
+/* Conversion without a GPU: build on the host, upload (emulated). */
+static spmvlab_status csr5_convert_host(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    csr5_arrays *h = &f->h;
+    if (csr5_host_build(A, f->sigma, h))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory building %d tiles", f->d.tiles);
+    size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
+    spmvlab_status st = csr5_put(f, (const void **)&f->d.row_ptr, h->row_ptr, ((size_t)f->rows + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, (const void **)&f->d.col, h->col, (size_t)f->nnz * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, &f->d.val, h->val, (size_t)f->nnz * vs, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, (const void **)&f->d.tile_ptr, h->tile_ptr, (tiles + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, (const void **)&f->d.desc, h->desc, tiles * CSR5_OMEGA * f->W * 4, err);
+    if (st == SPMVLAB_OK && h->eo_ptr)
+        st = csr5_put(f, (const void **)&f->d.eo_ptr, h->eo_ptr, tiles * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, (const void **)&f->d.empty_offset, h->empty_offset, (size_t)h->n_eo * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_put(f, (const void **)&f->d.empty_rows, h->empty_rows, (size_t)h->n_empty * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_scratch(f, err);
+    if (st == SPMVLAB_OK && f->d.arrivals && tiles) {
+        int32_t *zero = calloc(tiles, sizeof *zero);
+        if (!zero)
+            return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu counters", tiles);
+        st = f->ctx->upload(f->ctx, f->d.arrivals, zero, tiles * 4, err);
+        free(zero);
+    }
+    return st;
+}
+
+/* Exclusive prefix sum in place; returns the total (or -1 past INT32_MAX). */
+static int64_t csr5_exclusive_sum(int32_t *a, int64_t n)
+{
+    int64_t run = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t c = a[i];
+        a[i] = (int32_t)run;
+        run += c;
+        if (run > INT32_MAX)
+            return -1;
+    }
+    return run;
+}
+
+/* Sizes empty_offset and empty_rows from the per-tile and per-block counts
+ * of step 1, allocates them and uploads the start positions. */
+static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t nblk, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    size_t tiles = (size_t)f->d.tiles;
+    int32_t *slots = malloc(tiles ? tiles * 4 : 1), *first = malloc(nblk ? (size_t)nblk * 4 : 1);
+    spmvlab_status st = SPMVLAB_OK;
+    if (!slots || !first)
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu tile counts", tiles);
+    if (st == SPMVLAB_OK)
+        st = ctx->download(ctx, slots, b->tile_slots, tiles * 4, err);
+    if (st == SPMVLAB_OK)
+        st = ctx->download(ctx, first, b->empty_count, (size_t)nblk * 4, err);
+    if (st == SPMVLAB_OK) {
+        for (size_t t = 0; t < tiles; t++)
+            f->h.n_flagged += slots[t] > 0;
+        int64_t n_eo = csr5_exclusive_sum(slots, (int64_t)tiles), n_empty = csr5_exclusive_sum(first, nblk);
+        if (n_eo < 0 || n_empty < 0)
+            st = ctx->fail(ctx, err, SPMVLAB_INTERNAL, "slot or empty-row counts exceed int32");
+        f->h.n_eo = (int32_t)n_eo;
+        f->h.n_empty = (int32_t)n_empty;
+    }
+    if (st == SPMVLAB_OK && f->h.n_flagged)
+        st = csr5_put(f, (const void **)&f->d.eo_ptr, slots, tiles * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, (const void **)&f->d.empty_offset, (size_t)f->h.n_eo * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, (const void **)&f->d.empty_rows, (size_t)f->h.n_empty * 4, err);
+    if (st == SPMVLAB_OK && nblk)
+        st = ctx->upload(ctx, b->empty_count, first, (size_t)nblk * 4, err);
+    b->eo_ptr = (int32_t *)f->d.eo_ptr;
+    b->empty_offset = (int32_t *)f->d.empty_offset;
+    b->empty_first = b->empty_count;
+    b->empty_rows = (int32_t *)f->d.empty_rows;
+    free(slots);
+    free(first);
+    return st;
+}
+
+/* Downloads every array of the format into host copies. */
+static spmvlab_status csr5_download_all(csr5_fmt *f, spmvlab_err *err)
+{
+    csr5_arrays *h = &f->h;
+    size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
+    spmvlab_status st = csr5_get(f, (void **)&h->row_ptr, f->d.row_ptr, ((size_t)f->rows + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, (void **)&h->col, f->d.col, (size_t)f->nnz * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, &h->val, f->d.val, (size_t)f->nnz * vs, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, (void **)&h->tile_ptr, f->d.tile_ptr, (tiles + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, (void **)&h->desc, f->d.desc, tiles * CSR5_OMEGA * f->W * 4, err);
+    if (st == SPMVLAB_OK && f->d.eo_ptr)
+        st = csr5_get(f, (void **)&h->eo_ptr, f->d.eo_ptr, tiles * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, (void **)&h->empty_offset, f->d.empty_offset, (size_t)h->n_eo * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_get(f, (void **)&h->empty_rows, f->d.empty_rows, (size_t)h->n_empty * 4, err);
+    return st;
+}
+
+/* Conversion on the GPU from the core's device CSR; see csr5_convert.cu. */
+static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
+    int64_t nblk = ((int64_t)f->rows + CSR5_ROWS_PER_BLOCK - 1) / CSR5_ROWS_PER_BLOCK;
+    double t0 = csr5_now_ms();
+    csr5_gpu_build b = {.rows = f->rows, .nnz = f->nnz, .sigma = f->sigma, .tiles = f->d.tiles,
+                        .value_size = vs, .src_row_ptr = A->d_row_ptr, .src_col = A->d_col_idx,
+                        .src_val = A->d_val};
+    const void *slots = NULL, *counts = NULL;
+    int rc = 0;
+    spmvlab_status st = csr5_dev_array(f, (const void **)&f->d.row_ptr, ((size_t)f->rows + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, (const void **)&f->d.col, (size_t)f->nnz * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, &f->d.val, (size_t)f->nnz * vs, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, (const void **)&f->d.tile_ptr, (tiles + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, (const void **)&f->d.desc, tiles * CSR5_OMEGA * f->W * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_scratch(f, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, &slots, tiles * 4, err);
+    if (st == SPMVLAB_OK)
+        st = csr5_dev_array(f, &counts, (size_t)nblk * 4, err);
+    if (st != SPMVLAB_OK)
+        goto out;
+    b.row_ptr = (int32_t *)f->d.row_ptr;
+    b.col = (int32_t *)f->d.col;
+    b.val = (void *)f->d.val;
+    b.tile_ptr = (uint32_t *)f->d.tile_ptr;
+    b.desc = (uint32_t *)f->d.desc;
+    b.tile_slots = (int32_t *)slots;
+    b.empty_count = (int32_t *)counts;
+    b.arrivals = f->d.arrivals;
+    /* The core's uploads of A went through the legacy stream: wait for them. */
+    if ((rc = csr5_gpu_sync()) || (rc = csr5_gpu_build_tiles(&b, ctx->stream)) || (rc = csr5_gpu_sync())) {
+        st = csr5_cuda_fail(f, err, rc, "GPU conversion (tiles and transpose)");
+        goto out;
+    }
+    st = csr5_place_lists(f, &b, nblk, err);
+    if (st != SPMVLAB_OK)
+        goto out;
+    if ((rc = csr5_gpu_sync()) || (rc = csr5_gpu_build_lists(&b, ctx->stream)) || (rc = csr5_gpu_sync())) {
+        st = csr5_cuda_fail(f, err, rc, "GPU conversion (empty rows)");
+        goto out;
+    }
+    f->gpu_ms = csr5_now_ms() - t0;
+    st = csr5_download_all(f, err);
+out:
+    /* The temporaries are freed on every path; the format keeps the rest. */
+    ctx->dev_free(ctx, (void *)slots);
+    ctx->dev_free(ctx, (void *)counts);
+    f->bytes -= (slots ? tiles * 4 : 0) + (counts ? (size_t)nblk * 4 : 0);
+    return st;
+}
+
+/* verify_convert: the host conversion must give the same arrays. */
+static spmvlab_status csr5_verify_gpu(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    csr5_arrays ref;
+    const char *which = "";
+    if (csr5_host_build(A, f->sigma, &ref))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the verifying host conversion");
+    int same = csr5_arrays_equal(&f->h, &ref, f->rows, f->nnz, f->sigma, spmvlab_dtype_size(f->dtype), &which);
+    csr5_arrays_free(&ref);
+    if (!same)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_INTERNAL, "the GPU conversion differs from the host conversion in %s",
+                            which);
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                   spmvlab_err *err)
+{
+    *out = NULL;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csr5 supports f64 and f32 only");
+    csr5_fmt *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
+    f->ctx = ctx;
+    f->dtype = A->dtype;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    f->sigma_auto = spmvlab_opt_is_auto(opts, "sigma");
+    f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : (int)spmvlab_opt_int(opts, "sigma");
+    f->W = csr5_desc_words(f->sigma);
+    f->d.rows = A->rows;
+    f->d.sigma = f->sigma;
+    f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
+    f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
+    f->d.is_f64 = A->dtype == SPMVLAB_F64;
+    f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
+    spmvlab_status st = f->on_gpu ? csr5_convert_gpu(f, A, err) : csr5_convert_host(f, A, err);
+    if (st == SPMVLAB_OK && f->on_gpu && spmvlab_opt_int(opts, "verify_convert"))
+        st = csr5_verify_gpu(f, A, err);
+    if (st != SPMVLAB_OK) {
+        csr5_destroy(f);
+        return st;
+    }
+    csr5_layout_scalars(f);
+    ctx->log(ctx, "csr5: sigma %d, %d tiles, tail from %d, %d crossing rows, converted on the %s", f->sigma,
+             f->d.tiles, f->d.tail_start, f->d.n_cross, f->on_gpu ? "GPU" : "host");
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status csr5_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    csr5_fmt *f = handle;
+    if (f->rows == 0)
+        return SPMVLAB_OK;
+    int rc = csr5_spmv_launch(&f->d, x, y, stream);
+    if (rc)
+        return csr5_cuda_fail(f, err, rc, "kernel launch");
+    return SPMVLAB_OK;
+}
+
+static size_t csr5_footprint(const void *handle) { return ((const csr5_fmt *)handle)->bytes; }
+
+static void csr5_describe(const void *handle, char *buf, size_t len)
+{
+    const csr5_fmt *f = handle;
+    int n = snprintf(buf, len,
+                     "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
+                     "desc_words=%d calibrate=%s convert=%s",
+                     f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->h.n_empty,
+                     f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
+                     f->on_gpu ? "gpu" : "host");
+    if (f->on_gpu && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
+}
+
+static const spmvlab_plugin csr5_plugin = {
+    .abi_major = SPMVLAB_ABI_MAJOR,
+    .abi_minor = SPMVLAB_ABI_MINOR,
+    .struct_size = sizeof(spmvlab_plugin),
+    .name = "csr5",
+    .summary = "CSR5: 32 x sigma tiles, transposed, bit-flag descriptors, segmented sums",
+    .version = "1.0.0",
+    .reference = "W. Liu, B. Vinter, CSR5: An Efficient Storage Format for Cross-Platform Sparse "
+                 "Matrix-Vector Multiplication, ICS 2015",
+    .dtypes = SPMVLAB_DTYPES_F64_F32,
+    .options = csr5_options,
+    .check_options = NULL,
+    .convert = csr5_convert,
+    .spmv = csr5_spmv,
+    .footprint = csr5_footprint,
+    .destroy = csr5_destroy,
+    .spmv_host = csr5_spmv_host,
+    .describe = csr5_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &csr5_plugin; }

@@ -1,0 +1,84 @@
+/*
+ * CSR5: what the host side (csr5.c, csr5_build.c, csr5_host.c) and the CUDA
+ * side (csr5_convert.cu, csr5_spmv.cu) share: the device view of a converted
+ * matrix and the launchers, callable from C.
+ */
+#ifndef SPMVLAB_CSR5_H
+#define SPMVLAB_CSR5_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The device arrays of one CSR5 matrix, as the kernels read them. */
+typedef struct csr5_dev {
+    int32_t rows;               /* rows of A */
+    int32_t sigma;              /* entries per lane of a tile, 1..32 */
+    int32_t tiles;              /* full tiles: nnz / (32 sigma) */
+    int32_t tail_start;         /* first entry of the tail: tiles * 32 sigma */
+    int32_t tail_row0;          /* first row the tail kernel part handles */
+    int32_t tail_rows;          /* rows it handles (tail_row0 ..), 0 without a tail */
+    int32_t n_empty;            /* empty rows, zeroed from empty_rows */
+    int32_t n_cross;            /* rows whose entries span several tiles */
+    int32_t calib_inline;       /* 1: the last tile to finish a crossing row writes it */
+    int32_t is_f64;             /* values, x and y are double (else float) */
+    const int32_t *row_ptr;     /* rows + 1, the CSR row pointer */
+    const int32_t *col;         /* nnz columns, tiles transposed, tail in CSR order */
+    const void *val;            /* nnz values, same order as col */
+    const uint32_t *tile_ptr;   /* tiles + 1: row of each tile's first entry | CSR5_EMPTY_FLAG */
+    const uint32_t *desc;       /* tiles * 32 * W lane descriptors */
+    const int32_t *eo_ptr;      /* tiles: empty_offset index of slot 0 (flagged tiles); NULL if none */
+    const int32_t *empty_offset;/* row of each slot of the flagged tiles */
+    const int32_t *empty_rows;  /* n_empty rows without entries */
+    void *pieces;               /* scratch, 2 tiles + 1 values: out pieces, then head pieces */
+    int32_t *arrivals;          /* scratch, tiles counters for inline calibration (zero between calls) */
+} csr5_dev;
+
+/* Launches y = A*x on stream (a cudaStream_t): the tile/tail/zero kernel and,
+ * unless calibration is inline, the calibration kernel. Returns a
+ * cudaError_t as int (0 = success). */
+int csr5_spmv_launch(const csr5_dev *d, const void *x, void *y, void *stream);
+
+/* Inputs of the GPU conversion. */
+typedef struct csr5_gpu_build {
+    int32_t rows, nnz, sigma, tiles;
+    size_t value_size;          /* 8 or 4 */
+    const int32_t *src_row_ptr; /* the core's device CSR (read only) */
+    const int32_t *src_col;
+    const void *src_val;
+    int32_t *row_ptr;           /* outputs (device, allocated by the caller) */
+    int32_t *col;
+    void *val;
+    uint32_t *tile_ptr;
+    uint32_t *desc;
+    int32_t *tile_slots;        /* tiles: starts of flagged tiles, 0 for others */
+    int32_t *empty_count;       /* ceil(rows / CSR5_ROWS_PER_BLOCK) empty rows per row block */
+    int32_t *arrivals;          /* zeroed; NULL when calibration uses a kernel */
+    int32_t *eo_ptr;            /* second step: empty_offset starts of each tile (uploaded) */
+    int32_t *empty_offset;
+    int32_t *empty_first;       /* second step: first list index of each row block (uploaded) */
+    int32_t *empty_rows;
+} csr5_gpu_build;
+
+/* Rows per block of the empty-row counting kernels. */
+#define CSR5_ROWS_PER_BLOCK 256
+
+/* Step 1 on stream: row_ptr copy, tile_ptr, descriptors, slot counts of the
+ * flagged tiles, the transpose, empty rows per row block, zeroed counters. */
+int csr5_gpu_build_tiles(const csr5_gpu_build *b, void *stream);
+/* Step 2 on stream, after eo_ptr and empty_first were uploaded: the slot
+ * rows of the flagged tiles (eo_ptr adjusted for the head slot) and the
+ * list of empty rows. */
+int csr5_gpu_build_lists(const csr5_gpu_build *b, void *stream);
+/* Waits for all device work (the core's pageable uploads included). */
+int csr5_gpu_sync(void);
+/* The text of a CUDA error code returned above. */
+const char *csr5_cuda_error_text(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPMVLAB_CSR5_H */

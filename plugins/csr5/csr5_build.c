@@ -1,0 +1,160 @@
+/*
+ * CSR5 conversion on the host: the same per-tile builder as the GPU
+ * conversion (csr5_tile.h), run in loops. Used without a GPU, and with one
+ * to verify the GPU conversion (option verify_convert).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csr5_format.h"
+#include "csr5_tile.h"
+
+void csr5_arrays_free(csr5_arrays *h)
+{
+    free(h->row_ptr);
+    free(h->tile_ptr);
+    free(h->desc);
+    free(h->eo_ptr);
+    free(h->empty_offset);
+    free(h->empty_rows);
+    free(h->col);
+    free(h->val);
+    memset(h, 0, sizeof *h);
+}
+
+/* malloc that never returns NULL for 0 bytes, so NULL always means failure. */
+static void *csr5_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
+
+/* Descriptors, tile_ptr and the slot rows of the tiles that span empty rows. */
+static int csr5_build_tiles(const spmvlab_matrix *A, int sigma, int32_t tiles, csr5_arrays *h)
+{
+    const int W = csr5_desc_words(sigma);
+    const int64_t T = (int64_t)CSR5_OMEGA * sigma;
+    int32_t *slots = csr5_alloc((size_t)tiles * sizeof *slots);
+    if (!slots)
+        return -1;
+    for (int32_t t = 0; t < tiles; t++) {
+        csr5_tile_info info;
+        csr5_build_tile(A->row_ptr, A->rows, sigma, t, h->desc + (size_t)t * CSR5_OMEGA * W, NULL, &info);
+        h->tile_ptr[t] = (uint32_t)info.first_row | (info.empty ? CSR5_EMPTY_FLAG : 0u);
+        slots[t] = info.empty ? info.starts : 0;
+        h->n_flagged += info.empty;
+    }
+    h->tile_ptr[tiles] = (uint32_t)csr5_row_of(A->row_ptr, A->rows, (int64_t)tiles * T);
+    if (h->n_flagged) {
+        h->eo_ptr = csr5_alloc((size_t)tiles * sizeof *h->eo_ptr);
+        if (!h->eo_ptr) {
+            free(slots);
+            return -1;
+        }
+        int64_t run = 0;
+        for (int32_t t = 0; t < tiles; t++) {
+            h->eo_ptr[t] = (int32_t)run;
+            run += slots[t];
+        }
+        h->n_eo = (int32_t)run;
+    }
+    free(slots);
+    h->empty_offset = csr5_alloc((size_t)h->n_eo * sizeof *h->empty_offset);
+    if (!h->empty_offset)
+        return -1;
+    for (int32_t t = 0; t < tiles; t++) {
+        if (!(h->tile_ptr[t] & CSR5_EMPTY_FLAG))
+            continue;
+        csr5_tile_info info;
+        csr5_build_tile(A->row_ptr, A->rows, sigma, t, NULL, h->empty_offset + h->eo_ptr[t], &info);
+        h->eo_ptr[t] -= info.head;
+    }
+    return 0;
+}
+
+int csr5_host_build(const spmvlab_matrix *A, int sigma, csr5_arrays *h)
+{
+    memset(h, 0, sizeof *h);
+    const int W = csr5_desc_words(sigma);
+    const int64_t T = (int64_t)CSR5_OMEGA * sigma;
+    const int32_t tiles = (int32_t)(A->nnz / T), rows = A->rows;
+    const int64_t tail_start = (int64_t)tiles * T;
+    const size_t vs = spmvlab_dtype_size(A->dtype);
+    h->row_ptr = csr5_alloc(((size_t)rows + 1) * sizeof *h->row_ptr);
+    h->tile_ptr = csr5_alloc(((size_t)tiles + 1) * sizeof *h->tile_ptr);
+    h->desc = csr5_alloc((size_t)tiles * CSR5_OMEGA * W * sizeof *h->desc);
+    h->col = csr5_alloc((size_t)A->nnz * sizeof *h->col);
+    h->val = csr5_alloc((size_t)A->nnz * vs);
+    if (!h->row_ptr || !h->tile_ptr || !h->desc || !h->col || !h->val)
+        goto nomem;
+    memcpy(h->row_ptr, A->row_ptr, ((size_t)rows + 1) * sizeof *h->row_ptr);
+    if (csr5_build_tiles(A, sigma, tiles, h))
+        goto nomem;
+
+    for (int32_t r = 0; r < rows; r++)
+        h->n_empty += A->row_ptr[r] == A->row_ptr[r + 1];
+    h->empty_rows = csr5_alloc((size_t)h->n_empty * sizeof *h->empty_rows);
+    if (!h->empty_rows)
+        goto nomem;
+    for (int32_t r = 0, k = 0; r < rows; r++)
+        if (A->row_ptr[r] == A->row_ptr[r + 1])
+            h->empty_rows[k++] = r;
+
+    const char *src = A->val;
+    char *dst = h->val;
+    for (int64_t o = 0; o < A->nnz; o++) {
+        int64_t s = csr5_source_pos(o, sigma, tail_start);
+        h->col[o] = A->col_idx[s];
+        memcpy(dst + o * vs, src + s * vs, vs);
+    }
+    return 0;
+nomem:
+    csr5_arrays_free(h);
+    return -1;
+}
+
+int csr5_arrays_equal(const csr5_arrays *a, const csr5_arrays *b, int32_t rows, int32_t nnz, int sigma,
+                      size_t value_size, const char **which)
+{
+    const int32_t tiles = nnz / (CSR5_OMEGA * sigma);
+    const size_t words = (size_t)tiles * CSR5_OMEGA * csr5_desc_words(sigma);
+#define CSR5_SAME(name, count)                                                               \
+    if ((count) && memcmp(a->name, b->name, (size_t)(count) * sizeof *a->name) != 0) {       \
+        *which = #name;                                                                      \
+        return 0;                                                                            \
+    }
+    *which = "counts";
+    if (a->n_eo != b->n_eo || a->n_empty != b->n_empty || a->n_flagged != b->n_flagged ||
+        !a->eo_ptr != !b->eo_ptr)
+        return 0;
+    CSR5_SAME(row_ptr, (size_t)rows + 1)
+    CSR5_SAME(tile_ptr, (size_t)tiles + 1)
+    CSR5_SAME(desc, words)
+    CSR5_SAME(eo_ptr, a->eo_ptr ? (size_t)tiles : 0)
+    CSR5_SAME(empty_offset, a->n_eo)
+    CSR5_SAME(empty_rows, a->n_empty)
+    CSR5_SAME(col, nnz)
+#undef CSR5_SAME
+    if (nnz && memcmp(a->val, b->val, (size_t)nnz * value_size) != 0) {
+        *which = "val";
+        return 0;
+    }
+    return 1;
+}
+
+void csr5_layout_scalars(csr5_fmt *f)
+{
+    const int64_t T = (int64_t)CSR5_OMEGA * f->sigma;
+    const int32_t tiles = f->d.tiles;
+    const int32_t *rp = f->h.row_ptr;
+    f->d.tail_start = (int32_t)(tiles * T);
+    f->d.tail_row0 = 0;
+    f->d.tail_rows = 0;
+    if (f->d.tail_start < f->nnz) {
+        int32_t last = csr5_row_of(rp, f->rows, (int64_t)f->nnz - 1);
+        f->d.tail_row0 = (int32_t)(f->h.tile_ptr[tiles] & CSR5_ROW_MASK);
+        f->d.tail_rows = last + 1 - f->d.tail_row0;
+    }
+    f->d.n_empty = f->h.n_empty;
+    f->d.n_cross = 0;
+    for (int32_t t = 0; t < tiles; t++) {
+        int32_t r = (int32_t)(f->h.tile_ptr[t + 1] & CSR5_ROW_MASK);
+        f->d.n_cross += r < f->rows && rp[r] >= t * T && rp[r] < (t + 1) * T;
+    }
+}

@@ -1,0 +1,41 @@
+/*
+ * CSR5 executed on the CPU from the format's own arrays (spmv_host), for f64
+ * and f32. The algorithm lives in csr5_host_impl.h, instantiated per type.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csr5_format.h"
+#include "csr5_tile.h"
+
+#define CSR5_V double
+#define CSR5_FMA fma
+#define CSR5_FN(name) csr5_host_##name##_f64
+#include "csr5_host_impl.h"
+#undef CSR5_V
+#undef CSR5_FMA
+#undef CSR5_FN
+
+#define CSR5_V float
+#define CSR5_FMA fmaf
+#define CSR5_FN(name) csr5_host_##name##_f32
+#include "csr5_host_impl.h"
+#undef CSR5_V
+#undef CSR5_FMA
+#undef CSR5_FN
+
+spmvlab_status csr5_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
+{
+    const csr5_fmt *f = handle;
+    size_t vs = spmvlab_dtype_size(f->dtype), n = 2 * (size_t)f->d.tiles + 1;
+    void *pieces = malloc(n * vs);
+    if (!pieces)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu partial sums", n);
+    if (f->dtype == SPMVLAB_F64)
+        csr5_host_spmv_f64(f, x, y, pieces);
+    else
+        csr5_host_spmv_f32(f, x, y, pieces);
+    free(pieces);
+    return SPMVLAB_OK;
+}

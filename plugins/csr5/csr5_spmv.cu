@@ -1,0 +1,347 @@
+/*
+ * CSR5 SpMV kernels.
+ *
+ * csr5_main: one launch whose warps play three parts, decided per warp:
+ *   - warps [0, tiles): one tile each (csr5_tile). Each lane runs a serial
+ *     segmented sum over its sigma entries, with the row-start flags of its
+ *     descriptor; rows that start and end inside the lane are written at
+ *     once. The part of a lane before its first row start (its "head") is
+ *     combined across lanes by a segmented suffix scan with shuffles whose
+ *     segment bounds are the descriptor's seg_offset, and each lane's last
+ *     row gets its sum plus the scan value of the next lane. A tile covered
+ *     by one row takes a fast path: plain lane sums and a shuffle tree.
+ *   - the next tail_rows warps: one row of the tail each, CSR-vector style.
+ *   - the remaining warps: 32 empty rows each, set to 0.
+ * Rows that cross tile boundaries leave "pieces": the part in the tile where
+ * the row starts (out piece) and the part at the head of each later tile and
+ * of the tail (head pieces). The row is written once, as the sum of its
+ * pieces in a fixed order: lane l adds pieces l, l + 32, ..., then a shuffle
+ * tree. Who sums them (option calibrate):
+ *   inline  every piece is followed by __threadfence and an atomicAdd on a
+ *           counter of the row's first tile; the warp that delivers the last
+ *           piece sums them and resets the counter for the next call. One
+ *           launch, no waiting on other blocks, deterministic.
+ *   kernel  csr5_calibrate, a second launch with one thread per tile.
+ * Every row is written by exactly one warp on every call: complete rows by
+ * their tile or tail warp, crossing rows by the calibration, empty rows with
+ * 0. spmv_host (csr5_host_impl.h) performs the same operations in the same
+ * order.
+ */
+#include <cuda_runtime.h>
+
+#include "csr5.h"
+#include "csr5_tile.h"
+
+namespace {
+
+constexpr int kBlock = 256;                          /* threads per block */
+constexpr int kWarpsPerBlock = kBlock / CSR5_OMEGA;
+constexpr unsigned kFull = 0xffffffffu;
+
+/* Descriptor words per lane for sigma s (csr5_desc_words at compile time). */
+__host__ __device__ constexpr int c5_words(int s)
+{
+    int bits = 0;
+    for (unsigned v = 1u + 31u * (unsigned)s; v; v >>= 1)
+        bits++;
+    return s + 5 + bits <= 32 ? 1 : 2;
+}
+
+__device__ __forceinline__ double c5_fma(double a, double b, double c) { return fma(a, b, c); }
+__device__ __forceinline__ float c5_fma(float a, float b, float c) { return fmaf(a, b, c); }
+
+/* Lane 0 gets the sum of the warp's values (tree of shfl_down). */
+template <typename V>
+__device__ __forceinline__ V c5_tree(V v)
+{
+#pragma unroll
+    for (int off = CSR5_OMEGA / 2; off > 0; off >>= 1)
+        v += __shfl_down_sync(kFull, v, off);
+    return v;
+}
+
+/* Last tile holding entries of row r (tiles = the tail). */
+__device__ __forceinline__ int32_t c5_last_tile(const csr5_dev &d, int32_t r, int64_t T)
+{
+    const int64_t te = ((int64_t)__ldg(d.row_ptr + r + 1) - 1) / T;
+    return te < d.tiles ? (int32_t)te : d.tiles;
+}
+
+/* Counts a piece of the row whose pieces lie in tiles ts..te, after the
+ * caller stored it. Returns true for the last piece to arrive; the counter
+ * is then reset for the next call. */
+__device__ __forceinline__ bool c5_arrive(int32_t *arrivals, int32_t ts, int32_t te)
+{
+    __threadfence();
+    const int old = atomicAdd(arrivals + ts, 1);
+    if (old != te - ts)
+        return false;
+    arrivals[ts] = 0;
+    __threadfence();
+    return true;
+}
+
+/* The warp writes y[r] = the sum of the pieces of tiles ts..te. */
+template <typename V>
+__device__ void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane,
+                              V *y)
+{
+    V acc = 0;
+    for (int32_t i = lane; i <= te - ts; i += CSR5_OMEGA)
+        acc += i == 0 ? __ldcg(out_pc + ts) : __ldcg(head_pc + ts + i);
+    acc = c5_tree(acc);
+    if (lane == 0)
+        y[r] = acc;
+}
+
+/* Lanes with `last` delivered the last piece of their row (r, pieces ts..te);
+ * the whole warp finishes those rows one after another. */
+template <typename V>
+__device__ void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
+                               int lane, V *y)
+{
+    __syncwarp();
+    unsigned m = __ballot_sync(kFull, last);
+    while (m) {
+        const int src = __ffs(m) - 1;
+        m &= m - 1;
+        c5_finish_row(out_pc, head_pc, __shfl_sync(kFull, r, src), __shfl_sync(kFull, ts, src),
+                      __shfl_sync(kFull, te, src), lane, y);
+    }
+}
+
+/* One tile of 32 x S entries; see the file comment. */
+template <typename V, int S>
+__device__ __forceinline__ void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x,
+                                        V *__restrict__ y)
+{
+    constexpr int T = CSR5_OMEGA * S;
+    constexpr int W = c5_words(S);
+    const uint32_t tp0 = __ldg(d.tile_ptr + t);
+    const int32_t row0 = (int32_t)(tp0 & CSR5_ROW_MASK);
+    const int32_t next_row = (int32_t)(__ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
+    const int64_t base = (int64_t)t * T;
+    const int32_t *colp = d.col + base + lane;
+    const V *valp = static_cast<const V *>(d.val) + base + lane;
+    const uint32_t *dp = d.desc + (int64_t)t * CSR5_OMEGA * W + lane;
+    V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    const uint32_t w0 = __ldg(dp);
+    /* Pieces this warp delivers: the head of the tile (lane 0) and the row
+     * that leaves it (the lane of the tile's last row start). */
+    bool last_h = false, last_o = false;
+    int32_t rh = 0, tsh = 0, teh = 0, ro = 0, teo = 0;
+
+    if (row0 == next_row) {
+        V sum = 0;
+#pragma unroll
+        for (int j = 0; j < S; j++)
+            sum = c5_fma(__ldg(valp + j * CSR5_OMEGA), __ldg(x + __ldg(colp + j * CSR5_OMEGA)), sum);
+        sum = c5_tree(sum);
+        const bool starts_here = __shfl_sync(kFull, w0, 0) & 1u;
+        if (lane == 0) {
+            if (starts_here)
+                out_pc[t] = sum;
+            else
+                head_pc[t] = sum;
+            if (d.calib_inline) {
+                const int32_t te = c5_last_tile(d, row0, T);
+                if (starts_here) {
+                    ro = row0;
+                    teo = te;
+                    last_o = c5_arrive(d.arrivals, t, te);
+                } else {
+                    rh = row0;
+                    tsh = (int32_t)(__ldg(d.row_ptr + row0) / T);
+                    teh = te;
+                    last_h = c5_arrive(d.arrivals, tsh, te);
+                }
+            }
+        }
+    } else {
+        const uint32_t flags = S == 32 ? w0 : (w0 & ((1u << (S & 31)) - 1u));
+        const uint32_t meta = W == 2 ? __ldg(dp + CSR5_OMEGA) : w0 >> (S & 31);
+        const int seg = (int)(meta & 31u);
+        const int32_t yoff = (int32_t)(meta >> 5);
+        const int32_t *slot_row = (tp0 & CSR5_EMPTY_FLAG) ? d.empty_offset + __ldg(d.eo_ptr + t) : nullptr;
+        V sum = 0, head = 0;
+        int k = 0;
+#pragma unroll
+        for (int j = 0; j < S; j++) {
+            const V a = __ldg(valp + j * CSR5_OMEGA);
+            const V b = __ldg(x + __ldg(colp + j * CSR5_OMEGA));
+            if (flags & (1u << j)) {
+                if (k == 0) {
+                    head = sum;
+                } else {
+                    const int32_t s = yoff + k - 1;
+                    y[slot_row ? __ldg(slot_row + s) : row0 + s] = sum;
+                }
+                k++;
+                sum = 0;
+            }
+            sum = c5_fma(a, b, sum);
+        }
+        const int n = __popc(flags);
+        V v = n ? head : sum;
+#pragma unroll
+        for (int dd = 1; dd < CSR5_OMEGA; dd <<= 1) {
+            const V o = __shfl_down_sync(kFull, v, dd);
+            if (dd <= seg)
+                v += o;
+        }
+        V next = __shfl_down_sync(kFull, v, 1);
+        if (lane == CSR5_OMEGA - 1)
+            next = 0;
+        if (n) {
+            const V total = sum + next;
+            const int32_t s = yoff + n - 1;
+            const int32_t r = slot_row ? __ldg(slot_row + s) : row0 + s;
+            if (r != next_row) {
+                y[r] = total;
+            } else {
+                out_pc[t] = total;
+                if (d.calib_inline) {
+                    ro = r;
+                    teo = c5_last_tile(d, r, T);
+                    last_o = c5_arrive(d.arrivals, t, teo);
+                }
+            }
+        }
+        if (lane == 0 && !(flags & 1u)) {
+            head_pc[t] = v;
+            if (d.calib_inline) {
+                rh = row0;
+                tsh = (int32_t)(__ldg(d.row_ptr + row0) / T);
+                teh = c5_last_tile(d, row0, T);
+                last_h = c5_arrive(d.arrivals, tsh, teh);
+            }
+        }
+    }
+    if (d.calib_inline) {
+        c5_finish_rows(last_h, rh, tsh, teh, out_pc, head_pc, lane, y);
+        c5_finish_rows(last_o, ro, t, teo, out_pc, head_pc, lane, y);
+    }
+}
+
+/* One row of the tail: lanes stride through the row, then the tree. A row
+ * begun in the last tile leaves its tail part as head piece `tiles`. */
+template <typename V>
+__device__ void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restrict__ x, V *__restrict__ y)
+{
+    const int32_t lo = __ldg(d.row_ptr + r), hi = __ldg(d.row_ptr + r + 1);
+    if (lo == hi)
+        return; /* empty rows are zeroed from the list */
+    const bool continued = lo < d.tail_start;
+    const V *val = static_cast<const V *>(d.val);
+    V acc = 0;
+    for (int32_t k = (continued ? d.tail_start : lo) + lane; k < hi; k += CSR5_OMEGA)
+        acc = c5_fma(__ldg(val + k), __ldg(x + __ldg(d.col + k)), acc);
+    acc = c5_tree(acc);
+    V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    bool last = false;
+    int32_t ts = 0;
+    if (lane == 0) {
+        if (!continued) {
+            y[r] = acc;
+        } else {
+            head_pc[d.tiles] = acc;
+            if (d.calib_inline) {
+                ts = (int32_t)(lo / ((int64_t)CSR5_OMEGA * d.sigma));
+                last = c5_arrive(d.arrivals, ts, d.tiles);
+            }
+        }
+    }
+    if (d.calib_inline)
+        c5_finish_rows(last, r, ts, d.tiles, out_pc, head_pc, lane, y);
+}
+
+template <typename V, int S>
+__global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
+{
+    const int lane = threadIdx.x & (CSR5_OMEGA - 1);
+    int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA; /* same for the whole warp */
+    if (g < d.tiles) {
+        c5_tile<V, S>(d, (int32_t)g, lane, x, y);
+        return;
+    }
+    g -= d.tiles;
+    if (g < d.tail_rows) {
+        c5_tail_row<V>(d, d.tail_row0 + (int32_t)g, lane, x, y);
+        return;
+    }
+    g -= d.tail_rows;
+    const int64_t i = g * CSR5_OMEGA + lane;
+    if (i < d.n_empty)
+        y[__ldg(d.empty_rows + i)] = V(0);
+}
+
+/* calibrate = kernel: thread t checks whether a row starts in tile t and
+ * continues past it; the warp then finishes those rows. */
+template <typename V>
+__global__ void __launch_bounds__(kBlock) csr5_calibrate(const csr5_dev d, V *__restrict__ y)
+{
+    const int lane = threadIdx.x & (CSR5_OMEGA - 1);
+    const int64_t t = (int64_t)blockIdx.x * kBlock + threadIdx.x, T = (int64_t)CSR5_OMEGA * d.sigma;
+    bool own = false;
+    int32_t r = 0, te = 0;
+    if (t < d.tiles) {
+        r = (int32_t)(__ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
+        if (r < d.rows) {
+            const int64_t s = __ldg(d.row_ptr + r);
+            own = s >= t * T && s < (t + 1) * T;
+            if (own)
+                te = c5_last_tile(d, r, T);
+        }
+    }
+    const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    unsigned m = __ballot_sync(kFull, own);
+    while (m) {
+        const int src = __ffs(m) - 1;
+        m &= m - 1;
+        c5_finish_row(out_pc, head_pc, __shfl_sync(kFull, r, src), (int32_t)__shfl_sync(kFull, (int32_t)t, src),
+                      __shfl_sync(kFull, te, src), lane, y);
+    }
+}
+
+template <typename V, int S>
+cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream_t stream)
+{
+    const int64_t warps = (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + CSR5_OMEGA - 1) / CSR5_OMEGA;
+    if (warps == 0)
+        return cudaSuccess;
+    const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
+    return cudaGetLastError();
+}
+
+template <typename V>
+cudaError_t c5_launch(const csr5_dev &d, const void *x, void *y, cudaStream_t stream)
+{
+    cudaError_t e = cudaErrorInvalidValue;
+    switch (d.sigma) {
+#define CSR5_CASE(s) \
+    case s: e = c5_launch_main<V, s>(d, x, y, stream); break;
+        CSR5_CASE(1) CSR5_CASE(2) CSR5_CASE(3) CSR5_CASE(4) CSR5_CASE(5) CSR5_CASE(6) CSR5_CASE(7) CSR5_CASE(8)
+        CSR5_CASE(9) CSR5_CASE(10) CSR5_CASE(11) CSR5_CASE(12) CSR5_CASE(13) CSR5_CASE(14) CSR5_CASE(15)
+        CSR5_CASE(16) CSR5_CASE(17) CSR5_CASE(18) CSR5_CASE(19) CSR5_CASE(20) CSR5_CASE(21) CSR5_CASE(22)
+        CSR5_CASE(23) CSR5_CASE(24) CSR5_CASE(25) CSR5_CASE(26) CSR5_CASE(27) CSR5_CASE(28) CSR5_CASE(29)
+        CSR5_CASE(30) CSR5_CASE(31) CSR5_CASE(32)
+#undef CSR5_CASE
+    default: break;
+    }
+    if (e != cudaSuccess || d.calib_inline || d.n_cross == 0)
+        return e;
+    const int64_t blocks = ((int64_t)d.tiles + kBlock - 1) / kBlock;
+    csr5_calibrate<V><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<V *>(y));
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" int csr5_spmv_launch(const csr5_dev *d, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    return d->is_f64 ? (int)c5_launch<double>(*d, x, y, s) : (int)c5_launch<float>(*d, x, y, s);
+}
+
+extern "C" const char *csr5_cuda_error_text(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }

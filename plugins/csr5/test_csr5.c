@@ -1,0 +1,145 @@
+/*
+ * csr5 layouts at their edges, on the CPU (spmv_host from the format's own
+ * arrays): many empty rows (tiles that map slots through empty_offset), a
+ * single row, one very long row among short ones, fewer non-zeros than one
+ * tile (all tail), an exact multiple of a tile (no tail), and rows that
+ * cross every tile boundary. Each case, in f64 and f32, must be within the
+ * error bound for two random x, and two calls must write every row of y
+ * with identical results whatever y held before.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+/* Runs spmv_host twice, into NaN-poisoned y and into y full of another
+ * pattern; both results must be bitwise equal. */
+static void check_twice(test_instance *t, const char *name)
+{
+    const spmvlab_matrix *m = &t->pm.view;
+    size_t vs = spmvlab_dtype_size(m->dtype), ny = (size_t)m->rows * vs;
+    void *x = malloc((size_t)m->cols * vs + 1), *y1 = malloc(ny + 1), *y2 = malloc(ny + 1);
+    spmvlab_random_x(x, (size_t)m->cols, m->dtype, 7);
+    spmvlab_poison_host(y1, (size_t)m->rows, m->dtype);
+    memset(y2, 0x5a, ny);
+    spmvlab_err err;
+    TEST_CHECK(t->in.plugin->desc->spmv_host(t->in.fmt, x, y1, &err) == SPMVLAB_OK);
+    TEST_CHECK(t->in.plugin->desc->spmv_host(t->in.fmt, x, y2, &err) == SPMVLAB_OK);
+    if (memcmp(y1, y2, ny) != 0) {
+        fprintf(stderr, "%s (%s): two calls gave different y\n", name, spmvlab_dtype_name(m->dtype));
+        test_failures++;
+    }
+    free(x);
+    free(y1);
+    free(y2);
+}
+
+/* Converts A with sets in f64 and f32 and checks it; describe() must contain
+ * `expect` when not NULL. */
+static void check_case(const char *name, spmvlab_csr *A, const char *const *sets, const char *expect)
+{
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int k = 0; k < 2; k++) {
+        test_instance *t = NULL;
+        spmvlab_err err = {{0}};
+        spmvlab_status st = test_convert("csr5", A, dtypes[k], sets, &t, &err);
+        if (st != SPMVLAB_OK) {
+            fprintf(stderr, "%s: convert failed: %s\n", name, err.msg);
+            test_failures++;
+            test_instance_free(t);
+            continue;
+        }
+        double r1 = test_verify_host(t, 1), r2 = test_verify_host(t, 2);
+        if (!(r1 <= 1.0 && r2 <= 1.0)) {
+            fprintf(stderr, "%s (%s): error ratio %g, %g [%s]\n", name, spmvlab_dtype_name(dtypes[k]), r1, r2,
+                    test_describe(t));
+            test_failures++;
+        }
+        check_twice(t, name);
+        if (expect)
+            TEST_CONTAINS(test_describe(t), expect);
+        test_instance_free(t);
+    }
+}
+
+/* Rows with the lengths len(i) given by a pattern; returns 0 or -1. */
+static int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*len)(int32_t), uint64_t seed)
+{
+    int32_t *lengths = malloc((size_t)rows * sizeof *lengths);
+    for (int32_t i = 0; i < rows; i++)
+        lengths[i] = len(i);
+    int rc = test_gen_rows(A, rows, cols, lengths, seed);
+    free(lengths);
+    return rc;
+}
+
+/* Runs of empty rows of many sizes between short rows. */
+static int32_t len_gappy(int32_t i) { return (i % 7 == 0 || (i / 50) % 3 == 1 || i % 11 == 3) ? 0 : 1 + i % 9; }
+/* A short block, 5000 empty rows inside one tile, another short block. */
+static int32_t len_hole(int32_t i) { return (i < 20 || i >= 5020) ? 2 : 0; }
+/* Short rows and one row of 20000 entries in the middle. */
+static int32_t len_one_long(int32_t i) { return i == 250 ? 20000 : 3; }
+/* Leading and trailing empty rows around short rows. */
+static int32_t len_edges(int32_t i) { return (i < 40 || i >= 900) ? 0 : 1 + i % 5; }
+
+int main(void)
+{
+    spmvlab_csr A;
+    const char *s1k[] = {"sigma=1", "calibrate=kernel", NULL}, *s4[] = {"sigma=4", NULL},
+               *s16[] = {"sigma=16", NULL}, *s32[] = {"sigma=32", NULL}, *s7[] = {"sigma=7", NULL};
+
+    if (gen(&A, 3000, 500, len_gappy, 1) == 0) {
+        check_case("many_empty_rows", &A, NULL, NULL);
+        check_case("many_empty_rows sigma=4", &A, s4, "empty_row_tiles=");
+        check_case("many_empty_rows sigma=1", &A, s1k, NULL);
+        spmvlab_csr_free(&A);
+    }
+    if (gen(&A, 5040, 300, len_hole, 2) == 0) {
+        check_case("empty_run_inside_tile", &A, s16, NULL);
+        check_case("empty_run_inside_tile sigma=4", &A, s4, NULL);
+        spmvlab_csr_free(&A);
+    }
+    if (gen(&A, 1000, 200, len_edges, 3) == 0) {
+        check_case("leading_trailing_empty", &A, s4, NULL);
+        check_case("leading_trailing_empty sigma=32", &A, s32, NULL);
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 1, 3000, 3000, 4) == 0) {
+        check_case("single_row", &A, NULL, "sigma=32(auto)");
+        check_case("single_row sigma=4", &A, s4, NULL);
+        check_case("single_row sigma=1", &A, s1k, NULL);
+        spmvlab_csr_free(&A);
+    }
+    if (gen(&A, 500, 40000, len_one_long, 5) == 0) {
+        check_case("one_long_row", &A, NULL, NULL);
+        check_case("one_long_row sigma=32", &A, s32, NULL);
+        check_case("one_long_row sigma=1", &A, s1k, NULL);
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 10, 50, 3, 6) == 0) { /* 30 entries: less than one tile */
+        check_case("below_one_tile", &A, s4, "tiles=0 tail_nnz=30");
+        check_case("below_one_tile sigma=1", &A, s1k, "tiles=0 tail_nnz=30");
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 64, 100, 8, 7) == 0) { /* 512 entries */
+        check_case("exact_tiles sigma=4", &A, s4, "tiles=4 tail_nnz=0");
+        check_case("exact_tiles sigma=16", &A, s16, "tiles=1 tail_nnz=0");
+        check_case("exact_tiles sigma=1", &A, s1k, "tiles=16 tail_nnz=0");
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 300, 1000, 33, 8) == 0) { /* every row crosses a boundary */
+        check_case("crossing_rows sigma=1", &A, s1k, NULL);
+        check_case("crossing_rows sigma=7", &A, s7, NULL);
+        check_case("crossing_rows auto", &A, NULL, "sigma=32(auto)");
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 2000, 2000, 10, 9) == 0) {
+        check_case("mean_row_10", &A, NULL, "sigma=10(auto)");
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 2000, 2000, 2, 10) == 0) {
+        check_case("mean_row_2", &A, NULL, "sigma=4(auto)");
+        spmvlab_csr_free(&A);
+    }
+    return test_done("csr5.unit.edge_layouts");
+}
