@@ -30,8 +30,11 @@
  *           narrower levels (BK/2, ..., 4 on the same dtype's MMA) from
  *           where the wider level stopped, so rows of 5-15 entries still
  *           use the tensor cores. The rest of each row is the irregular
- *           part, CSR on the CUDA cores (4 lanes per row, added to the MMA
- *           result in the same warp).
+ *           part, CSR on the CUDA cores. A warp runs rows_per_warp / 8
+ *           row-blocks together (one accumulator each, their block loads
+ *           issued together); then 32 / rows_per_warp lanes per row sum
+ *           the irregular entries, take the row's MMA diagonal by shuffle
+ *           and store y once.
  *   long    (>= max_len)        stored whole (padded to a multiple of VPL),
  *           read as tiles of 8 x BK consecutive values, `long_chunk` values
  *           per warp segment. A row of one segment is stored by its warp; a
@@ -55,9 +58,9 @@
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
  * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
  *
- * Options: max_len (256), threshold (0.75), rows_per_warp (auto: 8 below
- * 59990 medium rows, 16 below 400000, else 32, as the paper's 1/2/4
- * row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
+ * Options: max_len (256), threshold (0.75), rows_per_warp (8, 16 or 32;
+ * auto: 8 below 59990 medium rows, 16 below 400000, else 32, as the
+ * paper's 1/2/4 row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
  * the m16 shapes are sm_90 instructions, run as 1/2/4 m8n8k4 on sm_80),
  * f16_shape (m16n8k16 | m16n8k8), long_chunk (1024 values per long warp).
  *
@@ -80,8 +83,8 @@ static const spmvlab_option dasp_options[] = {
      "rows with at least this many entries are long rows (split over warps)"},
     {"threshold", SPMVLAB_OPT_FLOAT, "0.75", 0, 1, NULL,
      "minimum share of real entries in a kept 8 x K MMA block of medium rows"},
-    {"rows_per_warp", SPMVLAB_OPT_INT_AUTO, "auto", 8, 256, NULL,
-     "medium rows per warp, a multiple of 8; auto by the medium-row count"},
+    {"rows_per_warp", SPMVLAB_OPT_INT_AUTO, "auto", 8, 32, NULL,
+     "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count"},
     {"f64_shape", SPMVLAB_OPT_ENUM, "m8n8k4", 0, 0, "m8n8k4|m16n8k4|m16n8k8|m16n8k16",
      "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"},
     {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k16", 0, 0, "m16n8k16|m16n8k8",
@@ -94,8 +97,8 @@ static const spmvlab_option dasp_options[] = {
 static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     long long rpw = spmvlab_opt_int(opts, "rows_per_warp"), chunk = spmvlab_opt_int(opts, "long_chunk");
-    if (!spmvlab_opt_is_auto(opts, "rows_per_warp") && rpw % DASP_BM) {
-        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %lld must be a multiple of 8", rpw);
+    if (!spmvlab_opt_is_auto(opts, "rows_per_warp") && rpw != 8 && rpw != 16 && rpw != 32) {
+        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %lld must be 8, 16 or 32", rpw);
         return SPMVLAB_INVALID_OPTION;
     }
     if (chunk % 128) {
@@ -154,7 +157,7 @@ static void dasp_fill_launch(dasp_format *f)
     L->w_short = (tiles + DASP_SHORT_TILES_PER_WARP - 1) / DASP_SHORT_TILES_PER_WARP;
     L->n_single = f->n.singles;
     L->n_empty = f->n.empty;
-    L->w_tail = (f->n.singles + f->n.empty + 31) / 32;
+    L->w_tail = (f->n.singles + f->n.empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
     L->long_val = DEV(DASP_A_LONG_VAL);
     L->long_col = DEV(DASP_A_LONG_COL);
     L->long_ptr = DEV(DASP_A_LONG_PTR);

@@ -26,6 +26,8 @@ extern "C" {
 #define DASP_SHORT_IDS1 8
 /* Short tiles one warp handles. */
 #define DASP_SHORT_TILES_PER_WARP 4
+/* Leftover length-1 rows and empty rows one tail warp handles (4 a lane). */
+#define DASP_TAIL_PER_WARP 128
 /* Threads per block of the kernel (8 warps). */
 #define DASP_BLOCK_THREADS 256
 /* Column index of a padding slot: the kernels and the host load no x for it
@@ -79,12 +81,12 @@ static inline int dasp_shape_levels(dasp_shape top, dasp_shape lv[DASP_MAX_LEVEL
  * segments first, then medium, short and tail warps. */
 typedef struct dasp_launch {
     int32_t shape;           /* dasp_shape; also says the dtype (f16 >= 4) */
-    int32_t rb_per_warp;     /* medium row-blocks per warp (rows_per_warp / 8) */
+    int32_t rb_per_warp;     /* medium row-blocks per warp: 1, 2 or 4 (rows_per_warp / 8) */
     int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
     int64_t w_long;          /* warps of the long part = long segments */
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */
-    int64_t w_tail;          /* warps of singles and empty rows (32 per warp) */
+    int64_t w_tail;          /* warps of singles and empty rows (DASP_TAIL_PER_WARP each) */
     /* long part */
     const void *long_val;    /* values of the long rows, each padded to VPL */
     const int32_t *long_col; /* their columns, DASP_PAD_COL for padding */

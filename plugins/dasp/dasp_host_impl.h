@@ -31,12 +31,13 @@ static DASP_ACC DASP_FN(butterfly)(DASP_ACC v[32])
 static inline DASP_ACC DASP_FN(xat)(const void *x, int32_t c) { return c >= 0 ? DASP_LOAD(x, c) : (DASP_ACC)0; }
 
 /* Medium row-blocks: row g's diagonal result accumulates the MMA blocks of
- * every level (widths bk, bk/2, ..., 4) in order; the irregular entries go
- * to 4 lanes (lane t takes entries t, t+4, ...), summed by a two-step
- * butterfly, then added to the MMA result. */
+ * every level (widths bk, bk/2, ..., 4) in order. The irregular entries of
+ * a row go to LPR = 32 / rows_per_warp lanes (lane s takes entries s,
+ * s + LPR, ...), summed by a butterfly over those lanes, then added to the
+ * MMA result. */
 static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
 {
-    const int nl = f->nlev;
+    const int nl = f->nlev, lpr = 32 / f->rows_per_warp;
     const void *val = f->a[DASP_A_MED_VAL].host, *ival = f->a[DASP_A_IRR_VAL].host;
     const int32_t *col = f->a[DASP_A_MED_COL].host, *rb_ptr = f->a[DASP_A_RB_PTR].host,
                   *med_row = f->a[DASP_A_MED_ROW].host, *irr_ptr = f->a[DASP_A_IRR_PTR].host,
@@ -55,10 +56,10 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
             }
             int64_t r = rb * DASP_BM + g;
             DASP_ACC part[4] = {0, 0, 0, 0};
-            for (int t = 0; t < 4; t++)
-                for (int64_t i = irr_ptr[r] + t; i < irr_ptr[r + 1]; i += 4)
-                    part[t] = DASP_FMA(DASP_LOAD(ival, i), DASP_LOAD(x, icol[i]), part[t]);
-            DASP_ACC irr = (part[0] + part[1]) + (part[2] + part[3]);
+            for (int s = 0; s < lpr; s++)
+                for (int64_t i = irr_ptr[r] + s; i < irr_ptr[r + 1]; i += lpr)
+                    part[s] = DASP_FMA(DASP_LOAD(ival, i), DASP_LOAD(x, icol[i]), part[s]);
+            DASP_ACC irr = lpr == 4 ? (part[0] + part[1]) + (part[2] + part[3]) : lpr == 2 ? part[0] + part[1] : part[0];
             if (med_row[r] >= 0)
                 DASP_STORE(y, med_row[r], acc + irr);
         }

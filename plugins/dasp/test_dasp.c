@@ -272,7 +272,7 @@ static void test_refusals(void)
     test_instance_free(t);
     TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"rows_per_warp=12", NULL}, &t, &err) ==
                SPMVLAB_INVALID_OPTION);
-    TEST_CONTAINS(err.msg, "multiple of 8");
+    TEST_CONTAINS(err.msg, "8, 16 or 32");
     test_instance_free(t);
     TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"long_chunk=200", NULL}, &t, &err) ==
                SPMVLAB_INVALID_OPTION);
