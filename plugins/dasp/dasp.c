@@ -191,6 +191,10 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F16)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED,
                          "dasp supports f64 and f16 only (no tensor-core f32 mode meets the f32 error bound)");
+    if (ctx->device->present && ctx->device->cc_major < 8)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED,
+                         "dasp needs compute capability 8.0 or newer, the device has %d.%d", ctx->device->cc_major,
+                         ctx->device->cc_minor);
     dasp_format *f = calloc(1, sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");

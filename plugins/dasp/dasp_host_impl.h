@@ -59,7 +59,9 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
             for (int s = 0; s < lpr; s++)
                 for (int64_t i = irr_ptr[r] + s; i < irr_ptr[r + 1]; i += lpr)
                     part[s] = DASP_FMA(DASP_LOAD(ival, i), DASP_LOAD(x, icol[i]), part[s]);
-            DASP_ACC irr = lpr == 4 ? (part[0] + part[1]) + (part[2] + part[3]) : lpr == 2 ? part[0] + part[1] : part[0];
+            DASP_ACC irr = lpr == 4   ? (part[0] + part[1]) + (part[2] + part[3])
+                           : lpr == 2 ? part[0] + part[1]
+                                      : part[0];
             if (med_row[r] >= 0)
                 DASP_STORE(y, med_row[r], acc + irr);
         }
