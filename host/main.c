@@ -18,6 +18,7 @@ static const struct command {
     {"check", cmd_check, "conformance suite for one plugin"},
     {"info", cmd_info, "shape, symmetry and row statistics of matrices"},
     {"gen", cmd_gen, "generate a synthetic matrix"},
+    {"new-plugin", cmd_new_plugin, "write a working plugin to start a new format from"},
 };
 
 static void usage(FILE *out)
