@@ -129,26 +129,36 @@ static void name_from_file(const char *path, char *out, size_t len)
     out[m] = '\0';
 }
 
+/* 1 when the folder holding path may be written by every user. A sticky
+ * folder (/tmp) counts too: anyone may create a new plugin file there. */
+static int folder_writable_by_all(const char *path, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat st;
+    return stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
+}
+
 /* Refuses files and folders that anyone may write to: loading them would run
- * whatever another user put there. */
-static int writable_by_others(const char *path, spmvlab_err *err)
+ * whatever another user put there. Checks the file, its folder, and the
+ * folder of the name it was found under when that is a link elsewhere. */
+static int writable_by_others(const char *path, const char *real, spmvlab_err *err)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && (st.st_mode & S_IWOTH)) {
+    if (stat(real, &st) == 0 && (st.st_mode & S_IWOTH)) {
         spmvlab_errf(err, "refusing plugin %s: the file is writable by every user", path);
         return 1;
     }
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = '\0';
-        if (!*dir)
-            strcpy(dir, "/");
-        if (stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-            spmvlab_errf(err, "refusing plugin %s: its folder %s is writable by every user", path, dir);
-            return 1;
-        }
+    if (folder_writable_by_all(real, dir, sizeof dir) || folder_writable_by_all(path, dir, sizeof dir)) {
+        spmvlab_errf(err, "refusing plugin %s: its folder %s is writable by every user", path, dir);
+        return 1;
     }
     return 0;
 }
@@ -175,10 +185,12 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
         spmvlab_errf(err, "cannot load plugin %s: more than %d plugins", path, MAX_PLUGINS);
         return NULL;
     }
-    if (writable_by_others(real, err))
+    if (writable_by_others(path, real, err))
         return NULL;
+    /* The name counts as the file was named where it was found (a link may
+     * point at a file of another name). */
     char file_name[64];
-    name_from_file(real, file_name, sizeof file_name);
+    name_from_file(path, file_name, sizeof file_name);
     if (!file_name[0]) {
         spmvlab_errf(err, "refusing plugin %s: plugin files are named libspmvlab_<name>.so", path);
         return NULL;

@@ -1,0 +1,49 @@
+/* Test plugin: writes through a null pointer — in convert by default, in
+ * spmv / spmv_host with stage = spmv. An isolated run records it as a crash
+ * and goes on. */
+#include "bad_common.h"
+
+static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("convert"), {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static void crash(void)
+{
+    int *volatile nowhere = NULL; /* volatile: the compiler must really store */
+    *nowhere = 42;
+}
+
+static spmvlab_status segv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                   spmvlab_err *err)
+{
+    if (spmvlab_opt_int(opts, "stage") == PLAIN_AT_CONVERT)
+        crash();
+    spmvlab_status st = plain_convert(ctx, A, out, err);
+    if (st == SPMVLAB_OK)
+        ((plain_format *)*out)->stage = PLAIN_AT_SPMV;
+    return st;
+}
+
+static spmvlab_status segv_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    (void)fmt, (void)x, (void)y, (void)stream, (void)err;
+    crash();
+    return SPMVLAB_INTERNAL;
+}
+
+static spmvlab_status segv_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
+{
+    (void)fmt, (void)x, (void)y, (void)err;
+    crash();
+    return SPMVLAB_INTERNAL;
+}
+
+static const spmvlab_plugin desc = {
+    PLAIN_IDENTITY("bad_segv", "segfaults in convert (or spmv with stage = spmv)"),
+    .options = options,
+    .convert = segv_convert,
+    .spmv = segv_spmv,
+    .footprint = plain_footprint,
+    .destroy = plain_destroy,
+    .spmv_host = segv_spmv_host,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &desc; }
