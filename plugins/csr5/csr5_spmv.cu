@@ -17,7 +17,7 @@
  * of the tail (head pieces). The row is written once, as the sum of its
  * pieces in a fixed order: lane l adds pieces l, l + 32, ..., then a shuffle
  * tree. Who sums them (option calibrate):
- *   inline  every piece is followed by __threadfence and an atomicAdd on a
+ *   inline  every piece is followed by an acq_rel atomic increment of a
  *           counter of the row's first tile; the warp that delivers the last
  *           piece sums them and resets the counter for the next call. One
  *           launch, no waiting on other blocks, deterministic.
@@ -68,16 +68,17 @@ __device__ __forceinline__ int32_t c5_last_tile(const csr5_dev &d, int32_t r, in
 }
 
 /* Counts a piece of the row whose pieces lie in tiles ts..te, after the
- * caller stored it. Returns true for the last piece to arrive; the counter
- * is then reset for the next call. */
+ * caller stored it. The increment is acq_rel at GPU scope: it releases the
+ * stored piece, and the last arrival acquires all the others (one fence,
+ * lighter than __threadfence's sequentially consistent one). Returns true
+ * for the last piece to arrive; the counter is then reset for the next call. */
 __device__ __forceinline__ bool c5_arrive(int32_t *arrivals, int32_t ts, int32_t te)
 {
-    __threadfence();
-    const int old = atomicAdd(arrivals + ts, 1);
+    int old;
+    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(arrivals + ts) : "memory");
     if (old != te - ts)
         return false;
     arrivals[ts] = 0;
-    __threadfence();
     return true;
 }
 
@@ -95,7 +96,8 @@ __device__ void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int3
 }
 
 /* Lanes with `last` delivered the last piece of their row (r, pieces ts..te);
- * the whole warp finishes those rows one after another. */
+ * the whole warp finishes those rows one after another. __syncwarp orders
+ * the acquiring lane's atomic before the other lanes' loads. */
 template <typename V>
 __device__ void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
                                int lane, V *y)
@@ -110,13 +112,14 @@ __device__ void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, con
     }
 }
 
-/* One tile of 32 x S entries; see the file comment. */
+/* One tile of 32 x S entries; see the file comment. The loads of a chunk of
+ * CH steps (columns, values, then x) are issued before any of its sums, so a
+ * lane keeps up to 3 CH loads in flight; CH = 16 bounds the registers. */
 template <typename V, int S>
 __device__ __forceinline__ void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x,
                                         V *__restrict__ y)
 {
-    constexpr int T = CSR5_OMEGA * S;
-    constexpr int W = c5_words(S);
+    constexpr int T = CSR5_OMEGA * S, W = c5_words(S), CH = S < 16 ? S : 16;
     const uint32_t tp0 = __ldg(d.tile_ptr + t);
     const int32_t row0 = (int32_t)(tp0 & CSR5_ROW_MASK);
     const int32_t next_row = (int32_t)(__ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
@@ -124,18 +127,59 @@ __device__ __forceinline__ void c5_tile(const csr5_dev &d, int32_t t, int lane, 
     const int32_t *colp = d.col + base + lane;
     const V *valp = static_cast<const V *>(d.val) + base + lane;
     const uint32_t *dp = d.desc + (int64_t)t * CSR5_OMEGA * W + lane;
+    const uint32_t w0 = __ldg(dp), meta = W == 2 ? __ldg(dp + CSR5_OMEGA) : w0 >> (S & 31);
+    const uint32_t flags = S == 32 ? w0 : (w0 & ((1u << (S & 31)) - 1u));
+    const bool one_row = row0 == next_row; /* fast path: the tile lies inside one row */
+    const int32_t yoff = (int32_t)(meta >> 5);
+    const int32_t *slot_row =
+        (!one_row && (tp0 & CSR5_EMPTY_FLAG)) ? d.empty_offset + __ldg(d.eo_ptr + t) : nullptr;
     V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
-    const uint32_t w0 = __ldg(dp);
+
+    /* Serial segmented sum of the lane: `head` is the part before the
+     * lane's first row start, rows starting and ending in the lane are
+     * written at once, `sum` ends as the lane's last (open) row. */
+    V sum = 0, head = 0;
+    int k = 0;
+#pragma unroll
+    for (int j0 = 0; j0 < S; j0 += CH) {
+        V a[CH], b[CH];
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            if (j0 + j < S) {
+                const int32_t c = __ldg(colp + (j0 + j) * CSR5_OMEGA);
+                a[j] = __ldg(valp + (j0 + j) * CSR5_OMEGA);
+                b[j] = __ldg(x + c);
+            }
+        if (one_row) {
+#pragma unroll
+            for (int j = 0; j < CH; j++)
+                if (j0 + j < S)
+                    sum = c5_fma(a[j], b[j], sum);
+            continue;
+        }
+#pragma unroll
+        for (int j = 0; j < CH; j++) {
+            if (j0 + j >= S)
+                break;
+            if (flags & (1u << (j0 + j))) {
+                if (k == 0) {
+                    head = sum;
+                } else {
+                    const int32_t s = yoff + k - 1;
+                    y[slot_row ? __ldg(slot_row + s) : row0 + s] = sum;
+                }
+                k++;
+                sum = 0;
+            }
+            sum = c5_fma(a[j], b[j], sum);
+        }
+    }
+
     /* Pieces this warp delivers: the head of the tile (lane 0) and the row
      * that leaves it (the lane of the tile's last row start). */
     bool last_h = false, last_o = false;
     int32_t rh = 0, tsh = 0, teh = 0, ro = 0, teo = 0;
-
-    if (row0 == next_row) {
-        V sum = 0;
-#pragma unroll
-        for (int j = 0; j < S; j++)
-            sum = c5_fma(__ldg(valp + j * CSR5_OMEGA), __ldg(x + __ldg(colp + j * CSR5_OMEGA)), sum);
+    if (one_row) {
         sum = c5_tree(sum);
         const bool starts_here = __shfl_sync(kFull, w0, 0) & 1u;
         if (lane == 0) {
@@ -158,30 +202,9 @@ __device__ __forceinline__ void c5_tile(const csr5_dev &d, int32_t t, int lane, 
             }
         }
     } else {
-        const uint32_t flags = S == 32 ? w0 : (w0 & ((1u << (S & 31)) - 1u));
-        const uint32_t meta = W == 2 ? __ldg(dp + CSR5_OMEGA) : w0 >> (S & 31);
-        const int seg = (int)(meta & 31u);
-        const int32_t yoff = (int32_t)(meta >> 5);
-        const int32_t *slot_row = (tp0 & CSR5_EMPTY_FLAG) ? d.empty_offset + __ldg(d.eo_ptr + t) : nullptr;
-        V sum = 0, head = 0;
-        int k = 0;
-#pragma unroll
-        for (int j = 0; j < S; j++) {
-            const V a = __ldg(valp + j * CSR5_OMEGA);
-            const V b = __ldg(x + __ldg(colp + j * CSR5_OMEGA));
-            if (flags & (1u << j)) {
-                if (k == 0) {
-                    head = sum;
-                } else {
-                    const int32_t s = yoff + k - 1;
-                    y[slot_row ? __ldg(slot_row + s) : row0 + s] = sum;
-                }
-                k++;
-                sum = 0;
-            }
-            sum = c5_fma(a, b, sum);
-        }
-        const int n = __popc(flags);
+        /* Segmented suffix scan of the heads: lane l adds lane l + dd while
+         * dd <= seg_offset, i.e. up to the first lane holding a row start. */
+        const int seg = (int)(meta & 31u), n = __popc(flags);
         V v = n ? head : sum;
 #pragma unroll
         for (int dd = 1; dd < CSR5_OMEGA; dd <<= 1) {
