@@ -1,8 +1,12 @@
 /*
  * INI reading through inih. Debian's build passes no line numbers to the
- * handler, so the reader callback counts lines, notes section headers (an
- * empty section is still an instance) and refuses what inih would silently
- * cut: lines over INI_MAX_LINE and section or key names over its limits.
+ * handler, so the reader callback counts lines and looks at each raw line
+ * before inih does: it refuses what inih would silently cut or misread —
+ * lines over INI_MAX_LINE - 1 characters, NUL bytes, section or key names
+ * over SPMVLAB_NAME_MAX, text after a section header, keys without a name,
+ * a key given twice in one section of one file — and notes section headers
+ * (an empty section is still an instance) and whether inih will take the
+ * line as a continuation of the previous value (joined with a space).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,7 +25,8 @@ typedef struct reader_state {
     const char *text;   /* string input */
     int line;
     int err_line;       /* first error we found, 0 if none */
-    int indented;       /* the current line is an indented continuation */
+    int prev_key;       /* inih holds a previous key (a pair since the last header) */
+    int continuation;   /* inih takes the current line as a continuation */
     spmvlab_err *err;
 } reader_state;
 
@@ -109,87 +114,126 @@ static int valid_label(const char *s)
     return 1;
 }
 
-/* Looks at each raw line before inih does: counts it, checks its length and
- * the length of any name on it, and notes section headers with their line. */
-static void inspect_line(reader_state *st, const char *line, size_t len, int complete)
+/* The section header on a line (p at '['): registers the section with its
+ * line, or refuses the header. */
+static void inspect_header(reader_state *st, const char *p)
+{
+    const char *close = strchr(p, ']');
+    if (!close) {
+        fail_at(st, st->line, "section header without a closing ']'");
+        return;
+    }
+    const char *after = close + 1;
+    while (*after == ' ' || *after == '\t' || *after == '\r')
+        after++;
+    if (*after && *after != ';' && *after != '#') {
+        fail_at(st, st->line, "unexpected '%.20s' after the section header", after);
+        return;
+    }
+    char label[128];
+    size_t n = (size_t)(close - p - 1);
+    if (n > SPMVLAB_NAME_MAX) {
+        fail_at(st, st->line, "section name is longer than %d characters", SPMVLAB_NAME_MAX);
+        return;
+    }
+    memcpy(label, p + 1, n);
+    label[n] = '\0';
+    if (!valid_label(label)) {
+        fail_at(st, st->line, "section name '%s' may hold only letters, digits, '_', '-' and '.'", label);
+        return;
+    }
+    spmvlab_section *s = spmvlab_config_section(st->cfg, label);
+    if (!s) {
+        s = spmvlab_config_section_add(st->cfg, label);
+        if (s) {
+            snprintf(s->file, sizeof s->file, "%s", st->file);
+            s->line = st->line;
+        }
+    }
+}
+
+/* Looks at each raw line before inih does (inih's rules: a comment starts
+ * with ';' or '#'; an indented line after a key continues its value; else
+ * '[' opens a header and '=' or ':' splits a pair). */
+static void inspect_line(reader_state *st, const char *line, int too_long, int has_nul)
 {
     st->line++;
-    if (!complete) {
+    st->continuation = 0;
+    if (too_long) {
         fail_at(st, st->line, "the line is longer than %d characters", INI_MAX_LINE - 1);
         return;
     }
+    if (has_nul) {
+        fail_at(st, st->line, "the line holds a NUL byte; configuration files are text");
+        return;
+    }
+    if (st->line == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+        line += 3; /* a UTF-8 byte order mark, which inih skips too */
     const char *p = line;
-    while (*p == ' ' || *p == '\t')
+    while (isspace((unsigned char)*p))
         p++;
-    st->indented = p > line && *p && *p != '\n' && *p != '\r' && *p != ';' && *p != '#';
-    if (p > line || *p == ';' || *p == '#' || *p == '\n' || *p == '\r' || !*p)
-        return; /* indented continuation, comment or blank */
+    if (!*p || *p == ';' || *p == '#')
+        return; /* blank or comment */
+    if (p > line && st->prev_key) {
+        st->continuation = 1;
+        return;
+    }
     if (*p == '[') {
-        const char *close = strchr(p, ']');
-        if (!close) {
-            fail_at(st, st->line, "section header without a closing ']'");
-            return;
-        }
-        char label[128];
-        size_t n = (size_t)(close - p - 1);
-        if (n > SPMVLAB_NAME_MAX) {
-            fail_at(st, st->line, "section name is longer than %d characters", SPMVLAB_NAME_MAX);
-            return;
-        }
-        memcpy(label, p + 1, n);
-        label[n] = '\0';
-        if (!valid_label(label)) {
-            fail_at(st, st->line, "section name '%s' may hold only letters, digits, '_', '-' and '.'", label);
-            return;
-        }
-        spmvlab_section *s = spmvlab_config_section(st->cfg, label);
-        if (!s) {
-            s = spmvlab_config_section_add(st->cfg, label);
-            if (s) {
-                snprintf(s->file, sizeof s->file, "%s", st->file);
-                s->line = st->line;
-            }
-        }
+        st->prev_key = 0;
+        inspect_header(st, p);
         return;
     }
     const char *eq = strpbrk(p, "=:");
-    if (eq) {
-        const char *end = eq;
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-            end--;
-        if ((size_t)(end - p) > SPMVLAB_NAME_MAX)
-            fail_at(st, st->line, "key name is longer than %d characters", SPMVLAB_NAME_MAX);
+    if (!eq)
+        return; /* inih reports the line */
+    const char *end = eq;
+    while (end > p && isspace((unsigned char)end[-1]))
+        end--;
+    if (end == p) {
+        st->prev_key = 0;
+        fail_at(st, st->line, "a key name is missing before '%c'", *eq);
+        return;
     }
-    (void)len;
+    if ((size_t)(end - p) > SPMVLAB_NAME_MAX)
+        fail_at(st, st->line, "key name is longer than %d characters", SPMVLAB_NAME_MAX);
+    st->prev_key = 1;
 }
 
+/* Next byte of the input, or EOF. */
+static int next_byte(reader_state *st)
+{
+    if (st->fp)
+        return getc(st->fp);
+    return *st->text ? (unsigned char)*st->text++ : EOF;
+}
+
+/* inih's reader: hands over one line without its line break (CRLF too),
+ * at most num - 1 characters; a longer line is cut and refused, the rest of
+ * it skipped, so line numbers stay right. */
 static char *read_line(char *str, int num, void *stream)
 {
     reader_state *st = stream;
-    size_t n = 0;
-    int complete = 0;
-    if (st->fp) {
-        if (!fgets(str, num, st->fp))
-            return NULL;
-        n = strlen(str);
-        complete = (n && str[n - 1] == '\n') || feof(st->fp);
-        if (!complete) { /* drop the rest of the over-long line */
-            int c;
-            while ((c = fgetc(st->fp)) != EOF && c != '\n')
-                ;
-        }
-    } else {
-        if (!*st->text)
-            return NULL;
-        const char *nl = strchr(st->text, '\n');
-        size_t len = nl ? (size_t)(nl - st->text + 1) : strlen(st->text);
-        complete = len < (size_t)num;
-        n = complete ? len : (size_t)num - 1;
-        memcpy(str, st->text, n);
-        str[n] = '\0';
-        st->text += len;
+    size_t n = 0, len = 0;
+    int c, any = 0, has_nul = 0, last = 0;
+    while ((c = next_byte(st)) != EOF) {
+        any = 1;
+        if (c == '\n')
+            break;
+        has_nul |= c == '\0';
+        if (n + 1 < (size_t)num)
+            str[n++] = (char)c;
+        len++;
+        last = c;
     }
-    inspect_line(st, str, n, complete);
+    if (!any)
+        return NULL;
+    if (last == '\r') { /* CRLF: the CR is no character of the line */
+        len--;
+        if (n > len)
+            n = len;
+    }
+    str[n] = '\0';
+    inspect_line(st, str, len + 1 > (size_t)num, has_nul);
     return str;
 }
 
@@ -212,7 +256,7 @@ static int on_pair(void *user, const char *section, const char *name, const char
     }
     /* inih calls again, with the same name, for an indented continuation
      * line directly below: join it to the value. */
-    if (kv->value && st->indented) {
+    if (st->continuation && kv->value) {
         size_t a = strlen(kv->value), b = strlen(value);
         char *joined = realloc(kv->value, a + b + 2);
         if (!joined) {
@@ -224,6 +268,10 @@ static int on_pair(void *user, const char *section, const char *name, const char
         kv->value = joined;
         kv->cont_line = st->line;
         return 1;
+    }
+    if (kv->value && kv->line > 0 && strcmp(kv->file, st->file) == 0) {
+        fail_at(st, st->line, "'%s' is set twice in [%s]; first on line %d", name, section, kv->line);
+        return 0;
     }
     char *v = strdup(value);
     if (!v) {
@@ -253,15 +301,19 @@ int spmvlab_config_read(spmvlab_config *cfg, const char *path, spmvlab_err *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return spmvlab_errf(err, "cannot open configuration file %s: %s", path, strerror(errno)), -1;
-    reader_state st = {cfg, path, fp, NULL, 0, 0, 0, err};
+    reader_state st = {cfg, path, fp, NULL, 0, 0, 0, 0, err};
     int rc = parse(cfg, &st);
+    if (ferror(fp) && !st.err_line) {
+        spmvlab_errf(err, "cannot read configuration file %s: %s", path, strerror(errno));
+        rc = -1;
+    }
     fclose(fp);
     return rc;
 }
 
 int spmvlab_config_read_string(spmvlab_config *cfg, const char *text, const char *name, spmvlab_err *err)
 {
-    reader_state st = {cfg, name, NULL, text, 0, 0, 0, err};
+    reader_state st = {cfg, name, NULL, text, 0, 0, 0, 0, err};
     return parse(cfg, &st);
 }
 

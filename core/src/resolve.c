@@ -37,6 +37,29 @@ static int split_list(char *s, char **out, int max)
     return n;
 }
 
+/* Splits a sweep's "a, b, c" in place, keeping empty items so they can be
+ * refused. Returns the count, or -1 when there are more than max. */
+static int split_values(char *s, char **out, int max)
+{
+    int n = 0;
+    for (char *item = s;; n++) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (n == max)
+            return -1;
+        while (*item == ' ' || *item == '\t')
+            item++;
+        char *e = item + strlen(item);
+        while (e > item && (e[-1] == ' ' || e[-1] == '\t'))
+            *--e = '\0';
+        out[n] = item;
+        if (!comma)
+            return n + 1;
+        item = comma + 1;
+    }
+}
+
 typedef struct sweep_key {
     const spmvlab_kv *kv;
     char *buf;          /* owned copy the values point into */
@@ -113,12 +136,31 @@ static int resolve_label(spmvlab_config *cfg, spmvlab_registry *reg, const char 
         sweep_key *s = &sweep[nsweep++];
         s->kv = kv;
         s->buf = strdup(kv->value);
-        s->n = s->buf ? split_list(s->buf, s->values, MAX_VALUES) : 0;
-        for (int v = 0; v < s->n; v++)
+        if (!s->buf) {
+            spmvlab_errf(err, "out of host memory");
+            goto done;
+        }
+        s->n = split_values(s->buf, s->values, MAX_VALUES);
+        if (s->n < 0) {
+            spmvlab_errf(err, "%s[%s] %s lists more than %d values", at, label, kv->key, MAX_VALUES);
+            goto done;
+        }
+        for (int v = 0; v < s->n; v++) {
+            if (!s->values[v][0]) {
+                spmvlab_errf(err, "%s[%s] %s = '%s' has an empty item in its value list", at, label, kv->key,
+                             kv->value);
+                goto done;
+            }
+            for (int w = 0; w < v; w++)
+                if (strcmp(s->values[v], s->values[w]) == 0) {
+                    spmvlab_errf(err, "%s[%s] %s lists the value '%s' twice", at, label, kv->key, s->values[v]);
+                    goto done;
+                }
             if (spmvlab_optset_set(&base, pl->desc->name, kv->key, s->values[v], &why)) {
                 spmvlab_errf(err, "%s[%s] %s", at, label, why.msg);
                 goto done;
             }
+        }
     }
     /* Cartesian product of the swept values (odometer order). */
     int idx[MAX_SWEEP_KEYS] = {0};
@@ -128,17 +170,27 @@ static int resolve_label(spmvlab_config *cfg, spmvlab_registry *reg, const char 
         spmvlab_instance_spec *sp = &(*out)[*n];
         if (spmvlab_optset_copy(&sp->opts, &base, err))
             goto done;
-        char suffix[256] = "";
+        char suffix[sizeof sp->label] = "";
         size_t used = 0;
         for (int s = 0; s < nsweep; s++) {
             spmvlab_optset_set(&sp->opts, pl->desc->name, sweep[s].kv->key, sweep[s].values[idx[s]], &why);
-            used += (size_t)snprintf(suffix + used, sizeof suffix - used, "%s%s=%s", s ? "," : "",
-                                     sweep[s].kv->key, sweep[s].values[idx[s]]);
+            if (used < sizeof suffix)
+                used += (size_t)snprintf(suffix + used, sizeof suffix - used, "%s%s=%s", s ? "," : "",
+                                         sweep[s].kv->key, sweep[s].values[idx[s]]);
         }
-        if (nsweep)
-            snprintf(sp->label, sizeof sp->label, "%s[%s]", label, suffix);
-        else
-            snprintf(sp->label, sizeof sp->label, "%s", label);
+        /* Labels name the results (and what --resume skips): never cut. */
+        int wrote = nsweep ? snprintf(sp->label, sizeof sp->label, "%s[%s]", label, suffix)
+                           : snprintf(sp->label, sizeof sp->label, "%s", label);
+        if (used >= sizeof suffix || wrote < 0 || (size_t)wrote >= sizeof sp->label) {
+            spmvlab_optset_free(&sp->opts);
+            if (sec && sec->line)
+                snprintf(at, sizeof at, "%s:%d: ", sec->file, sec->line);
+            else
+                at[0] = '\0';
+            spmvlab_errf(err, "%s[%s] a sweep label would be longer than %zu characters; use shorter values",
+                         at, label, sizeof sp->label - 1);
+            goto done;
+        }
         snprintf(sp->base_label, sizeof sp->base_label, "%s", label);
         sp->plugin = pl;
         spmvlab_optset_describe(&sp->opts, 0, sp->options_text, sizeof sp->options_text);
