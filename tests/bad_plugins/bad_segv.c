@@ -7,7 +7,7 @@ static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("convert"), {NULL, 0
 
 static void crash(void)
 {
-    int *volatile nowhere = NULL; /* volatile: the compiler must really store */
+    volatile int *volatile nowhere = NULL; /* both volatile: the store must happen */
     *nowhere = 42;
 }
 
