@@ -7,6 +7,8 @@ int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_new_plugin(int argc, char **argv);
 
 /* Exit codes shared by the commands. */

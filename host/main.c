@@ -18,6 +18,8 @@ static const struct command {
     {"check", cmd_check, "conformance suite for one plugin"},
     {"info", cmd_info, "shape, symmetry and row statistics of matrices"},
     {"gen", cmd_gen, "generate a synthetic matrix"},
+    {"tune", cmd_tune, "pick the fastest option combination per matrix (sweeps)"},
+    {"report", cmd_report, "summary and plots of a results CSV"},
     {"new-plugin", cmd_new_plugin, "write a working plugin to start a new format from"},
 };
 

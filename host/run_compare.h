@@ -1,0 +1,25 @@
+/* Speedups against the baseline with their intervals, and tune's fields. */
+#ifndef SPMVLAB_HOST_RUN_COMPARE_H
+#define SPMVLAB_HOST_RUN_COMPARE_H
+
+#include <stdint.h>
+
+#include "run_row.h"
+
+#define RUN_BOOTSTRAP_ITERS 2000
+#define RUN_CI_LEVEL 0.95
+
+/* Fills baseline, speedup, speedup_lo/hi and outcome of the n rows of one
+ * matrix and dtype from their samples of the primary timing (single when
+ * single = 1, else batch). base is the baseline's row (NULL when it has
+ * none there); paired = 1 when the rows were measured in the same rounds.
+ * A row that is not ok, or has no samples, gets no speedup. */
+void compare_rows(run_row **rows, int n, const run_row *base, const char *baseline_label, int paired, int single,
+                  uint64_t seed);
+
+/* tune: among the rows of one matrix and dtype whose instance came from the
+ * same label (base_of[i] equal), sets tune_ms (sum of wall_ms), tune_spmvs,
+ * tune_peak_bytes (largest convert_peak_bytes) and tune_best. */
+void tune_rows(run_row **rows, const char *const *base_of, int n);
+
+#endif

@@ -1,0 +1,561 @@
+/* The body of run and tune; see run_driver.h. */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "host_util.h"
+#include "run_compare.h"
+#include "run_driver.h"
+#include "run_engine.h"
+#include "run_isolate.h"
+#include "run_output.h"
+#include "run_summary.h"
+#include "spmvlab/gen.h"
+
+static volatile sig_atomic_t stop_flag;
+
+/* The first Ctrl-C ends the run after the current row; a second one kills. */
+static void on_sigint(int sig)
+{
+    if (stop_flag) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_flag = 1;
+}
+
+typedef struct run_state {
+    run_settings s;
+    spmvlab_config cfg;
+    spmvlab_registry *reg;
+    spmvlab_instance_spec *specs;
+    int nspecs;
+    int base;                   /* baseline spec, or -1 */
+    spmvlab_runtime rt;
+    int rt_open;
+    run_meta meta;
+    FILE *csv;
+    FILE *json;
+    run_rows rows;              /* resumed rows, then new ones */
+    int failures, input_errors;
+    int appending;              /* the CSV exists and is continued (--resume) */
+    char **keys;                /* resumed cells, sorted */
+    int nkeys;
+    char **paths;
+    int npaths;
+    run_progress prog;
+    void *flush_buf;
+    size_t flush_bytes;
+} run_state;
+
+static void say(const run_state *st, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s.\n", st->s.prog ? st->s.prog : "spmvlab run", msg);
+}
+
+/* ---- instances and baseline ------------------------------------------ */
+
+static int find_baseline(run_state *st, spmvlab_err *err)
+{
+    const char *want = st->s.baseline;
+    if (want[0]) {
+        for (int k = 0; k < st->nspecs; k++)
+            if (strcmp(st->specs[k].label, want) == 0)
+                return k;
+        int found = -1, count = 0;
+        for (int k = 0; k < st->nspecs; k++)
+            if (strcmp(st->specs[k].base_label, want) == 0 && count++ == 0)
+                found = k;
+        if (count == 1)
+            return found;
+        if (count > 1)
+            return spmvlab_errf(err, "baseline '%s' is a sweep of %d instances; name one, e.g. '%s'", want, count,
+                                st->specs[found].label),
+                   -2;
+        return spmvlab_errf(err, "baseline '%s' is not among the instances (%s)", want, st->s.labels), -2;
+    }
+    static const char *prefer[] = {"cusparse", "csr"};
+    for (int p = 0; p < 2; p++) {
+        for (int k = 0; k < st->nspecs; k++)
+            if (strcmp(st->specs[k].label, prefer[p]) == 0)
+                return k;
+        for (int k = 0; k < st->nspecs; k++)
+            if (strcmp(st->specs[k].plugin->desc->name, prefer[p]) == 0)
+                return k;
+    }
+    return st->nspecs > 0 ? 0 : -1;
+}
+
+/* ---- matrices ---------------------------------------------------------- */
+
+static int push_path(run_state *st, const char *p)
+{
+    char **g = realloc(st->paths, (size_t)(st->npaths + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    st->paths = g;
+    g[st->npaths] = strdup(p);
+    if (!g[st->npaths])
+        return -1;
+    st->npaths++;
+    return 0;
+}
+
+static int gather_matrices(run_state *st, spmvlab_err *err)
+{
+    for (int i = 0; i < st->s.nmatrix_args; i++) {
+        int got = collect_matrices(st->s.matrix_args[i], &st->paths, &st->npaths, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            return spmvlab_errf(err, "folder %s holds no .mtx or .mtx.gz files", st->s.matrix_args[i]), -1;
+    }
+    for (int i = 0; i < st->s.nset_names; i++) {
+        spmvlab_set set;
+        spmvlab_err why;
+        if (spmvlab_set_load(st->s.set_names[i], &set, &why))
+            return spmvlab_errf(err, "matrix set %s: %s", st->s.set_names[i], why.msg), -1;
+        for (int e = 0; e < set.count; e++) {
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r\033[Kpreparing set %s: %d/%d %s", set.name, e + 1, set.count, set.entries[e].name);
+            char p[SPMVLAB_PATH_LEN];
+            int rc = spmvlab_set_materialize(&set, e, p, sizeof p, &why);
+            if (isatty(STDERR_FILENO))
+                fputs("\r\033[K", stderr);
+            if (rc == 1) {
+                say(st, "set %s: skipping %s: %s", set.name, set.entries[e].name, why.msg);
+                continue;
+            }
+            if (rc < 0 || push_path(st, p)) {
+                spmvlab_errf(err, "matrix set %s: %s", set.name, rc < 0 ? why.msg : "out of host memory");
+                spmvlab_set_free(&set);
+                return -1;
+            }
+        }
+        spmvlab_set_free(&set);
+    }
+    /* The same file twice runs once; two files with one label are refused,
+     * since results are keyed by the label. */
+    for (int i = 0; i < st->npaths; i++) {
+        char li[256];
+        spmvlab_matrix_label(st->paths[i], li, sizeof li);
+        for (int j = 0; j < i; j++) {
+            char lj[256];
+            spmvlab_matrix_label(st->paths[j], lj, sizeof lj);
+            if (strcmp(li, lj) != 0)
+                continue;
+            if (strcmp(st->paths[i], st->paths[j]) != 0)
+                return spmvlab_errf(err, "matrices %s and %s share the label '%s'; results are keyed by it",
+                                    st->paths[j], st->paths[i], li),
+                       -1;
+            free(st->paths[i]);
+            memmove(st->paths + i, st->paths + i + 1, (size_t)(st->npaths - i - 1) * sizeof *st->paths);
+            st->npaths--;
+            i--;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- resume ------------------------------------------------------------ */
+
+static char *cell_key(const char *matrix, const char *instance, const char *dtype, const char *options)
+{
+    size_t n = strlen(matrix) + strlen(instance) + strlen(dtype) + strlen(options) + 4;
+    char *k = malloc(n);
+    if (k)
+        snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s", matrix, instance, dtype, options);
+    return k;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int load_resume(run_state *st, spmvlab_err *err)
+{
+    struct stat sb;
+    if (stat(st->s.resume, &sb) != 0 || sb.st_size == 0)
+        return 0; /* nothing yet: a fresh run */
+    st->appending = 1;
+    int same = 0;
+    if (run_rows_read(st->s.resume, &st->rows, &same, err))
+        return -1;
+    if (!same)
+        return spmvlab_errf(err, "%s was written with other columns (another version of spmvlab); resume needs the same",
+                            st->s.resume),
+               -1;
+    st->keys = calloc((size_t)st->rows.n + 1, sizeof *st->keys);
+    if (!st->keys)
+        return spmvlab_errf(err, "out of host memory"), -1;
+    for (int i = 0; i < st->rows.n; i++) {
+        const run_row *r = &st->rows.v[i];
+        if (!(st->keys[st->nkeys] = cell_key(r->matrix, r->instance, r->dtype, r->options)))
+            return spmvlab_errf(err, "out of host memory"), -1;
+        st->nkeys++;
+    }
+    qsort(st->keys, (size_t)st->nkeys, sizeof *st->keys, str_cmp);
+    return 0;
+}
+
+static int is_done(const run_state *st, const char *matrix, const spmvlab_instance_spec *sp, spmvlab_dtype d)
+{
+    if (!st->nkeys)
+        return 0;
+    char *k = cell_key(matrix, sp->label, spmvlab_dtype_name(d), sp->options_text);
+    int found = k && bsearch(&k, st->keys, (size_t)st->nkeys, sizeof *st->keys, str_cmp) != NULL;
+    free(k);
+    return found;
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+static int is_failure(const char *status)
+{
+    static const char *bad[] = {"wrong", "crash", "timeout", "internal", "cuda-error"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+        if (strcmp(status, bad[k]) == 0)
+            return 1;
+    return 0;
+}
+
+static void emit(run_state *st, const run_row *r)
+{
+    progress_clear(&st->prog);
+    table_row(stdout, r);
+    fflush(stdout);
+    csv_append(st->csv, r);
+    if (run_rows_push(&st->rows, r))
+        say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
+    if (is_failure(r->status))
+        st->failures++;
+}
+
+static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
+                      const char *todo)
+{
+    run_member *m = calloc((size_t)st->nspecs, sizeof *m);
+    run_row **rows = calloc((size_t)st->nspecs, sizeof *rows);
+    const char **base_of = calloc((size_t)st->nspecs, sizeof *base_of);
+    if (!m || !rows || !base_of) {
+        say(st, "out of host memory for %s", label);
+        st->failures++;
+        goto out;
+    }
+    int n = 0, base_member = -1;
+    for (int k = 0; k < st->nspecs; k++) {
+        if (!todo[k] && k != st->base)
+            continue;
+        if (k == st->base)
+            base_member = n;
+        m[n].spec = &st->specs[k];
+        m[n].emit = todo[k];
+        n++;
+    }
+    run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &stop_flag, st->flush_buf,
+                   st->flush_bytes, progress_update, &st->prog};
+    int done = n;
+    if (st->s.isolate) {
+        for (int i = 0; i < n; i++) {
+            if (stop_flag) {
+                done = i;
+                break;
+            }
+            progress_update(&st->prog, m[i].spec->label, "in a child", i, n);
+            isolate_member(&g, m[i].spec, &m[i].row);
+        }
+    } else {
+        group_execute(&g);
+    }
+    if (base_member >= done)
+        base_member = -1;
+    for (int i = 0; i < done; i++) {
+        rows[i] = &m[i].row;
+        base_of[i] = m[i].spec->base_label;
+    }
+    compare_rows(rows, done, base_member >= 0 ? rows[base_member] : NULL,
+                 st->base >= 0 ? st->specs[st->base].label : "", !st->s.isolate,
+                 st->s.timing == RUN_TIMING_SINGLE, st->s.seed);
+    if (st->s.mode == RUN_MODE_TUNE)
+        tune_rows(rows, base_of, done);
+    for (int i = 0; i < done; i++)
+        if (m[i].emit)
+            emit(st, &m[i].row);
+    group_release(&g);
+out:
+    free(m);
+    free(rows);
+    free(base_of);
+}
+
+static void run_matrix(run_state *st, int mi)
+{
+    const char *path = st->paths[mi];
+    char label[256];
+    spmvlab_matrix_label(path, label, sizeof label);
+    progress_matrix(&st->prog, mi, label);
+    char *todo = calloc((size_t)st->s.ndtypes * st->nspecs + 1, 1);
+    if (!todo) {
+        say(st, "out of host memory");
+        st->failures++;
+        return;
+    }
+    int any = 0;
+    for (int d = 0; d < st->s.ndtypes; d++)
+        for (int k = 0; k < st->nspecs; k++) {
+            int t = !is_done(st, label, &st->specs[k], st->s.dtypes[d]);
+            todo[d * st->nspecs + k] = (char)t;
+            any |= t;
+        }
+    if (!any) {
+        if (st->s.verbose)
+            say(st, "%s: every cell is already in %s", label, st->s.resume);
+        free(todo);
+        return;
+    }
+    spmvlab_csr A;
+    spmvlab_err err = {{0}};
+    progress_update(&st->prog, "", "loading", 0, 1);
+    int lrc = load_matrix(path, &A, &err);
+    progress_clear(&st->prog);
+    if (lrc == -2) {
+        say(st, "skipping %s: %s", path, err.msg);
+    } else if (lrc) {
+        say(st, "%s", err.msg);
+        st->input_errors++;
+    } else {
+        for (int d = 0; d < st->s.ndtypes && !stop_flag; d++) {
+            int need = 0;
+            for (int k = 0; k < st->nspecs; k++)
+                need |= todo[d * st->nspecs + k];
+            if (need)
+                run_dtype(st, path, label, &A, st->s.dtypes[d], todo + d * st->nspecs);
+        }
+        spmvlab_csr_free(&A);
+    }
+    free(todo);
+}
+
+/* ---- outputs ----------------------------------------------------------- */
+
+static void print_columns(void)
+{
+    for (int c = 0; c < run_column_count(); c++) {
+        const run_column *col = run_column_at(c);
+        printf("%-20s %-4s %s\n", col->name, col->type == RUN_COL_STR ? "text" : col->type == RUN_COL_INT ? "int" : "real",
+               col->doc);
+    }
+}
+
+static int write_json(run_state *st, const run_summary *sum, spmvlab_err *err)
+{
+    FILE *f = st->json;
+    fputs("{\n  \"spmvlab\": ", f);
+    json_string(f, st->meta.version);
+    fputs(",\n  \"command\": ", f);
+    json_string(f, st->s.prog);
+    fprintf(f, ",\n  \"interrupted\": %s,\n  \"meta\": ", stop_flag ? "true" : "false");
+    json_meta(f, &st->meta, "  ");
+    fputs(",\n  \"settings\": {\"reps\": ", f);
+    fprintf(f, "%d, \"warmup\": %d, \"time_budget_ms\": ", st->s.reps, st->s.warmup);
+    json_number(f, st->s.time_budget_ms);
+    fprintf(f, ", \"timing\": \"%s\", \"flush_l2\": %s, \"isolate\": %s, \"seed\": %llu, \"bootstrap_iterations\": %d, "
+               "\"confidence\": %g},\n  \"rows\": [",
+            st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch", st->s.flush_l2 ? "true" : "false",
+            st->s.isolate ? "true" : "false", (unsigned long long)st->s.seed, RUN_BOOTSTRAP_ITERS, RUN_CI_LEVEL);
+    for (int i = 0; i < st->rows.n; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_row(f, &st->rows.v[i], "    ");
+    }
+    fputs("\n  ],\n  \"summary\": ", f);
+    summary_write_json(f, sum);
+    fputs("\n}\n", f);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    st->json = NULL;
+    if (bad)
+        return spmvlab_errf(err, "writing %s failed", st->s.json), -1;
+    return 0;
+}
+
+static int finish(run_state *st)
+{
+    progress_clear(&st->prog);
+    run_summary sum;
+    spmvlab_err err;
+    int rc = 0;
+    const char *base = st->base >= 0 ? st->specs[st->base].label : "";
+    if (summary_build(&st->rows, base, st->s.seed, &sum)) {
+        say(st, "out of host memory for the summary");
+        return EXIT_FAILED;
+    }
+    if (st->s.mode == RUN_MODE_TUNE)
+        tune_print(stdout, &st->rows);
+    else
+        summary_print(stdout, &sum);
+    if (st->s.output[0]) {
+        char sp[4200];
+        summary_path(st->s.output, sp, sizeof sp);
+        if (summary_write_csv(sp, &sum, &err)) {
+            say(st, "%s", err.msg);
+            rc = EXIT_FAILED;
+        } else {
+            printf("\nresults: %s (%d rows); summary: %s%s%s\n", st->s.output, st->rows.n, sp,
+                   st->s.json[0] ? "; json: " : "", st->s.json);
+        }
+    }
+    if (st->json && write_json(st, &sum, &err)) {
+        say(st, "%s", err.msg);
+        rc = EXIT_FAILED;
+    }
+    summary_free(&sum);
+    if (stop_flag) {
+        say(st, "interrupted; the rows measured so far are written%s", st->s.output[0] ? " (--resume continues)" : "");
+        return 130;
+    }
+    if (rc)
+        return rc;
+    if (st->input_errors)
+        return EXIT_USAGE;
+    return st->failures ? EXIT_FAILED : EXIT_OK;
+}
+
+/* Opens the device (or, with --isolate, asks a child) and prints the notice
+ * without one. Returns 0, or an exit code. */
+static int open_device(run_state *st)
+{
+    spmvlab_err err = {{0}};
+    if (st->s.isolate) {
+        if (isolate_meta(&st->meta, st->s.timeout_s, &err)) {
+            say(st, "%s", err.msg);
+            return EXIT_FAILED;
+        }
+        spmvlab_runtime_open(&st->rt, 0, 0, &err); /* CPU bookkeeping only: CUDA stays closed here */
+        st->rt_open = 1;
+    } else {
+        int orc = spmvlab_runtime_open(&st->rt, 1, 0, &err);
+        if (orc < 0) {
+            say(st, "%s", err.msg);
+            return EXIT_FAILED;
+        }
+        st->rt_open = 1;
+        if (st->s.mem_limit)
+            st->rt.mem_limit = st->s.mem_limit;
+        run_meta_device(&st->meta, &st->rt);
+        if (st->rt.device.present) {
+            if (st->s.verbose)
+                fprintf(stderr, "measuring the bandwidth peak (triad)...\n");
+            run_meta_peak(&st->meta, &st->rt);
+            if (st->s.flush_l2) {
+                st->flush_bytes = 2 * st->rt.device.l2_bytes;
+                if (spmvlab_dev_malloc(&st->rt, &st->flush_buf, st->flush_bytes, &err)) {
+                    say(st, "--flush-l2: %s", err.msg);
+                    return EXIT_FAILED;
+                }
+            }
+        }
+    }
+    if (!st->meta.gpu)
+        fprintf(stderr, "%s: no CUDA device found; running each instance's spmv_host as a functional check "
+                        "(no timings).\n", st->s.prog);
+    return 0;
+}
+
+int run_command(int argc, char **argv, run_mode mode)
+{
+    run_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "spmvlab: out of host memory.\n");
+        return EXIT_FAILED;
+    }
+    spmvlab_err err = {{0}};
+    int rc = EXIT_USAGE;
+    st->base = -1;
+    st->s.prog = mode == RUN_MODE_TUNE ? "spmvlab tune" : "spmvlab run";
+    int prc = run_settings_parse(&st->s, &st->cfg, mode, argc, argv, &err);
+    if (prc == 1) {
+        if (st->s.show_columns)
+            print_columns();
+        rc = EXIT_OK;
+        goto out;
+    }
+    if (prc) {
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    st->reg = spmvlab_registry_new();
+    for (int i = 0; i < st->s.nplugin_dirs; i++)
+        spmvlab_registry_add_dir(st->reg, st->s.plugin_dirs[i]);
+    if (run_settings_apply_overrides(&st->s, &st->cfg, &err) ||
+        (st->nspecs = spmvlab_config_resolve(&st->cfg, st->reg, st->s.labels, &st->specs, &err)) < 0) {
+        st->nspecs = 0;
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    if ((st->base = find_baseline(st, &err)) == -2) {
+        st->base = -1;
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    if (gather_matrices(st, &err)) {
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    run_meta_init(&st->meta, st->s.command);
+    if (st->s.resume[0] && load_resume(st, &err)) {
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    if (st->s.output[0] && !(st->csv = csv_open(st->s.output, st->appending, &err))) {
+        say(st, "%s", err.msg);
+        goto out;
+    }
+    if (st->s.json[0] && !(st->json = fopen(st->s.json, "w"))) {
+        say(st, "cannot write %s", st->s.json);
+        goto out;
+    }
+    if ((rc = open_device(st)) != 0)
+        goto out;
+    progress_init(&st->prog, st->npaths);
+    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    for (int i = 0; i < st->npaths && !stop_flag; i++)
+        run_matrix(st, i);
+    rc = finish(st);
+    sigaction(SIGINT, &old, NULL);
+out:
+    if (st->json)
+        fclose(st->json);
+    if (st->csv)
+        fclose(st->csv);
+    if (st->flush_buf)
+        spmvlab_dev_free(&st->rt, st->flush_buf);
+    if (st->rt_open)
+        spmvlab_runtime_close(&st->rt);
+    for (int i = 0; i < st->nkeys; i++)
+        free(st->keys[i]);
+    free(st->keys);
+    free_paths(st->paths, st->npaths);
+    run_rows_free(&st->rows);
+    spmvlab_instance_specs_free(st->specs, st->nspecs);
+    if (st->reg)
+        spmvlab_registry_free(st->reg);
+    spmvlab_config_free(&st->cfg);
+    run_settings_free(&st->s);
+    free(st);
+    return rc;
+}

@@ -1,0 +1,99 @@
+/*
+ * The measuring engine: a group of instances on one matrix and dtype,
+ * converted, verified against the reference and timed round by round
+ * (A B C A B C ...), each ending as one run_row with its samples.
+ */
+#ifndef SPMVLAB_HOST_RUN_ENGINE_H
+#define SPMVLAB_HOST_RUN_ENGINE_H
+
+#include <signal.h>
+
+#include "run_meta.h"
+#include "run_options.h"
+#include "run_row.h"
+#include "spmvlab/config.h"
+#include "spmvlab/core.h"
+
+/* One instance in a group. */
+typedef struct run_member {
+    const spmvlab_instance_spec *spec;
+    int emit;                   /* 1: its row is a result; 0: measured only as the speedup reference */
+    spmvlab_instance in;
+    int converted;              /* in holds a format */
+    int timed;                  /* verified on the GPU and taking part in the rounds */
+    void *dy;                   /* this instance's y (device, or host stand-in) */
+    int batch_n;                /* spmv calls per back-to-back sample */
+    void *graph_exec;           /* cudaGraphExec_t of batch_n calls, or NULL: stream launches */
+    double *single, *batch;     /* samples in ms, one per round */
+    int nsamples, cap;
+    double wall_ms;             /* host time spent on this instance: convert, checks, timing */
+    run_row row;                /* the result being filled */
+} run_member;
+
+/* Called as work proceeds, for the progress line: instance label and what
+ * is being done ("converting", "checking", "timing"); done counts finished
+ * members of the group. */
+typedef void (*run_progress_fn)(void *arg, const char *instance, const char *phase, int done, int total);
+
+/* One matrix and dtype with its instances. */
+typedef struct run_group {
+    spmvlab_runtime *rt;
+    const run_settings *s;
+    const run_meta *meta;
+    const char *matrix;         /* label */
+    const char *source;         /* file */
+    const spmvlab_csr *A;
+    spmvlab_dtype dtype;
+    run_member *m;
+    int n;
+    volatile sig_atomic_t *stop; /* set by SIGINT: end the rounds early */
+    void *flush_buf;            /* device buffer larger than L2 (with --flush-l2), or NULL */
+    size_t flush_bytes;
+    run_progress_fn progress;
+    void *progress_arg;
+} run_group;
+
+/* Prepares the matrix, converts and verifies every member, times those
+ * that passed (GPU only) and fills each member's row, samples included;
+ * destroys the formats. Failures become statuses, never a return value.
+ * Returns 0, or -1 when the group could not run at all (rows say why). */
+int group_execute(run_group *g);
+/* The fields of a row known before anything runs: matrix, instance,
+ * dtype, byte counts, the run's settings and machine; status ok. */
+void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, run_row *r);
+/* Frees the members' samples and rows. */
+void group_release(run_group *g);
+
+/* ---- pieces of group_execute (run_verify.c, run_measure.c) ---------------- */
+
+/* Host buffers shared by the members' checks. */
+typedef struct run_check_data {
+    void *x;                    /* random x in the dtype (host) */
+    void *dx;                   /* x on the device (host stand-in without a GPU) */
+    void *y;                    /* download buffer, rows values */
+    double *ref, *absum;        /* reference and row sums (DESIGN.md section 5) */
+} run_check_data;
+
+/* Runs the member once into NaN-poisoned y (poison = 1; GPU spmv, or
+ * spmv_host without a GPU) or checks y as the last launch left it
+ * (poison = 0), and compares with the reference. Sets the row's status and
+ * message on failure and keeps the largest error ratio. Returns 0 when
+ * within the bound. */
+int verify_member(run_group *g, run_member *mb, const run_check_data *cd, int poison);
+
+/* Warm-up, batch calibration, graph capture and the interleaved rounds for
+ * every member with timed = 1 (GPU only). A member that fails on the way
+ * leaves the rounds with its status set. */
+void measure_group(run_group *g, const run_check_data *cd);
+/* Frees graphs (idempotent). */
+void measure_release(run_group *g);
+
+/* Sets status from a plugin or CUDA failure: cuda-error whose sentence says
+ * "out of memory" becomes oom. */
+void member_fail(run_member *mb, const char *status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,202 @@
+/* One matrix and dtype with its instances, from preparation to rows; see run_engine.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_engine.h"
+#include "spmvlab/stats.h"
+
+void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, run_row *r)
+{
+    run_row_init(r);
+    const spmvlab_csr *A = g->A;
+    snprintf(r->matrix, sizeof r->matrix, "%s", g->matrix);
+    snprintf(r->source, sizeof r->source, "%s", g->source);
+    r->rows = A->rows;
+    r->cols = A->cols;
+    r->nnz = A->nnz;
+    snprintf(r->instance, sizeof r->instance, "%s", spec->label);
+    snprintf(r->plugin, sizeof r->plugin, "%s", spec->plugin->desc->name);
+    snprintf(r->options, sizeof r->options, "%s", spec->options_text);
+    snprintf(r->dtype, sizeof r->dtype, "%s", spmvlab_dtype_name(g->dtype));
+    snprintf(r->status, sizeof r->status, "ok");
+    double vs = (double)spmvlab_dtype_size(g->dtype);
+    r->min_bytes = A->nnz * (vs + 4) + (A->rows + 1.0) * 4 + A->cols * vs + A->rows * vs;
+    r->csr_bytes = (A->rows + 1.0) * 4 + A->nnz * (4 + vs);
+    int gpu = g->meta->gpu;
+    snprintf(r->timing, sizeof r->timing, "%s", !gpu ? "none" : g->s->timing == RUN_TIMING_SINGLE ? "single" : "batch");
+    r->flush_l2 = g->s->flush_l2;
+    r->warmup = gpu ? g->s->warmup : NAN;
+    snprintf(r->seed, sizeof r->seed, "%llu", (unsigned long long)g->s->seed);
+    run_meta_to_row(g->meta, r);
+    if (gpu && g->meta->l2_bytes > 0)
+        r->fits_l2 = r->min_bytes <= g->meta->l2_bytes;
+}
+
+static void append_message(run_row *r, const char *note)
+{
+    size_t n = strlen(r->message);
+    snprintf(r->message + n, sizeof r->message - n, "%s%s", n ? "; " : "", note);
+}
+
+/* Medians and percentiles of the samples into the row, then the numbers
+ * derived from the primary time. */
+static void finish_timing(run_group *g, run_member *mb)
+{
+    run_row *r = &mb->row;
+    int n = mb->nsamples;
+    r->reps = n;
+    r->batch_launches = mb->batch_n;
+    r->single_ms = spmvlab_median(mb->single, n);
+    r->single_p10 = spmvlab_quantile(mb->single, n, 0.1);
+    r->single_p90 = spmvlab_quantile(mb->single, n, 0.9);
+    r->batch_ms = spmvlab_median(mb->batch, n);
+    r->batch_p10 = spmvlab_quantile(mb->batch, n, 0.1);
+    r->batch_p90 = spmvlab_quantile(mb->batch, n, 0.9);
+    int single = g->s->timing == RUN_TIMING_SINGLE;
+    r->ms = single ? r->single_ms : r->batch_ms;
+    r->ms_p10 = single ? r->single_p10 : r->batch_p10;
+    r->ms_p90 = single ? r->single_p90 : r->batch_p90;
+    if (r->ms > 0) {
+        double sec = r->ms * 1e-3;
+        r->gflops = 2.0 * r->nnz / sec / 1e9;
+        r->gbs = r->min_bytes / sec / 1e9;
+        r->peak_frac = r->gbs / r->peak_gbs;
+        r->convert_spmvs = r->convert_ms / r->ms;
+    }
+    r->single_samples = mb->single;
+    r->batch_samples = mb->batch;
+    r->nsamples = n;
+    mb->single = mb->batch = NULL;
+    mb->cap = mb->nsamples = 0;
+}
+
+static void destroy_member(run_group *g, run_member *mb)
+{
+    mb->row.wall_ms = mb->wall_ms;
+    if (mb->converted) {
+        size_t left = spmvlab_instance_destroy(&mb->in);
+        mb->converted = 0;
+        if (left) {
+            char note[128];
+            snprintf(note, sizeof note, "destroy() left %zu bytes allocated", left);
+            append_message(&mb->row, note);
+        }
+    }
+    spmvlab_dev_free(g->rt, mb->dy);
+    mb->dy = NULL;
+}
+
+/* Converts and checks one member; on success it is ready to be timed. */
+static void convert_and_check(run_group *g, run_member *mb, spmvlab_prepared *pm, const run_check_data *cd)
+{
+    run_row *r = &mb->row;
+    spmvlab_err err = {{0}};
+    double t0 = spmvlab_now_ms();
+    if (g->progress)
+        g->progress(g->progress_arg, mb->spec->label, "converting", (int)(mb - g->m), g->n);
+    spmvlab_status st = spmvlab_instance_convert(&mb->in, g->rt, mb->spec->plugin, mb->spec->label, &mb->spec->opts,
+                                                 pm, &err);
+    r->convert_ms = mb->in.convert_ms;
+    r->convert_peak_bytes = (double)mb->in.peak_bytes;
+    if (st != SPMVLAB_OK) {
+        member_fail(mb, spmvlab_status_name(st), "%s", err.msg);
+        mb->wall_ms += spmvlab_now_ms() - t0;
+        return;
+    }
+    mb->converted = 1;
+    size_t fp = spmvlab_instance_footprint(&mb->in);
+    r->device_bytes = (double)fp;
+    r->bytes_per_nnz = g->A->nnz ? fp / (double)g->A->nnz : NAN;
+    r->rel_csr = r->csr_bytes > 0 ? fp / r->csr_bytes : NAN;
+    if (fp != mb->in.cur_bytes) {
+        char note[160];
+        snprintf(note, sizeof note, "footprint() says %zu bytes but the instance holds %zu", fp, mb->in.cur_bytes);
+        append_message(r, note);
+    }
+    spmvlab_instance_describe(&mb->in, r->describe, sizeof r->describe);
+    if (g->s->verbose && mb->in.log[0])
+        fprintf(stderr, "%s on %s (%s): %s", mb->in.label, g->matrix, r->dtype, mb->in.log);
+    size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
+    if (spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err)) {
+        member_fail(mb, "oom", "y for %s: %s", mb->spec->label, err.msg);
+    } else {
+        if (g->progress)
+            g->progress(g->progress_arg, mb->spec->label, "checking", (int)(mb - g->m), g->n);
+        if (verify_member(g, mb, cd, 1) == 0)
+            mb->timed = g->rt->device.present;
+    }
+    mb->wall_ms += spmvlab_now_ms() - t0;
+}
+
+static void fail_all(run_group *g, const char *status, const char *msg)
+{
+    for (int i = 0; i < g->n; i++)
+        member_fail(&g->m[i], status, "%s", msg);
+}
+
+int group_execute(run_group *g)
+{
+    for (int i = 0; i < g->n; i++)
+        group_fill_identity(g, g->m[i].spec, &g->m[i].row);
+    const spmvlab_csr *A = g->A;
+    spmvlab_prepared pm;
+    spmvlab_err err = {{0}};
+    int prc = spmvlab_prepare(g->rt, A, g->matrix, g->dtype, &pm, &err);
+    if (prc) {
+        fail_all(g, prc == -2 ? "unsupported" : strstr(err.msg, "out of memory") ? "oom" : "internal", err.msg);
+        return -1;
+    }
+    size_t vs = spmvlab_dtype_size(g->dtype);
+    run_check_data cd = {0};
+    cd.x = malloc(A->cols ? (size_t)A->cols * vs : 1);
+    cd.y = malloc(A->rows ? (size_t)A->rows * vs : 1);
+    cd.ref = malloc(((size_t)A->rows + 1) * sizeof *cd.ref);
+    cd.absum = malloc(((size_t)A->rows + 1) * sizeof *cd.absum);
+    int rc = -1;
+    if (!cd.x || !cd.y || !cd.ref || !cd.absum) {
+        fail_all(g, "internal", "out of host memory for x, y and the reference");
+        goto out;
+    }
+    spmvlab_random_x(cd.x, (size_t)A->cols, g->dtype, g->s->seed);
+    spmvlab_reference(&pm.view, cd.x, cd.ref, cd.absum);
+    if (spmvlab_dev_malloc(g->rt, &cd.dx, (size_t)A->cols * vs, &err) ||
+        spmvlab_dev_upload(g->rt, cd.dx, cd.x, (size_t)A->cols * vs, &err)) {
+        fail_all(g, strstr(err.msg, "out of memory") ? "oom" : "cuda-error", err.msg);
+        goto out;
+    }
+    for (int i = 0; i < g->n; i++)
+        convert_and_check(g, &g->m[i], &pm, &cd);
+    if (g->rt->device.present) {
+        measure_group(g, &cd);
+        for (int i = 0; i < g->n; i++) {
+            run_member *mb = &g->m[i];
+            if (mb->timed && mb->nsamples > 0 && verify_member(g, mb, &cd, 0) == 0)
+                finish_timing(g, mb);
+        }
+        measure_release(g);
+    }
+    rc = 0;
+out:
+    for (int i = 0; i < g->n; i++)
+        destroy_member(g, &g->m[i]);
+    spmvlab_dev_free(g->rt, cd.dx);
+    free(cd.x);
+    free(cd.y);
+    free(cd.ref);
+    free(cd.absum);
+    spmvlab_prepared_free(&pm);
+    return rc;
+}
+
+void group_release(run_group *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        run_member *mb = &g->m[i];
+        free(mb->single);
+        free(mb->batch);
+        mb->single = mb->batch = NULL;
+        run_row_clear(&mb->row);
+    }
+}

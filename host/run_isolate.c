@@ -1,0 +1,229 @@
+/* Children for --isolate and their answers; see run_isolate.h. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_isolate.h"
+#include "spmvlab/sandbox.h"
+
+typedef struct member_job {
+    const run_group *g;
+    const spmvlab_instance_spec *spec;
+} member_job;
+
+static void write_samples(FILE *f, const char *tag, const double *v, int n)
+{
+    fputs(tag, f);
+    for (int i = 0; v && i < n; i++)
+        fprintf(f, ",%.17g", v[i]);
+    fputc('\n', f);
+}
+
+/* The answer: "row,<CSV fields>", "single,<ms>...", "batch,<ms>...",
+ * "wall,<ms>", "end". */
+static void write_answer(int fd, const run_row *r)
+{
+    FILE *f = fdopen(fd, "w");
+    if (!f)
+        return;
+    fputs("row,", f);
+    run_csv_row(f, r);
+    write_samples(f, "single", r->single_samples, r->nsamples);
+    write_samples(f, "batch", r->batch_samples, r->nsamples);
+    fprintf(f, "wall,%.17g\nend\n", r->wall_ms);
+    fclose(f);
+}
+
+static int child_member(void *arg, int fd)
+{
+    member_job *j = arg;
+    run_group g = *j->g;
+    spmvlab_runtime rt;
+    spmvlab_err err = {{0}};
+    run_member mb;
+    memset(&mb, 0, sizeof mb);
+    mb.spec = j->spec;
+    mb.emit = 1;
+    g.rt = &rt;
+    g.m = &mb;
+    g.n = 1;
+    g.progress = NULL;
+    g.stop = NULL;
+    g.flush_buf = NULL;
+    if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
+        group_fill_identity(&g, j->spec, &mb.row);
+        member_fail(&mb, "cuda-error", "%s", err.msg);
+        write_answer(fd, &mb.row);
+        return 0;
+    }
+    if (g.s->mem_limit)
+        rt.mem_limit = g.s->mem_limit;
+    if (rt.device.present && g.s->flush_l2) {
+        g.flush_bytes = 2 * rt.device.l2_bytes;
+        if (spmvlab_dev_malloc(&rt, &g.flush_buf, g.flush_bytes, &err))
+            g.flush_buf = NULL;
+    }
+    group_execute(&g);
+    mb.row.wall_ms = mb.wall_ms;
+    write_answer(fd, &mb.row);
+    spmvlab_dev_free(&rt, g.flush_buf);
+    spmvlab_runtime_close(&rt);
+    return 0;
+}
+
+static int parse_samples(char **f, int n, double **out, int *count)
+{
+    *count = n - 1;
+    *out = NULL;
+    if (*count <= 0)
+        return 0;
+    *out = malloc((size_t)*count * sizeof **out);
+    if (!*out)
+        return -1;
+    for (int i = 1; i < n; i++)
+        (*out)[i - 1] = strtod(f[i], NULL);
+    return 0;
+}
+
+/* Reads the child's answer into row. Returns 0 when complete. */
+static int read_answer(const char *text, size_t len, run_row *row)
+{
+    if (!len)
+        return -1;
+    FILE *f = fmemopen((void *)text, len, "r");
+    if (!f)
+        return -1;
+    char **v = NULL;
+    int n = 0, lines = 0, got_row = 0, got_end = 0, ns = -1, nb = -1;
+    double *single = NULL, *batch = NULL;
+    while (csv_read_record(f, &v, &n, &lines) == 1) {
+        if (n >= 1 && strcmp(v[0], "row") == 0 && n == run_column_count() + 1) {
+            got_row = 1;
+            for (int c = 0; c < run_column_count(); c++)
+                if (run_row_set(row, c, v[c + 1]))
+                    got_row = 0;
+        } else if (n >= 1 && strcmp(v[0], "single") == 0) {
+            free(single);
+            parse_samples(v, n, &single, &ns);
+        } else if (n >= 1 && strcmp(v[0], "batch") == 0) {
+            free(batch);
+            parse_samples(v, n, &batch, &nb);
+        } else if (n == 2 && strcmp(v[0], "wall") == 0) {
+            row->wall_ms = strtod(v[1], NULL);
+        } else if (n >= 1 && strcmp(v[0], "end") == 0) {
+            got_end = 1;
+        }
+        csv_free_record(v, n);
+        v = NULL;
+    }
+    fclose(f);
+    if (got_row && got_end && ns == nb && ns > 0) {
+        row->single_samples = single;
+        row->batch_samples = batch;
+        row->nsamples = ns;
+    } else {
+        free(single);
+        free(batch);
+    }
+    return got_row && got_end ? 0 : -1;
+}
+
+/* The child's stderr tail on one line, at most len - 1 characters. */
+static void last_words(const char *raw, char *out, size_t len)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", raw);
+    for (char *p = tmp; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    char *s = tmp;
+    while (*s == ' ')
+        s++;
+    size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = '\0';
+    if (n + 1 > len)
+        s += n + 1 - len;
+    snprintf(out, len, "%s", s);
+}
+
+int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_row *row)
+{
+    group_fill_identity(g, spec, row);
+    member_job job = {g, spec};
+    spmvlab_sandbox_result r;
+    spmvlab_err err = {{0}};
+    if (spmvlab_sandbox_run(child_member, &job, g->s->timeout_s, &r, &err)) {
+        snprintf(row->status, sizeof row->status, "internal");
+        snprintf(row->message, sizeof row->message, "%s", err.msg);
+        return -1;
+    }
+    char words[400];
+    last_words(r.last_words, words, sizeof words);
+    const char *sep = words[0] ? "; last words: " : "";
+    if (r.end == SPMVLAB_SANDBOX_EXITED && r.exit_code == 0 && read_answer(r.output, r.output_len, row) == 0) {
+        if (words[0] && g->s->verbose)
+            fprintf(stderr, "%s on %s said: %s\n", spec->label, g->matrix, words);
+    } else {
+        run_row_clear(row);
+        group_fill_identity(g, spec, row);
+        row->wall_ms = r.wall_ms;
+        if (r.end == SPMVLAB_SANDBOX_CRASHED) {
+            snprintf(row->status, sizeof row->status, "crash");
+            snprintf(row->message, sizeof row->message, "the child was killed by signal %d (%s)%s%s", r.signal,
+                     strsignal(r.signal), sep, words);
+        } else if (r.end == SPMVLAB_SANDBOX_TIMEOUT) {
+            snprintf(row->status, sizeof row->status, "timeout");
+            snprintf(row->message, sizeof row->message, "no result within %g s; the child was killed%s%s",
+                     g->s->timeout_s, sep, words);
+        } else {
+            snprintf(row->status, sizeof row->status,
+                     strstr(words, "out of memory") || strstr(words, "cudaErrorMemoryAllocation") ? "oom"
+                                                                                                 : "internal");
+            snprintf(row->message, sizeof row->message, "the child exited with code %d without a result%s%s",
+                     r.exit_code, sep, words);
+        }
+    }
+    free(r.output);
+    return 0;
+}
+
+static int child_meta(void *arg, int fd)
+{
+    run_meta *m = arg;
+    spmvlab_runtime rt;
+    spmvlab_err err = {{0}};
+    if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 3;
+    }
+    run_meta_device(m, &rt);
+    if (rt.device.present)
+        run_meta_peak(m, &rt);
+    run_meta_write(m, fd);
+    spmvlab_runtime_close(&rt);
+    return 0;
+}
+
+int isolate_meta(run_meta *m, double timeout_s, spmvlab_err *err)
+{
+    spmvlab_sandbox_result r;
+    if (spmvlab_sandbox_run(child_meta, m, timeout_s, &r, err))
+        return -1;
+    char words[400];
+    last_words(r.last_words, words, sizeof words);
+    int rc = -1;
+    if (r.end == SPMVLAB_SANDBOX_CRASHED)
+        spmvlab_errf(err, "the child opening the device was killed by signal %d (%s): %s", r.signal,
+                     strsignal(r.signal), words);
+    else if (r.end == SPMVLAB_SANDBOX_TIMEOUT)
+        spmvlab_errf(err, "the child opening the device gave no answer within %g s", timeout_s);
+    else if (r.exit_code != 0 || run_meta_read(m, r.output))
+        spmvlab_errf(err, "opening the device failed: %s", words[0] ? words : "no answer");
+    else
+        rc = 0;
+    free(r.output);
+    return rc;
+}

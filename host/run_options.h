@@ -1,0 +1,77 @@
+/*
+ * Settings of `spmvlab run` and `spmvlab tune`: the command line, the [run]
+ * section of an INI file (command-line flags win), instance overrides
+ * (--set LABEL.KEY=VALUES) and matrix sets (--set NAME).
+ */
+#ifndef SPMVLAB_HOST_RUN_OPTIONS_H
+#define SPMVLAB_HOST_RUN_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spmvlab/config.h"
+
+#define RUN_MAX_LIST 256
+
+typedef enum run_mode {
+    RUN_MODE_RUN = 0,
+    RUN_MODE_TUNE = 1
+} run_mode;
+
+typedef enum run_timing {
+    RUN_TIMING_BATCH = 0,  /* back-to-back launches drive speedups and summaries */
+    RUN_TIMING_SINGLE = 1  /* single launches do */
+} run_timing;
+
+typedef struct run_settings {
+    run_mode mode;
+    const char *prog;                   /* "spmvlab run" / "spmvlab tune" for messages */
+    char labels[4096];                  /* -p / plugins = */
+    char config_path[4096];             /* -c */
+    spmvlab_dtype dtypes[3];            /* --dtype (list), default f64 */
+    int ndtypes;
+    char output[4096];                  /* -o / output = ; "" none */
+    char json[4096];                    /* --json / json = ; "" none */
+    char baseline[128];                 /* --baseline / baseline = ; "" default rule */
+    int reps;                           /* most rounds per matrix (default 100) */
+    int warmup;                         /* untimed launches per instance (default 10) */
+    double time_budget_ms;              /* per instance and matrix (default 1000) */
+    int flush_l2;
+    int isolate;
+    double timeout_s;                   /* per child with --isolate (default 120) */
+    char resume[4096];                  /* --resume */
+    uint64_t seed;                      /* random x (default 1) */
+    size_t mem_limit;                   /* bytes per instance; 0: the runtime's default */
+    run_timing timing;
+    int verbose;
+    int show_columns;                   /* --columns: print the CSV schema and exit */
+
+    /* matrix sources: files / folders, then named sets, in order */
+    char *matrix_args[RUN_MAX_LIST];
+    int nmatrix_args;
+    char *set_names[RUN_MAX_LIST];
+    int nset_names;
+    /* instance overrides "LABEL.KEY=VALUES" (or "KEY=VALUES" with one label) */
+    char *overrides[RUN_MAX_LIST];
+    int noverrides;
+    char *plugin_dirs[32];
+    int nplugin_dirs;
+
+    char command[2048];                 /* the command line, for the results */
+} run_settings;
+
+/* Parses argv (argv[0] is the command) and the INI file it names into s and
+ * cfg (the file's sections, with the overrides applied). Returns 0; 1 when
+ * only help or the column list was printed; -1 with one sentence in err
+ * (usage, configuration or input error). Free with run_settings_free. */
+int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int argc, char **argv,
+                       spmvlab_err *err);
+/* Applies the instance overrides to cfg once the labels are known. Returns
+ * 0 or -1 with a sentence. */
+int run_settings_apply_overrides(const run_settings *s, spmvlab_config *cfg, spmvlab_err *err);
+void run_settings_free(run_settings *s);
+
+/* Parses "1234", "64M", "2G", "512k" (powers of 1024). Returns 0 or -1. */
+int run_parse_bytes(const char *text, size_t *out);
+
+#endif

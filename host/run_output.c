@@ -1,0 +1,243 @@
+/* CSV, JSON, the terminal table and the progress line; see run_output.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_output.h"
+
+FILE *csv_open(const char *path, int append, spmvlab_err *err)
+{
+    FILE *f = fopen(path, append ? "a" : "w");
+    if (!f) {
+        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!append) {
+        run_csv_header(f);
+        fflush(f);
+    }
+    return f;
+}
+
+void csv_append(FILE *f, const run_row *r)
+{
+    if (!f)
+        return;
+    run_csv_row(f, r);
+    fflush(f);
+    fsync(fileno(f));
+}
+
+void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+void json_number(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 9e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+static void json_array(FILE *f, const double *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; v && i < n; i++) {
+        if (i)
+            fputs(", ", f);
+        json_number(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+void json_row(FILE *f, const run_row *r, const char *indent)
+{
+    fprintf(f, "%s{", indent);
+    char buf[4096];
+    for (int c = 0; c < run_column_count(); c++) {
+        const run_column *col = run_column_at(c);
+        fputs(c ? ", " : "", f);
+        json_string(f, col->name);
+        fputs(": ", f);
+        if (col->type == RUN_COL_STR) {
+            run_row_field(r, c, buf, sizeof buf);
+            json_string(f, buf);
+        } else {
+            json_number(f, *(const double *)((const char *)r + col->offset));
+        }
+    }
+    fputs(", \"samples\": {\"single_ms\": ", f);
+    json_array(f, r->single_samples, r->nsamples);
+    fputs(", \"batch_ms\": ", f);
+    json_array(f, r->batch_samples, r->nsamples);
+    fputs("}}", f);
+}
+
+void json_meta(FILE *f, const run_meta *m, const char *indent)
+{
+    fprintf(f, "{\n%s  \"device\": ", indent);
+    json_string(f, m->device);
+    fprintf(f, ",\n%s  \"cc\": ", indent);
+    json_string(f, m->cc);
+    fprintf(f, ",\n%s  \"l2_bytes\": ", indent);
+    json_number(f, m->l2_bytes);
+    fprintf(f, ",\n%s  \"memory_bytes\": ", indent);
+    json_number(f, m->mem_bytes);
+    fprintf(f, ",\n%s  \"sm_count\": ", indent);
+    json_number(f, m->sm_count);
+    fprintf(f, ",\n%s  \"driver\": ", indent);
+    json_string(f, m->driver);
+    fprintf(f, ",\n%s  \"cuda_runtime\": ", indent);
+    json_string(f, m->cuda_runtime);
+    fprintf(f, ",\n%s  \"peak_gbs\": ", indent);
+    json_number(f, m->peak_gbs);
+    fprintf(f, ",\n%s  \"peak_median_gbs\": ", indent);
+    json_number(f, m->peak_median_gbs);
+    fprintf(f, ",\n%s  \"peak_source\": ", indent);
+    json_string(f, m->peak_source);
+    fprintf(f, ",\n%s  \"commit\": ", indent);
+    json_string(f, m->commit);
+    fprintf(f, ",\n%s  \"version\": ", indent);
+    json_string(f, m->version);
+    fprintf(f, ",\n%s  \"date\": ", indent);
+    json_string(f, m->date);
+    fprintf(f, ",\n%s  \"command\": ", indent);
+    json_string(f, m->command);
+    fprintf(f, "\n%s}", indent);
+}
+
+/* ---- terminal ------------------------------------------------------------ */
+
+const char *human_bytes(double b, char *buf, size_t len)
+{
+    static const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    if (isnan(b)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g%s" : "%.0f%s", b, unit[u]);
+    return buf;
+}
+
+static const char *num(double v, const char *fmt, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, fmt, v);
+    return buf;
+}
+
+#define TABLE_FMT "%-24s %-22s %-4s %-8s %9s %9s %8s %8s %6s %13s %9s %6s %9s %9s %3s\n"
+
+void table_header(FILE *f, const run_meta *m, const char *timing)
+{
+    if (m->gpu) {
+        char l2[32];
+        fprintf(f, "device: %s (cc %s, L2 %s), driver %s, CUDA runtime %s; commit %s\n", m->device, m->cc,
+                human_bytes(m->l2_bytes, l2, sizeof l2), m->driver, m->cuda_runtime, m->commit);
+        if (isnan(m->peak_gbs))
+            fprintf(f, "peak bandwidth: unknown (%s); %%peak stays empty\n", m->peak_source);
+        else
+            fprintf(f, "peak bandwidth: %.0f GB/s (%s)\n", m->peak_gbs, m->peak_source);
+        fprintf(f, "ms: %s; 1x ms: single launches, host launch cost included. Medians over rounds.\n",
+                strcmp(timing, "single") == 0 ? "single launches (primary timing)"
+                                               : "back-to-back launches (graph replay), the primary timing");
+    } else {
+        fprintf(f, "no GPU: functional check of spmv_host only; no timings (commit %s)\n", m->commit);
+    }
+    fprintf(f, TABLE_FMT, "matrix", "instance", "type", "status", "ms", "1x ms", "GFLOP/s", "GB/s", "%peak",
+            "speedup", "dev bytes", "B/nnz", "conv ms", "err/bound", "L2");
+}
+
+void table_row(FILE *f, const run_row *r)
+{
+    char ms[32], one[32], gf[32], gb[32], pk[32], sp[48], db[32], bn[32], cv[32], er[32];
+    num(r->ms, "%.4g", ms, sizeof ms);
+    num(r->single_ms, "%.4g", one, sizeof one);
+    num(r->gflops, "%.1f", gf, sizeof gf);
+    num(r->gbs, "%.1f", gb, sizeof gb);
+    num(r->peak_frac * 100, "%.0f%%", pk, sizeof pk);
+    if (isnan(r->speedup))
+        snprintf(sp, sizeof sp, "-");
+    else if (strcmp(r->outcome, "baseline") == 0)
+        snprintf(sp, sizeof sp, "base");
+    else
+        snprintf(sp, sizeof sp, "%.3f %s", r->speedup, r->outcome);
+    human_bytes(r->device_bytes, db, sizeof db);
+    num(r->bytes_per_nnz, "%.2f", bn, sizeof bn);
+    num(r->convert_ms, "%.3g", cv, sizeof cv);
+    num(r->error_ratio, "%.2g", er, sizeof er);
+    fprintf(f, TABLE_FMT, r->matrix, r->instance, r->dtype, r->status, ms, one, gf, gb, pk, sp, db, bn, cv, er,
+            r->fits_l2 == 1 ? "in" : "");
+    if (strcmp(r->status, "ok") != 0 && r->message[0])
+        fprintf(f, "    %s: %s\n", r->status, r->message);
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+void progress_init(run_progress *p, int nmat)
+{
+    memset(p, 0, sizeof *p);
+    p->enabled = isatty(STDERR_FILENO);
+    p->t0 = spmvlab_now_ms();
+    p->nmat = nmat;
+}
+
+void progress_matrix(run_progress *p, int imat, const char *matrix)
+{
+    p->imat = imat;
+    snprintf(p->matrix, sizeof p->matrix, "%s", matrix);
+}
+
+void progress_update(void *arg, const char *instance, const char *phase, int done, int total)
+{
+    run_progress *p = arg;
+    if (!p || !p->enabled)
+        return;
+    double frac = p->nmat ? (p->imat + (total > 0 ? (double)done / total : 0)) / p->nmat : 0;
+    double el = (spmvlab_now_ms() - p->t0) / 1e3;
+    char eta[32] = "?";
+    if (frac > 0.001) {
+        double left = el * (1 - frac) / frac;
+        snprintf(eta, sizeof eta, "%dm%02ds", (int)(left / 60), (int)left % 60);
+    }
+    fprintf(stderr, "\r\033[K[%d/%d] %.40s: %.40s %s, ETA %s", p->imat + 1, p->nmat, p->matrix, instance, phase,
+            eta);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+void progress_clear(run_progress *p)
+{
+    if (p && p->enabled && p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        p->shown = 0;
+    }
+}

@@ -1,0 +1,53 @@
+/* Where results go: the terminal table and progress line, the CSV file
+ * (appended row by row) and the JSON file (written at the end). */
+#ifndef SPMVLAB_HOST_RUN_OUTPUT_H
+#define SPMVLAB_HOST_RUN_OUTPUT_H
+
+#include <stdio.h>
+
+#include "run_meta.h"
+#include "run_row.h"
+
+/* ---- CSV file ------------------------------------------------------------ */
+
+/* Opens path for writing (header first) or, with append = 1, for
+ * appending to a file that already holds this version's header. Returns
+ * the stream, or NULL with a sentence. */
+FILE *csv_open(const char *path, int append, spmvlab_err *err);
+/* Appends one row and pushes it to the disk (fflush + fsync). */
+void csv_append(FILE *f, const run_row *r);
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+void json_string(FILE *f, const char *s);
+void json_number(FILE *f, double v); /* null for NaN / Inf */
+/* One row: every column, then "samples": {"single_ms": [...], "batch_ms": [...]}. */
+void json_row(FILE *f, const run_row *r, const char *indent);
+void json_meta(FILE *f, const run_meta *m, const char *indent);
+
+/* ---- terminal ---------------------------------------------------------- */
+
+/* The table's title lines and header. */
+void table_header(FILE *f, const run_meta *m, const char *timing);
+/* One row, and its message on a second line when the status is not ok. */
+void table_row(FILE *f, const run_row *r);
+/* "12.3 MB" style byte counts (powers of 1000) into buf. */
+const char *human_bytes(double b, char *buf, size_t len);
+
+/* The progress line on stderr, shown only when stderr is a terminal. */
+typedef struct run_progress {
+    int enabled;
+    double t0;         /* start, ms */
+    int imat, nmat;    /* current matrix (0-based) and count */
+    char matrix[64];
+    int shown;         /* a line is on the screen */
+} run_progress;
+
+void progress_init(run_progress *p, int nmat);
+void progress_matrix(run_progress *p, int imat, const char *matrix);
+/* Callback for run_group (see run_engine.h). */
+void progress_update(void *arg, const char *instance, const char *phase, int done, int total);
+/* Erases the line (before anything else is printed). */
+void progress_clear(run_progress *p);
+
+#endif

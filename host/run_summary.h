@@ -1,0 +1,64 @@
+/*
+ * The A/B summary, computed from result rows (so `run` and `report` share
+ * it): per dtype and instance the geometric-mean speedup over the baseline
+ * with a bootstrap 95% interval over matrices, wins / losses / ties (a win
+ * or loss only where the matrix's own interval excludes 1), the matrices
+ * where it was fastest and its performance profile; per matrix the best
+ * instance.
+ */
+#ifndef SPMVLAB_HOST_RUN_SUMMARY_H
+#define SPMVLAB_HOST_RUN_SUMMARY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "run_row.h"
+#include "spmvlab/stats.h"
+
+#define RUN_NTAU 5
+extern const double run_taus[RUN_NTAU]; /* 1, 1.1, 1.25, 1.5, 2 */
+
+typedef struct sum_instance {
+    char dtype[8];
+    char instance[128];
+    int cells;                  /* matrices it ran on */
+    int ok, wrong, failed;      /* failed: neither ok nor wrong */
+    int compared;               /* matrices with a speedup */
+    spmvlab_ci geo;             /* geometric-mean speedup and its interval */
+    int wins, losses, ties;
+    int best;                   /* matrices where it was the fastest */
+    double profile[RUN_NTAU];   /* fraction of matrices within run_taus[t] of the fastest */
+} sum_instance;
+
+typedef struct sum_matrix {
+    char dtype[8];
+    char matrix[256];
+    double nnz;
+    int ok;                     /* instances with status ok */
+    char best[128];             /* fastest ok instance, "" when none is timed */
+    double best_ms, best_gflops, best_speedup;
+} sum_matrix;
+
+typedef struct run_summary {
+    char baseline[128];
+    int timed;                  /* some row holds a time */
+    sum_instance *inst;
+    int ninst;
+    sum_matrix *mat;
+    int nmat;
+} run_summary;
+
+/* Builds the summary of rows; a later row of the same matrix, instance and
+ * dtype replaces an earlier one. baseline "" takes the rows' own. Returns 0,
+ * or -1 out of memory. */
+int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run_summary *out);
+void summary_free(run_summary *s);
+
+void summary_print(FILE *f, const run_summary *s);
+/* OUT.csv -> OUT-summary.csv */
+void summary_path(const char *csv, char *out, size_t len);
+/* One row per dtype x instance. Returns 0, or -1 with a sentence. */
+int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err);
+void summary_write_json(FILE *f, const run_summary *s);
+
+#endif
