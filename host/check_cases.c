@@ -72,7 +72,7 @@ static void say(check_result *r, check_verdict v, const char *fmt, ...)
 /* Runs y = A·x once (host or device) into NaN-poisoned y and checks it.
  * Returns 0 when within the bound, else -1 with the reason in why. */
 static int run_and_verify(const check_job *j, spmvlab_runtime *rt, spmvlab_instance *in, int on_gpu, uint64_t seed,
-                          double *ratio, char *why, size_t len)
+                          const char *which, double *ratio, char *why, size_t len)
 {
     const spmvlab_matrix *m = &in->matrix->view;
     const spmvlab_plugin *p = in->plugin->desc;
@@ -91,7 +91,9 @@ static int run_and_verify(const check_job *j, spmvlab_runtime *rt, spmvlab_insta
     spmvlab_poison_host(y, (size_t)m->rows, m->dtype);
     spmvlab_reference(m, x, ref, absum);
     spmvlab_status st;
-    stage(j, fn);
+    char step[160];
+    snprintf(step, sizeof step, "%s%s", fn, which);
+    stage(j, step);
     if (!on_gpu) {
         st = p->spmv_host(in->fmt, x, y, &err);
     } else {
@@ -146,20 +148,21 @@ out:
     return rc;
 }
 
-/* Runs the instance twice on the host and, with --gpu, twice on the device.
- * Returns 0 or -1 with the reason; *worst is the largest error ratio. */
-static int exercise(const check_job *j, spmvlab_runtime *rt, spmvlab_instance *in, uint64_t seed, double *worst,
-                    char *why, size_t len)
+/* Runs the instance twice on the host and, with --gpu, twice on the device;
+ * which ("" or " (second instance)") tells the stages apart. Returns 0 or
+ * -1 with the reason; *worst is the largest error ratio. */
+static int exercise(const check_job *j, spmvlab_runtime *rt, spmvlab_instance *in, uint64_t seed, const char *which,
+                    double *worst, char *why, size_t len)
 {
     const spmvlab_plugin *p = in->plugin->desc;
     double ratio = 0;
     for (int pass = 0; pass < 2 && p->spmv_host; pass++) {
-        if (run_and_verify(j, rt, in, 0, seed + (uint64_t)pass, &ratio, why, len))
+        if (run_and_verify(j, rt, in, 0, seed + (uint64_t)pass, which, &ratio, why, len))
             return -1;
         *worst = ratio > *worst ? ratio : *worst;
     }
     for (int pass = 0; j->gpu && pass < 2; pass++) {
-        if (run_and_verify(j, rt, in, 1, seed + 10 + (uint64_t)pass, &ratio, why, len))
+        if (run_and_verify(j, rt, in, 1, seed + 10 + (uint64_t)pass, which, &ratio, why, len))
             return -1;
         *worst = ratio > *worst ? ratio : *worst;
     }
@@ -231,7 +234,7 @@ static void do_case(const check_job *j, spmvlab_runtime *rt, check_result *r)
                  fp, in.cur_bytes, in.live_allocs);
         bad = 1;
     }
-    if (!bad && exercise(j, rt, &in, j->seed, &worst, why, sizeof why))
+    if (!bad && exercise(j, rt, &in, j->seed, "", &worst, why, sizeof why))
         bad = 1;
     char facts[256];
     stage(j, "describe");
@@ -314,15 +317,16 @@ static void do_pair(const check_job *j, spmvlab_runtime *rt, check_result *r)
                      a.cur_bytes, b.cur_bytes);
             bad = 1;
         }
-        if (!bad && exercise(j, rt, &a, j->seed + 100, &wa_ratio, why, sizeof why))
+        if (!bad && exercise(j, rt, &a, j->seed + 100, " (first instance)", &wa_ratio, why, sizeof why))
             bad = 1;
-        if (!bad && exercise(j, rt, &b, j->seed + 200, &wb_ratio, why, sizeof why))
+        if (!bad && exercise(j, rt, &b, j->seed + 200, " (second instance)", &wb_ratio, why, sizeof why))
             bad = 1;
         stage(j, "destroy (first instance)");
         size_t left_a = spmvlab_instance_destroy(&a);
-        if (!bad && exercise(j, rt, &b, j->seed + 300, &wb_ratio, why, sizeof why)) {
+        if (!bad && exercise(j, rt, &b, j->seed + 300, " (second instance, after the first was destroyed)",
+                             &wb_ratio, why, sizeof why)) {
             size_t n = strlen(why);
-            snprintf(why + n, sizeof why - n, " (after the first instance was destroyed)");
+            snprintf(why + n, sizeof why - n, " (second instance, after the first was destroyed)");
             bad = 1;
         }
         stage(j, "destroy (second instance)");
