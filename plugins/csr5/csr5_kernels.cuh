@@ -1,0 +1,354 @@
+/*
+ * CSR5 SpMV: the kernels' code, per warp. csr5_spmv.cu wraps it in
+ * __global__ kernels and launchers; test_csr5_sim.cu runs the very same code
+ * on the host, lane by lane in threads, against spmv_host. The warp
+ * primitives are reached through the c5_* wrappers below, which the
+ * simulation defines itself (CSR5_SIM).
+ *
+ * csr5_main_warp: warp g of the main launch plays one of three parts:
+ *   - g < tiles: one tile (c5_tile). Each lane runs a serial segmented sum
+ *     over its sigma entries, with the row-start flags of its descriptor;
+ *     rows that start and end inside the lane are written at once. The part
+ *     of a lane before its first row start (its "head") is combined across
+ *     lanes by a segmented suffix scan with shuffles whose segment bounds are
+ *     the descriptor's seg_offset, and each lane's last row gets its sum plus
+ *     the scan value of the next lane. A tile covered by one row takes a fast
+ *     path: plain lane sums and a shuffle tree.
+ *   - the next tail_rows warps: one row of the tail each, CSR-vector style.
+ *   - the remaining warps: 32 empty rows each, set to 0.
+ * Rows that cross tile boundaries leave "pieces": the part in the tile where
+ * the row starts (out piece) and the part at the head of each later tile and
+ * of the tail (head pieces). The row is written once, as the sum of its
+ * pieces in a fixed order: lane l adds pieces l, l + 32, ..., then a shuffle
+ * tree. Who sums them (option calibrate):
+ *   inline  every piece is followed by an acq_rel atomic increment of a
+ *           counter of the row's first tile; the warp that delivers the last
+ *           piece sums them and resets the counter for the next call. One
+ *           launch, no waiting on other blocks, deterministic.
+ *   kernel  csr5_calibrate_warp, a second launch with one thread per tile.
+ * Every row is written by exactly one warp on every call: complete rows by
+ * their tile or tail warp, crossing rows by the calibration, empty rows with
+ * 0. spmv_host (csr5_host_impl.h) performs the same operations in the same
+ * order.
+ */
+#ifndef SPMVLAB_CSR5_KERNELS_CUH
+#define SPMVLAB_CSR5_KERNELS_CUH
+
+#include "csr5.h"
+#include "csr5_tile.h"
+
+namespace {
+
+constexpr int kBlock = 256; /* threads per block of the launches */
+constexpr int kWarpsPerBlock = kBlock / CSR5_OMEGA;
+
+/* Descriptor words per lane for sigma s (csr5_desc_words at compile time). */
+__host__ __device__ constexpr int c5_words(int s)
+{
+    int bits = 0;
+    for (unsigned v = 1u + 31u * (unsigned)s; v; v >>= 1)
+        bits++;
+    return s + 5 + bits <= 32 ? 1 : 2;
+}
+
+#ifndef CSR5_SIM
+#define C5_FN __device__ __forceinline__
+constexpr unsigned kFull = 0xffffffffu;
+template <typename T>
+C5_FN T c5_ldg(const T *p) { return __ldg(p); } /* read-only path */
+template <typename T>
+C5_FN T c5_ldcg(const T *p) { return __ldcg(p); } /* L2, written by other blocks in this launch */
+template <typename T>
+C5_FN T c5_shfl_down(T v, int d) { return __shfl_down_sync(kFull, v, d); }
+template <typename T>
+C5_FN T c5_shfl(T v, int src) { return __shfl_sync(kFull, v, src); }
+C5_FN unsigned c5_ballot(bool p) { return __ballot_sync(kFull, p); }
+C5_FN void c5_syncwarp() { __syncwarp(); }
+C5_FN int c5_popc(unsigned v) { return __popc(v); }
+C5_FN int c5_ffs(unsigned v) { return __ffs(v); }
+C5_FN double c5_fma(double a, double b, double c) { return fma(a, b, c); }
+C5_FN float c5_fma(float a, float b, float c) { return fmaf(a, b, c); }
+/* atomicAdd(p, 1) with acq_rel semantics at GPU scope; returns the old value. */
+C5_FN int c5_atomic_inc_acq_rel(int32_t *p)
+{
+    int old;
+    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+#endif
+
+/* Lane 0 gets the sum of the warp's values (tree of shfl_down). */
+template <typename V>
+C5_FN V c5_tree(V v)
+{
+#pragma unroll
+    for (int off = CSR5_OMEGA / 2; off > 0; off >>= 1)
+        v += c5_shfl_down(v, off);
+    return v;
+}
+
+/* Last tile holding entries of row r (tiles = the tail). */
+C5_FN int32_t c5_last_tile(const csr5_dev &d, int32_t r, int64_t T)
+{
+    const int64_t te = ((int64_t)c5_ldg(d.row_ptr + r + 1) - 1) / T;
+    return te < d.tiles ? (int32_t)te : d.tiles;
+}
+
+/* Counts a piece of the row whose pieces lie in tiles ts..te, after the
+ * caller stored it. The increment is acq_rel at GPU scope: it releases the
+ * stored piece, and the last arrival acquires all the others (one fence,
+ * lighter than __threadfence's sequentially consistent one). Returns true
+ * for the last piece to arrive; the counter is then reset for the next call. */
+C5_FN bool c5_arrive(int32_t *arrivals, int32_t ts, int32_t te)
+{
+    const int old = c5_atomic_inc_acq_rel(arrivals + ts);
+    if (old != te - ts)
+        return false;
+    arrivals[ts] = 0;
+    return true;
+}
+
+/* The warp writes y[r] = the sum of the pieces of tiles ts..te. */
+template <typename V>
+C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane,
+                              V *y)
+{
+    V acc = 0;
+    for (int32_t i = lane; i <= te - ts; i += CSR5_OMEGA)
+        acc += i == 0 ? c5_ldcg(out_pc + ts) : c5_ldcg(head_pc + ts + i);
+    acc = c5_tree(acc);
+    if (lane == 0)
+        y[r] = acc;
+}
+
+/* Lanes with `last` delivered the last piece of their row (r, pieces ts..te);
+ * the whole warp finishes those rows one after another. __syncwarp orders
+ * the acquiring lane's atomic before the other lanes' loads. */
+template <typename V>
+C5_FN void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
+                               int lane, V *y)
+{
+    c5_syncwarp();
+    unsigned m = c5_ballot(last);
+    while (m) {
+        const int src = c5_ffs(m) - 1;
+        m &= m - 1;
+        c5_finish_row(out_pc, head_pc, c5_shfl(r, src), c5_shfl(ts, src),
+                      c5_shfl(te, src), lane, y);
+    }
+}
+
+/* One tile of 32 x S entries; see the file comment. The loads of a chunk of
+ * CH steps (columns, values, then x) are issued before any of its sums, so a
+ * lane keeps up to 3 CH loads in flight; CH = 16 bounds the registers. */
+template <typename V, int S>
+C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x,
+                                        V *__restrict__ y)
+{
+    constexpr int T = CSR5_OMEGA * S, W = c5_words(S), CH = S < 16 ? S : 16;
+    const uint32_t tp0 = c5_ldg(d.tile_ptr + t);
+    const int32_t row0 = (int32_t)(tp0 & CSR5_ROW_MASK);
+    const int32_t next_row = (int32_t)(c5_ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
+    const int64_t base = (int64_t)t * T;
+    const int32_t *colp = d.col + base + lane;
+    const V *valp = static_cast<const V *>(d.val) + base + lane;
+    const uint32_t *dp = d.desc + (int64_t)t * CSR5_OMEGA * W + lane;
+    const uint32_t w0 = c5_ldg(dp), meta = W == 2 ? c5_ldg(dp + CSR5_OMEGA) : w0 >> (S & 31);
+    const uint32_t flags = S == 32 ? w0 : (w0 & ((1u << (S & 31)) - 1u));
+    const bool one_row = row0 == next_row; /* fast path: the tile lies inside one row */
+    const int32_t yoff = (int32_t)(meta >> 5);
+    const int32_t *slot_row =
+        (!one_row && (tp0 & CSR5_EMPTY_FLAG)) ? d.empty_offset + c5_ldg(d.eo_ptr + t) : nullptr;
+    V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
+
+    /* Serial segmented sum of the lane: `head` is the part before the
+     * lane's first row start, rows starting and ending in the lane are
+     * written at once, `sum` ends as the lane's last (open) row. */
+    V sum = 0, head = 0;
+    int k = 0;
+#pragma unroll
+    for (int j0 = 0; j0 < S; j0 += CH) {
+        V a[CH], b[CH];
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            if (j0 + j < S) {
+                const int32_t c = c5_ldg(colp + (j0 + j) * CSR5_OMEGA);
+                a[j] = c5_ldg(valp + (j0 + j) * CSR5_OMEGA);
+                b[j] = c5_ldg(x + c);
+            }
+        if (one_row) {
+#pragma unroll
+            for (int j = 0; j < CH; j++)
+                if (j0 + j < S)
+                    sum = c5_fma(a[j], b[j], sum);
+            continue;
+        }
+#pragma unroll
+        for (int j = 0; j < CH; j++) {
+            if (j0 + j >= S)
+                break;
+            if (flags & (1u << (j0 + j))) {
+                if (k == 0) {
+                    head = sum;
+                } else {
+                    const int32_t s = yoff + k - 1;
+                    y[slot_row ? c5_ldg(slot_row + s) : row0 + s] = sum;
+                }
+                k++;
+                sum = 0;
+            }
+            sum = c5_fma(a[j], b[j], sum);
+        }
+    }
+
+    /* Pieces this warp delivers: the head of the tile (lane 0) and the row
+     * that leaves it (the lane of the tile's last row start). */
+    bool last_h = false, last_o = false;
+    int32_t rh = 0, tsh = 0, teh = 0, ro = 0, teo = 0;
+    if (one_row) {
+        sum = c5_tree(sum);
+        const bool starts_here = c5_shfl(w0, 0) & 1u;
+        if (lane == 0) {
+            if (starts_here)
+                out_pc[t] = sum;
+            else
+                head_pc[t] = sum;
+            if (d.calib_inline) {
+                const int32_t te = c5_last_tile(d, row0, T);
+                if (starts_here) {
+                    ro = row0;
+                    teo = te;
+                    last_o = c5_arrive(d.arrivals, t, te);
+                } else {
+                    rh = row0;
+                    tsh = (int32_t)(c5_ldg(d.row_ptr + row0) / T);
+                    teh = te;
+                    last_h = c5_arrive(d.arrivals, tsh, te);
+                }
+            }
+        }
+    } else {
+        /* Segmented suffix scan of the heads: lane l adds lane l + dd while
+         * dd <= seg_offset, i.e. up to the first lane holding a row start. */
+        const int seg = (int)(meta & 31u), n = c5_popc(flags);
+        V v = n ? head : sum;
+#pragma unroll
+        for (int dd = 1; dd < CSR5_OMEGA; dd <<= 1) {
+            const V o = c5_shfl_down(v, dd);
+            if (dd <= seg)
+                v += o;
+        }
+        V next = c5_shfl_down(v, 1);
+        if (lane == CSR5_OMEGA - 1)
+            next = 0;
+        if (n) {
+            const V total = sum + next;
+            const int32_t s = yoff + n - 1;
+            const int32_t r = slot_row ? c5_ldg(slot_row + s) : row0 + s;
+            if (r != next_row) {
+                y[r] = total;
+            } else {
+                out_pc[t] = total;
+                if (d.calib_inline) {
+                    ro = r;
+                    teo = c5_last_tile(d, r, T);
+                    last_o = c5_arrive(d.arrivals, t, teo);
+                }
+            }
+        }
+        if (lane == 0 && !(flags & 1u)) {
+            head_pc[t] = v;
+            if (d.calib_inline) {
+                rh = row0;
+                tsh = (int32_t)(c5_ldg(d.row_ptr + row0) / T);
+                teh = c5_last_tile(d, row0, T);
+                last_h = c5_arrive(d.arrivals, tsh, teh);
+            }
+        }
+    }
+    if (d.calib_inline) {
+        c5_finish_rows(last_h, rh, tsh, teh, out_pc, head_pc, lane, y);
+        c5_finish_rows(last_o, ro, t, teo, out_pc, head_pc, lane, y);
+    }
+}
+
+/* One row of the tail: lanes stride through the row, then the tree. A row
+ * begun in the last tile leaves its tail part as head piece `tiles`. */
+template <typename V>
+C5_FN void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restrict__ x, V *__restrict__ y)
+{
+    const int32_t lo = c5_ldg(d.row_ptr + r), hi = c5_ldg(d.row_ptr + r + 1);
+    if (lo == hi)
+        return; /* empty rows are zeroed from the list */
+    const bool continued = lo < d.tail_start;
+    const V *val = static_cast<const V *>(d.val);
+    V acc = 0;
+    for (int32_t k = (continued ? d.tail_start : lo) + lane; k < hi; k += CSR5_OMEGA)
+        acc = c5_fma(c5_ldg(val + k), c5_ldg(x + c5_ldg(d.col + k)), acc);
+    acc = c5_tree(acc);
+    V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    bool last = false;
+    int32_t ts = 0;
+    if (lane == 0) {
+        if (!continued) {
+            y[r] = acc;
+        } else {
+            head_pc[d.tiles] = acc;
+            if (d.calib_inline) {
+                ts = (int32_t)(lo / ((int64_t)CSR5_OMEGA * d.sigma));
+                last = c5_arrive(d.arrivals, ts, d.tiles);
+            }
+        }
+    }
+    if (d.calib_inline)
+        c5_finish_rows(last, r, ts, d.tiles, out_pc, head_pc, lane, y);
+}
+
+/* Warp g of the main launch (see the file comment); lane in 0..31. */
+template <typename V, int S>
+C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__restrict__ x, V *__restrict__ y)
+{
+    if (g < d.tiles) {
+        c5_tile<V, S>(d, (int32_t)g, lane, x, y);
+        return;
+    }
+    g -= d.tiles;
+    if (g < d.tail_rows) {
+        c5_tail_row<V>(d, d.tail_row0 + (int32_t)g, lane, x, y);
+        return;
+    }
+    g -= d.tail_rows;
+    const int64_t i = g * CSR5_OMEGA + lane;
+    if (i < d.n_empty)
+        y[c5_ldg(d.empty_rows + i)] = V(0);
+}
+
+/* calibrate = kernel, warp w: lane l checks whether a row starts in tile
+ * t = 32 w + l and continues past it; the warp then finishes those rows. */
+template <typename V>
+C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__restrict__ y)
+{
+    const int64_t t = w * CSR5_OMEGA + lane, T = (int64_t)CSR5_OMEGA * d.sigma;
+    bool own = false;
+    int32_t r = 0, te = 0;
+    if (t < d.tiles) {
+        r = (int32_t)(c5_ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
+        if (r < d.rows) {
+            const int64_t s = c5_ldg(d.row_ptr + r);
+            own = s >= t * T && s < (t + 1) * T;
+            if (own)
+                te = c5_last_tile(d, r, T);
+        }
+    }
+    const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    unsigned m = c5_ballot(own);
+    while (m) {
+        const int src = c5_ffs(m) - 1;
+        m &= m - 1;
+        c5_finish_row(out_pc, head_pc, c5_shfl(r, src), c5_shfl((int32_t)t, src), c5_shfl(te, src), lane, y);
+    }
+}
+
+} // namespace
+
+#endif /* SPMVLAB_CSR5_KERNELS_CUH */
