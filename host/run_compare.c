@@ -18,7 +18,7 @@ static int timed_ok(const run_row *r, int single)
 }
 
 void compare_rows(run_row **rows, int n, const run_row *base, const char *baseline_label, int paired, int single,
-                  uint64_t seed)
+                  double noise, uint64_t seed)
 {
     for (int i = 0; i < n; i++) {
         run_row *r = rows[i];
@@ -44,7 +44,7 @@ void compare_rows(run_row **rows, int n, const run_row *base, const char *baseli
         r->speedup = ci.point;
         r->speedup_lo = ci.lo;
         r->speedup_hi = ci.hi;
-        snprintf(r->outcome, sizeof r->outcome, "%s", spmvlab_outcome_name(spmvlab_outcome_of(&ci)));
+        snprintf(r->outcome, sizeof r->outcome, "%s", spmvlab_outcome_name(spmvlab_outcome_of(&ci, noise)));
     }
 }
 

@@ -13,9 +13,10 @@
  * matrix and dtype from their samples of the primary timing (single when
  * single = 1, else batch). base is the baseline's row (NULL when it has
  * none there); paired = 1 when the rows were measured in the same rounds.
- * A row that is not ok, or has no samples, gets no speedup. */
+ * A row that is not ok, or has no samples, gets no speedup. noise: see
+ * spmvlab_outcome_of. */
 void compare_rows(run_row **rows, int n, const run_row *base, const char *baseline_label, int paired, int single,
-                  uint64_t seed);
+                  double noise, uint64_t seed);
 
 /* tune: among the rows of one matrix and dtype whose instance came from the
  * same label (base_of[i] equal), sets tune_ms (sum of wall_ms), tune_spmvs,

@@ -285,7 +285,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     }
     compare_rows(rows, done, base_member >= 0 ? rows[base_member] : NULL,
                  st->base >= 0 ? st->specs[st->base].label : "", !st->s.isolate,
-                 st->s.timing == RUN_TIMING_SINGLE, st->s.seed);
+                 st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
     if (st->s.mode == RUN_MODE_TUNE)
         tune_rows(rows, base_of, done);
     for (int i = 0; i < done; i++)
@@ -370,9 +370,9 @@ static int write_json(run_state *st, const run_summary *sum, spmvlab_err *err)
     fprintf(f, "%d, \"warmup\": %d, \"time_budget_ms\": ", st->s.reps, st->s.warmup);
     json_number(f, st->s.time_budget_ms);
     fprintf(f, ", \"timing\": \"%s\", \"flush_l2\": %s, \"isolate\": %s, \"seed\": %llu, \"bootstrap_iterations\": %d, "
-               "\"confidence\": %g},\n  \"rows\": [",
+               "\"confidence\": %g, \"noise\": %g},\n  \"rows\": [",
             st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch", st->s.flush_l2 ? "true" : "false",
-            st->s.isolate ? "true" : "false", (unsigned long long)st->s.seed, RUN_BOOTSTRAP_ITERS, RUN_CI_LEVEL);
+            st->s.isolate ? "true" : "false", (unsigned long long)st->s.seed, RUN_BOOTSTRAP_ITERS, RUN_CI_LEVEL, st->s.noise);
     for (int i = 0; i < st->rows.n; i++) {
         fputs(i ? ",\n" : "\n", f);
         json_row(f, &st->rows.v[i], "    ");

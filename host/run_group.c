@@ -29,6 +29,7 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     r->flush_l2 = g->s->flush_l2;
     r->warmup = gpu ? g->s->warmup : NAN;
     snprintf(r->seed, sizeof r->seed, "%llu", (unsigned long long)g->s->seed);
+    r->noise = g->s->noise;
     run_meta_to_row(g->meta, r);
     if (gpu && g->meta->l2_bytes > 0)
         r->fits_l2 = r->min_bytes <= g->meta->l2_bytes;

@@ -4,7 +4,8 @@
  * the batch captured once as a CUDA graph, then rounds in which every
  * instance in turn gives one single-launch sample (its own event pair,
  * host launch cost included) and one back-to-back sample (batch_n calls
- * between one event pair, divided by batch_n).
+ * between one event pair, divided by batch_n). The order rotates from
+ * round to round so no instance always follows the same one.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -193,8 +194,10 @@ void measure_group(run_group *g, const run_check_data *cd)
     for (int round = 0; round < g->s->reps && active; round++) {
         if (g->progress && (round % 10 == 0))
             g->progress(g->progress_arg, "", "timing", round, g->s->reps);
-        for (int i = 0; i < g->n; i++) {
-            run_member *mb = &g->m[i];
+        /* Round r starts at member r mod n (A B C, B C A, C A B, ...): every
+         * instance takes every position equally often. */
+        for (int step = 0; step < g->n; step++) {
+            run_member *mb = &g->m[(round + step) % g->n];
             if (!mb->timed)
                 continue;
             double t0 = spmvlab_now_ms(), one = NAN, per = NAN;

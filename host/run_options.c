@@ -14,7 +14,7 @@ enum {
     GIVEN_LABELS = 1 << 0, GIVEN_DTYPE = 1 << 1, GIVEN_OUTPUT = 1 << 2, GIVEN_JSON = 1 << 3,
     GIVEN_BASELINE = 1 << 4, GIVEN_REPS = 1 << 5, GIVEN_WARMUP = 1 << 6, GIVEN_BUDGET = 1 << 7,
     GIVEN_FLUSH = 1 << 8, GIVEN_ISOLATE = 1 << 9, GIVEN_TIMEOUT = 1 << 10, GIVEN_SEED = 1 << 11,
-    GIVEN_MEMLIMIT = 1 << 12, GIVEN_MATRICES = 1 << 13, GIVEN_TIMING = 1 << 14
+    GIVEN_MEMLIMIT = 1 << 12, GIVEN_MATRICES = 1 << 13, GIVEN_TIMING = 1 << 14, GIVEN_NOISE = 1 << 15
 };
 
 static int parse_int(const char *t, long lo, long hi, int *out)
@@ -176,6 +176,7 @@ static void usage(FILE *out, run_mode mode)
             "  --time-budget-ms T     stop a matrix after T ms per instance, >= 10 rounds (default 1000;\n"
             "                         0: only --reps counts)\n"
             "  --timing batch|single  which timing drives speedups and summaries (default batch)\n"
+            "  --noise F              a win or loss also needs the speedup beyond 1 +- F (default 0.01)\n"
             "  --flush-l2             overwrite a buffer larger than L2 before every sample\n"
             "  --isolate              each instance x matrix in a child process (crash, timeout)\n"
             "  --timeout SECONDS      per child with --isolate (default 120)\n"
@@ -285,6 +286,9 @@ static int run_key(run_settings *s, const spmvlab_kv *kv, unsigned given, spmvla
     } else if (strcmp(k, "timing") == 0) {
         if (!(given & GIVEN_TIMING) && parse_timing(s, v, &why))
             return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
+    } else if (strcmp(k, "noise") == 0) {
+        if (!(given & GIVEN_NOISE) && parse_double(v, 0, 1, &s->noise))
+            return spmvlab_errf(err, "%s = %s is not a fraction from 0 to 1", at, v), -1;
     } else if (strcmp(k, "plugin_dir") == 0) {
         char p[4096];
         resolve_ini_path(kv->file, v, p, sizeof p);
@@ -293,8 +297,8 @@ static int run_key(run_settings *s, const spmvlab_kv *kv, unsigned given, spmvla
     } else {
         return spmvlab_errf(err,
                             "%s:%d: unknown key '%s' in [run]; known: plugins, matrices, set, dtype, reps, "
-                            "warmup, time_budget_ms, timing, baseline, output, json, flush_l2, isolate, timeout, "
-                            "seed, mem_limit, plugin_dir",
+                            "warmup, time_budget_ms, timing, noise, baseline, output, json, flush_l2, isolate, "
+                            "timeout, seed, mem_limit, plugin_dir",
                             kv->file, kv->line, k),
                -1;
     }
@@ -314,6 +318,7 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
     s->time_budget_ms = 1000;
     s->timeout_s = 120;
     s->seed = 1;
+    s->noise = 0.01;
     build_command(s, argc, argv);
     unsigned given = 0;
     for (int i = 1; i < argc; i++) {
@@ -385,6 +390,11 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
             if (parse_timing(s, v, err))
                 return -1;
             given |= GIVEN_TIMING;
+        } else if (strcmp(a, "--noise") == 0) {
+            NEED();
+            if (parse_double(v, 0, 1, &s->noise))
+                return spmvlab_errf(err, "--noise %s is not a fraction from 0 to 1", v), -1;
+            given |= GIVEN_NOISE;
         } else if (strcmp(a, "--flush-l2") == 0) {
             s->flush_l2 = 1;
             given |= GIVEN_FLUSH;

@@ -43,6 +43,7 @@ typedef struct run_settings {
     uint64_t seed;                      /* random x (default 1) */
     size_t mem_limit;                   /* bytes per instance; 0: the runtime's default */
     run_timing timing;
+    double noise;                       /* outcome threshold, a fraction (default 0.01) */
     int verbose;
     int show_columns;                   /* --columns: print the CSV schema and exit */
 

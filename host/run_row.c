@@ -62,6 +62,7 @@ static const run_column columns[] = {
     I("flush_l2", flush_l2, "1 when L2 was flushed before every sample"),
     I("warmup", warmup, "untimed launches per instance before measuring"),
     S("seed", seed, "seed of the random x"),
+    N("noise", noise, "outcome threshold: a win or loss also needs the speedup beyond 1 +- noise"),
     N("peak_gbs", peak_gbs, "device bandwidth measured by the triad at the start of the run, GB/s"),
     I("l2_bytes", l2_bytes, "L2 cache size of the device, bytes"),
     S("device", device, "device name, or cpu"),

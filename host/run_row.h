@@ -44,6 +44,7 @@ typedef struct run_row {
     char timing[8];          /* batch, single, or none (no GPU) */
     double flush_l2, warmup;
     char seed[24];
+    double noise;
     double peak_gbs, l2_bytes;
     char device[128], cc[8], driver[48], cuda_runtime[16], commit[48], version[16], date[32];
     char command[2048];

@@ -145,6 +145,8 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         }
         rk[i] = k;
         rm[i] = m;
+        if (r->noise >= 0)
+            s->noise = r->noise;
     }
     /* The cell table keeps the last row of each matrix x instance x dtype. */
     cell = malloc(((size_t)s->nmat * s->ninst + 1) * sizeof *cell);
@@ -232,9 +234,10 @@ void summary_print(FILE *f, const run_summary *s)
         }
         fprintf(f,
                 "\nsummary (%s, %d matrices, baseline %s): speedup = baseline time / time; geometric mean with a 95%%\n"
-                "bootstrap interval over matrices; win / loss only where the matrix's 95%% interval excludes 1;\n"
-                "within tau: fraction of matrices where the time is at most tau x the fastest instance's\n",
-                dt, nm, s->baseline[0] ? s->baseline : "(none)");
+                "bootstrap interval over matrices; win / loss only where the matrix's 95%% interval excludes 1 and\n"
+                "the speedup is beyond 1 +- %g; within tau: fraction of matrices where the time is at most tau x\n"
+                "the fastest instance's\n",
+                dt, nm, s->baseline[0] ? s->baseline : "(none)", s->noise);
         fprintf(f, "%-28s %7s %7s %17s %4s %4s %4s %4s | %5s %5s %5s %5s %5s\n", "instance", "ok/all", "speedup",
                 "95% interval", "win", "loss", "tie", "best", "1", "1.1", "1.25", "1.5", "2");
         for (int j = k; j < s->ninst; j++) {

@@ -41,6 +41,7 @@ typedef struct sum_matrix {
 
 typedef struct run_summary {
     char baseline[128];
+    double noise;               /* the rows' outcome threshold */
     int timed;                  /* some row holds a time */
     sum_instance *inst;
     int ninst;

@@ -24,7 +24,7 @@ static const char *expected_columns =
     "single_p90,batch_ms,batch_p10,batch_p90,batch_launches,batch_method,reps,gflops,gbs,peak_frac,baseline,speedup,"
     "speedup_lo,speedup_hi,outcome,min_bytes,device_bytes,bytes_per_nnz,csr_bytes,rel_csr,convert_ms,convert_spmvs,"
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
-    "flush_l2,warmup,seed,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command";
+    "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command";
 
 static char tmp[] = "/tmp/spmvlab-results-XXXXXX";
 static const char *host, *data;
@@ -498,7 +498,7 @@ static void report_summarises_and_plots(void)
             fprintf(f, "%s,,%d,%d,%d,%s,csr,,f64,ok,%g,,,,,,%g,,,,,10,%g,,,csr,%g,%g,%g,%s", mats[m], 100, 100,
                     1000 * (m + 1), i ? "fast" : "csr", ms, ms, 2.0 * 1000 * (m + 1) / (ms * 1e-3) / 1e9, sp, lo, hi,
                     i ? "win" : "baseline");
-            for (int k = 30; k < 60; k++)
+            for (int k = 30; k < 61; k++)
                 fputc(',', f);
             fputc('\n', f);
         }

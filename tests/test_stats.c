@@ -89,7 +89,7 @@ static void bootstrap_brackets_a_known_ratio(void)
         TEST_CHECK(ci.lo <= ci.point && ci.point <= ci.hi);
         TEST_CHECK(ci.lo < 1 / 1.2 * 1.01 && ci.hi > 1 / 1.2 * 0.99);
         TEST_CHECK(ci.hi < 1);
-        TEST_CHECK(spmvlab_outcome_of(&ci) == SPMVLAB_LOSS);
+        TEST_CHECK(spmvlab_outcome_of(&ci, 0) == SPMVLAB_LOSS);
         spmvlab_ci again;
         spmvlab_bootstrap_ratio(base, 100, slow, 100, paired, 2000, 0.95, 99, &again);
         TEST_CHECK(again.lo == ci.lo && again.hi == ci.hi); /* fixed seed: same interval */
@@ -100,7 +100,7 @@ static void bootstrap_brackets_a_known_ratio(void)
     noisy(b, 100, 1.05, 0.01, &r);
     spmvlab_ci ci;
     spmvlab_bootstrap_ratio(b, 100, a, 100, 0, 2000, 0.95, 3, &ci);
-    TEST_CHECK(spmvlab_outcome_of(&ci) == SPMVLAB_WIN);
+    TEST_CHECK(spmvlab_outcome_of(&ci, 0) == SPMVLAB_WIN);
     TEST_CHECK(ci.lo < 1.05 && ci.hi > 1.05 * 0.995);
     /* unequal counts work unpaired and are refused paired */
     TEST_CHECK(spmvlab_bootstrap_ratio(a, 100, b, 60, 0, 500, 0.95, 3, &ci) == 0);
@@ -123,7 +123,7 @@ static void equal_samples_rarely_differ(void)
         noisy(b, 50, 1.0, 0.05, &r);
         spmvlab_ci ci;
         spmvlab_bootstrap_ratio(a, 50, b, 50, 1, 1000, 0.95, (uint64_t)t, &ci);
-        alarms += spmvlab_outcome_of(&ci) != SPMVLAB_TIE;
+        alarms += spmvlab_outcome_of(&ci, 0) != SPMVLAB_TIE;
     }
     TEST_CHECK(alarms <= trials / 10);
 }
@@ -132,13 +132,20 @@ static void outcome_needs_the_whole_interval_beyond_one(void)
 {
     spmvlab_ci win = {1.1, 1.05, 1.2}, loss = {0.9, 0.8, 0.95}, tie = {1.0, 0.98, 1.03}, edge = {1.02, 1.0, 1.04},
                edge_low = {0.98, 0.96, 1.0};
-    TEST_CHECK(spmvlab_outcome_of(&win) == SPMVLAB_WIN);
-    TEST_CHECK(spmvlab_outcome_of(&loss) == SPMVLAB_LOSS);
-    TEST_CHECK(spmvlab_outcome_of(&tie) == SPMVLAB_TIE);
-    TEST_CHECK(spmvlab_outcome_of(&edge) == SPMVLAB_TIE);     /* touching 1 is not excluding it */
-    TEST_CHECK(spmvlab_outcome_of(&edge_low) == SPMVLAB_TIE);
+    TEST_CHECK(spmvlab_outcome_of(&win, 0) == SPMVLAB_WIN);
+    TEST_CHECK(spmvlab_outcome_of(&loss, 0) == SPMVLAB_LOSS);
+    TEST_CHECK(spmvlab_outcome_of(&tie, 0) == SPMVLAB_TIE);
+    TEST_CHECK(spmvlab_outcome_of(&edge, 0) == SPMVLAB_TIE);     /* touching 1 is not excluding it */
+    TEST_CHECK(spmvlab_outcome_of(&edge_low, 0) == SPMVLAB_TIE);
     spmvlab_ci none = {NAN, NAN, NAN};
-    TEST_CHECK(spmvlab_outcome_of(&none) == SPMVLAB_TIE);
+    TEST_CHECK(spmvlab_outcome_of(&none, 0) == SPMVLAB_TIE);
+    /* a 0.5% difference, however sure, is a tie under a 1% noise threshold; 5% is not */
+    spmvlab_ci tiny = {1.005, 1.003, 1.007}, tiny_slow = {1 / 1.005, 1 / 1.007, 1 / 1.003}, five = {0.95, 0.94, 0.96};
+    TEST_CHECK(spmvlab_outcome_of(&tiny, 0) == SPMVLAB_WIN && spmvlab_outcome_of(&tiny, 0.01) == SPMVLAB_TIE);
+    TEST_CHECK(spmvlab_outcome_of(&tiny_slow, 0.01) == SPMVLAB_TIE);
+    TEST_CHECK(spmvlab_outcome_of(&five, 0.01) == SPMVLAB_LOSS);
+    spmvlab_ci wide = {1.2, 0.9, 1.5}; /* a large but uncertain speedup */
+    TEST_CHECK(spmvlab_outcome_of(&wide, 0.01) == SPMVLAB_TIE);
     TEST_CHECK(!strcmp(spmvlab_outcome_name(SPMVLAB_WIN), "win") && !strcmp(spmvlab_outcome_name(SPMVLAB_LOSS), "loss") &&
                !strcmp(spmvlab_outcome_name(SPMVLAB_TIE), "tie"));
 }

@@ -228,11 +228,13 @@ int spmvlab_bootstrap_geomean(const double *x, int n, int iters, double level, u
     return 0;
 }
 
-spmvlab_outcome spmvlab_outcome_of(const spmvlab_ci *speedup)
+spmvlab_outcome spmvlab_outcome_of(const spmvlab_ci *speedup, double noise)
 {
-    if (speedup->lo > 1)
+    if (!(noise >= 0))
+        noise = 0;
+    if (speedup->lo > 1 && speedup->point > 1 + noise)
         return SPMVLAB_WIN;
-    if (speedup->hi < 1)
+    if (speedup->hi < 1 && speedup->point < 1 / (1 + noise))
         return SPMVLAB_LOSS;
     return SPMVLAB_TIE;
 }

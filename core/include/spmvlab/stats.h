@@ -62,15 +62,19 @@ int spmvlab_bootstrap_ratio(const double *num, int nnum, const double *den, int 
 int spmvlab_bootstrap_geomean(const double *x, int n, int iters, double level, uint64_t seed, spmvlab_ci *out);
 
 /* Outcome of one comparison from the interval of a speedup (baseline time /
- * instance time): a win only when the whole interval lies above 1, a loss
- * only when it lies below 1, else a tie (no significant difference). */
+ * instance time): a win only when the whole interval lies above 1 and the
+ * speedup itself exceeds 1 + noise; a loss only when the whole interval
+ * lies below 1 and the speedup is under 1 / (1 + noise); else a tie. noise
+ * (a fraction, e.g. 0.01) keeps differences too small to matter from
+ * counting, however precisely they were measured; 0 gives the bare
+ * interval rule. */
 typedef enum spmvlab_outcome {
     SPMVLAB_TIE = 0,
     SPMVLAB_WIN = 1,
     SPMVLAB_LOSS = -1
 } spmvlab_outcome;
 
-spmvlab_outcome spmvlab_outcome_of(const spmvlab_ci *speedup);
+spmvlab_outcome spmvlab_outcome_of(const spmvlab_ci *speedup, double noise);
 /* "win", "loss" or "tie". */
 const char *spmvlab_outcome_name(spmvlab_outcome o);
 

@@ -1,10 +1,17 @@
 /*
  * slowcsr — a test plugin for the harness, not a format: CSR (lanes per row
  * as csr's vector kernel, width from the mean row length) plus
- *   slowdown = f   a second pass that repeats the SpMV's loads for f x nnz
- *                  non-zeros (about f x the SpMV's memory traffic), so the
- *                  instance is slower by a known fraction while its result
- *                  stays exact. The A/B validation must find f = 0.05.
+ *   slowdown = f   makes every SpMV slower by about the fraction f while the
+ *                  result stays exact, in one of two ways (option planted):
+ *                  delay    (default) after the SpMV one thread spins for f
+ *                           x the SpMV's own time, measured at conversion
+ *                           (back-to-back calls) and turned into SM clock
+ *                           cycles; the slowdown is f whatever the matrix's
+ *                           structure (long rows included).
+ *                  traffic  a second pass repeats the SpMV's loads for f x nnz
+ *                           non-zeros: f x the memory traffic, which is f x
+ *                           the time only for balanced, memory-bound rows.
+ *                  The A/B validation must find f = 0.05.
  *   fault = ...    crash (segfault in convert), abort, hang (convert never
  *                  returns), wrong (y[0] off by one), nomem (convert
  *                  refuses with oom): what --isolate and the checks must
@@ -26,7 +33,9 @@ typedef struct slowcsr_format {
     spmvlab_dtype dtype;
     int32_t rows, cols, nnz;
     int width;
-    int64_t extra;                  /* planted products per SpMV */
+    int64_t extra;                  /* planted products per SpMV (traffic) */
+    long long delay_cycles;         /* planted spin per SpMV (delay) */
+    double kernel_ms, cycles_per_ms; /* the calibration behind delay_cycles */
     int wrong;
     int32_t *row_ptr, *col_idx;     /* host copies */
     void *val;
@@ -37,6 +46,7 @@ typedef struct slowcsr_format {
 
 static const spmvlab_option slowcsr_options[] = {
     {"slowdown", SPMVLAB_OPT_FLOAT, "0", 0, 4, NULL, "extra work per SpMV as a fraction of the non-zeros"},
+    {"planted", SPMVLAB_OPT_ENUM, "delay", 0, 0, "delay|traffic", "how the slowdown is made: a spin after the SpMV, or extra loads"},
     {"fault", SPMVLAB_OPT_ENUM, "none", 0, 0, "none|crash|abort|hang|wrong|nomem", "planted failure"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
@@ -66,6 +76,39 @@ static spmvlab_status put_array(slowcsr_format *f, void **dst, const void *src, 
     return st;
 }
 
+/* Times the row kernel on scratch x and y (all ones) and the SM clock, and
+ * sets the spin to slowdown x the kernel's time. */
+static spmvlab_status calibrate_delay(slowcsr_format *f, double slowdown, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    size_t vs = spmvlab_dtype_size(f->dtype), xb = (size_t)f->cols * vs, yb = (size_t)f->rows * vs;
+    void *hx = malloc(xb ? xb : 1), *dx = NULL, *dy = NULL;
+    if (!hx)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
+    for (int32_t j = 0; j < f->cols; j++)
+        if (f->dtype == SPMVLAB_F64)
+            ((double *)hx)[j] = 1;
+        else
+            ((float *)hx)[j] = 1;
+    spmvlab_status st = ctx->dev_alloc(ctx, &dx, xb, err);
+    if (st == SPMVLAB_OK)
+        st = ctx->dev_alloc(ctx, &dy, yb, err);
+    if (st == SPMVLAB_OK)
+        st = ctx->upload(ctx, dx, hx, xb, err);
+    if (st == SPMVLAB_OK) {
+        int rc = slowcsr_calibrate(f->dtype == SPMVLAB_F64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, dx,
+                                   dy, ctx->stream, &f->kernel_ms, &f->cycles_per_ms);
+        if (rc)
+            st = ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "calibrating the delay: %s", slowcsr_error_string(rc));
+        else
+            f->delay_cycles = (long long)(slowdown * f->kernel_ms * f->cycles_per_ms + 0.5);
+    }
+    ctx->dev_free(ctx, dx);
+    ctx->dev_free(ctx, dy);
+    free(hx);
+    return st;
+}
+
 static spmvlab_status slowcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                       spmvlab_err *err)
 {
@@ -91,7 +134,9 @@ static spmvlab_status slowcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->cols = A->cols;
     f->nnz = A->nnz;
     f->wrong = strcmp(fault, "wrong") == 0;
-    f->extra = (int64_t)(spmvlab_opt_float(opts, "slowdown") * A->nnz + 0.5);
+    double slowdown = spmvlab_opt_float(opts, "slowdown");
+    int delay = strcmp(spmvlab_opt_str(opts, "planted"), "delay") == 0;
+    f->extra = delay ? 0 : (int64_t)(slowdown * A->nnz + 0.5);
     double mean = A->rows ? (double)A->nnz / A->rows : 0;
     f->width = 1;
     while (f->width < 32 && f->width < mean)
@@ -115,6 +160,8 @@ static spmvlab_status slowcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         st = put_array(f, &f->d_val, f->val, vb, err);
     if (st == SPMVLAB_OK && f->extra > 0)
         st = put_array(f, &f->d_sink, NULL, vs, err);
+    if (st == SPMVLAB_OK && delay && slowdown > 0 && ctx->device->present)
+        st = calibrate_delay(f, slowdown, err);
     if (st != SPMVLAB_OK) {
         slowcsr_destroy(f);
         return st;
@@ -128,6 +175,8 @@ static spmvlab_status slowcsr_spmv(void *handle, const void *x, void *y, void *s
     slowcsr_format *f = handle;
     int rc = slowcsr_launch(f->dtype == SPMVLAB_F64, f->width, f->rows, f->nnz, f->d_row_ptr, f->d_col_idx, f->d_val,
                             x, y, f->extra, f->wrong, f->d_sink, stream);
+    if (!rc)
+        rc = slowcsr_delay(f->delay_cycles, stream);
     if (rc)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", slowcsr_error_string(rc));
     return SPMVLAB_OK;
@@ -170,7 +219,8 @@ static size_t slowcsr_footprint(const void *handle) { return ((const slowcsr_for
 static void slowcsr_describe(const void *handle, char *buf, size_t len)
 {
     const slowcsr_format *f = handle;
-    snprintf(buf, len, "width=%d extra_products=%lld", f->width, (long long)f->extra);
+    snprintf(buf, len, "width=%d extra_products=%lld delay_cycles=%lld kernel_ms=%.4g", f->width, (long long)f->extra,
+             f->delay_cycles, f->kernel_ms);
 }
 
 static const spmvlab_plugin slowcsr_plugin = {

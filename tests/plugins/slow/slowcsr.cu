@@ -1,5 +1,5 @@
-// slowcsr kernels: CSR with `width` lanes per row, and the extra pass that
-// plants the slowdown.
+// slowcsr kernels: CSR with `width` lanes per row, and the two ways of
+// planting a slowdown (a delay after the SpMV, or extra memory traffic).
 #include <cuda_runtime.h>
 
 #include "slowcsr_kernels.h"
@@ -69,7 +69,59 @@ cudaError_t launch(int width, int32_t rows, int32_t nnz, const int32_t *rp, cons
     return cudaSuccess;
 }
 
+__global__ void slowcsr_spin(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
 } // namespace
+
+extern "C" int slowcsr_delay(long long cycles, void *stream)
+{
+    if (cycles <= 0)
+        return cudaSuccess;
+    slowcsr_spin<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(cycles);
+    return cudaGetLastError();
+}
+
+extern "C" int slowcsr_calibrate(int is_f64, int width, int32_t rows, const int32_t *row_ptr, const int32_t *col_idx,
+                                 const void *val, const void *x, void *y, void *stream, double *kernel_ms,
+                                 double *cycles_per_ms)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    cudaEvent_t e0, e1;
+    cudaError_t e = cudaEventCreate(&e0);
+    if (e != cudaSuccess)
+        return e;
+    if ((e = cudaEventCreate(&e1)) != cudaSuccess) {
+        cudaEventDestroy(e0);
+        return e;
+    }
+    const int calls = 10;
+    const long long spin = 1ll << 23;
+    float ms_kernel = 0, ms_spin = 0;
+    for (int k = 0; k < 2 + calls && e == cudaSuccess; k++) { // two warm-up calls
+        if (k == 2)
+            e = cudaEventRecord(e0, s);
+        if (e == cudaSuccess)
+            e = (cudaError_t)slowcsr_launch(is_f64, width, rows, 0, row_ptr, col_idx, val, x, y, 0, 0, nullptr, stream);
+    }
+    if (e == cudaSuccess && (e = cudaEventRecord(e1, s)) == cudaSuccess && (e = cudaEventSynchronize(e1)) == cudaSuccess)
+        e = cudaEventElapsedTime(&ms_kernel, e0, e1);
+    if (e == cudaSuccess && (e = cudaEventRecord(e0, s)) == cudaSuccess &&
+        (e = (cudaError_t)slowcsr_delay(spin, stream)) == cudaSuccess && (e = cudaEventRecord(e1, s)) == cudaSuccess &&
+        (e = cudaEventSynchronize(e1)) == cudaSuccess)
+        e = cudaEventElapsedTime(&ms_spin, e0, e1);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (e != cudaSuccess)
+        return e;
+    *kernel_ms = ms_kernel / calls;
+    *cycles_per_ms = ms_spin > 0 ? spin / ms_spin : 0;
+    return cudaSuccess;
+}
 
 extern "C" int slowcsr_launch(int is_f64, int width, int32_t rows, int32_t nnz, const int32_t *row_ptr,
                               const int32_t *col_idx, const void *val, const void *x, void *y, int64_t extra,
