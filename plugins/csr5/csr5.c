@@ -173,22 +173,9 @@ static spmvlab_status csr5_convert_host(csr5_fmt *f, const spmvlab_matrix *A, sp
     return st;
 }
 
-/* Exclusive prefix sum in place; returns the total (or -1 past INT32_MAX). */
-static int64_t csr5_exclusive_sum(int32_t *a, int64_t n)
-{
-    int64_t run = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t c = a[i];
-        a[i] = (int32_t)run;
-        run += c;
-        if (run > INT32_MAX)
-            return -1;
-    }
-    return run;
-}
-
 /* Sizes empty_offset and empty_rows from the per-tile and per-block counts
- * of step 1, allocates them and uploads the start positions. */
+ * of step 1 (chunks of rows), allocates them and uploads the start
+ * positions. */
 static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t nblk, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
@@ -255,7 +242,7 @@ static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spm
 {
     spmvlab_ctx *ctx = f->ctx;
     size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
-    int64_t nblk = ((int64_t)f->rows + CSR5_ROWS_PER_BLOCK - 1) / CSR5_ROWS_PER_BLOCK;
+    int64_t nblk = ((int64_t)f->rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
     double t0 = csr5_now_ms();
     csr5_gpu_build b = {.rows = f->rows, .nnz = f->nnz, .sigma = f->sigma, .tiles = f->d.tiles,
                         .value_size = vs, .src_row_ptr = A->d_row_ptr, .src_col = A->d_col_idx,

@@ -55,19 +55,16 @@ typedef struct csr5_gpu_build {
     uint32_t *tile_ptr;
     uint32_t *desc;
     int32_t *tile_slots;        /* tiles: starts of flagged tiles, 0 for others */
-    int32_t *empty_count;       /* ceil(rows / CSR5_ROWS_PER_BLOCK) empty rows per row block */
+    int32_t *empty_count;       /* empty rows per chunk of CSR5_EMPTY_CHUNK rows */
     int32_t *arrivals;          /* zeroed; NULL when calibration uses a kernel */
     int32_t *eo_ptr;            /* second step: empty_offset starts of each tile (uploaded) */
     int32_t *empty_offset;
-    int32_t *empty_first;       /* second step: first list index of each row block (uploaded) */
+    int32_t *empty_first;       /* second step: first list index of each chunk (uploaded) */
     int32_t *empty_rows;
 } csr5_gpu_build;
 
-/* Rows per block of the empty-row counting kernels. */
-#define CSR5_ROWS_PER_BLOCK 256
-
 /* Step 1 on stream: row_ptr copy, tile_ptr, descriptors, slot counts of the
- * flagged tiles, the transpose, empty rows per row block, zeroed counters. */
+ * flagged tiles, the transpose, empty rows per chunk, zeroed counters. */
 int csr5_gpu_build_tiles(const csr5_gpu_build *b, void *stream);
 /* Step 2 on stream, after eo_ptr and empty_first were uploaded: the slot
  * rows of the flagged tiles (eo_ptr adjusted for the head slot) and the

@@ -1,6 +1,7 @@
 /*
- * CSR5 conversion on the host: the same per-tile builder as the GPU
- * conversion (csr5_tile.h), run in loops. Used without a GPU, and with one
+ * CSR5 conversion on the host: the steps of the GPU conversion
+ * (csr5_convert.cu) with the same per-tile and per-chunk code (csr5_tile.h)
+ * and the same prefix sums, run in loops. Used without a GPU, and with one
  * to verify the GPU conversion (option verify_convert).
  */
 #include <stdlib.h>
@@ -22,6 +23,19 @@ void csr5_arrays_free(csr5_arrays *h)
     memset(h, 0, sizeof *h);
 }
 
+int64_t csr5_exclusive_sum(int32_t *a, int64_t n)
+{
+    int64_t run = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t c = a[i];
+        a[i] = (int32_t)run;
+        run += c;
+        if (run > INT32_MAX)
+            return -1;
+    }
+    return run;
+}
+
 /* malloc that never returns NULL for 0 bytes, so NULL always means failure. */
 static void *csr5_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
 
@@ -41,18 +55,15 @@ static int csr5_build_tiles(const spmvlab_matrix *A, int sigma, int32_t tiles, c
         h->n_flagged += info.empty;
     }
     h->tile_ptr[tiles] = (uint32_t)csr5_row_of(A->row_ptr, A->rows, (int64_t)tiles * T);
+    int64_t n_eo = csr5_exclusive_sum(slots, tiles);
+    if (n_eo < 0) {
+        free(slots);
+        return -1;
+    }
+    h->n_eo = (int32_t)n_eo;
     if (h->n_flagged) {
-        h->eo_ptr = csr5_alloc((size_t)tiles * sizeof *h->eo_ptr);
-        if (!h->eo_ptr) {
-            free(slots);
-            return -1;
-        }
-        int64_t run = 0;
-        for (int32_t t = 0; t < tiles; t++) {
-            h->eo_ptr[t] = (int32_t)run;
-            run += slots[t];
-        }
-        h->n_eo = (int32_t)run;
+        h->eo_ptr = slots; /* the slot starts; flagged tiles move back by their head below */
+        slots = NULL;
     }
     free(slots);
     h->empty_offset = csr5_alloc((size_t)h->n_eo * sizeof *h->empty_offset);
@@ -87,14 +98,22 @@ int csr5_host_build(const spmvlab_matrix *A, int sigma, csr5_arrays *h)
     if (csr5_build_tiles(A, sigma, tiles, h))
         goto nomem;
 
-    for (int32_t r = 0; r < rows; r++)
-        h->n_empty += A->row_ptr[r] == A->row_ptr[r + 1];
-    h->empty_rows = csr5_alloc((size_t)h->n_empty * sizeof *h->empty_rows);
-    if (!h->empty_rows)
+    /* The empty-row list by chunks, as the GPU conversion builds it. */
+    const int64_t chunks = ((int64_t)rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
+    int32_t *first = csr5_alloc((size_t)chunks * sizeof *first);
+    if (!first)
         goto nomem;
-    for (int32_t r = 0, k = 0; r < rows; r++)
-        if (A->row_ptr[r] == A->row_ptr[r + 1])
-            h->empty_rows[k++] = r;
+    for (int64_t c = 0; c < chunks; c++)
+        first[c] = csr5_chunk_empty(A->row_ptr, rows, c, NULL);
+    h->n_empty = (int32_t)csr5_exclusive_sum(first, chunks);
+    h->empty_rows = csr5_alloc((size_t)h->n_empty * sizeof *h->empty_rows);
+    if (!h->empty_rows) {
+        free(first);
+        goto nomem;
+    }
+    for (int64_t c = 0; c < chunks; c++)
+        csr5_chunk_empty(A->row_ptr, rows, c, h->empty_rows + first[c]);
+    free(first);
 
     const char *src = A->val;
     char *dst = h->val;

@@ -6,11 +6,14 @@
  * Step 1 (csr5_gpu_build_tiles): tile_ptr by binary search on row_ptr at
  * each tile boundary and the lane descriptors, one thread per tile; the
  * transpose of col and val, one thread per entry; empty rows counted per
- * block of rows; the row pointer copied; inline-calibration counters zeroed.
- * The host then sums the per-tile slot counts and per-block empty counts
+ * chunk of rows, one thread per chunk; the row pointer copied;
+ * inline-calibration counters zeroed.
+ * The host then sums the per-tile slot counts and per-chunk empty counts
  * (small downloads) to size and place empty_offset and empty_rows.
  * Step 2 (csr5_gpu_build_lists): the slot rows of the tiles that span empty
- * rows, and the ordered list of empty rows.
+ * rows, and the ordered list of empty rows. The host conversion
+ * (csr5_build.c) runs the same steps with loops, so only the launches and
+ * the transfers are particular to the GPU.
  */
 #include <cuda_runtime.h>
 
@@ -21,7 +24,6 @@ namespace {
 
 constexpr int kTileBlock = 128; /* threads per block of the per-tile kernels */
 constexpr int kCopyBlock = 256; /* threads per block of the transpose */
-static_assert(CSR5_ROWS_PER_BLOCK % 32 == 0 && CSR5_ROWS_PER_BLOCK <= 1024, "whole warps per row block");
 
 /* Thread k <= tiles: tile_ptr[k]; for k < tiles also the descriptors and
  * the slot count when the tile spans empty rows. */
@@ -57,39 +59,22 @@ __global__ void csr5_k_transpose(int64_t nnz, int32_t sigma, int64_t tail_start,
     }
 }
 
-__device__ __forceinline__ bool csr5_row_empty(const int32_t *row_ptr, int32_t rows, int64_t r)
+/* Thread c counts the empty rows of chunk c (csr5_chunk_empty). */
+__global__ void csr5_k_empty_count(int32_t rows, int64_t chunks, const int32_t *__restrict__ row_ptr,
+                                   int32_t *__restrict__ count)
 {
-    return r < rows && __ldg(row_ptr + r) == __ldg(row_ptr + r + 1);
+    const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c < chunks)
+        count[c] = csr5_chunk_empty(row_ptr, rows, c, nullptr);
 }
 
-/* Empty rows of each block of CSR5_ROWS_PER_BLOCK rows. */
-__global__ void __launch_bounds__(CSR5_ROWS_PER_BLOCK)
-    csr5_k_empty_count(int32_t rows, const int32_t *__restrict__ row_ptr, int32_t *__restrict__ count)
+/* Thread c writes the empty rows of chunk c from first[c] on. */
+__global__ void csr5_k_empty_fill(int32_t rows, int64_t chunks, const int32_t *__restrict__ row_ptr,
+                                  const int32_t *__restrict__ first, int32_t *__restrict__ list)
 {
-    const int64_t r = (int64_t)blockIdx.x * CSR5_ROWS_PER_BLOCK + threadIdx.x;
-    const int n = __syncthreads_count(csr5_row_empty(row_ptr, rows, r));
-    if (threadIdx.x == 0)
-        count[blockIdx.x] = n;
-}
-
-/* Empty rows of each block written in row order from first[block] on. */
-__global__ void __launch_bounds__(CSR5_ROWS_PER_BLOCK)
-    csr5_k_empty_fill(int32_t rows, const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ first,
-                      int32_t *__restrict__ list)
-{
-    __shared__ int warp_count[CSR5_ROWS_PER_BLOCK / 32];
-    const int64_t r = (int64_t)blockIdx.x * CSR5_ROWS_PER_BLOCK + threadIdx.x;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-    const bool empty = csr5_row_empty(row_ptr, rows, r);
-    const unsigned m = __ballot_sync(0xffffffffu, empty);
-    if (lane == 0)
-        warp_count[warp] = __popc(m);
-    __syncthreads();
-    int at = __ldg(first + blockIdx.x) + __popc(m & ((1u << lane) - 1u));
-    for (int w = 0; w < warp; w++)
-        at += warp_count[w];
-    if (empty)
-        list[at] = (int32_t)r;
+    const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c < chunks)
+        csr5_chunk_empty(row_ptr, rows, c, list + first[c]);
 }
 
 /* Slot rows of the flagged tiles; eo_ptr[t] moves back by the head slot. */
@@ -141,9 +126,10 @@ extern "C" int csr5_gpu_build_tiles(const csr5_gpu_build *b, void *stream)
         if ((e = cudaGetLastError()) != cudaSuccess)
             return (int)e;
     }
-    if (b->rows > 0) {
-        csr5_k_empty_count<<<csr5_blocks(b->rows, CSR5_ROWS_PER_BLOCK), CSR5_ROWS_PER_BLOCK, 0, s>>>(
-            b->rows, b->src_row_ptr, b->empty_count);
+    const int64_t chunks = ((int64_t)b->rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
+    if (chunks > 0) {
+        csr5_k_empty_count<<<csr5_blocks(chunks, kTileBlock), kTileBlock, 0, s>>>(b->rows, chunks, b->src_row_ptr,
+                                                                                 b->empty_count);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return (int)e;
     }
@@ -160,9 +146,10 @@ extern "C" int csr5_gpu_build_lists(const csr5_gpu_build *b, void *stream)
         if ((e = cudaGetLastError()) != cudaSuccess)
             return (int)e;
     }
-    if (b->empty_rows && b->rows > 0) {
-        csr5_k_empty_fill<<<csr5_blocks(b->rows, CSR5_ROWS_PER_BLOCK), CSR5_ROWS_PER_BLOCK, 0, s>>>(
-            b->rows, b->src_row_ptr, b->empty_first, b->empty_rows);
+    const int64_t chunks = ((int64_t)b->rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
+    if (b->empty_rows && chunks > 0) {
+        csr5_k_empty_fill<<<csr5_blocks(chunks, kTileBlock), kTileBlock, 0, s>>>(b->rows, chunks, b->src_row_ptr,
+                                                                                b->empty_first, b->empty_rows);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return (int)e;
     }

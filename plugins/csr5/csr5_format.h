@@ -42,6 +42,9 @@ typedef struct csr5_fmt {
  * and the reference for verify_convert). Returns 0, or -1 when out of host
  * memory (h is then freed). */
 int csr5_host_build(const spmvlab_matrix *A, int sigma, csr5_arrays *h);
+/* Exclusive prefix sum of n counts in place; returns the total, or -1 when
+ * it exceeds INT32_MAX. */
+int64_t csr5_exclusive_sum(int32_t *a, int64_t n);
 /* Frees the host arrays. */
 void csr5_arrays_free(csr5_arrays *h);
 /* 1 when two builds of the same matrix and sigma hold equal arrays; else 0

@@ -154,4 +154,23 @@ CSR5_HD void csr5_build_tile(const int32_t *row_ptr, int32_t rows, int sigma, in
     }
 }
 
+/* Rows per chunk of the empty-row list: each chunk is counted, then
+ * written, by one thread (GPU) or one loop pass (host). */
+#define CSR5_EMPTY_CHUNK 256
+
+/* Empty rows of rows [chunk * CSR5_EMPTY_CHUNK, + CSR5_EMPTY_CHUNK), in
+ * order: counted, and written to list when it is not NULL. */
+CSR5_HD int32_t csr5_chunk_empty(const int32_t *row_ptr, int32_t rows, int64_t chunk, int32_t *list)
+{
+    int64_t r = chunk * CSR5_EMPTY_CHUNK, end = r + CSR5_EMPTY_CHUNK < rows ? r + CSR5_EMPTY_CHUNK : rows;
+    int32_t n = 0;
+    for (; r < end; r++)
+        if (row_ptr[r] == row_ptr[r + 1]) {
+            if (list)
+                list[n] = (int32_t)r;
+            n++;
+        }
+    return n;
+}
+
 #endif /* SPMVLAB_CSR5_TILE_H */
