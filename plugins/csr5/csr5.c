@@ -173,25 +173,25 @@ static spmvlab_status csr5_convert_host(csr5_fmt *f, const spmvlab_matrix *A, sp
     return st;
 }
 
-/* Sizes empty_offset and empty_rows from the per-tile and per-block counts
- * of step 1 (chunks of rows), allocates them and uploads the start
+/* Sizes empty_offset and empty_rows from the per-tile and per-chunk counts
+ * of step 1, allocates them and uploads the start
  * positions. */
-static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t nblk, spmvlab_err *err)
+static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t nchunks, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
     size_t tiles = (size_t)f->d.tiles;
-    int32_t *slots = malloc(tiles ? tiles * 4 : 1), *first = malloc(nblk ? (size_t)nblk * 4 : 1);
+    int32_t *slots = malloc(tiles ? tiles * 4 : 1), *first = malloc(nchunks ? (size_t)nchunks * 4 : 1);
     spmvlab_status st = SPMVLAB_OK;
     if (!slots || !first)
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu tile counts", tiles);
     if (st == SPMVLAB_OK)
         st = ctx->download(ctx, slots, b->tile_slots, tiles * 4, err);
     if (st == SPMVLAB_OK)
-        st = ctx->download(ctx, first, b->empty_count, (size_t)nblk * 4, err);
+        st = ctx->download(ctx, first, b->empty_count, (size_t)nchunks * 4, err);
     if (st == SPMVLAB_OK) {
         for (size_t t = 0; t < tiles; t++)
             f->h.n_flagged += slots[t] > 0;
-        int64_t n_eo = csr5_exclusive_sum(slots, (int64_t)tiles), n_empty = csr5_exclusive_sum(first, nblk);
+        int64_t n_eo = csr5_exclusive_sum(slots, (int64_t)tiles), n_empty = csr5_exclusive_sum(first, nchunks);
         if (n_eo < 0 || n_empty < 0)
             st = ctx->fail(ctx, err, SPMVLAB_INTERNAL, "slot or empty-row counts exceed int32");
         f->h.n_eo = (int32_t)n_eo;
@@ -203,8 +203,8 @@ static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t n
         st = csr5_dev_array(f, (const void **)&f->d.empty_offset, (size_t)f->h.n_eo * 4, err);
     if (st == SPMVLAB_OK)
         st = csr5_dev_array(f, (const void **)&f->d.empty_rows, (size_t)f->h.n_empty * 4, err);
-    if (st == SPMVLAB_OK && nblk)
-        st = ctx->upload(ctx, b->empty_count, first, (size_t)nblk * 4, err);
+    if (st == SPMVLAB_OK && nchunks)
+        st = ctx->upload(ctx, b->empty_count, first, (size_t)nchunks * 4, err);
     b->eo_ptr = (int32_t *)f->d.eo_ptr;
     b->empty_offset = (int32_t *)f->d.empty_offset;
     b->empty_first = b->empty_count;
@@ -242,7 +242,7 @@ static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spm
 {
     spmvlab_ctx *ctx = f->ctx;
     size_t vs = spmvlab_dtype_size(f->dtype), tiles = (size_t)f->d.tiles;
-    int64_t nblk = ((int64_t)f->rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
+    int64_t nchunks = ((int64_t)f->rows + CSR5_EMPTY_CHUNK - 1) / CSR5_EMPTY_CHUNK;
     double t0 = csr5_now_ms();
     csr5_gpu_build b = {.rows = f->rows, .nnz = f->nnz, .sigma = f->sigma, .tiles = f->d.tiles,
                         .value_size = vs, .src_row_ptr = A->d_row_ptr, .src_col = A->d_col_idx,
@@ -263,7 +263,7 @@ static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spm
     if (st == SPMVLAB_OK)
         st = csr5_dev_array(f, &slots, tiles * 4, err);
     if (st == SPMVLAB_OK)
-        st = csr5_dev_array(f, &counts, (size_t)nblk * 4, err);
+        st = csr5_dev_array(f, &counts, (size_t)nchunks * 4, err);
     if (st != SPMVLAB_OK)
         goto out;
     b.row_ptr = (int32_t *)f->d.row_ptr;
@@ -279,7 +279,7 @@ static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spm
         st = csr5_cuda_fail(f, err, rc, "GPU conversion (tiles and transpose)");
         goto out;
     }
-    st = csr5_place_lists(f, &b, nblk, err);
+    st = csr5_place_lists(f, &b, nchunks, err);
     if (st != SPMVLAB_OK)
         goto out;
     if ((rc = csr5_gpu_sync()) || (rc = csr5_gpu_build_lists(&b, ctx->stream)) || (rc = csr5_gpu_sync())) {
@@ -292,7 +292,7 @@ out:
     /* The temporaries are freed on every path; the format keeps the rest. */
     ctx->dev_free(ctx, (void *)slots);
     ctx->dev_free(ctx, (void *)counts);
-    f->bytes -= (slots ? tiles * 4 : 0) + (counts ? (size_t)nblk * 4 : 0);
+    f->bytes -= (slots ? tiles * 4 : 0) + (counts ? (size_t)nchunks * 4 : 0);
     return st;
 }
 
