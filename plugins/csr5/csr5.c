@@ -174,8 +174,7 @@ static spmvlab_status csr5_convert_host(csr5_fmt *f, const spmvlab_matrix *A, sp
 }
 
 /* Sizes empty_offset and empty_rows from the per-tile and per-chunk counts
- * of step 1, allocates them and uploads the start
- * positions. */
+ * of step 1, allocates them and uploads the start positions. */
 static spmvlab_status csr5_place_lists(csr5_fmt *f, csr5_gpu_build *b, int64_t nchunks, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
