@@ -1,4 +1,5 @@
 /* One matrix and dtype with its instances, from preparation to rows; see run_engine.h. */
+#include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,21 @@ static void destroy_member(run_group *g, run_member *mb)
     mb->dy = NULL;
 }
 
+/* cudaMemcpy from pageable host memory may return before the copy lands,
+ * and the run's stream does not wait for the legacy stream: after uploads,
+ * wait for the whole device before a kernel on the stream reads them. */
+static int settle(run_group *g, char *why, size_t len)
+{
+    if (!g->rt->device.present)
+        return 0;
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        return 0;
+    cudaGetLastError();
+    snprintf(why, len, "cudaDeviceSynchronize failed: %s", cudaGetErrorString(e));
+    return -1;
+}
+
 /* Converts and checks one member; on success it is ready to be timed. */
 static void convert_and_check(run_group *g, run_member *mb, spmvlab_prepared *pm, const run_check_data *cd)
 {
@@ -120,8 +136,11 @@ static void convert_and_check(run_group *g, run_member *mb, spmvlab_prepared *pm
     if (g->s->verbose && mb->in.log[0])
         fprintf(stderr, "%s on %s (%s): %s", mb->in.label, g->matrix, r->dtype, mb->in.log);
     size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
+    char why[256];
     if (spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err)) {
         member_fail(mb, "oom", "y for %s: %s", mb->spec->label, err.msg);
+    } else if (settle(g, why, sizeof why)) {
+        member_fail(mb, "cuda-error", "%s on %s: after conversion, %s", mb->spec->label, g->matrix, why);
     } else {
         if (g->progress)
             g->progress(g->progress_arg, mb->spec->label, "checking", (int)(mb - g->m), g->n);
@@ -162,9 +181,14 @@ int group_execute(run_group *g)
     }
     spmvlab_random_x(cd.x, (size_t)A->cols, g->dtype, g->s->seed);
     spmvlab_reference(&pm.view, cd.x, cd.ref, cd.absum);
+    char why[256];
     if (spmvlab_dev_malloc(g->rt, &cd.dx, (size_t)A->cols * vs, &err) ||
         spmvlab_dev_upload(g->rt, cd.dx, cd.x, (size_t)A->cols * vs, &err)) {
         fail_all(g, strstr(err.msg, "out of memory") ? "oom" : "cuda-error", err.msg);
+        goto out;
+    }
+    if (settle(g, why, sizeof why)) {
+        fail_all(g, "cuda-error", why);
         goto out;
     }
     for (int i = 0; i < g->n; i++)
