@@ -110,8 +110,7 @@ C5_FN bool c5_arrive(int32_t *arrivals, int32_t ts, int32_t te)
 
 /* The warp writes y[r] = the sum of the pieces of tiles ts..te. */
 template <typename V>
-C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane,
-                              V *y)
+C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane, V *y)
 {
     V acc = 0;
     for (int32_t i = lane; i <= te - ts; i += CSR5_OMEGA)
@@ -126,7 +125,7 @@ C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t t
  * the acquiring lane's atomic before the other lanes' loads. */
 template <typename V>
 C5_FN void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
-                               int lane, V *y)
+                          int lane, V *y)
 {
     c5_syncwarp();
     unsigned m = c5_ballot(last);
@@ -142,8 +141,7 @@ C5_FN void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V 
  * CH steps (columns, values, then x) are issued before any of its sums, so a
  * lane keeps up to 3 CH loads in flight; CH = 16 bounds the registers. */
 template <typename V, int S>
-C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x,
-                                        V *__restrict__ y)
+C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int T = CSR5_OMEGA * S, W = c5_words(S), CH = S < 16 ? S : 16;
     const uint32_t tp0 = c5_ldg(d.tile_ptr + t);
