@@ -246,13 +246,13 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
     u = (size_t)snprintf(body, sizeof body,
                          "set title '%s: performance profile (%s)'\nset xlabel 'tau (time / fastest time)'\n"
                          "set ylabel 'fraction of matrices within tau'\nset logscale x 2\nset xrange [1:%g]\n"
-                         "set yrange [0:1.02]\nplot ",
+                         "set xtics (1, 1.1, 1.25, 1.5, 2, 3, 4, 8, 16)\nset yrange [0:1.02]\nplot ",
                          title, v->dtype, tau_max);
     for (int k = 0; k < v->ni && u < sizeof body; k++)
-        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using 1:%d with steps lw 2 title columnhead(%d)",
-                              k ? ", \\\n  " : "", prof, k + 2, k + 2);
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using 1:%d with steps lw 2 title '%s'",
+                              k ? ", \\\n  " : "", prof, k + 2, v->inst[k]);
     gp_outputs(f, dir, "profile", v->dtype, body);
-    fputs("unset logscale\nset autoscale\n", f);
+    fputs("unset logscale\nset autoscale\nset xtics autofreq\n", f);
     /* GFLOP/s against nnz */
     u = (size_t)snprintf(body, sizeof body,
                          "set title '%s: GFLOP/s against non-zeros (%s)'\nset xlabel 'non-zeros'\n"
@@ -264,19 +264,27 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
     gp_outputs(f, dir, "gflops", v->dtype, body);
     fputs("unset logscale\nset autoscale\n", f);
     /* speedup per matrix */
-    double w = v->ni > 1 ? 0.6 / v->ni : 0;
+    int shown = 0;
+    for (int k = 0; k < v->ni; k++)
+        shown += strcmp(v->inst[k], baseline) != 0;
+    double w = shown > 1 ? 0.6 / shown : 0;
     u = (size_t)snprintf(body, sizeof body,
                          "set title '%s: speedup over %s per matrix (%s), 95%% intervals'\nset xlabel ''\n"
                          "set ylabel 'speedup (baseline time / time)'\nset logscale y 2\nset xrange [-0.5:%d.5]\n"
                          "set xtics rotate by -45 font ',9'\nset arrow 1 from graph 0, first 1 to graph 1, first 1 nohead "
                          "dt 2 lc rgb 'black'\nplot ",
                          title, baseline[0] ? baseline : "the baseline", v->dtype, v->nm > 0 ? v->nm - 1 : 0);
-    for (int k = 0; k < v->ni && u < sizeof body; k++) {
+    for (int k = 0, j = 0; k < v->ni && u < sizeof body; k++) {
+        if (!strcmp(v->inst[k], baseline))
+            continue; /* its own speedup is 1 by definition */
         int c = 3 + 3 * k;
-        u += (size_t)snprintf(body + u, sizeof body - u,
-                              "%s'%s' using ($1+%g):%d:%d:%d:xtic(2) with yerrorbars pt 7 ps 0.7 title '%s'",
-                              k ? ", \\\n  " : "", spd, (k - (v->ni - 1) / 2.0) * w, c, c + 1, c + 2, v->inst[k]);
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using ($1+%g):%d:%d:%d%s with yerrorbars pt 7 ps 0.7 title '%s'",
+                              j ? ", \\\n  " : "", spd, (j - (shown - 1) / 2.0) * w, c, c + 1, c + 2,
+                              j ? "" : ":xtic(2)", v->inst[k]);
+        j++;
     }
+    if (!shown)
+        u += (size_t)snprintf(body + u, sizeof body - u, "1 notitle");
     gp_outputs(f, dir, "speedup", v->dtype, body);
     fputs("unset arrow 1\n", f);
     int bad = ferror(f);
