@@ -34,7 +34,7 @@ static void usage(FILE *out)
             "  --seed N             seed of the random x (default 1)\n"
             "  --timeout S          seconds one check may take in its child process (default 60; 0: none)\n"
             "  --no-fork            run every check in this process (to debug under gdb; a crash ends the run)\n"
-            "  -v                   print every case, not only failures\n");
+            "  -v                   add the plugin's log lines to each result\n");
 }
 
 int cmd_check(int argc, char **argv)
