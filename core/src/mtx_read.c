@@ -39,11 +39,12 @@ static int slurp(const char *path, char **out, size_t *len, read_end *how, char 
     FILE *probe = fopen(path, "rb");
     if (!probe)
         return spmvlab_errf(err, "cannot open matrix file %s: %s", path, strerror(errno)), -1;
+    long file_bytes = fseek(probe, 0, SEEK_END) == 0 ? ftell(probe) : -1;
     fclose(probe);
     gzFile gz = gzopen(path, "rb");
     if (!gz)
         return spmvlab_errf(err, "cannot open matrix file %s", path), -1;
-    gzbuffer(gz, 1 << 20);
+    gzbuffer(gz, file_bytes >= 0 && file_bytes < (1 << 20) ? 1 << 16 : 1 << 20); /* big reads for big files */
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     *how = READ_OK;
