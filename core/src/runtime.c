@@ -114,7 +114,13 @@ int spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t b
         memcpy(dst, src, bytes);
         return 0;
     }
-    return cuda_ok(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), err, "upload (cudaMemcpy)");
+    /* On the runtime's own (non-blocking) stream and waited for, so that
+     * later work on that stream sees the data: a plain cudaMemcpy from
+     * pageable memory may return before its DMA has landed. */
+    cudaStream_t s = (cudaStream_t)rt->stream;
+    if (cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), err, "upload (cudaMemcpyAsync)"))
+        return -1;
+    return cuda_ok(cudaStreamSynchronize(s), err, "upload (cudaStreamSynchronize)");
 }
 
 int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
@@ -125,7 +131,10 @@ int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t
         memcpy(dst, src, bytes);
         return 0;
     }
-    return cuda_ok(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), err, "download (cudaMemcpy)");
+    cudaStream_t s = (cudaStream_t)rt->stream;
+    if (cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), err, "download (cudaMemcpyAsync)"))
+        return -1;
+    return cuda_ok(cudaStreamSynchronize(s), err, "download (cudaStreamSynchronize)");
 }
 
 int spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err)
