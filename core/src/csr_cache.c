@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "spmvlab/cache.h"
+#include "spmvlab/gen.h"
 #include "spmvlab/core.h"
 
 /* ---- hash ------------------------------------------------------------------ */
@@ -451,7 +452,7 @@ int spmvlab_matrix_load_ex(const char *path, spmvlab_csr *A, spmvlab_load_info *
             note(info, "cache %s refused: %s", cand[c], why);
         }
     }
-    int rc = spmvlab_mtx_read(path, A, err);
+    int rc = spmvlab_is_recipe(path) ? spmvlab_recipe_read(path, A, err) : spmvlab_mtx_read(path, A, err);
     if (rc != 0)
         return rc; /* -2: a kind spmvlab does not handle */
     if (use_cache) {

@@ -131,6 +131,15 @@ void spmvlab_set_free(spmvlab_set *s);
  * parameters and the generator version), with its binary CSR cache beside
  * it; a file entry returns its path. Returns 0; 1 when an optional file is
  * missing (sentence in err, path_out empty); -1 with a sentence on failure. */
+/* A recipe file (NAME.gen) holds one line "KIND key=value ..." and stands
+ * for the generated matrix: loading it goes through the binary cache and
+ * regenerates on a miss, so large generated matrices never pass through
+ * Matrix Market text. */
+#define SPMVLAB_RECIPE_SUFFIX ".gen"
+int spmvlab_is_recipe(const char *path);
+/* Generates the matrix a recipe file describes. Returns 0 or -1 with err. */
+int spmvlab_recipe_read(const char *path, spmvlab_csr *A, spmvlab_err *err);
+
 int spmvlab_set_materialize(const spmvlab_set *s, int index, char *path_out, size_t len,
                             spmvlab_err *err);
 
