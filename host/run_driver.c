@@ -20,7 +20,9 @@
 
 static volatile sig_atomic_t stop_flag;
 
-/* The first Ctrl-C ends the run after the current row; a second one kills. */
+/* The first Ctrl-C ends the run at once: the child under way (--isolate) is
+ * killed, the rounds stop, and the matrix under way is not written (--resume
+ * measures it); a second Ctrl-C kills the program. */
 static void on_sigint(int sig)
 {
     if (stop_flag) {
@@ -28,6 +30,7 @@ static void on_sigint(int sig)
         raise(sig);
     }
     stop_flag = 1;
+    isolate_interrupt();
 }
 
 typedef struct run_state {
@@ -45,6 +48,7 @@ typedef struct run_state {
     run_rows rows;              /* resumed rows, then new ones */
     int failures, input_errors;
     int appending;              /* the CSV exists and is continued (--resume) */
+    int abandoned;              /* groups left unwritten by Ctrl-C */
     char **keys;                /* resumed cells, sorted */
     int nkeys;
     char **paths;
@@ -233,6 +237,8 @@ static void emit(run_state *st, const run_row *r)
 {
     progress_clear(&st->prog);
     table_row(stdout, r);
+    if (st->s.verbose && r->describe[0])
+        printf("    facts: %s\n", r->describe);
     fflush(stdout);
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
@@ -288,9 +294,15 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
                  st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
     if (st->s.mode == RUN_MODE_TUNE)
         tune_rows(rows, base_of, done);
-    for (int i = 0; i < done; i++)
-        if (m[i].emit)
-            emit(st, &m[i].row);
+    if (stop_flag) {
+        st->abandoned++;
+        progress_clear(&st->prog);
+        say(st, "interrupted during %s (%s): its cells are not written", label, spmvlab_dtype_name(d));
+    } else {
+        for (int i = 0; i < done; i++)
+            if (m[i].emit)
+                emit(st, &m[i].row);
+    }
     group_release(&g);
 out:
     free(m);
@@ -420,7 +432,8 @@ static int finish(run_state *st)
     }
     summary_free(&sum);
     if (stop_flag) {
-        say(st, "interrupted; the rows measured so far are written%s", st->s.output[0] ? " (--resume continues)" : "");
+        say(st, "interrupted; the rows of the matrices finished are written%s",
+            st->s.output[0] ? " (--resume continues)" : "");
         return 130;
     }
     if (rc)

@@ -1,12 +1,38 @@
 /* Children for --isolate and their answers; see run_isolate.h. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "run_isolate.h"
 #include "spmvlab/sandbox.h"
+
+/* The running child's pid, written by the child itself into a page shared
+ * with the parent, so that Ctrl-C can end it at once. */
+static volatile pid_t *running_child;
+
+static void track_children(void)
+{
+    if (running_child)
+        return;
+    void *p = mmap(NULL, sizeof(pid_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+        running_child = p;
+        *running_child = 0;
+    }
+}
+
+void isolate_interrupt(void)
+{
+    pid_t pid = running_child ? *running_child : 0;
+    if (pid > 0) {
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+    }
+}
 
 typedef struct member_job {
     const run_group *g;
@@ -39,6 +65,8 @@ static void write_answer(int fd, const run_row *r)
 static int child_member(void *arg, int fd)
 {
     member_job *j = arg;
+    if (running_child)
+        *running_child = getpid();
     run_group g = *j->g;
     spmvlab_runtime rt;
     spmvlab_err err = {{0}};
@@ -155,7 +183,11 @@ int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_ro
     member_job job = {g, spec};
     spmvlab_sandbox_result r;
     spmvlab_err err = {{0}};
-    if (spmvlab_sandbox_run(child_member, &job, g->s->timeout_s, &r, &err)) {
+    track_children();
+    int started = spmvlab_sandbox_run(child_member, &job, g->s->timeout_s, &r, &err);
+    if (running_child)
+        *running_child = 0;
+    if (started) {
         snprintf(row->status, sizeof row->status, "internal");
         snprintf(row->message, sizeof row->message, "%s", err.msg);
         return -1;

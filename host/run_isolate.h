@@ -15,6 +15,10 @@
  * started (row says why). */
 int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_row *row);
 
+/* Kills the child under way, if any (and its process group): for the
+ * SIGINT handler; async-signal-safe. */
+void isolate_interrupt(void);
+
 /* Opens the runtime in a child, fills m's device fields and measures the
  * peak there. Returns 0; -1 with a sentence when the child failed. */
 int isolate_meta(run_meta *m, double timeout_s, spmvlab_err *err);

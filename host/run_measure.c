@@ -192,6 +192,8 @@ void measure_group(run_group *g, const run_check_data *cd)
         active += g->m[i].timed;
     int min_rounds = g->s->reps < MIN_ROUNDS ? g->s->reps : MIN_ROUNDS;
     for (int round = 0; round < g->s->reps && active; round++) {
+        if (g->stop && *g->stop)
+            break;
         if (g->progress && (round % 10 == 0))
             g->progress(g->progress_arg, "", "timing", round, g->s->reps);
         /* Round r starts at member r mod n (A B C, B C A, C A B, ...): every
@@ -216,8 +218,6 @@ void measure_group(run_group *g, const run_check_data *cd)
         active = 0;
         for (int i = 0; i < g->n; i++)
             active += g->m[i].timed;
-        if (g->stop && *g->stop)
-            break;
         if (g->s->time_budget_ms > 0 && round + 1 >= min_rounds &&
             spmvlab_now_ms() - start >= g->s->time_budget_ms * active)
             break;
