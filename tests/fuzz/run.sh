@@ -17,8 +17,14 @@ build="${2:-$root/build-fuzz}"
 work="${3:-$(mktemp -d /tmp/spmvlab-fuzz-XXXXXX)}"
 jobs="${JOBS:-2}"
 
+cc="${FUZZ_CC:-clang}" # the C compiler of the fuzz build (CC is left to the main build)
+if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }' |
+     "$cc" -fsanitize=fuzzer,address -x c - -o /dev/null 2>/dev/null; then
+  echo "run.sh: $cc cannot build a libFuzzer program; install clang and its runtime (Debian: clang libclang-rt-14-dev)." >&2
+  exit 2
+fi
 if [ ! -x "$build/tests/fuzz/fuzz_mtx_read" ] || [ ! -x "$build/tests/fuzz/fuzz_config" ]; then
-  CC="${CC:-clang}" cmake -S "$root" -B "$build" -DSPMVLAB_FUZZ=ON \
+  CC="$cc" cmake -S "$root" -B "$build" -DSPMVLAB_FUZZ=ON \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$CMAKE_CUDA_ARCHITECTURES}
 fi
 cmake --build "$build" --target fuzz_mtx_read fuzz_config spmvlab_probe -j "$jobs"
