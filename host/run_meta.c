@@ -18,20 +18,21 @@
 #define SPMVLAB_VERSION "0"
 #endif
 
-/* The commit: a compile definition when the build provides one, else
- * SPMVLAB_COMMIT, else git in the source tree, else "unknown". */
+/* The commit: $SPMVLAB_COMMIT when set; else git in the source tree (with
+ * "-dirty" for local changes); else the commit the build was configured at
+ * (SPMVLAB_GIT_COMMIT, when the build defines it); else "unknown". */
 static void find_commit(char *out, size_t len)
 {
-#ifdef SPMVLAB_GIT_COMMIT
-    snprintf(out, len, "%s", SPMVLAB_GIT_COMMIT);
-    return;
-#endif
     const char *env = getenv("SPMVLAB_COMMIT");
     if (env && env[0]) {
         snprintf(out, len, "%s", env);
         return;
     }
+#ifdef SPMVLAB_GIT_COMMIT
+    snprintf(out, len, "%s", SPMVLAB_GIT_COMMIT);
+#else
     snprintf(out, len, "unknown");
+#endif
 #ifdef SPMVLAB_SOURCE_DIR
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", SPMVLAB_SOURCE_DIR);
@@ -39,14 +40,12 @@ static void find_commit(char *out, size_t len)
     if (!p)
         return;
     char line[128] = "";
-    if (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0])
-            snprintf(out, len, "%s", line);
-    }
+    int found = fgets(line, sizeof line, p) != NULL;
     pclose(p);
-    if (strcmp(out, "unknown") == 0)
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!found || !line[0])
         return;
+    snprintf(out, len, "%s", line);
     snprintf(cmd, sizeof cmd, "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null", SPMVLAB_SOURCE_DIR);
     p = popen(cmd, "r");
     if (p) {
