@@ -13,6 +13,7 @@
 #include "run_compare.h"
 #include "run_driver.h"
 #include "run_engine.h"
+#include "run_inputs.h"
 #include "run_isolate.h"
 #include "run_output.h"
 #include "run_summary.h"
@@ -49,8 +50,7 @@ typedef struct run_state {
     int failures, input_errors;
     int appending;              /* the CSV exists and is continued (--resume) */
     int abandoned;              /* groups left unwritten by Ctrl-C */
-    char **keys;                /* resumed cells, sorted */
-    int nkeys;
+    run_cells done;             /* resumed cells */
     char **paths;
     int npaths;
     run_progress prog;
@@ -101,96 +101,12 @@ static int find_baseline(run_state *st, spmvlab_err *err)
     return st->nspecs > 0 ? 0 : -1;
 }
 
-/* ---- matrices ---------------------------------------------------------- */
-
-static int push_path(run_state *st, const char *p)
-{
-    char **g = realloc(st->paths, (size_t)(st->npaths + 1) * sizeof *g);
-    if (!g)
-        return -1;
-    st->paths = g;
-    g[st->npaths] = strdup(p);
-    if (!g[st->npaths])
-        return -1;
-    st->npaths++;
-    return 0;
-}
-
-static int gather_matrices(run_state *st, spmvlab_err *err)
-{
-    for (int i = 0; i < st->s.nmatrix_args; i++) {
-        int got = collect_matrices(st->s.matrix_args[i], &st->paths, &st->npaths, err);
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            return spmvlab_errf(err, "folder %s holds no .mtx or .mtx.gz files", st->s.matrix_args[i]), -1;
-    }
-    for (int i = 0; i < st->s.nset_names; i++) {
-        spmvlab_set set;
-        spmvlab_err why;
-        if (spmvlab_set_load(st->s.set_names[i], &set, &why))
-            return spmvlab_errf(err, "matrix set %s: %s", st->s.set_names[i], why.msg), -1;
-        for (int e = 0; e < set.count; e++) {
-            if (isatty(STDERR_FILENO))
-                fprintf(stderr, "\r\033[Kpreparing set %s: %d/%d %s", set.name, e + 1, set.count, set.entries[e].name);
-            char p[SPMVLAB_PATH_LEN];
-            int rc = spmvlab_set_materialize(&set, e, p, sizeof p, &why);
-            if (isatty(STDERR_FILENO))
-                fputs("\r\033[K", stderr);
-            if (rc == 1) {
-                say(st, "set %s: skipping %s: %s", set.name, set.entries[e].name, why.msg);
-                continue;
-            }
-            if (rc < 0 || push_path(st, p)) {
-                spmvlab_errf(err, "matrix set %s: %s", set.name, rc < 0 ? why.msg : "out of host memory");
-                spmvlab_set_free(&set);
-                return -1;
-            }
-        }
-        spmvlab_set_free(&set);
-    }
-    /* The same file twice runs once; two files with one label are refused,
-     * since results are keyed by the label. */
-    for (int i = 0; i < st->npaths; i++) {
-        char li[256];
-        spmvlab_matrix_label(st->paths[i], li, sizeof li);
-        for (int j = 0; j < i; j++) {
-            char lj[256];
-            spmvlab_matrix_label(st->paths[j], lj, sizeof lj);
-            if (strcmp(li, lj) != 0)
-                continue;
-            if (strcmp(st->paths[i], st->paths[j]) != 0)
-                return spmvlab_errf(err, "matrices %s and %s share the label '%s'; results are keyed by it",
-                                    st->paths[j], st->paths[i], li),
-                       -1;
-            free(st->paths[i]);
-            memmove(st->paths + i, st->paths + i + 1, (size_t)(st->npaths - i - 1) * sizeof *st->paths);
-            st->npaths--;
-            i--;
-            break;
-        }
-    }
-    return 0;
-}
-
-/* ---- resume ------------------------------------------------------------ */
-
-static char *cell_key(const char *matrix, const char *instance, const char *dtype, const char *options)
-{
-    size_t n = strlen(matrix) + strlen(instance) + strlen(dtype) + strlen(options) + 4;
-    char *k = malloc(n);
-    if (k)
-        snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s", matrix, instance, dtype, options);
-    return k;
-}
-
-static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
+/* Reads the file to resume (a missing or empty one starts afresh). */
 static int load_resume(run_state *st, spmvlab_err *err)
 {
     struct stat sb;
     if (stat(st->s.resume, &sb) != 0 || sb.st_size == 0)
-        return 0; /* nothing yet: a fresh run */
+        return 0;
     st->appending = 1;
     int same = 0;
     if (run_rows_read(st->s.resume, &st->rows, &same, err))
@@ -199,27 +115,7 @@ static int load_resume(run_state *st, spmvlab_err *err)
         return spmvlab_errf(err, "%s was written with other columns (another version of spmvlab); resume needs the same",
                             st->s.resume),
                -1;
-    st->keys = calloc((size_t)st->rows.n + 1, sizeof *st->keys);
-    if (!st->keys)
-        return spmvlab_errf(err, "out of host memory"), -1;
-    for (int i = 0; i < st->rows.n; i++) {
-        const run_row *r = &st->rows.v[i];
-        if (!(st->keys[st->nkeys] = cell_key(r->matrix, r->instance, r->dtype, r->options)))
-            return spmvlab_errf(err, "out of host memory"), -1;
-        st->nkeys++;
-    }
-    qsort(st->keys, (size_t)st->nkeys, sizeof *st->keys, str_cmp);
-    return 0;
-}
-
-static int is_done(const run_state *st, const char *matrix, const spmvlab_instance_spec *sp, spmvlab_dtype d)
-{
-    if (!st->nkeys)
-        return 0;
-    char *k = cell_key(matrix, sp->label, spmvlab_dtype_name(d), sp->options_text);
-    int found = k && bsearch(&k, st->keys, (size_t)st->nkeys, sizeof *st->keys, str_cmp) != NULL;
-    free(k);
-    return found;
+    return cells_load(&st->done, &st->rows, err);
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -325,7 +221,7 @@ static void run_matrix(run_state *st, int mi)
     int any = 0;
     for (int d = 0; d < st->s.ndtypes; d++)
         for (int k = 0; k < st->nspecs; k++) {
-            int t = !is_done(st, label, &st->specs[k], st->s.dtypes[d]);
+            int t = !cells_has(&st->done, label, &st->specs[k], st->s.dtypes[d]);
             todo[d * st->nspecs + k] = (char)t;
             any |= t;
         }
@@ -520,7 +416,7 @@ int run_command(int argc, char **argv, run_mode mode)
         say(st, "%s", err.msg);
         goto out;
     }
-    if (gather_matrices(st, &err)) {
+    if (inputs_gather(&st->s, &st->paths, &st->npaths, &err)) {
         say(st, "%s", err.msg);
         goto out;
     }
@@ -559,9 +455,7 @@ out:
         spmvlab_dev_free(&st->rt, st->flush_buf);
     if (st->rt_open)
         spmvlab_runtime_close(&st->rt);
-    for (int i = 0; i < st->nkeys; i++)
-        free(st->keys[i]);
-    free(st->keys);
+    cells_free(&st->done);
     free_paths(st->paths, st->npaths);
     run_rows_free(&st->rows);
     spmvlab_instance_specs_free(st->specs, st->nspecs);

@@ -1,0 +1,27 @@
+/* Inputs of run: the matrix files (arguments, folders, sets) and, with
+ * --resume, the cells already measured. */
+#ifndef SPMVLAB_HOST_RUN_INPUTS_H
+#define SPMVLAB_HOST_RUN_INPUTS_H
+
+#include "run_options.h"
+#include "run_row.h"
+#include "spmvlab/config.h"
+
+/* Collects the matrix files of s (files, folders, then sets, generating set
+ * members on demand) into *paths; the same file twice is kept once, two
+ * files with one label are refused. Returns 0, or -1 with a sentence. */
+int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err *err);
+
+/* The cells (matrix x instance x dtype x options) of resumed rows, sorted. */
+typedef struct run_cells {
+    char **keys;
+    int n;
+} run_cells;
+
+/* Fills c from rows. Returns 0, or -1 out of memory. */
+int cells_load(run_cells *c, const run_rows *rows, spmvlab_err *err);
+/* 1 when the cell of matrix, spec and d is in c. */
+int cells_has(const run_cells *c, const char *matrix, const spmvlab_instance_spec *spec, spmvlab_dtype d);
+void cells_free(run_cells *c);
+
+#endif
