@@ -162,6 +162,7 @@ static void usage(FILE *out, run_mode mode)
     fprintf(out,
             "MATRICES are .mtx / .mtx.gz files or folders of them.\n"
             "  -p LABELS              instances: plugin names or INI section labels, comma list\n"
+            "                         (default: plugins = in [run], else every section of -c FILE)\n"
             "  -c FILE.ini            instance sections and a [run] section (flags win)\n"
             "  --dtype f64|f32|f16    value type(s), comma list (default f64)\n"
             "  -o OUT.csv             one row per matrix x instance x dtype, appended as measured\n"
@@ -452,8 +453,15 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
                    -1;
         snprintf(s->output, sizeof s->output, "%s", s->resume);
     }
+    /* Without -p or plugins =, every instance section of the file runs. */
+    for (int j = 0, from_file = !s->labels[0]; from_file && j < cfg->nsections; j++) {
+        size_t n = strlen(s->labels);
+        if (strcmp(cfg->sections[j].label, "run") != 0)
+            snprintf(s->labels + n, sizeof s->labels - n, "%s%s", n ? "," : "", cfg->sections[j].label);
+    }
     if (!s->labels[0])
-        return spmvlab_errf(err, "no instances given: use -p LABELS (or plugins = in [run])"), -1;
+        return spmvlab_errf(err, "no instances given: use -p LABELS (or plugins = in [run], or instance sections in -c FILE)"),
+               -1;
     if (!s->nmatrix_args && !s->nset_names)
         return spmvlab_errf(err, "no matrices given: name files, folders or --set NAME (or matrices = in [run])"), -1;
     return 0;

@@ -482,6 +482,10 @@ static void run_section_settings_and_flags(void)
     csv_load(p, &c);
     TEST_CHECK(c.nrec == 3 && !strcmp(cell(&c, 1, "dtype"), "f32") && !strcmp(cell(&c, 1, "seed"), "5"));
     csv_free(&c);
+    /* without -p or plugins =, every section of the file is an instance */
+    snprintf(a, sizeof a, "run -c %s/ab.ini %s/lp_e226.mtx.gz", tmp, data);
+    TEST_CHECK(spmvlab(a) == 0);
+    TEST_CHECK(count(out_text, "csr_b ") == 1 && count(out_text, "f64  ok ") == 1);
     /* flags win over the file */
     snprintf(a, sizeof a, "run -c %s/run.ini --dtype f64 -p csr", tmp);
     TEST_CHECK(spmvlab(a) == 0);
