@@ -485,7 +485,8 @@ static void run_section_settings_and_flags(void)
     /* without -p or plugins =, every section of the file is an instance */
     snprintf(a, sizeof a, "run -c %s/ab.ini %s/lp_e226.mtx.gz", tmp, data);
     TEST_CHECK(spmvlab(a) == 0);
-    TEST_CHECK(count(out_text, "csr_b ") == 1 && count(out_text, "f64  ok ") == 1);
+    TEST_CHECK(count(out_text, "f64  ok ") == 1);
+    TEST_CONTAINS(out_text, "csr_b ");
     /* flags win over the file */
     snprintf(a, sizeof a, "run -c %s/run.ini --dtype f64 -p csr", tmp);
     TEST_CHECK(spmvlab(a) == 0);
