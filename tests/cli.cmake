@@ -78,8 +78,10 @@ spmvlab_cli_test(run.set_bad_value
   run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
 
 # The suites that run broken plugins under a sanitizer need real signals
-# (not the sanitizer's report and exit) and NULL from failed allocations.
+# (not the sanitizer's report and exit), NULL from failed allocations, and
+# a cap that refuses bad_oom's blocks early (ASan would otherwise map and,
+# on free, poison the shadow of every gigabyte it hands out).
 set_property(TEST core.test_registry core.test_isolation core.test_sandbox APPEND PROPERTY ENVIRONMENT
-  "ASAN_OPTIONS=handle_segv=0:handle_abort=0:allocator_may_return_null=1")
+  "ASAN_OPTIONS=handle_segv=0:handle_abort=0:allocator_may_return_null=1:max_allocation_size_mb=2048")
 set_property(TEST core.test_isolation APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
 set_property(TEST core.test_isolation PROPERTY TIMEOUT 300)
