@@ -62,7 +62,7 @@
  * auto: 8 below 59990 medium rows, 16 below 400000, else 32, as the
  * paper's 1/2/4 row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
  * the m16 shapes are sm_90 instructions, run as 1/2/4 m8n8k4 on sm_80),
- * f16_shape (m16n8k16 | m16n8k8), long_chunk (1024 values per long warp).
+ * f16_shape (m16n8k8 | m16n8k16), long_chunk (1024 values per long warp).
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -87,7 +87,7 @@ static const spmvlab_option dasp_options[] = {
      "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count"},
     {"f64_shape", SPMVLAB_OPT_ENUM, "m8n8k4", 0, 0, "m8n8k4|m16n8k4|m16n8k8|m16n8k16",
      "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"},
-    {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k16", 0, 0, "m16n8k16|m16n8k8",
+    {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k8", 0, 0, "m16n8k16|m16n8k8",
      "f16 MMA (f32 accumulators) of medium blocks and long rows"},
     {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL,
      "values of a long row per warp, a multiple of 128"},

@@ -410,7 +410,11 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
         using Sh = Shape<SL>;
         using val_t = typename Shape<S>::V::val_t;
         constexpr int TE = DASP_BM * Sh::BK;
-        constexpr int G = RB < 4 / Sh::VPL ? RB : (4 / Sh::VPL > 0 ? 4 / Sh::VPL : 1);
+        // All RB row-blocks load together where registers allow (f16
+        // fragments are small: always; f64 about 4 values a lane), so a
+        // warp of one-block-wide row-blocks waits for one round trip.
+        constexpr int budget = sizeof(val_t) == 2 ? 16 : 4;
+        constexpr int G = RB < budget / Sh::VPL ? RB : (budget / Sh::VPL > 0 ? budget / Sh::VPL : 1);
         constexpr int UB = Sh::U / G > 0 ? Sh::U / G : 1;
         const val_t *val = static_cast<const val_t *>(L.med_val);
         const int64_t lo = lane_offset<SL>(lane);
