@@ -119,6 +119,151 @@ static void run_job(const check_options *o, check_job *j, check_result *r)
     free(sr.output);
 }
 
+static uint32_t case_dtypes(const spmvlab_plugin *p, const check_options *o);
+static void check_matrix(tally *t, const check_options *o, check_job *base, const spmvlab_csr *A, const char *name);
+
+/* ---- batches: many cases in one child ------------------------------------
+ * A child per case costs a CUDA context per case on the GPU (a quarter of a
+ * second each). So cases are queued and a child works through the queue,
+ * writing one result after each case, with the time limit restarting at
+ * every result. When a child dies, the results it wrote stand, the case it
+ * was on is reported as the failure, and a fresh child takes the rest. */
+
+#define BATCH_MAX_JOBS 128
+#define BATCH_MAX_NNZ 16000000L /* matrices a child inherits, in non-zeros */
+
+typedef struct queued {
+    check_job job;
+    spmvlab_csr A;              /* owned */
+    const spmvlab_csr *mat;     /* &A, for job.mats */
+    char name[128];
+    const char *name_ptr;       /* name, for job.names */
+} queued;
+
+typedef struct batch {
+    queued *q[BATCH_MAX_JOBS];
+    int n;
+    long nnz;
+    const check_options *o;
+    tally *t;
+    int from;                   /* first job the next child runs */
+} batch;
+
+static int batch_main(void *arg, int out_fd)
+{
+    batch *b = arg;
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    for (int i = b->from; i < b->n; i++) {
+        check_result r;
+        check_job_execute(&b->q[i]->job, &r);
+        const char *p = (const char *)&r;
+        size_t left = sizeof r;
+        while (left) {
+            ssize_t n = write(out_fd, p, left);
+            if (n <= 0)
+                return 3;
+            p += n;
+            left -= (size_t)n;
+        }
+    }
+    return 0;
+}
+
+static void batch_report(batch *b, int i, const check_result *r)
+{
+    report(b->t, r, spmvlab_dtype_name(b->q[i]->job.dtype), b->q[i]->name);
+}
+
+/* Runs every queued case, in children, and reports them in order. */
+static void batch_flush(batch *b)
+{
+    b->from = 0;
+    while (b->from < b->n) {
+        spmvlab_sandbox_result sr;
+        spmvlab_err err = {{0}};
+        for (int i = b->from; i < b->n; i++)
+            b->q[i]->job.sandboxed = 1;
+        if (spmvlab_sandbox_run_ex(batch_main, b, b->o->timeout_s, 1, &sr, &err)) {
+            check_result fail = {CHECK_FAIL, ""};
+            snprintf(fail.detail, sizeof fail.detail, "%s", err.msg);
+            for (int i = b->from; i < b->n; i++)
+                batch_report(b, i, &fail);
+            break;
+        }
+        int done = (int)(sr.output_len / sizeof(check_result));
+        for (int k = 0; k < done && b->from + k < b->n; k++) {
+            check_result r;
+            memcpy(&r, sr.output + (size_t)k * sizeof r, sizeof r);
+            batch_report(b, b->from + k, &r);
+        }
+        b->from += done;
+        if (b->from < b->n) { /* the child ended during case b->from */
+            char stage[128], rest[640], how[320];
+            read_last_words(sr.last_words, stage, sizeof stage, rest, sizeof rest);
+            if (sr.end == SPMVLAB_SANDBOX_CRASHED)
+                snprintf(how, sizeof how, "crashed (signal %d) during %s: %s", sr.signal, stage, strsignal(sr.signal));
+            else if (sr.end == SPMVLAB_SANDBOX_TIMEOUT)
+                snprintf(how, sizeof how, "timed out after %g s during %s", b->o->timeout_s, stage);
+            else
+                snprintf(how, sizeof how, "exited with status %d during %s without a result", sr.exit_code, stage);
+            check_result r = {CHECK_FAIL, ""};
+            snprintf(r.detail, sizeof r.detail, "%s%s%s", how, rest[0] ? "; last words: " : "", rest);
+            batch_report(b, b->from, &r);
+            b->from++;
+        }
+        free(sr.output);
+    }
+    for (int i = 0; i < b->n; i++) {
+        spmvlab_csr_free(&b->q[i]->A);
+        free(b->q[i]);
+    }
+    b->n = 0;
+    b->nnz = 0;
+}
+
+/* Queues one case per dtype on A (taking A over), running the queue first
+ * when it is full. With --no-fork the cases run here at once. */
+static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *name)
+{
+    const check_options *o = b->o;
+    int ndt = 0;
+    for (int d = 0; d < 3; d++)
+        ndt += (case_dtypes(base->plugin->desc, o) & SPMVLAB_DTYPE_BIT(d)) != 0;
+    if (o->no_fork || ndt == 0) {
+        check_matrix(b->t, o, base, A, name);
+        spmvlab_csr_free(A);
+        return;
+    }
+    if (b->n + ndt > BATCH_MAX_JOBS || (b->n && b->nnz + (long)A->nnz * ndt > BATCH_MAX_NNZ))
+        batch_flush(b);
+    int first = 1;
+    for (int d = 0; d < 3; d++) {
+        if (!(case_dtypes(base->plugin->desc, o) & SPMVLAB_DTYPE_BIT(d)))
+            continue;
+        queued *q = calloc(1, sizeof *q);
+        if (!q) {
+            check_result fail = {CHECK_FAIL, "out of host memory"};
+            report(b->t, &fail, spmvlab_dtype_name((spmvlab_dtype)d), name);
+            continue;
+        }
+        if (first)
+            q->A = *A; /* the first job owns the matrix; the others share it */
+        q->mat = first ? &q->A : b->q[b->n - 1]->mat;
+        snprintf(q->name, sizeof q->name, "%s", name);
+        q->name_ptr = q->name;
+        q->job = *base;
+        q->job.kind = CHECK_CASE;
+        q->job.mats = &q->mat;
+        q->job.names = &q->name_ptr;
+        q->job.nmats = 1;
+        q->job.dtype = (spmvlab_dtype)d;
+        b->q[b->n++] = q;
+        b->nnz += A->nnz;
+        first = 0;
+    }
+    memset(A, 0, sizeof *A);
+}
+
 /* Values worth trying for one option, nearest the current value first. */
 static int option_candidates(const spmvlab_option *t, const spmvlab_opt_value *v, char out[][64], int max)
 {
@@ -381,6 +526,10 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
         printf("note: the plugin has no spmv_host; only the GPU path is checked\n");
     tally t;
     memset(&t, 0, sizeof t);
+    batch queue;
+    memset(&queue, 0, sizeof queue);
+    queue.o = o;
+    queue.t = &t;
     for (int e = 0; o->edge_cases && e < spmvlab_edge_count(); e++) {
         spmvlab_csr A;
         if (spmvlab_edge_build(e, &A, &err)) {
@@ -389,8 +538,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
             report(&t, &fail, "-", spmvlab_edge_name(e));
             continue;
         }
-        check_matrix(&t, o, &base, &A, spmvlab_edge_name(e));
-        spmvlab_csr_free(&A);
+        batch_add(&queue, &base, &A, spmvlab_edge_name(e));
     }
     for (int f = 0; f < o->npaths; f++) {
         char label[128];
@@ -406,10 +554,11 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
         if (o->max_nnz && A.nnz > o->max_nnz) {
             if (o->verbose)
                 printf("skip    -    %-28s %d non-zeros > --max-nnz\n", label, A.nnz);
+            spmvlab_csr_free(&A);
         } else
-            check_matrix(&t, o, &base, &A, label);
-        spmvlab_csr_free(&A);
+            batch_add(&queue, &base, &A, label);
     }
+    batch_flush(&queue);
     if (o->edge_cases)
         check_extras(&t, o, &base, &opts);
     char more[48] = "";

@@ -37,6 +37,12 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap)
 int spmvlab_sandbox_run(int (*fn)(void *, int), void *arg, double timeout_s, spmvlab_sandbox_result *r,
                         spmvlab_err *err)
 {
+    return spmvlab_sandbox_run_ex(fn, arg, timeout_s, 0, r, err);
+}
+
+int spmvlab_sandbox_run_ex(int (*fn)(void *, int), void *arg, double timeout_s, int idle,
+                           spmvlab_sandbox_result *r, spmvlab_err *err)
+{
     memset(r, 0, sizeof *r);
     int out[2], errp[2];
     if (pipe(out))
@@ -67,11 +73,12 @@ int spmvlab_sandbox_run(int (*fn)(void *, int), void *arg, double timeout_s, spm
     char *obuf = NULL, *ebuf = NULL;
     size_t olen = 0, ocap = 0, elen = 0, ecap = 0;
     int open_out = 1, open_err = 1, timed_out = 0;
+    double since = t0; /* start of the time limit */
     while (open_out || open_err) {
         struct pollfd fds[2] = {{out[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
         int wait_ms = -1;
         if (timeout_s > 0) {
-            double left = timeout_s * 1e3 - (spmvlab_now_ms() - t0);
+            double left = timeout_s * 1e3 - (spmvlab_now_ms() - since);
             if (left <= 0) {
                 timed_out = 1;
                 break;
@@ -85,8 +92,12 @@ int spmvlab_sandbox_run(int (*fn)(void *, int), void *arg, double timeout_s, spm
             break;
         if (n <= 0)
             continue;
-        if (open_out && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+        if (open_out && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            size_t before = olen;
             open_out = drain(out[0], &obuf, &olen, &ocap);
+            if (idle && olen > before)
+                since = spmvlab_now_ms();
+        }
         if (open_err && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
             open_err = drain(errp[0], &ebuf, &elen, &ecap);
     }

@@ -39,6 +39,12 @@ typedef struct spmvlab_sandbox_result {
 int spmvlab_sandbox_run(int (*fn)(void *arg, int out_fd), void *arg, double timeout_s,
                         spmvlab_sandbox_result *r, spmvlab_err *err);
 
+/* The same, but with idle = 1 the time limit counts from the child's last
+ * output rather than its start: a child working through a list of jobs,
+ * writing a result after each, gets timeout_s for every job. */
+int spmvlab_sandbox_run_ex(int (*fn)(void *arg, int out_fd), void *arg, double timeout_s, int idle,
+                           spmvlab_sandbox_result *r, spmvlab_err *err);
+
 #ifdef __cplusplus
 }
 #endif
