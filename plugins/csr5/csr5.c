@@ -30,7 +30,10 @@
  * Options: sigma (auto or 1..32; auto: 4 for mean row length <= 4, the
  * rounded mean up to 32, 32 above), calibrate (inline: the last tile to
  * finish a crossing row writes it, one launch; kernel: a second launch),
- * verify_convert (compare a GPU conversion with the host one).
+ * arrive (release: the arrival increments only release, the last arrival
+ * reads the pieces with strong loads from L2; acq_rel: they also acquire,
+ * which invalidates the SM's L1 each time), verify_convert (compare a GPU
+ * conversion with the host one).
  *
  * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
  * sums and counters are scratch inside the format). int32 indices.
@@ -48,6 +51,9 @@ static const spmvlab_option csr5_options[] = {
      "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"},
     {"calibrate", SPMVLAB_OPT_ENUM, "inline", 0, 0, "inline|kernel",
      "rows crossing tiles: finished by the last tile to arrive (one launch) or by a second kernel"},
+    {"arrive", SPMVLAB_OPT_ENUM, "release", 0, 0, "release|acq_rel",
+     "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces "
+     "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)"},
     {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -331,6 +337,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.sigma = f->sigma;
     f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
     f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
+    f->d.arrive_release = strcmp(spmvlab_opt_str(opts, "arrive"), "release") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
     spmvlab_status st = f->on_gpu ? csr5_convert_gpu(f, A, err) : csr5_convert_host(f, A, err);
@@ -365,10 +372,10 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
     const csr5_fmt *f = handle;
     int n = snprintf(buf, len,
                      "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
-                     "desc_words=%d calibrate=%s convert=%s",
+                     "desc_words=%d calibrate=%s arrive=%s convert=%s",
                      f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->h.n_empty,
                      f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
-                     f->on_gpu ? "gpu" : "host");
+                     f->d.arrive_release ? "release" : "acq_rel", f->on_gpu ? "gpu" : "host");
     if (f->on_gpu && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
 }

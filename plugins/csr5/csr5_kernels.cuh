@@ -68,12 +68,35 @@ C5_FN int c5_popc(unsigned v) { return __popc(v); }
 C5_FN int c5_ffs(unsigned v) { return __ffs(v); }
 C5_FN double c5_fma(double a, double b, double c) { return fma(a, b, c); }
 C5_FN float c5_fma(float a, float b, float c) { return fmaf(a, b, c); }
-/* atomicAdd(p, 1) with acq_rel semantics at GPU scope; returns the old value. */
+/* atomicAdd(p, 1) with acq_rel semantics at GPU scope; returns the old value.
+ * The acquire half costs an invalidation of the SM's whole L1 (CCTL.IVALL),
+ * which drops the x values cached there by every warp of the SM. */
 C5_FN int c5_atomic_inc_acq_rel(int32_t *p)
 {
     int old;
     asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
     return old;
+}
+/* atomicAdd(p, 1) with release semantics at GPU scope (a fence before the
+ * add, no L1 invalidation); returns the old value. */
+C5_FN int c5_atomic_inc_release(int32_t *p)
+{
+    int old;
+    asm volatile("atom.release.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+/* Strong (relaxed, GPU scope) load: served by L2, never by a stale L1 line. */
+C5_FN double c5_ld_strong(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+C5_FN float c5_ld_strong(const float *p)
+{
+    float v;
+    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
 }
 #endif
 
@@ -95,26 +118,53 @@ C5_FN int32_t c5_last_tile(const csr5_dev &d, int32_t r, int64_t T)
 }
 
 /* Counts a piece of the row whose pieces lie in tiles ts..te, after the
- * caller stored it. The increment is acq_rel at GPU scope: it releases the
- * stored piece, and the last arrival acquires all the others (one fence,
- * lighter than __threadfence's sequentially consistent one). Returns true
+ * caller stored it. The increment releases the stored piece at GPU scope
+ * (the fence makes it visible in L2 before the count moves). With
+ * arrive = acq_rel it also acquires, which on the GPU invalidates the SM's
+ * L1; with arrive = release (default) the last arrival instead reads the
+ * pieces with strong loads, which L2 serves after the counter showed every
+ * piece stored (the loads are issued only once the atomic has returned and
+ * the branch on its value was taken; no load is speculated). Returns true
  * for the last piece to arrive; the counter is then reset for the next call. */
-C5_FN bool c5_arrive(int32_t *arrivals, int32_t ts, int32_t te)
+C5_FN bool c5_arrive(const csr5_dev &d, int32_t ts, int32_t te)
 {
-    const int old = c5_atomic_inc_acq_rel(arrivals + ts);
+    int32_t *p = d.arrivals + ts;
+    const int old = d.arrive_release ? c5_atomic_inc_release(p) : c5_atomic_inc_acq_rel(p);
     if (old != te - ts)
         return false;
-    arrivals[ts] = 0;
+    *p = 0;
     return true;
 }
 
-/* The warp writes y[r] = the sum of the pieces of tiles ts..te. */
+/* Piece i of the row whose pieces start at tile ts (strong load). */
+template <typename V>
+C5_FN V c5_piece(const V *out_pc, const V *head_pc, int32_t ts, int32_t i)
+{
+    return c5_ld_strong(i == 0 ? out_pc + ts : head_pc + ts + i);
+}
+
+/* The warp writes y[r] = the sum of the pieces of tiles ts..te: lane l adds
+ * pieces l, l + 32, ... in that order. Rows spanning many tiles have many
+ * pieces; they are loaded kU at a time before being added (same order, so
+ * the same sum), to keep several loads in flight instead of one. */
 template <typename V>
 C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane, V *y)
 {
+    constexpr int kU = 8;
+    const int32_t n = te - ts + 1;
     V acc = 0;
-    for (int32_t i = lane; i <= te - ts; i += CSR5_OMEGA)
-        acc += i == 0 ? c5_ldcg(out_pc + ts) : c5_ldcg(head_pc + ts + i);
+    int32_t i = lane;
+    for (; i + (kU - 1) * CSR5_OMEGA < n; i += kU * CSR5_OMEGA) {
+        V p[kU];
+#pragma unroll
+        for (int u = 0; u < kU; u++)
+            p[u] = c5_piece(out_pc, head_pc, ts, i + u * CSR5_OMEGA);
+#pragma unroll
+        for (int u = 0; u < kU; u++)
+            acc += p[u];
+    }
+    for (; i < n; i += CSR5_OMEGA)
+        acc += c5_piece(out_pc, head_pc, ts, i);
     acc = c5_tree(acc);
     if (lane == 0)
         y[r] = acc;
@@ -216,12 +266,12 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
                 if (starts_here) {
                     ro = row0;
                     teo = te;
-                    last_o = c5_arrive(d.arrivals, t, te);
+                    last_o = c5_arrive(d, t, te);
                 } else {
                     rh = row0;
                     tsh = (int32_t)(c5_ldg(d.row_ptr + row0) / T);
                     teh = te;
-                    last_h = c5_arrive(d.arrivals, tsh, te);
+                    last_h = c5_arrive(d, tsh, te);
                 }
             }
         }
@@ -250,7 +300,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
                 if (d.calib_inline) {
                     ro = r;
                     teo = c5_last_tile(d, r, T);
-                    last_o = c5_arrive(d.arrivals, t, teo);
+                    last_o = c5_arrive(d, t, teo);
                 }
             }
         }
@@ -260,7 +310,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
                 rh = row0;
                 tsh = (int32_t)(c5_ldg(d.row_ptr + row0) / T);
                 teh = c5_last_tile(d, row0, T);
-                last_h = c5_arrive(d.arrivals, tsh, teh);
+                last_h = c5_arrive(d, tsh, teh);
             }
         }
     }
@@ -294,7 +344,7 @@ C5_FN void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restri
             head_pc[d.tiles] = acc;
             if (d.calib_inline) {
                 ts = (int32_t)(lo / ((int64_t)CSR5_OMEGA * d.sigma));
-                last = c5_arrive(d.arrivals, ts, d.tiles);
+                last = c5_arrive(d, ts, d.tiles);
             }
         }
     }

@@ -102,6 +102,9 @@ inline int c5_atomic_inc_acq_rel(int32_t *p)
     std::lock_guard<std::mutex> lock(sim_atomic);
     return (*p)++;
 }
+inline int c5_atomic_inc_release(int32_t *p) { return c5_atomic_inc_acq_rel(p); }
+template <typename T>
+inline T c5_ld_strong(const T *p) { return *p; }
 
 #include "csr5_kernels.cuh"
 
