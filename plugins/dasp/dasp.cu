@@ -23,6 +23,7 @@ namespace {
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kWarps = DASP_BLOCK_THREADS / 32;
 constexpr int kTailPerLane = DASP_TAIL_PER_WARP / 32; // singles / empty rows per lane
+constexpr int kIrrUnroll = 4; // irregular entries a lane loads before it multiplies
 
 // ---- MMA instructions -------------------------------------------------------
 // Only rows 0-7 of A carry values (row g: the lane's own); rows 8-15 of the
@@ -499,8 +500,30 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
     acc_t s = 0;
     if (c0 >= 0)
         s = V::fma(V::acc(v0), V::x_at(x, c0), s);
-    for (i += LPR; i < i1; i += LPR)
-        s = V::fma(V::acc(__ldcs(ival + i)), V::x_at(x, __ldcs(L.irr_col + i)), s);
+    // The rest, kIrrUnroll entries a lane per step: their value / column
+    // loads, then their x gathers, are all issued before the first FMA (the
+    // same FMAs in the same order as one entry at a time).
+    for (i += LPR; i < i1; i += kIrrUnroll * LPR) {
+        val_t v[kIrrUnroll];
+        int cl[kIrrUnroll];
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++) {
+            const int k = i + u * LPR;
+            v[u] = 0, cl[u] = DASP_PAD_COL;
+            if (k < i1) {
+                v[u] = __ldcs(ival + k);
+                cl[u] = __ldcs(L.irr_col + k);
+            }
+        }
+        acc_t xv[kIrrUnroll];
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++)
+            xv[u] = cl[u] >= 0 ? V::x_at(x, cl[u]) : acc_t(0);
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++)
+            if (cl[u] >= 0)
+                s = V::fma(V::acc(v[u]), xv[u], s);
+    }
     if constexpr (LPR >= 2)
         s += __shfl_xor_sync(kFull, s, 1);
     if constexpr (LPR >= 4)
@@ -667,7 +690,7 @@ __device__ __forceinline__ void tail_warp(const dasp_launch &L, const typename V
 // Warps are numbered long segments, medium, short, tail; every role is
 // uniform over a warp, so each MMA and shuffle runs with all 32 lanes.
 template <int S, int RB>
-__global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_launch L, const void *xv, void *yv)
+__device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, void *yv)
 {
     using V = typename Shape<S>::V;
     using val_t = typename V::val_t;
@@ -694,13 +717,34 @@ __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_lau
         tail_warp<V>(L, x, y, w, lane);
 }
 
+template <int S, int RB>
+__global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_launch L, const void *xv, void *yv)
+{
+    dasp_body<S, RB>(L, xv, yv);
+}
+
+// The same kernel held to 64 registers (4 blocks, 32 warps an SM), for the
+// instances the compiler would otherwise give a few registers more and one
+// block less without need: m16n8k4 with 4 row-blocks a warp (66 -> 64, no
+// spills; nvcc -Xptxas -v).
+template <int S, int RB>
+__global__ void __launch_bounds__(DASP_BLOCK_THREADS, 4) dasp_kernel_r64(const dasp_launch L, const void *xv, void *yv)
+{
+    dasp_body<S, RB>(L, xv, yv);
+}
+
 template <int S>
 cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
     switch (L.rb_per_warp) {
     case 1: dasp_kernel<S, 1><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
     case 2: dasp_kernel<S, 2><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
-    case 4: dasp_kernel<S, 4><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 4:
+        if constexpr (S == DASP_F64_M16N8K4)
+            dasp_kernel_r64<S, 4><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+        else
+            dasp_kernel<S, 4><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+        break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
