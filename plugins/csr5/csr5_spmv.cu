@@ -17,6 +17,20 @@ __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *_
     csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
 }
 
+/* The same for short f64 tiles (few loads per lane), compiled for 8 blocks
+ * per SM (32 registers, every warp the SM holds), which the compiler does
+ * not choose by itself once the calibration code is inlined. */
+template <typename V, int S>
+__global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
+{
+    const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
+}
+
+/* Short tiles get the 8-blocks kernel (S 2..5 in f64: no spills there). */
+template <typename V, int S>
+constexpr bool c5_short() { return sizeof(V) == 8 && S >= 2 && S <= 5; }
+
 template <typename V>
 __global__ void __launch_bounds__(kBlock) csr5_calibrate(const csr5_dev d, V *__restrict__ y)
 {
@@ -31,7 +45,10 @@ cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream
     if (warps == 0)
         return cudaSuccess;
     const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
+    if constexpr (c5_short<V, S>())
+        csr5_main_short<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
+    else
+        csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
