@@ -256,6 +256,7 @@ int main()
     if (gen(&A, 300, 20000, len_one_long, 3) == 0) {
         check_all("one_long_row", &A, "sigma=32");
         check_all("one_long_row", &A, "sigma=5");
+        check_all("one_long_row", &A, "sigma=1"); /* 282 pieces: the 8-at-a-time piece loads */
         spmvlab_csr_free(&A);
     }
     if (gen(&A, 800, 3000, len_mixed, 4) == 0) {
