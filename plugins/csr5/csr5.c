@@ -32,7 +32,8 @@
  * finish a crossing row writes it, one launch; kernel: a second launch),
  * arrive (release: the arrival increments only release, the last arrival
  * reads the pieces with strong loads from L2; acq_rel: they also acquire,
- * which invalidates the SM's L1 each time), verify_convert (compare a GPU
+ * which invalidates the SM's L1 each time), occupancy (3 | 4: blocks per
+ * SM the f64 kernel for sigma >= 12 is compiled for), verify_convert (compare a GPU
  * conversion with the host one).
  *
  * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
@@ -54,6 +55,9 @@ static const spmvlab_option csr5_options[] = {
     {"arrive", SPMVLAB_OPT_ENUM, "release", 0, 0, "release|acq_rel",
      "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces "
      "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)"},
+    {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
+     "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
+     "4: up to 64)"},
     {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -338,6 +342,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
     f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
     f->d.arrive_release = strcmp(spmvlab_opt_str(opts, "arrive"), "release") == 0;
+    f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
     spmvlab_status st = f->on_gpu ? csr5_convert_gpu(f, A, err) : csr5_convert_host(f, A, err);
@@ -372,10 +377,10 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
     const csr5_fmt *f = handle;
     int n = snprintf(buf, len,
                      "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
-                     "desc_words=%d calibrate=%s arrive=%s convert=%s",
+                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d convert=%s",
                      f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->h.n_empty,
                      f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
-                     f->d.arrive_release ? "release" : "acq_rel", f->on_gpu ? "gpu" : "host");
+                     f->d.arrive_release ? "release" : "acq_rel", f->d.occ4 ? 4 : 3, f->on_gpu ? "gpu" : "host");
     if (f->on_gpu && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
 }

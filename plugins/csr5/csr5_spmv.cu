@@ -27,6 +27,19 @@ __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, c
     csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
 }
 
+/* Long f64 tiles (sigma >= 12) use up to 80 registers: 3 blocks, 24 warps
+ * per SM. Option occupancy = 4 runs this copy compiled for 4 blocks (64
+ * registers, 32 warps; fewer loads in flight per warp, more warps). */
+template <typename V, int S>
+__global__ void __launch_bounds__(kBlock, 4) csr5_main_occ4(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
+{
+    const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
+}
+
+template <typename V, int S>
+constexpr bool c5_long() { return sizeof(V) == 8 && S >= 12; }
+
 /* Short tiles get the 8-blocks kernel (S 2..5 in f64: no spills there). */
 template <typename V, int S>
 constexpr bool c5_short() { return sizeof(V) == 8 && S >= 2 && S <= 5; }
@@ -47,6 +60,13 @@ cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream
     const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
     if constexpr (c5_short<V, S>())
         csr5_main_short<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
+    else if constexpr (c5_long<V, S>())
+        if (d.occ4)
+            csr5_main_occ4<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x),
+                                                                          static_cast<V *>(y));
+        else
+            csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x),
+                                                                     static_cast<V *>(y));
     else
         csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
