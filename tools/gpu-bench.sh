@@ -6,7 +6,10 @@
 #   run:NAME:ARGS      spmvlab run ARGS -o OUT/NAME.csv --json OUT/NAME.json
 # Environment: SRC (configured checkout path, default /work/main), OUT.
 set -uo pipefail
-out=${OUT:?}
+# Results go to a work folder and come back as one archive, OUT/results.tgz
+# (the lent machines return only a few files).
+final=${OUT:?}
+out=$(mktemp -d /tmp/spmvlab-out.XXXXXX)
 src=${SRC:-/work/main}
 if [ "$(pwd)" != "$src" ]; then mkdir -p "$(dirname "$src")"; [ -e "$src" ] || ln -s "$(pwd)" "$src"; fi
 mkdir -p /work/shared/matrices
@@ -23,6 +26,23 @@ for step in "$@"; do
     gputest)
       (cd .gpu/build && ctest -L gpu -j8 --timeout 300 --output-on-failure) > "$out/ctest-gpu.log" 2>&1
       echo "ctest -L gpu: exit $?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest-gpu.log" | tail -20 ;;
+    sanitize)
+      export PATH="$PATH:/usr/local/cuda/bin"
+      for p in csr cusparse coo ell hyb jds sell csr5 dasp; do
+        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$bin" check "$p" --gpu --no-fork \
+          --no-edge-cases --matrix data/1138_bus.mtx.gz --matrix data/mbeacxc.mtx.gz --matrix data/lp_e226.mtx.gz \
+          > "$out/memcheck-$p.log" 2>&1
+        echo "memcheck $p: exit $? ($(grep -c 'Invalid\|ERROR SUMMARY: [1-9]' "$out/memcheck-$p.log") findings); $(grep 'ERROR SUMMARY' "$out/memcheck-$p.log" | tail -1)"
+      done ;;
+    validate:*)
+      mode=${step#validate:}
+      SPMVLAB_HOST="$bin" SPMVLAB_TEST_PLUGIN_DIR="$src/.gpu/build/tests/plugins" \
+        tests/gpu_validation.sh "$mode" "$out/$mode" --reps 30 --time-budget-ms 200 > "$out/$mode.log" 2>&1
+      echo "validation $mode: exit $?"; tail -12 "$out/$mode.log" ;;
+    loader)
+      for i in 1 2; do /usr/bin/time -f "%e s %M KB" "$bin" info /work/shared/matrices/G3_circuit.mtx.gz; done > "$out/loader.log" 2>&1
+      SPMVLAB_NO_CACHE=1 /usr/bin/time -f "no cache: %e s %M KB" "$bin" info /work/shared/matrices/G3_circuit.mtx.gz >> "$out/loader.log" 2>&1
+      cat "$out/loader.log" ;;
     run:*)
       name=$(echo "$step" | cut -d: -f2); args=$(echo "$step" | cut -d: -f3-)
       eval "\"$bin\" run $args -o \"$out/$name.csv\" --json \"$out/$name.json\"" > "$out/$name.log" 2>&1
@@ -30,3 +50,4 @@ for step in "$@"; do
   esac
   echo "  ($step: $(( $(date +%s) - t0 )) s)"
 done
+tar czf "$final/results.tgz" -C "$out" .

@@ -5,7 +5,7 @@ set -euo pipefail
 
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in cmake make gcc g++ zlib1g-dev libinih-dev pkg-config gnuplot-nox; do
+for pkg in cmake make gcc g++ zlib1g-dev libinih-dev pkg-config gnuplot-nox clang libclang-rt-14-dev; do
   have "$pkg" || need+=("$pkg")
 done
 if ((${#need[@]})); then

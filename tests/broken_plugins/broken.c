@@ -15,6 +15,7 @@
  * BROKEN_NAME is the plugin's name. There are no kernels: these plugins are
  * checked on the CPU only.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ typedef struct broken_format {
 
 #ifdef BROKEN_GLOBAL
 static double *broken_scratch; /* the bug: one buffer for every instance */
+#define BROKEN_GONE ((double *)(uintptr_t)16)
 #endif
 
 static void broken_destroy(void *handle)
@@ -44,8 +46,11 @@ static void broken_destroy(void *handle)
     f->ctx->dev_free(f->ctx, f->d_val);
 #endif
 #ifdef BROKEN_GLOBAL
-    free(broken_scratch);
-    broken_scratch = NULL;
+    /* Another instance still using the buffer now writes to an unmapped
+     * address (small and non-null, so the fault is a real segfault). */
+    if (broken_scratch != BROKEN_GONE)
+        free(broken_scratch);
+    broken_scratch = BROKEN_GONE;
 #endif
     free(f->row_ptr);
     free(f->col_idx);
@@ -73,9 +78,10 @@ static spmvlab_status broken_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "this plugin supports f64 only");
 #endif
 #ifdef BROKEN_EMPTY
-    /* "The first column" without asking whether there is one: col_idx is
-     * NULL-like when nnz == 0 (volatile so the read is not optimised away). */
-    const int32_t *volatile first = A->nnz ? A->col_idx : NULL;
+    /* "The first column" without asking whether there is one: with nnz == 0
+     * it reads an unmapped address (a small non-null one, so that sanitizers
+     * let the fault be the real segfault; volatile so the read stays). */
+    const int32_t *volatile first = A->nnz ? A->col_idx : (const int32_t *)(uintptr_t)16;
     if (first[0] < 0)
         return ctx->fail(ctx, err, SPMVLAB_INTERNAL, "negative column index");
 #endif
@@ -91,7 +97,8 @@ static spmvlab_status broken_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
     f->col_idx = malloc(ci ? ci : 1);
     f->val = malloc(vb ? vb : 1);
 #ifdef BROKEN_GLOBAL
-    free(broken_scratch);
+    if (broken_scratch != BROKEN_GONE)
+        free(broken_scratch);
     broken_scratch = malloc(((size_t)A->rows + 1) * sizeof *broken_scratch);
 #endif
     if (!f->row_ptr || !f->col_idx || !f->val) {
