@@ -114,12 +114,7 @@ static int32_t dia_slot(const int32_t *off, int32_t ndiag, int32_t o)
 
 static spmvlab_status dia_put(dia_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st == SPMVLAB_OK)
-        st = f->ctx->upload(f->ctx, *dst, src, bytes, err);
-    if (st == SPMVLAB_OK)
-        f->bytes += bytes;
-    return st;
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 /* Builds DIA from CSR on the host, then uploads. Returns OK; LIMIT when

@@ -84,11 +84,7 @@ static void coo_destroy(void *fmt)
 static spmvlab_status coo_upload(coo_fmt *f, void **p, const void *src, size_t bytes,
                                  spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, p, bytes, err);
-    if (st != SPMVLAB_OK)
-        return st;
-    f->dev_bytes += bytes;
-    return bytes ? f->ctx->upload(f->ctx, *p, src, bytes, err) : SPMVLAB_OK;
+    return spmvlab_dev_put(f->ctx, p, src, bytes, &f->dev_bytes, err);
 }
 
 /* Blocks per launch: enough to cover nnz once, but no more than the device

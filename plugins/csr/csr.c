@@ -90,12 +90,7 @@ static void csr_destroy(void *handle)
 /* Allocates a device array of bytes and uploads src into it. */
 static spmvlab_status put_array(csr_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st == SPMVLAB_OK)
-        st = f->ctx->upload(f->ctx, *dst, src, bytes, err);
-    if (st == SPMVLAB_OK)
-        f->bytes += bytes;
-    return st;
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,

@@ -77,12 +77,7 @@ static void cusparse_destroy(void *handle)
 
 static spmvlab_status put_array(cusparse_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st == SPMVLAB_OK && src)
-        st = f->ctx->upload(f->ctx, *dst, src, bytes, err);
-    if (st == SPMVLAB_OK)
-        f->bytes += bytes;
-    return st;
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 #define CUSPARSE_TRY(call)                                                                                  \

@@ -84,11 +84,7 @@ static void ell_destroy(void *fmt)
 static spmvlab_status ell_upload(ell_fmt *f, void **p, const void *src, size_t bytes,
                                  spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, p, bytes, err);
-    if (st != SPMVLAB_OK)
-        return st;
-    f->dev_bytes += bytes;
-    return bytes ? f->ctx->upload(f->ctx, *p, src, bytes, err) : SPMVLAB_OK;
+    return spmvlab_dev_put(f->ctx, p, src, bytes, &f->dev_bytes, err);
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding

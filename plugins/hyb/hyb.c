@@ -117,16 +117,7 @@ static void hyb_free(hyb_format *f)
 static spmvlab_status hyb_to_device(hyb_format *f, void **dst, const void *src, size_t bytes,
                                     spmvlab_err *err)
 {
-    *dst = NULL;
-    if (bytes == 0)
-        return SPMVLAB_OK;
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st != SPMVLAB_OK) {
-        *dst = NULL;
-        return st;
-    }
-    f->bytes += bytes;
-    return f->ctx->upload(f->ctx, *dst, src, bytes, err);
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 /* Splits every row of A at K into the host ELL and COO arrays of f. */

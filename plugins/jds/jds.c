@@ -63,16 +63,7 @@ static void jds_free(jds_format *f)
 static spmvlab_status jds_to_device(jds_format *f, void **dst, const void *src, size_t bytes,
                                     spmvlab_err *err)
 {
-    *dst = NULL;
-    if (bytes == 0)
-        return SPMVLAB_OK;
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st != SPMVLAB_OK) {
-        *dst = NULL;
-        return st;
-    }
-    f->bytes += bytes;
-    return f->ctx->upload(f->ctx, *dst, src, bytes, err);
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 /* Stable counting sort of the rows by length, longest first, into f->perm.

@@ -80,12 +80,7 @@ static void @NAME@_destroy(void *handle)
  * counting them for footprint(). Returns the core's status. */
 static spmvlab_status @NAME@_put(@NAME@_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, dst, bytes, err);
-    if (st == SPMVLAB_OK)
-        st = f->ctx->upload(f->ctx, *dst, src, bytes, err);
-    if (st == SPMVLAB_OK)
-        f->bytes += bytes;
-    return st;
+    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 /* Builds the format from the CSR input A (host arrays). On failure frees

@@ -264,6 +264,25 @@ typedef struct spmvlab_plugin {
 typedef const spmvlab_plugin *(*spmvlab_plugin_entry_fn)(void);
 #define SPMVLAB_ENTRY_SYMBOL "spmvlab_plugin_entry"
 
+/* Allocates bytes of tracked device memory at *dst and, when src is not
+ * NULL, uploads src there; adds bytes to *held (the plugin's running
+ * footprint) once allocated. 0 bytes: *dst = NULL and OK. Returns the
+ * core's status (LIMIT, NOMEM, CUDA_ERROR) with its sentence in err. */
+static inline spmvlab_status spmvlab_dev_put(spmvlab_ctx *ctx, void **dst, const void *src, size_t bytes,
+                                             size_t *held, spmvlab_err *err)
+{
+    *dst = NULL;
+    if (bytes == 0)
+        return SPMVLAB_OK;
+    spmvlab_status st = ctx->dev_alloc(ctx, dst, bytes, err);
+    if (st != SPMVLAB_OK) {
+        *dst = NULL;
+        return st;
+    }
+    *held += bytes;
+    return src ? ctx->upload(ctx, *dst, src, bytes, err) : SPMVLAB_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Half precision on the host (round to nearest even), for spmv_host.
  * ---------------------------------------------------------------------- */
