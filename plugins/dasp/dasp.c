@@ -15,7 +15,10 @@
  * lands in lane 4g + g/2, element g & 1, for every shape.
  *
  * Rows by length (one pass, then a counting sort; linear in rows + nnz):
- *   empty   (0)                 written as 0 by the tail warps, every call.
+ *   empty   (0)                 written as 0 by the tail warps, every call;
+ *           with empty_runs = 1 kept as runs (start, length) of consecutive
+ *           empty rows (<= DASP_RUN_MAX each), DASP_RUNS_PER_WARP runs a
+ *           run warp, each run written whole (32 consecutive rows a store).
  *   short   (1..4)              packed into tiles of 8 rows x 4 slots: a
  *           length-1 row with a length-3 row, two length-2 rows, or one
  *           row of length 4 (also leftover 3s and an odd 2) per tile row.
@@ -52,7 +55,8 @@
  *   medium  med_val/med_col: 32 Q (V + 4); rb_ptr: 4 (NL rb + 1);
  *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4)
  *   short   sh_val/sh_col: 32 tiles (V + 4); sh_row: 4 (16 t13 + 16 t22 + 8 t4)
- *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty
+ *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty, or with
+ *           empty_runs = 1 run_start/run_len: 8 runs (no empty_row)
  *   long    long_val/col: stored (V + 4); long_ptr: 8 (L + 1); long_row: 4 L;
  *           seg_ptr: 4 (L + 1); seg_row: 4 segs; partial: Pz segs; count: 4 L
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
@@ -62,7 +66,10 @@
  * auto: 8 below 59990 medium rows, 16 below 400000, else 32, as the
  * paper's 1/2/4 row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
  * the m16 shapes are sm_90 instructions, run as 1/2/4 m8n8k4 on sm_80),
- * f16_shape (m16n8k8 | m16n8k16), long_chunk (1024 values per long warp).
+ * f16_shape (m16n8k8 | m16n8k16), long_chunk (1024 values per long warp),
+ * empty_runs (0 | 1, see above), rpw_rule (count | length: with
+ * rows_per_warp = auto, length takes 8 whenever the medium rows average at
+ * least 24 entries, else the count rule).
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -91,6 +98,10 @@ static const spmvlab_option dasp_options[] = {
      "f16 MMA (f32 accumulators) of medium blocks and long rows"},
     {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL,
      "values of a long row per warp, a multiple of 128"},
+    {"empty_runs", SPMVLAB_OPT_INT, "0", 0, 1, NULL,
+     "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"},
+    {"rpw_rule", SPMVLAB_OPT_ENUM, "count", 0, 0, "count|length",
+     "rows_per_warp = auto by the medium-row count (paper), or length: 8 when medium rows average >= 24 entries"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -156,8 +167,10 @@ static void dasp_fill_launch(dasp_format *f)
     int64_t tiles = f->n.tiles13 + f->n.tiles22 + f->n.tiles4;
     L->w_short = (tiles + DASP_SHORT_TILES_PER_WARP - 1) / DASP_SHORT_TILES_PER_WARP;
     L->n_single = f->n.singles;
-    L->n_empty = f->n.empty;
-    L->w_tail = (f->n.singles + f->n.empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
+    L->n_empty = f->empty_runs ? 0 : f->n.empty;
+    L->w_tail = (f->n.singles + L->n_empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
+    L->n_runs = f->n.runs;
+    L->w_runs = (f->n.runs + DASP_RUNS_PER_WARP - 1) / DASP_RUNS_PER_WARP;
     L->long_val = DEV(DASP_A_LONG_VAL);
     L->long_col = DEV(DASP_A_LONG_COL);
     L->long_ptr = DEV(DASP_A_LONG_PTR);
@@ -181,6 +194,8 @@ static void dasp_fill_launch(dasp_format *f)
     L->single_col = DEV(DASP_A_SINGLE_COL);
     L->single_val = DEV(DASP_A_SINGLE_VAL);
     L->empty_row = DEV(DASP_A_EMPTY_ROW);
+    L->run_start = DEV(DASP_A_RUN_START);
+    L->run_len = DEV(DASP_A_RUN_LEN);
 #undef DEV
 }
 
@@ -213,11 +228,19 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->max_len = (int32_t)spmvlab_opt_int(opts, "max_len");
     f->threshold = spmvlab_opt_float(opts, "threshold");
     f->long_chunk = (int32_t)spmvlab_opt_int(opts, "long_chunk");
+    f->empty_runs = (int)spmvlab_opt_int(opts, "empty_runs");
+    f->rpw_rule = (int)spmvlab_opt_int(opts, "rpw_rule");
     spmvlab_status st = dasp_build(f, A, err);
     if (st == SPMVLAB_OK) {
         f->rows_per_warp_auto = spmvlab_opt_is_auto(opts, "rows_per_warp");
         f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)
                                                  : (int)spmvlab_opt_int(opts, "rows_per_warp");
+        /* rpw_rule = length: long medium rows (mean >= 24 entries) keep 8
+         * rows a warp whatever their count (H100: 1.13-1.20x over 32 on the
+         * 27-point stencil, banded-bw32, blocks; 0.69-0.74x on 5-entry rows). */
+        int64_t med_nnz = f->n.block_nnz + f->n.irr;
+        if (f->rows_per_warp_auto && f->rpw_rule == 1 && f->n.medium && med_nnz >= 24 * f->n.medium)
+            f->rows_per_warp = 8;
         st = dasp_upload(f, err);
     }
     if (st != SPMVLAB_OK) {
@@ -265,13 +288,13 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              "shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d empty=%lld short1=%lld short2=%lld "
              "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
-             "long_segments=%lld stored_per_nnz=%.3f",
+             "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",
              dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
              (long long)n->long_rows, (long long)n->rb, (long long)n->blocks, levels, fill, (long long)n->irr,
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
-             (long long)n->segs, f->nnz ? stored / f->nnz : 0.0);
+             (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0);
 }
 
 static const spmvlab_plugin dasp_plugin = {

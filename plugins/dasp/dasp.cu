@@ -687,7 +687,29 @@ __device__ __forceinline__ void tail_warp(const dasp_launch &L, const typename V
             V::store(y, row[u], cl[u] >= 0 ? V::mul(V::acc(v[u]), V::x_at(x, cl[u])) : typename V::acc_t(0));
 }
 
-// Warps are numbered long segments, medium, short, tail; every role is
+// ---- empty runs (empty_runs = 1): DASP_RUNS_PER_WARP runs a warp; lane j
+// loads run j, then the warp writes each run whole, 32 consecutive rows a
+// store ----
+
+template <typename V>
+__device__ __forceinline__ void runs_warp(const dasp_launch &L, typename V::val_t *y, int64_t w, int lane)
+{
+    const int64_t r0 = w * DASP_RUNS_PER_WARP;
+    const int64_t left = L.n_runs - r0;
+    const int nr = left < DASP_RUNS_PER_WARP ? (int)left : DASP_RUNS_PER_WARP; // uniform over the warp
+    int start = 0, len = 0;
+    if (lane < nr) {
+        start = __ldcs(L.run_start + r0 + lane);
+        len = __ldcs(L.run_len + r0 + lane);
+    }
+    for (int j = 0; j < nr; j++) {
+        const int s = __shfl_sync(0xffffffffu, start, j), n = __shfl_sync(0xffffffffu, len, j);
+        for (int i = lane; i < n; i += 32)
+            V::store(y, s + i, typename V::acc_t(0));
+    }
+}
+
+// Warps are numbered long segments, medium, short, tail, runs; every role is
 // uniform over a warp, so each MMA and shuffle runs with all 32 lanes.
 template <int S, int RB>
 __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, void *yv)
@@ -713,8 +735,13 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
         return;
     }
     w -= L.w_short;
-    if (w < L.w_tail)
+    if (w < L.w_tail) {
         tail_warp<V>(L, x, y, w, lane);
+        return;
+    }
+    w -= L.w_tail;
+    if (w < L.w_runs)
+        runs_warp<V>(L, y, w, lane);
 }
 
 template <int S, int RB>
@@ -754,7 +781,7 @@ cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks
 
 extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
 {
-    const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail;
+    const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs;
     if (warps <= 0)
         return 0;
     const int64_t blocks = (warps + kWarps - 1) / kWarps;

@@ -28,6 +28,11 @@ extern "C" {
 #define DASP_SHORT_TILES_PER_WARP 4
 /* Leftover length-1 rows and empty rows one tail warp handles (4 a lane). */
 #define DASP_TAIL_PER_WARP 128
+/* Runs of consecutive empty rows one run warp zeroes (one a lane to load;
+ * the warp then writes each run whole, 32 consecutive rows a store). */
+#define DASP_RUNS_PER_WARP 32
+/* Longest run kept whole; a longer one is split into runs of this length. */
+#define DASP_RUN_MAX 1024
 /* Threads per block of the kernel (8 warps). */
 #define DASP_BLOCK_THREADS 256
 /* Column index of a padding slot: the kernels and the host load no x for it
@@ -78,7 +83,7 @@ static inline int dasp_shape_levels(dasp_shape top, dasp_shape lv[DASP_MAX_LEVEL
 
 /* Everything one launch reads, device pointers and the warp ranges of the
  * four parts; the kernel receives it by value. Warps are numbered long
- * segments first, then medium, short and tail warps. */
+ * segments first, then medium, short, tail and run warps. */
 typedef struct dasp_launch {
     int32_t shape;           /* dasp_shape; also says the dtype (f16 >= 4) */
     int32_t rb_per_warp;     /* medium row-blocks per warp: 1, 2 or 4 (rows_per_warp / 8) */
@@ -87,6 +92,7 @@ typedef struct dasp_launch {
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */
     int64_t w_tail;          /* warps of singles and empty rows (DASP_TAIL_PER_WARP each) */
+    int64_t w_runs;          /* warps of the empty runs (DASP_RUNS_PER_WARP each); 0 unless empty_runs */
     /* long part */
     const void *long_val;    /* values of the long rows, each padded to VPL */
     const int32_t *long_col; /* their columns, DASP_PAD_COL for padding */
@@ -111,11 +117,14 @@ typedef struct dasp_launch {
     const void *sh_val;      /* 32 values per tile, row-major 8 x 4 */
     const int32_t *sh_col;   /* their columns, DASP_PAD_COL for padding */
     const int32_t *sh_row;   /* result rows: 16 per 1&3 / 2&2 tile, then 8 per 4-tile; -1 = none */
-    /* tail: leftover rows of one entry, then empty rows */
+    /* tail: leftover rows of one entry, then empty rows (n_empty 0 with empty_runs) */
     int64_t n_single, n_empty;
     const int32_t *single_row, *single_col;
     const void *single_val;
     const int32_t *empty_row;
+    /* empty_runs = 1: runs of consecutive empty rows, first row and length */
+    int64_t n_runs;
+    const int32_t *run_start, *run_len;
 } dasp_launch;
 
 /* Launches y = A*x on stream (a cudaStream_t); nothing when every warp

@@ -256,6 +256,34 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
     return SPMVLAB_OK;
 }
 
+/* empty_runs = 1: the empty rows (ascending in c->order) as runs of
+ * consecutive rows, each at most DASP_RUN_MAX long; no empty_row array. */
+static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_err *err)
+{
+    const int32_t *e = c->order + c->off[C_EMPTY];
+    const int64_t ne = f->n.empty;
+    int64_t nr = 0;
+    for (int64_t k = 0, len = 0; k < ne; k++) {
+        len = k && e[k] == e[k - 1] + 1 && len < DASP_RUN_MAX ? len + 1 : 1;
+        nr += len == 1;
+    }
+    f->n.runs = nr;
+    free(f->a[DASP_A_EMPTY_ROW].host);
+    f->a[DASP_A_EMPTY_ROW].host = NULL;
+    f->a[DASP_A_EMPTY_ROW].bytes = 0;
+    if (arr_make(f, DASP_A_EMPTY_ROW, 0, 4, 0) || arr_make(f, DASP_A_RUN_START, (size_t)nr, 4, 0) ||
+        arr_make(f, DASP_A_RUN_LEN, (size_t)nr, 4, 0))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld empty runs", (long long)nr);
+    int32_t *rs = f->a[DASP_A_RUN_START].host, *rl = f->a[DASP_A_RUN_LEN].host;
+    for (int64_t k = 0, r = -1, len = 0; k < ne; k++) {
+        len = k && e[k] == e[k - 1] + 1 && len < DASP_RUN_MAX ? len + 1 : 1;
+        if (len == 1)
+            rs[++r] = e[k];
+        rl[r] = (int32_t)len;
+    }
+    return SPMVLAB_OK;
+}
+
 /* Long rows: each stored whole (padded to a multiple of VPL so lanes load
  * whole vectors), read as tiles of 8 x BK values, seg_tiles tiles per warp. */
 static spmvlab_status build_long(dasp_format *f, const spmvlab_matrix *A, const dasp_classes *c, size_t es,
@@ -310,6 +338,8 @@ spmvlab_status dasp_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *
         st = build_short(f, A, &c, es, err);
     if (st == SPMVLAB_OK)
         st = build_long(f, A, &c, es, err);
+    if (st == SPMVLAB_OK && f->empty_runs)
+        st = build_runs(f, &c, err);
     free(c.order);
     return st;
 }

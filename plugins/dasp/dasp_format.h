@@ -19,6 +19,7 @@ enum dasp_array_id {
     DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL,
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
+    DASP_A_RUN_START, DASP_A_RUN_LEN,
     DASP_A_NUM
 };
 
@@ -31,6 +32,7 @@ typedef struct dasp_array {
 /* What the conversion found; describe() prints it. */
 typedef struct dasp_counts {
     int64_t empty;        /* rows of length 0 */
+    int64_t runs;         /* runs of consecutive empty rows (empty_runs = 1), each <= DASP_RUN_MAX */
     int64_t short_len[5]; /* short rows by length 1..4 (index 0 unused) */
     int64_t medium;       /* rows of length 5 .. max_len - 1 */
     int64_t long_rows;    /* rows of length >= max_len */
@@ -62,6 +64,8 @@ typedef struct dasp_format {
     int rows_per_warp;       /* medium rows per warp (8 per row-block) */
     int rows_per_warp_auto;  /* rows_per_warp came from the medium-row count */
     int32_t long_chunk;      /* values of one long segment */
+    int empty_runs;          /* empty rows stored as runs (start, length), not one index each */
+    int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     dasp_counts n;
     dasp_array a[DASP_A_NUM];
     size_t dev_bytes;        /* live device bytes (footprint) */

@@ -33,6 +33,7 @@ void dasp_host_f64(const dasp_format *f, const double *x, double *y)
     host_medium_f64(f, x, y);
     host_short_f64(f, x, y);
     host_tail_f64(f, x, y);
+    host_runs_f64(f, y);
 }
 
 void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
@@ -41,4 +42,5 @@ void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
     host_medium_f16(f, x, y);
     host_short_f16(f, x, y);
     host_tail_f16(f, x, y);
+    host_runs_f16(f, y);
 }

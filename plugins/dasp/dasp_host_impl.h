@@ -144,6 +144,16 @@ static void DASP_FN(host_tail)(const dasp_format *f, const void *x, void *y)
                   *erow = f->a[DASP_A_EMPTY_ROW].host;
     for (int64_t k = 0; k < f->n.singles; k++)
         DASP_STORE(y, srow[k], DASP_LOAD(sval, k) * DASP_LOAD(x, scol[k]));
-    for (int64_t k = 0; k < f->n.empty; k++)
-        DASP_STORE(y, erow[k], (DASP_ACC)0);
+    if (!f->empty_runs)
+        for (int64_t k = 0; k < f->n.empty; k++)
+            DASP_STORE(y, erow[k], (DASP_ACC)0);
+}
+
+/* empty_runs = 1: each run of consecutive empty rows written whole with 0. */
+static void DASP_FN(host_runs)(const dasp_format *f, void *y)
+{
+    const int32_t *rs = f->a[DASP_A_RUN_START].host, *rl = f->a[DASP_A_RUN_LEN].host;
+    for (int64_t k = 0; k < f->n.runs; k++)
+        for (int32_t i = 0; i < rl[k]; i++)
+            DASP_STORE(y, rs[k] + i, (DASP_ACC)0);
 }
