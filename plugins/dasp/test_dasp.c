@@ -222,6 +222,47 @@ static void test_empty_rows(void)
     spmvlab_csr_free(&A);
 }
 
+/* empty_runs = 1: runs of consecutive empty rows, a run longer than 1024
+ * split; y still all written (NaN-poisoned by the check). */
+static void test_empty_runs(void)
+{
+    static int32_t len[2510];
+    int32_t head[7] = {0, 0, 0, 5, 0, 3, 2};
+    memcpy(len, head, sizeof head);
+    for (int i = 7; i < 2507; i++)
+        len[i] = 0;
+    len[2507] = 1, len[2508] = 0, len[2509] = 300;
+    spmvlab_csr A = make(400, len, 2510, 21);
+    const char *const runs[] = {"empty_runs=1", NULL};
+    expect_describe("empty runs off", &A, NULL, (const char *[]){"empty=2505", "empty_runs=0", NULL});
+    expect_describe("empty runs", &A, runs, (const char *[]){"empty=2505", "empty_runs=6", NULL});
+    const char *const runs_k16[] = {"empty_runs=1", "f64_shape=m16n8k16", "rpw_rule=length", NULL};
+    check_bound("empty runs", &A, SPMVLAB_F64, runs);
+    check_bound("empty runs", &A, SPMVLAB_F16, runs);
+    check_bound("empty runs k16", &A, SPMVLAB_F64, runs_k16);
+    spmvlab_csr_free(&A);
+
+    int32_t none[5] = {0, 0, 0, 0, 0};
+    A = make(10, none, 5, 14);
+    expect_describe("no entries, runs", &A, runs, (const char *[]){"empty=5", "empty_runs=1", NULL});
+    check_bound("no entries, runs", &A, SPMVLAB_F64, runs);
+    spmvlab_csr_free(&A);
+}
+
+/* rpw_rule = length: 8 rows a warp when medium rows average >= 24 entries,
+ * else the count rule (16 from 59990 medium rows). */
+static void test_rpw_rule(void)
+{
+    const char *const len_rule[] = {"rpw_rule=length", NULL};
+    spmvlab_csr A = uniform(60000, 24, 2000);
+    expect_describe("rpw count, len 24", &A, NULL, (const char *[]){"rows_per_warp=16", NULL});
+    expect_describe("rpw length, len 24", &A, len_rule, (const char *[]){"rows_per_warp=8", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(60000, 23, 2000);
+    expect_describe("rpw length, len 23", &A, len_rule, (const char *[]){"rows_per_warp=16", NULL});
+    spmvlab_csr_free(&A);
+}
+
 /* Every class at once, in random order, with power-law-like lengths. */
 static void test_mixture(void)
 {
@@ -290,6 +331,8 @@ int main(void)
     test_long_rows();
     test_class_boundaries();
     test_empty_rows();
+    test_empty_runs();
+    test_rpw_rule();
     test_mixture();
     test_real_matrices();
     test_refusals();
