@@ -69,7 +69,9 @@
  * f16_shape (m16n8k8 | m16n8k16), long_chunk (1024 values per long warp),
  * empty_runs (0 | 1, see above), rpw_rule (count | length: with
  * rows_per_warp = auto, length takes 8 whenever the medium rows average at
- * least 24 entries, else the count rule).
+ * least 24 entries, else the count rule), threshold_rule (fixed | fill:
+ * when the blocks kept at `threshold` hold less than 0.9 real entries, the
+ * conversion is redone with threshold 1, only full blocks).
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -84,6 +86,10 @@
 #include <spmvlab/plugin.h>
 
 #include "dasp_format.h"
+
+/* threshold_rule = fill: the least share of real entries in the kept
+ * blocks before the build is redone with threshold 1. */
+#define DASP_FILL_MIN 0.9
 
 static const spmvlab_option dasp_options[] = {
     {"max_len", SPMVLAB_OPT_INT, "256", 5, 1073741824, NULL,
@@ -102,6 +108,8 @@ static const spmvlab_option dasp_options[] = {
      "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"},
     {"rpw_rule", SPMVLAB_OPT_ENUM, "count", 0, 0, "count|length",
      "rows_per_warp = auto by the medium-row count (paper), or length: 8 when medium rows average >= 24 entries"},
+    {"threshold_rule", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|fill",
+     "fill: when the kept blocks are less than 0.9 real entries at threshold, build again with threshold 1"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -231,6 +239,20 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->empty_runs = (int)spmvlab_opt_int(opts, "empty_runs");
     f->rpw_rule = (int)spmvlab_opt_int(opts, "rpw_rule");
     spmvlab_status st = dasp_build(f, A, err);
+    /* threshold_rule = fill: blocks kept with more than a tenth padding
+     * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
+     * loads than their MMA saves (H100: stencil3d7 1.07x at threshold 1). */
+    if (st == SPMVLAB_OK && spmvlab_opt_int(opts, "threshold_rule") == 1 && f->threshold < 1.0 &&
+        f->n.block_slots && (double)f->n.block_nnz < DASP_FILL_MIN * (double)f->n.block_slots) {
+        for (int i = 0; i < DASP_A_NUM; i++) {
+            free(f->a[i].host);
+            f->a[i].host = NULL;
+            f->a[i].bytes = 0;
+        }
+        memset(&f->n, 0, sizeof f->n);
+        f->threshold = 1.0;
+        st = dasp_build(f, A, err);
+    }
     if (st == SPMVLAB_OK) {
         f->rows_per_warp_auto = spmvlab_opt_is_auto(opts, "rows_per_warp");
         f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)

@@ -263,6 +263,23 @@ static void test_rpw_rule(void)
     spmvlab_csr_free(&A);
 }
 
+/* threshold_rule = fill: 7-entry rows keep 4 + 3 of 8 slots at 0.75
+ * (fill 0.875 < 0.9), built again at 1; 8-entry rows keep full blocks. */
+static void test_threshold_rule(void)
+{
+    const char *const fill[] = {"threshold_rule=fill", NULL};
+    spmvlab_csr A = uniform(64, 7, 100);
+    expect_describe("fixed, len 7", &A, NULL, (const char *[]){"threshold=0.75", "block_fill=0.875", NULL});
+    expect_describe("fill, len 7", &A, fill,
+                    (const char *[]){"threshold=1", "block_fill=1.000", "irregular_nnz=192", NULL});
+    check_bound("fill, len 7", &A, SPMVLAB_F64, fill);
+    check_bound("fill, len 7", &A, SPMVLAB_F16, fill);
+    spmvlab_csr_free(&A);
+    A = uniform(64, 8, 100);
+    expect_describe("fill, len 8", &A, fill, (const char *[]){"threshold=0.75", "block_fill=1.000", NULL});
+    spmvlab_csr_free(&A);
+}
+
 /* Every class at once, in random order, with power-law-like lengths. */
 static void test_mixture(void)
 {
@@ -333,6 +350,7 @@ int main(void)
     test_empty_rows();
     test_empty_runs();
     test_rpw_rule();
+    test_threshold_rule();
     test_mixture();
     test_real_matrices();
     test_refusals();
