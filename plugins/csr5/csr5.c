@@ -58,6 +58,9 @@ static const spmvlab_option csr5_options[] = {
     {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
      "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
      "4: up to 64)"},
+    {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
+     "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
+     "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"},
     {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -97,6 +100,9 @@ static void csr5_destroy(void *handle)
     ctx->dev_free(ctx, (void *)f->d.empty_rows);
     ctx->dev_free(ctx, f->d.pieces);
     ctx->dev_free(ctx, f->d.arrivals);
+    ctx->dev_free(ctx, (void *)f->d.row_map);
+    ctx->dev_free(ctx, (void *)f->d.run_start);
+    ctx->dev_free(ctx, (void *)f->d.run_len);
     csr5_arrays_free(&f->h);
     free(f);
 }
@@ -332,6 +338,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->ctx = ctx;
     f->dtype = A->dtype;
     f->rows = A->rows;
+    f->rows_all = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
     f->sigma_auto = spmvlab_opt_is_auto(opts, "sigma");
@@ -345,9 +352,53 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
-    spmvlab_status st = f->on_gpu ? csr5_convert_gpu(f, A, err) : csr5_convert_host(f, A, err);
+    for (int32_t r = 0; r < A->rows; r++)
+        f->n_empty_all += A->row_ptr[r + 1] == A->row_ptr[r];
+    /* empty = compress: the format is built over Ac, A without its empty
+     * rows (same col/val order); without empty rows, or with nothing but
+     * empty rows, it is the same as offsets. */
+    spmvlab_matrix Ac = *A;
+    csr5_arrays map = {0};
+    int32_t *crp = NULL;
+    const void *d_crp = NULL;
+    spmvlab_status st = SPMVLAB_OK;
+    if (strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0 && f->n_empty_all > 0 && f->n_empty_all < A->rows) {
+        if (csr5_compress_rows(A, &crp, &Ac.rows, &map)) {
+            free(f);
+            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the compressed row pointer");
+        }
+        f->compress = 1;
+        f->rows = Ac.rows;
+        f->d.rows = Ac.rows;
+        Ac.row_ptr = crp;
+        if (f->on_gpu) {
+            st = csr5_put(f, &d_crp, crp, ((size_t)Ac.rows + 1) * 4, err);
+            Ac.d_row_ptr = d_crp;
+        }
+    }
+    if (st == SPMVLAB_OK)
+        st = f->on_gpu ? csr5_convert_gpu(f, &Ac, err) : csr5_convert_host(f, &Ac, err);
     if (st == SPMVLAB_OK && f->on_gpu && spmvlab_opt_int(opts, "verify_convert"))
-        st = csr5_verify_gpu(f, A, err);
+        st = csr5_verify_gpu(f, &Ac, err);
+    if (d_crp) {
+        ctx->dev_free(ctx, (void *)d_crp);
+        f->bytes -= ((size_t)Ac.rows + 1) * 4;
+    }
+    free(crp);
+    if (f->compress) {
+        /* The host build starts from cleared arrays: attach the map after it. */
+        f->h.row_map = map.row_map;
+        f->h.run_start = map.run_start;
+        f->h.run_len = map.run_len;
+        f->h.n_runs = map.n_runs;
+        f->d.n_runs = map.n_runs;
+        if (st == SPMVLAB_OK)
+            st = csr5_put(f, (const void **)&f->d.row_map, map.row_map, (size_t)f->rows * 4, err);
+        if (st == SPMVLAB_OK)
+            st = csr5_put(f, (const void **)&f->d.run_start, map.run_start, (size_t)map.n_runs * 4, err);
+        if (st == SPMVLAB_OK)
+            st = csr5_put(f, (const void **)&f->d.run_len, map.run_len, (size_t)map.n_runs * 4, err);
+    }
     if (st != SPMVLAB_OK) {
         csr5_destroy(f);
         return st;
@@ -377,10 +428,11 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
     const csr5_fmt *f = handle;
     int n = snprintf(buf, len,
                      "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
-                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d convert=%s",
-                     f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->h.n_empty,
+                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d empty=%s zero_runs=%d convert=%s",
+                     f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->n_empty_all,
                      f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
-                     f->d.arrive_release ? "release" : "acq_rel", f->d.occ4 ? 4 : 3, f->on_gpu ? "gpu" : "host");
+                     f->d.arrive_release ? "release" : "acq_rel", f->d.occ4 ? 4 : 3,
+                     f->compress ? "compress" : "offsets", f->h.n_runs, f->on_gpu ? "gpu" : "host");
     if (f->on_gpu && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
 }

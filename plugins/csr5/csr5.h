@@ -37,7 +37,14 @@ typedef struct csr5_dev {
     const int32_t *empty_rows;  /* n_empty rows without entries */
     void *pieces;               /* scratch, 2 tiles + 1 values: out pieces, then head pieces */
     int32_t *arrivals;          /* scratch, tiles counters for inline calibration (zero between calls) */
+    const int32_t *row_map;     /* empty = compress: original row of each stored row; NULL otherwise */
+    const int32_t *run_start;   /* empty = compress: first row of each run of empty rows (original rows) */
+    const int32_t *run_len;     /* rows of each run, 1..CSR5_RUN_MAX */
+    int32_t n_runs;             /* entries of run_start / run_len, zeroed by the main launch */
 } csr5_dev;
+
+/* Longest run of empty rows one thread zeroes (longer runs are split). */
+#define CSR5_RUN_MAX 32
 
 /* Launches y = A*x on stream (a cudaStream_t): the tile/tail/zero kernel and,
  * unless calibration is inline, the calibration kernel. Returns a

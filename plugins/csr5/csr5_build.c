@@ -20,7 +20,54 @@ void csr5_arrays_free(csr5_arrays *h)
     free(h->empty_rows);
     free(h->col);
     free(h->val);
+    free(h->row_map);
+    free(h->run_start);
+    free(h->run_len);
     memset(h, 0, sizeof *h);
+}
+
+int csr5_compress_rows(const spmvlab_matrix *A, int32_t **crp, int32_t *nr, csr5_arrays *h)
+{
+    const int32_t *rp = A->row_ptr;
+    int32_t n = 0, runs = 0, open = 0; /* open: rows of the current run */
+    for (int32_t r = 0; r < A->rows; r++) {
+        if (rp[r + 1] > rp[r]) {
+            n++;
+            open = 0;
+        } else {
+            runs += open == 0;
+            open = open + 1 == CSR5_RUN_MAX ? 0 : open + 1;
+        }
+    }
+    int32_t *c = malloc(((size_t)n + 1) * sizeof *c), *map = malloc((size_t)(n ? n : 1) * sizeof *map);
+    int32_t *rs = malloc((size_t)(runs ? runs : 1) * sizeof *rs), *rl = malloc((size_t)(runs ? runs : 1) * sizeof *rl);
+    if (!c || !map || !rs || !rl) {
+        free(c);
+        free(map);
+        free(rs);
+        free(rl);
+        return -1;
+    }
+    int32_t k = 0, q = 0;
+    c[0] = 0;
+    for (int32_t r = 0; r < A->rows; r++) {
+        if (rp[r + 1] > rp[r]) {
+            map[k] = r;
+            c[++k] = rp[r + 1];
+        } else if (q > 0 && rs[q - 1] + rl[q - 1] == r && rl[q - 1] < CSR5_RUN_MAX) {
+            rl[q - 1]++;
+        } else {
+            rs[q] = r;
+            rl[q++] = 1;
+        }
+    }
+    *crp = c;
+    *nr = n;
+    h->row_map = map;
+    h->run_start = rs;
+    h->run_len = rl;
+    h->n_runs = q;
+    return 0;
 }
 
 int64_t csr5_exclusive_sum(int32_t *a, int64_t n)

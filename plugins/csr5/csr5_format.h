@@ -21,13 +21,20 @@ typedef struct csr5_arrays {
     int32_t n_eo;          /* entries of empty_offset */
     int32_t n_empty;       /* entries of empty_rows */
     int32_t n_flagged;     /* tiles with CSR5_EMPTY_FLAG */
+    int32_t *row_map;      /* empty = compress: A's row of each stored row; else NULL */
+    int32_t *run_start;    /* empty = compress: runs of empty rows of A, */
+    int32_t *run_len;      /* each of 1..CSR5_RUN_MAX rows */
+    int32_t n_runs;        /* entries of run_start / run_len */
 } csr5_arrays;
 
 /* One converted CSR5 matrix. */
 typedef struct csr5_fmt {
     spmvlab_ctx *ctx;      /* services of the instance; frees device memory */
     spmvlab_dtype dtype;   /* type of values, x and y */
-    int32_t rows, cols, nnz;
+    int32_t rows, cols, nnz; /* rows: stored rows (the non-empty ones with empty = compress) */
+    int32_t rows_all;      /* rows of A */
+    int32_t n_empty_all;   /* empty rows of A */
+    int compress;          /* empty = compress took effect (A has empty and non-empty rows) */
     int sigma;             /* entries per lane of a tile */
     int sigma_auto;        /* sigma came from the mean row length */
     int W;                 /* descriptor words per lane */
@@ -42,6 +49,11 @@ typedef struct csr5_fmt {
  * and the reference for verify_convert). Returns 0, or -1 when out of host
  * memory (h is then freed). */
 int csr5_host_build(const spmvlab_matrix *A, int sigma, csr5_arrays *h);
+/* empty = compress: the row pointer of A without its empty rows (*crp,
+ * *nr + 1 entries), with the map to A's rows and the runs of empty rows
+ * (at most CSR5_RUN_MAX rows each) in h. Returns 0, or -1 when out of host
+ * memory (nothing is then allocated). */
+int csr5_compress_rows(const spmvlab_matrix *A, int32_t **crp, int32_t *nr, csr5_arrays *h);
 /* Exclusive prefix sum of n counts in place; returns the total, or -1 when
  * it exceeds INT32_MAX. */
 int64_t csr5_exclusive_sum(int32_t *a, int64_t n);

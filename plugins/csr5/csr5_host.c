@@ -9,6 +9,9 @@
 #include "csr5_format.h"
 #include "csr5_tile.h"
 
+/* The row of y a stored row is written to (kernel: c5_yrow). */
+#define CSR5_YROW(h, r) ((h)->row_map ? (h)->row_map[(r)] : (r))
+
 #define CSR5_V double
 #define CSR5_FMA fma
 #define CSR5_FN(name) csr5_host_##name##_f64

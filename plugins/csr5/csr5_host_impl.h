@@ -63,7 +63,7 @@ static void CSR5_FN(tile)(const csr5_fmt *f, int32_t t, const CSR5_V *x, CSR5_V 
                     head = sum;
                 } else {
                     int32_t s = (int32_t)yoff[l] + k - 1;
-                    y[slot_row ? slot_row[s] : row0 + s] = sum;
+                    y[CSR5_YROW(h, slot_row ? slot_row[s] : row0 + s)] = sum;
                 }
                 k++;
                 sum = 0;
@@ -90,7 +90,7 @@ static void CSR5_FN(tile)(const csr5_fmt *f, int32_t t, const CSR5_V *x, CSR5_V 
         int32_t s = (int32_t)yoff[l] + n - 1;
         int32_t r = slot_row ? slot_row[s] : row0 + s;
         if (r != next_row)
-            y[r] = total;
+            y[CSR5_YROW(h, r)] = total;
         else
             out_pc[t] = total;
     }
@@ -118,7 +118,7 @@ static void CSR5_FN(tail_row)(const csr5_fmt *f, int32_t r, const CSR5_V *x, CSR
     if (continued)
         head_pc[f->d.tiles] = sum;
     else
-        y[r] = sum;
+        y[CSR5_YROW(h, r)] = sum;
 }
 
 /* The row crossing out of tile t, if t owns one (kernel: csr5_calibrate and
@@ -140,7 +140,7 @@ static void CSR5_FN(calibrate)(const csr5_fmt *f, int32_t t, CSR5_V *y, const CS
         for (int64_t i = l; i <= te - t; i += CSR5_OMEGA)
             acc[l] += i == 0 ? out_pc[t] : head_pc[t + i];
     }
-    y[r] = CSR5_FN(tree)(acc);
+    y[CSR5_YROW(&f->h, r)] = CSR5_FN(tree)(acc);
 }
 
 /* y = A x on the host; pieces is scratch of 2 tiles + 1 values. */
@@ -153,6 +153,9 @@ static void CSR5_FN(spmv)(const csr5_fmt *f, const CSR5_V *x, CSR5_V *y, CSR5_V 
         CSR5_FN(tail_row)(f, f->d.tail_row0 + g, x, y, head_pc);
     for (int32_t i = 0; i < f->h.n_empty; i++)
         y[f->h.empty_rows[i]] = 0;
+    for (int32_t i = 0; i < f->h.n_runs; i++) /* empty = compress */
+        for (int32_t k = 0; k < f->h.run_len[i]; k++)
+            y[f->h.run_start[i] + k] = 0;
     for (int32_t t = 0; t < f->d.tiles; t++)
         CSR5_FN(calibrate)(f, t, y, out_pc, head_pc);
 }

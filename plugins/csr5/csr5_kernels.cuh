@@ -15,7 +15,10 @@
  *     the scan value of the next lane. A tile covered by one row takes a fast
  *     path: plain lane sums and a shuffle tree.
  *   - the next tail_rows warps: one row of the tail each, CSR-vector style.
- *   - the remaining warps: 32 empty rows each, set to 0.
+ *   - the remaining warps: 32 empty rows each, set to 0 (empty = offsets),
+ *     or 32 runs of up to CSR5_RUN_MAX empty rows (empty = compress: the
+ *     tiles then hold only the non-empty rows, renumbered, and every store
+ *     goes through row_map to A's row).
  * Rows that cross tile boundaries leave "pieces": the part in the tile where
  * the row starts (out piece) and the part at the head of each later tile and
  * of the tail (head pieces). The row is written once, as the sum of its
@@ -110,6 +113,10 @@ C5_FN V c5_tree(V v)
     return v;
 }
 
+/* The row of y that stored row r is written to (empty = compress maps the
+ * rows of the compressed matrix back to A's rows). */
+C5_FN int32_t c5_yrow(const csr5_dev &d, int32_t r) { return d.row_map ? c5_ldg(d.row_map + r) : r; }
+
 /* Last tile holding entries of row r (tiles = the tail). */
 C5_FN int32_t c5_last_tile(const csr5_dev &d, int32_t r, int64_t T)
 {
@@ -148,7 +155,7 @@ C5_FN V c5_piece(const V *out_pc, const V *head_pc, int32_t ts, int32_t i)
  * pieces; they are loaded kU at a time before being added (same order, so
  * the same sum), to keep several loads in flight instead of one. */
 template <typename V>
-C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane, V *y)
+C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane, V *y)
 {
     constexpr int kU = 8;
     const int32_t n = te - ts + 1;
@@ -167,14 +174,14 @@ C5_FN void c5_finish_row(const V *out_pc, const V *head_pc, int32_t r, int32_t t
         acc += c5_piece(out_pc, head_pc, ts, i);
     acc = c5_tree(acc);
     if (lane == 0)
-        y[r] = acc;
+        y[c5_yrow(d, r)] = acc;
 }
 
 /* Lanes with `last` delivered the last piece of their row (r, pieces ts..te);
  * the whole warp finishes those rows one after another. __syncwarp orders
  * the acquiring lane's atomic before the other lanes' loads. */
 template <typename V>
-C5_FN void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
+C5_FN void c5_finish_rows(const csr5_dev &d, bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
                           int lane, V *y)
 {
     c5_syncwarp();
@@ -182,7 +189,7 @@ C5_FN void c5_finish_rows(bool last, int32_t r, int32_t ts, int32_t te, const V 
     while (m) {
         const int src = c5_ffs(m) - 1;
         m &= m - 1;
-        c5_finish_row(out_pc, head_pc, c5_shfl(r, src), c5_shfl(ts, src),
+        c5_finish_row(d, out_pc, head_pc, c5_shfl(r, src), c5_shfl(ts, src),
                       c5_shfl(te, src), lane, y);
     }
 }
@@ -240,7 +247,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
                     head = sum;
                 } else {
                     const int32_t s = yoff + k - 1;
-                    y[slot_row ? c5_ldg(slot_row + s) : row0 + s] = sum;
+                    y[c5_yrow(d, slot_row ? c5_ldg(slot_row + s) : row0 + s)] = sum;
                 }
                 k++;
                 sum = 0;
@@ -294,7 +301,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
             const int32_t s = yoff + n - 1;
             const int32_t r = slot_row ? c5_ldg(slot_row + s) : row0 + s;
             if (r != next_row) {
-                y[r] = total;
+                y[c5_yrow(d, r)] = total;
             } else {
                 out_pc[t] = total;
                 if (d.calib_inline) {
@@ -315,8 +322,8 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
         }
     }
     if (d.calib_inline) {
-        c5_finish_rows(last_h, rh, tsh, teh, out_pc, head_pc, lane, y);
-        c5_finish_rows(last_o, ro, t, teo, out_pc, head_pc, lane, y);
+        c5_finish_rows(d, last_h, rh, tsh, teh, out_pc, head_pc, lane, y);
+        c5_finish_rows(d, last_o, ro, t, teo, out_pc, head_pc, lane, y);
     }
 }
 
@@ -339,7 +346,7 @@ C5_FN void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restri
     int32_t ts = 0;
     if (lane == 0) {
         if (!continued) {
-            y[r] = acc;
+            y[c5_yrow(d, r)] = acc;
         } else {
             head_pc[d.tiles] = acc;
             if (d.calib_inline) {
@@ -349,7 +356,7 @@ C5_FN void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restri
         }
     }
     if (d.calib_inline)
-        c5_finish_rows(last, r, ts, d.tiles, out_pc, head_pc, lane, y);
+        c5_finish_rows(d, last, r, ts, d.tiles, out_pc, head_pc, lane, y);
 }
 
 /* Warp g of the main launch (see the file comment); lane in 0..31. */
@@ -367,8 +374,15 @@ C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__res
     }
     g -= d.tail_rows;
     const int64_t i = g * CSR5_OMEGA + lane;
-    if (i < d.n_empty)
+    if (i < d.n_empty) {
         y[c5_ldg(d.empty_rows + i)] = V(0);
+    } else if (i - d.n_empty < d.n_runs) {
+        /* empty = compress: one run of up to CSR5_RUN_MAX empty rows per
+         * thread; neighbouring lanes hold neighbouring runs. */
+        const int32_t r0 = c5_ldg(d.run_start + (i - d.n_empty)), n = c5_ldg(d.run_len + (i - d.n_empty));
+        for (int32_t k = 0; k < n; k++)
+            y[r0 + k] = V(0);
+    }
 }
 
 /* calibrate = kernel, warp w: lane l checks whether a row starts in tile
@@ -393,7 +407,7 @@ C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__rest
     while (m) {
         const int src = c5_ffs(m) - 1;
         m &= m - 1;
-        c5_finish_row(out_pc, head_pc, c5_shfl(r, src), c5_shfl((int32_t)t, src), c5_shfl(te, src), lane, y);
+        c5_finish_row(d, out_pc, head_pc, c5_shfl(r, src), c5_shfl((int32_t)t, src), c5_shfl(te, src), lane, y);
     }
 }
 

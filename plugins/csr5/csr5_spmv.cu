@@ -54,7 +54,8 @@ __global__ void __launch_bounds__(kBlock) csr5_calibrate(const csr5_dev d, V *__
 template <typename V, int S>
 cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream_t stream)
 {
-    const int64_t warps = (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + CSR5_OMEGA - 1) / CSR5_OMEGA;
+    const int64_t warps =
+        (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + d.n_runs + CSR5_OMEGA - 1) / CSR5_OMEGA;
     if (warps == 0)
         return cudaSuccess;
     const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;

@@ -145,7 +145,8 @@ std::vector<int64_t> sim_order(int64_t n, int kind)
 template <typename V, int S>
 void sim_spmv(const csr5_dev &d, const V *x, V *y, int kind)
 {
-    const int64_t warps = (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + CSR5_OMEGA - 1) / CSR5_OMEGA;
+    const int64_t warps =
+        (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + d.n_runs + CSR5_OMEGA - 1) / CSR5_OMEGA;
     sim_run(sim_order(warps, kind), [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y); });
     if (!d.calib_inline && d.n_cross > 0)
         sim_run(sim_order(((int64_t)d.tiles + CSR5_OMEGA - 1) / CSR5_OMEGA, kind),
@@ -224,6 +225,12 @@ void check_all(const char *name, const spmvlab_csr *A, const char *sigma)
     check_sim(name, A, SPMVLAB_F64, inl, {0, 2});
     check_sim(name, A, SPMVLAB_F64, ker, {1});
     check_sim(name, A, SPMVLAB_F32, inl, {3});
+    /* empty = compress: tiles over the non-empty rows, the row map, runs. */
+    const char *cin[] = {sigma, "calibrate=inline", "empty=compress", nullptr},
+               *cke[] = {sigma, "calibrate=kernel", "empty=compress", nullptr};
+    check_sim(name, A, SPMVLAB_F64, cin, {0, 2});
+    check_sim(name, A, SPMVLAB_F64, cke, {1});
+    check_sim(name, A, SPMVLAB_F32, cin, {3});
 }
 
 int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*len)(int32_t), uint64_t seed)
