@@ -69,7 +69,7 @@
  * f16_shape (m16n8k8 | m16n8k16), long_chunk (1024 values per long warp),
  * empty_runs (0 | 1, see above), rpw_rule (count | length: with
  * rows_per_warp = auto, length takes 8 whenever the medium rows average at
- * least 24 entries, else the count rule), threshold_rule (fixed | fill:
+ * least DASP_RPW_LEN = 16 entries, else the count rule), threshold_rule (fixed | fill:
  * when the blocks kept at `threshold` hold less than 0.9 real entries, the
  * conversion is redone with threshold 1, only full blocks).
  *
@@ -90,6 +90,8 @@
 /* threshold_rule = fill: the least share of real entries in the kept
  * blocks before the build is redone with threshold 1. */
 #define DASP_FILL_MIN 0.9
+/* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
+#define DASP_RPW_LEN 16
 
 static const spmvlab_option dasp_options[] = {
     {"max_len", SPMVLAB_OPT_INT, "256", 5, 1073741824, NULL,
@@ -107,7 +109,7 @@ static const spmvlab_option dasp_options[] = {
     {"empty_runs", SPMVLAB_OPT_INT, "0", 0, 1, NULL,
      "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"},
     {"rpw_rule", SPMVLAB_OPT_ENUM, "count", 0, 0, "count|length",
-     "rows_per_warp = auto by the medium-row count (paper), or length: 8 when medium rows average >= 24 entries"},
+     "rows_per_warp = auto by the medium-row count (paper), or length: 8 when medium rows average >= 16 entries"},
     {"threshold_rule", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|fill",
      "fill: when the kept blocks are less than 0.9 real entries at threshold, build again with threshold 1"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -257,11 +259,14 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         f->rows_per_warp_auto = spmvlab_opt_is_auto(opts, "rows_per_warp");
         f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)
                                                  : (int)spmvlab_opt_int(opts, "rows_per_warp");
-        /* rpw_rule = length: long medium rows (mean >= 24 entries) keep 8
-         * rows a warp whatever their count (H100: 1.13-1.20x over 32 on the
-         * 27-point stencil, banded-bw32, blocks; 0.69-0.74x on 5-entry rows). */
+        /* rpw_rule = length: long medium rows (mean >= DASP_RPW_LEN entries)
+         * keep 8 rows a warp whatever their count. H100 large set, 8 against
+         * the count rule: better on every matrix with a mean of 17 or more
+         * (27-point stencil 26, banded-bw32 65, blocks 60/120, rmat 35,
+         * mixed 17/20), worse on all of 9 or less (0.69-0.74x at 5); any
+         * cut in 10..17 splits the set the same way. */
         int64_t med_nnz = f->n.block_nnz + f->n.irr;
-        if (f->rows_per_warp_auto && f->rpw_rule == 1 && f->n.medium && med_nnz >= 24 * f->n.medium)
+        if (f->rows_per_warp_auto && f->rpw_rule == 1 && f->n.medium && med_nnz >= DASP_RPW_LEN * f->n.medium)
             f->rows_per_warp = 8;
         st = dasp_upload(f, err);
     }

@@ -249,17 +249,17 @@ static void test_empty_runs(void)
     spmvlab_csr_free(&A);
 }
 
-/* rpw_rule = length: 8 rows a warp when medium rows average >= 24 entries,
+/* rpw_rule = length: 8 rows a warp when medium rows average >= 16 entries,
  * else the count rule (16 from 59990 medium rows). */
 static void test_rpw_rule(void)
 {
     const char *const len_rule[] = {"rpw_rule=length", NULL};
-    spmvlab_csr A = uniform(60000, 24, 2000);
-    expect_describe("rpw count, len 24", &A, NULL, (const char *[]){"rows_per_warp=16", NULL});
-    expect_describe("rpw length, len 24", &A, len_rule, (const char *[]){"rows_per_warp=8", NULL});
+    spmvlab_csr A = uniform(60000, 16, 2000);
+    expect_describe("rpw count, len 16", &A, NULL, (const char *[]){"rows_per_warp=16", NULL});
+    expect_describe("rpw length, len 16", &A, len_rule, (const char *[]){"rows_per_warp=8", NULL});
     spmvlab_csr_free(&A);
-    A = uniform(60000, 23, 2000);
-    expect_describe("rpw length, len 23", &A, len_rule, (const char *[]){"rows_per_warp=16", NULL});
+    A = uniform(60000, 15, 2000);
+    expect_describe("rpw length, len 15", &A, len_rule, (const char *[]){"rows_per_warp=16", NULL});
     spmvlab_csr_free(&A);
 }
 
