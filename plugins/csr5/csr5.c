@@ -14,12 +14,18 @@
  * (5 bits) and y_offset (csr5_ybits bits); layout in csr5_tile.h. Tiles with
  * bit 31 map their row slots through empty_offset (from eo_ptr[t]); empty
  * rows are listed in empty_rows and zeroed by the kernel. row_ptr is kept
- * for the tail and for rows that cross tiles. No padding.
+ * for the tail and for rows that cross tiles. No padding. With empty =
+ * compress (A has empty and non-empty rows) all of this is built over the
+ * non-empty rows only (rows' of them; no tile is flagged), row_map gives
+ * A's row of each stored row for every store of y, and run_start/run_len
+ * list the runs of empty rows (<= CSR5_RUN_MAX rows each) the kernel zeroes.
  *
  * Device bytes, s = sizeof(value), F = 1 when some tile spans empty rows:
  *   4 (rows + 1) + (4 + s) nnz + 4 (tiles + 1) + 128 W tiles + 4 F tiles
  *   + 4 n_empty_offset + 4 n_empty_rows + s (2 tiles + 1) [tiles > 0]
  *   + 4 tiles [calibrate = inline]
+ *   + 4 rows' + 8 n_runs [empty = compress; rows' replaces rows above and
+ *     F = n_empty_offset = n_empty_rows = 0]
  * the last two being scratch for the partial sums of crossing rows.
  *
  * Conversion: on the GPU when one is present (tile_ptr by binary search,
@@ -33,7 +39,9 @@
  * arrive (release: the arrival increments only release, the last arrival
  * reads the pieces with strong loads from L2; acq_rel: they also acquire,
  * which invalidates the SM's L1 each time), occupancy (3 | 4: blocks per
- * SM the f64 kernel for sigma >= 12 is compiled for), verify_convert (compare a GPU
+ * SM the f64 kernel for sigma >= 12 is compiled for), empty (offsets: the
+ * paper's flagged tiles; compress: tiles over the non-empty rows, a row map
+ * and zeroed runs), verify_convert (compare a GPU
  * conversion with the host one).
  *
  * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
