@@ -155,7 +155,8 @@ C5_FN V c5_piece(const V *out_pc, const V *head_pc, int32_t ts, int32_t i)
  * pieces; they are loaded kU at a time before being added (same order, so
  * the same sum), to keep several loads in flight instead of one. */
 template <typename V>
-C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te, int lane, V *y)
+C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te,
+                         int lane, V *y)
 {
     constexpr int kU = 8;
     const int32_t n = te - ts + 1;
@@ -181,8 +182,8 @@ C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, i
  * the whole warp finishes those rows one after another. __syncwarp orders
  * the acquiring lane's atomic before the other lanes' loads. */
 template <typename V>
-C5_FN void c5_finish_rows(const csr5_dev &d, bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc, const V *head_pc,
-                          int lane, V *y)
+C5_FN void c5_finish_rows(const csr5_dev &d, bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc,
+                          const V *head_pc, int lane, V *y)
 {
     c5_syncwarp();
     unsigned m = c5_ballot(last);

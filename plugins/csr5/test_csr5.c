@@ -87,11 +87,20 @@ int main(void)
     spmvlab_csr A;
     const char *s1k[] = {"sigma=1", "calibrate=kernel", NULL}, *s4[] = {"sigma=4", NULL},
                *s16[] = {"sigma=16", NULL}, *s32[] = {"sigma=32", NULL}, *s7[] = {"sigma=7", NULL};
+    /* empty = compress: tiles over the non-empty rows, the row map, runs. */
+    const char *c4[] = {"sigma=4", "empty=compress", NULL}, *c32[] = {"sigma=32", "empty=compress", NULL},
+               *c16k[] = {"sigma=16", "empty=compress", "calibrate=kernel", NULL};
 
     if (gen(&A, 3000, 500, len_gappy, 1) == 0) {
         check_case("many_empty_rows", &A, NULL, NULL);
         check_case("many_empty_rows sigma=4", &A, s4, "empty_row_tiles=");
         check_case("many_empty_rows sigma=1", &A, s1k, NULL);
+        check_case("many_empty_rows compress", &A, c4, "empty_row_tiles=0 ");
+        spmvlab_csr_free(&A);
+    }
+    if (gen(&A, 5040, 300, len_hole, 2) == 0) { /* 5000 empty rows: 157 runs of at most 32 */
+        check_case("empty_run_inside_tile compress", &A, c16k, "empty=compress zero_runs=157");
+        check_case("empty_run_inside_tile compress sigma=4", &A, c4, "empty=compress zero_runs=157");
         spmvlab_csr_free(&A);
     }
     if (gen(&A, 5040, 300, len_hole, 2) == 0) {
@@ -102,6 +111,8 @@ int main(void)
     if (gen(&A, 1000, 200, len_edges, 3) == 0) {
         check_case("leading_trailing_empty", &A, s4, NULL);
         check_case("leading_trailing_empty sigma=32", &A, s32, NULL);
+        check_case("leading_trailing_empty compress", &A, c4, "empty=compress");
+        check_case("leading_trailing_empty compress sigma=32", &A, c32, "empty=compress");
         spmvlab_csr_free(&A);
     }
     if (test_gen_uniform(&A, 1, 3000, 3000, 4) == 0) {
@@ -131,6 +142,7 @@ int main(void)
         check_case("crossing_rows sigma=1", &A, s1k, NULL);
         check_case("crossing_rows sigma=7", &A, s7, NULL);
         check_case("crossing_rows auto", &A, NULL, "sigma=32(auto)");
+        check_case("crossing_rows compress", &A, c4, "empty=offsets"); /* no empty row: the same format */
         spmvlab_csr_free(&A);
     }
     if (test_gen_uniform(&A, 2000, 2000, 10, 9) == 0) {
