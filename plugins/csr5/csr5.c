@@ -41,7 +41,8 @@
  * which invalidates the SM's L1 each time), occupancy (3 | 4: blocks per
  * SM the f64 kernel for sigma >= 12 is compiled for), empty (offsets: the
  * paper's flagged tiles; compress: tiles over the non-empty rows, a row map
- * and zeroed runs), verify_convert (compare a GPU
+ * and zeroed runs), sigma_mean (all | stored: sigma = auto under compress
+ * from the mean over all rows or over the non-empty ones), verify_convert (compare a GPU
  * conversion with the host one).
  *
  * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
@@ -69,6 +70,9 @@ static const spmvlab_option csr5_options[] = {
     {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
      "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
      "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"},
+    {"sigma_mean", SPMVLAB_OPT_ENUM, "all", 0, 0, "all|stored",
+     "sigma = auto with empty = compress: the mean row length over all rows of A (all) or over the stored, "
+     "non-empty rows (stored)"},
     {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -383,6 +387,13 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             st = csr5_put(f, &d_crp, crp, ((size_t)Ac.rows + 1) * 4, err);
             Ac.d_row_ptr = d_crp;
         }
+    }
+    if (f->compress && f->sigma_auto && strcmp(spmvlab_opt_str(opts, "sigma_mean"), "stored") == 0) {
+        /* The paper's rule over the rows the tiles hold. */
+        f->sigma = csr5_auto_sigma(&Ac);
+        f->W = csr5_desc_words(f->sigma);
+        f->d.sigma = f->sigma;
+        f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
     }
     if (st == SPMVLAB_OK)
         st = f->on_gpu ? csr5_convert_gpu(f, &Ac, err) : csr5_convert_host(f, &Ac, err);

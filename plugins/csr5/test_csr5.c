@@ -79,6 +79,8 @@ static int32_t len_gappy(int32_t i) { return (i % 7 == 0 || (i / 50) % 3 == 1 ||
 static int32_t len_hole(int32_t i) { return (i < 20 || i >= 5020) ? 2 : 0; }
 /* Short rows and one row of 20000 entries in the middle. */
 static int32_t len_one_long(int32_t i) { return i == 250 ? 20000 : 3; }
+/* Every other row empty, the others of 12 entries (mean 6 over all rows). */
+static int32_t len_halves(int32_t i) { return i % 2 ? 12 : 0; }
 /* Leading and trailing empty rows around short rows. */
 static int32_t len_edges(int32_t i) { return (i < 40 || i >= 900) ? 0 : 1 + i % 5; }
 
@@ -147,6 +149,13 @@ int main(void)
     }
     if (test_gen_uniform(&A, 2000, 2000, 10, 9) == 0) {
         check_case("mean_row_10", &A, NULL, "sigma=10(auto)");
+        spmvlab_csr_free(&A);
+    }
+    if (gen(&A, 2000, 2000, len_halves, 11) == 0) { /* sigma = auto over all rows or the stored ones */
+        const char *cs[] = {"empty=compress", "sigma_mean=stored", NULL}, *ca[] = {"empty=compress", NULL};
+        check_case("halves compress stored", &A, cs, "sigma=12(auto)");
+        check_case("halves compress all", &A, ca, "sigma=6(auto)");
+        check_case("halves offsets stored", &A, (const char *[]){"sigma_mean=stored", NULL}, "sigma=6(auto)");
         spmvlab_csr_free(&A);
     }
     if (test_gen_uniform(&A, 2000, 2000, 2, 10) == 0) {
