@@ -364,7 +364,8 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
-    for (int32_t r = 0; r < A->rows; r++)
+    const int want_compress = strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0;
+    for (int32_t r = 0; want_compress && r < A->rows; r++) /* offsets counts them while converting */
         f->n_empty_all += A->row_ptr[r + 1] == A->row_ptr[r];
     /* empty = compress: the format is built over Ac, A without its empty
      * rows (same col/val order); without empty rows, or with nothing but
@@ -374,7 +375,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     int32_t *crp = NULL;
     const void *d_crp = NULL;
     spmvlab_status st = SPMVLAB_OK;
-    if (strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0 && f->n_empty_all > 0 && f->n_empty_all < A->rows) {
+    if (want_compress && f->n_empty_all > 0 && f->n_empty_all < A->rows) {
         if (csr5_compress_rows(A, &crp, &Ac.rows, &map)) {
             free(f);
             return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the compressed row pointer");
@@ -422,6 +423,8 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         csr5_destroy(f);
         return st;
     }
+    if (!f->compress)
+        f->n_empty_all = f->h.n_empty;
     csr5_layout_scalars(f);
     ctx->log(ctx, "csr5: sigma %d, %d tiles, tail from %d, %d crossing rows, converted on the %s", f->sigma,
              f->d.tiles, f->d.tail_start, f->d.n_cross, f->on_gpu ? "GPU" : "host");
