@@ -4,6 +4,8 @@
 # generates the large set into a local cache, then runs the steps given:
 #   gputest            ctest -L gpu (parallel; each check case is its own process)
 #   run:NAME:ARGS      spmvlab run ARGS -o OUT/NAME.csv --json OUT/NAME.json
+#   sanitize[:P,...]   compute-sanitizer memcheck of every plugin (or those named)
+#   racecheck:P,...    compute-sanitizer racecheck of the plugins named
 # Environment: SRC (configured checkout path, default /work/main), OUT.
 set -uo pipefail
 # Results go to a work folder and come back as one archive, OUT/results.tgz
@@ -26,13 +28,23 @@ for step in "$@"; do
     gputest)
       (cd .gpu/build && ctest -L gpu -j8 --timeout 300 --output-on-failure) > "$out/ctest-gpu.log" 2>&1
       echo "ctest -L gpu: exit $?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest-gpu.log" | tail -20 ;;
-    sanitize)
+    sanitize|sanitize:*)
       export PATH="$PATH:/usr/local/cuda/bin"
-      for p in csr cusparse coo ell hyb jds sell csr5 dasp; do
+      plugins="csr cusparse coo ell hyb jds sell csr5 dasp"
+      [ "$step" = sanitize ] || plugins=$(echo "${step#sanitize:}" | tr , ' ')
+      for p in $plugins; do
         compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$bin" check "$p" --gpu --no-fork \
           --no-edge-cases --matrix data/1138_bus.mtx.gz --matrix data/mbeacxc.mtx.gz --matrix data/lp_e226.mtx.gz \
           > "$out/memcheck-$p.log" 2>&1
         echo "memcheck $p: exit $? ($(grep -c 'Invalid\|ERROR SUMMARY: [1-9]' "$out/memcheck-$p.log") findings); $(grep 'ERROR SUMMARY' "$out/memcheck-$p.log" | tail -1)"
+      done ;;
+    racecheck:*)
+      # Shared-memory races (the csr5 store stage, the dasp tiles).
+      export PATH="$PATH:/usr/local/cuda/bin"
+      for p in $(echo "${step#racecheck:}" | tr , ' '); do
+        compute-sanitizer --tool racecheck --error-exitcode 9 "$bin" check "$p" --gpu --no-fork --no-edge-cases \
+          --matrix data/1138_bus.mtx.gz --matrix data/mbeacxc.mtx.gz > "$out/racecheck-$p.log" 2>&1
+        echo "racecheck $p: exit $?; $(grep 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$p.log" | tail -1)"
       done ;;
     validate:*)
       mode=${step#validate:}

@@ -8,7 +8,9 @@
  * csr5_main_warp: warp g of the main launch plays one of three parts:
  *   - g < tiles: one tile (c5_tile). Each lane runs a serial segmented sum
  *     over its sigma entries, with the row-start flags of its descriptor;
- *     rows that start and end inside the lane are written at once. The part
+ *     rows that start and end inside the lane are stored at once (into the
+ *     warp's shared-memory stage, written out as consecutive rows after the
+ *     scan; or straight to y with stores = direct). The part
  *     of a lane before its first row start (its "head") is combined across
  *     lanes by a segmented suffix scan with shuffles whose segment bounds are
  *     the descriptor's seg_offset, and each lane's last row gets its sum plus
@@ -44,6 +46,9 @@ namespace {
 
 constexpr int kBlock = 256; /* threads per block of the launches */
 constexpr int kWarpsPerBlock = kBlock / CSR5_OMEGA;
+/* Slots of a warp's store stage (stores = staged): a tile with more rows
+ * stores directly. Twice the slots of a tile whose rows are sigma long. */
+#define CSR5_STAGE 64
 
 /* Descriptor words per lane for sigma s (csr5_desc_words at compile time). */
 __host__ __device__ constexpr int c5_words(int s)
@@ -195,11 +200,35 @@ C5_FN void c5_finish_rows(const csr5_dev &d, bool last, int32_t r, int32_t ts, i
     }
 }
 
+/* stores = staged: the rows complete in the tile sit in stage by slot; the
+ * warp writes them to y as consecutive rows, 32 a store, instead of one
+ * scattered 8-byte store per row from whichever lane finished it (those
+ * fill L2 with partial-sector writes, the kernel's limit on short rows).
+ * Complete rows are slots head .. slots - 1, less the last slot when its
+ * row continues into the next tile (it left as a piece). */
+C5_FN int32_t c5_stage_end(int32_t row0, int32_t next_row, uint32_t meta, uint32_t flags)
+{
+    const int32_t slots = (int32_t)(meta >> 5) + c5_popc(flags); /* from lane 31 */
+    return row0 + slots - 1 == next_row ? slots - 1 : slots;
+}
+
+template <typename V>
+C5_FN void c5_flush_stage(const csr5_dev &d, int32_t row0, int32_t next_row, uint32_t w0, uint32_t meta,
+                          uint32_t flags, int lane, const V *stage, V *y)
+{
+    const int32_t head = (int32_t)(~c5_shfl(w0, 0) & 1u);
+    const int32_t end = c5_shfl(c5_stage_end(row0, next_row, meta, flags), CSR5_OMEGA - 1);
+    c5_syncwarp(); /* every lane's stage writes before the reads */
+    for (int32_t s = head + lane; s < end; s += CSR5_OMEGA)
+        y[c5_yrow(d, row0 + s)] = stage[s];
+    c5_syncwarp(); /* the reads before the next tile's writes */
+}
+
 /* One tile of 32 x S entries; see the file comment. The loads of a chunk of
  * CH steps (columns, values, then x) are issued before any of its sums, so a
  * lane keeps up to 3 CH loads in flight; CH = 16 bounds the registers. */
 template <typename V, int S>
-C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x, V *__restrict__ y)
+C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__ x, V *__restrict__ y, V *stage)
 {
     constexpr int T = CSR5_OMEGA * S, W = c5_words(S), CH = S < 16 ? S : 16;
     const uint32_t tp0 = c5_ldg(d.tile_ptr + t);
@@ -216,10 +245,14 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
     const int32_t *slot_row =
         (!one_row && (tp0 & CSR5_EMPTY_FLAG)) ? d.empty_offset + c5_ldg(d.eo_ptr + t) : nullptr;
     V *out_pc = static_cast<V *>(d.pieces), *head_pc = out_pc + d.tiles;
+    /* stores = staged: rows complete in the tile go to the warp's stage by
+     * slot and leave as one coalesced run (see c5_flush_stage); needs slot s
+     * = row row0 + s (no empty rows between slots) and few enough slots. */
+    const bool staged = stage && !one_row && !slot_row && next_row - row0 < CSR5_STAGE;
 
     /* Serial segmented sum of the lane: `head` is the part before the
      * lane's first row start, rows starting and ending in the lane are
-     * written at once, `sum` ends as the lane's last (open) row. */
+     * stored at once, `sum` ends as the lane's last (open) row. */
     V sum = 0, head = 0;
     int k = 0;
 #pragma unroll
@@ -248,7 +281,10 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
                     head = sum;
                 } else {
                     const int32_t s = yoff + k - 1;
-                    y[c5_yrow(d, slot_row ? c5_ldg(slot_row + s) : row0 + s)] = sum;
+                    if (staged)
+                        stage[s] = sum;
+                    else
+                        y[c5_yrow(d, slot_row ? c5_ldg(slot_row + s) : row0 + s)] = sum;
                 }
                 k++;
                 sum = 0;
@@ -302,7 +338,10 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
             const int32_t s = yoff + n - 1;
             const int32_t r = slot_row ? c5_ldg(slot_row + s) : row0 + s;
             if (r != next_row) {
-                y[c5_yrow(d, r)] = total;
+                if (staged)
+                    stage[s] = total;
+                else
+                    y[c5_yrow(d, r)] = total;
             } else {
                 out_pc[t] = total;
                 if (d.calib_inline) {
@@ -322,6 +361,8 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
             }
         }
     }
+    if (staged)
+        c5_flush_stage(d, row0, next_row, w0, meta, flags, lane, stage, y);
     if (d.calib_inline) {
         c5_finish_rows(d, last_h, rh, tsh, teh, out_pc, head_pc, lane, y);
         c5_finish_rows(d, last_o, ro, t, teo, out_pc, head_pc, lane, y);
@@ -362,10 +403,11 @@ C5_FN void c5_tail_row(const csr5_dev &d, int32_t r, int lane, const V *__restri
 
 /* Warp g of the main launch (see the file comment); lane in 0..31. */
 template <typename V, int S>
-C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__restrict__ x, V *__restrict__ y)
+C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__restrict__ x, V *__restrict__ y,
+                          V *stage)
 {
     if (g < d.tiles) {
-        c5_tile<V, S>(d, (int32_t)g, lane, x, y);
+        c5_tile<V, S>(d, (int32_t)g, lane, x, y, d.staged ? stage : nullptr);
         return;
     }
     g -= d.tiles;

@@ -13,8 +13,9 @@ template <typename V, int S>
 __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
     /* g is the same for the 32 lanes of a warp, so a warp takes one part. */
+    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
 }
 
 /* The same for short f64 tiles (few loads per lane), compiled for 8 blocks
@@ -23,8 +24,9 @@ __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *_
 template <typename V, int S>
 __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
+    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
 }
 
 /* Long f64 tiles (sigma >= 12) use up to 80 registers: 3 blocks, 24 warps
@@ -33,8 +35,9 @@ __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, c
 template <typename V, int S>
 __global__ void __launch_bounds__(kBlock, 4) csr5_main_occ4(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
+    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
 }
 
 template <typename V, int S>

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -147,7 +148,11 @@ void sim_spmv(const csr5_dev &d, const V *x, V *y, int kind)
 {
     const int64_t warps =
         (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + d.n_runs + CSR5_OMEGA - 1) / CSR5_OMEGA;
-    sim_run(sim_order(warps, kind), [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y); });
+    /* The warp's shared-memory stage: one buffer for the warps in turn, as
+     * a warp finds on the GPU what the block's previous warp left there. */
+    std::vector<V> stage(CSR5_STAGE, std::numeric_limits<V>::quiet_NaN());
+    sim_run(sim_order(warps, kind),
+            [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y, stage.data()); });
     if (!d.calib_inline && d.n_cross > 0)
         sim_run(sim_order(((int64_t)d.tiles + CSR5_OMEGA - 1) / CSR5_OMEGA, kind),
                 [&](int64_t w, int lane) { csr5_calibrate_warp<V>(d, w, lane, y); });
@@ -231,6 +236,10 @@ void check_all(const char *name, const spmvlab_csr *A, const char *sigma)
     check_sim(name, A, SPMVLAB_F64, cin, {0, 2});
     check_sim(name, A, SPMVLAB_F64, cke, {1});
     check_sim(name, A, SPMVLAB_F32, cin, {3});
+    /* stores = direct: every row stored by the lane that finished it. */
+    const char *dir[] = {sigma, "stores=direct", nullptr}, *cdi[] = {sigma, "stores=direct", "empty=compress", nullptr};
+    check_sim(name, A, SPMVLAB_F64, dir, {2});
+    check_sim(name, A, SPMVLAB_F64, cdi, {0});
 }
 
 int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*len)(int32_t), uint64_t seed)
@@ -281,6 +290,16 @@ int main()
     }
     if (test_gen_uniform(&A, 64, 100, 8, 7) == 0) {
         check_all("exact_tiles", &A, "sigma=4");
+        spmvlab_csr_free(&A);
+    }
+    /* Tiles of 128 and of 64 rows (sigma 4): beyond the store stage, and at
+     * its limit, which counts the next tile's first row (direct stores). */
+    if (test_gen_uniform(&A, 1000, 500, 1, 8) == 0) {
+        check_all("one_entry_rows", &A, "sigma=4");
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen_uniform(&A, 1000, 500, 2, 9) == 0) {
+        check_all("two_entry_rows", &A, "sigma=4");
         spmvlab_csr_free(&A);
     }
     if (test_load_csr("bcspwr10.mtx.gz", &A) == 0) {

@@ -108,10 +108,12 @@ static const spmvlab_option dasp_options[] = {
      "values of a long row per warp, a multiple of 128"},
     {"empty_runs", SPMVLAB_OPT_INT, "0", 0, 1, NULL,
      "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"},
-    {"rpw_rule", SPMVLAB_OPT_ENUM, "count", 0, 0, "count|length",
-     "rows_per_warp = auto by the medium-row count (paper), or length: 8 when medium rows average >= 16 entries"},
+    {"rpw_rule", SPMVLAB_OPT_ENUM, "length", 0, 0, "count|length",
+     "rows_per_warp = auto by the medium-row count (count, the paper), or length: 8 when medium rows average "
+     ">= 16 entries, else count"},
     {"threshold_rule", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|fill",
-     "fill: when the kept blocks are less than 0.9 real entries at threshold, build again with threshold 1"},
+     "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again "
+     "with threshold 1"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 

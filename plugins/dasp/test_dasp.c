@@ -255,7 +255,9 @@ static void test_rpw_rule(void)
 {
     const char *const len_rule[] = {"rpw_rule=length", NULL};
     spmvlab_csr A = uniform(60000, 16, 2000);
-    expect_describe("rpw count, len 16", &A, NULL, (const char *[]){"rows_per_warp=16", NULL});
+    expect_describe("rpw count, len 16", &A, (const char *[]){"rpw_rule=count", NULL},
+                    (const char *[]){"rows_per_warp=16", NULL});
+    expect_describe("rpw default, len 16", &A, NULL, (const char *[]){"rows_per_warp=8", NULL});
     expect_describe("rpw length, len 16", &A, len_rule, (const char *[]){"rows_per_warp=8", NULL});
     spmvlab_csr_free(&A);
     A = uniform(60000, 15, 2000);
