@@ -67,9 +67,9 @@ static const spmvlab_option csr5_options[] = {
     {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
      "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
      "4: up to 64)"},
-    {"stores", SPMVLAB_OPT_ENUM, "staged", 0, 0, "staged|direct",
-     "rows complete inside a tile: collected in shared memory and written as consecutive rows by the warp "
-     "(staged), or stored by the lane that finished each (direct, the paper)"},
+    {"stores", SPMVLAB_OPT_ENUM, "direct", 0, 0, "direct|staged",
+     "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in "
+     "shared memory and written as consecutive rows by the warp (staged)"},
     {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
      "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
      "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"},

@@ -248,7 +248,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
     /* stores = staged: rows complete in the tile go to the warp's stage by
      * slot and leave as one coalesced run (see c5_flush_stage); needs slot s
      * = row row0 + s (no empty rows between slots) and few enough slots. */
-    const bool staged = stage && !one_row && !slot_row && next_row - row0 < CSR5_STAGE;
+    const bool staged = stage != nullptr && !one_row && !slot_row && next_row - row0 < CSR5_STAGE;
 
     /* Serial segmented sum of the lane: `head` is the part before the
      * lane's first row start, rows starting and ending in the lane are
@@ -407,7 +407,7 @@ C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__res
                           V *stage)
 {
     if (g < d.tiles) {
-        c5_tile<V, S>(d, (int32_t)g, lane, x, y, d.staged ? stage : nullptr);
+        c5_tile<V, S>(d, (int32_t)g, lane, x, y, stage);
         return;
     }
     g -= d.tiles;

@@ -9,35 +9,45 @@
 
 namespace {
 
-template <typename V, int S>
+/* The warp's store stage (stores = staged, ST): dynamic shared memory, so
+ * that the direct kernels hold none (shared memory a kernel holds shrinks
+ * the L1 left for x), and compiled out of them (a 32-register kernel would
+ * spill its extra state). */
+template <typename V, bool ST>
+__device__ __forceinline__ V *c5_stage()
+{
+    extern __shared__ __align__(16) unsigned char c5_smem[];
+    return ST ? reinterpret_cast<V *>(c5_smem) + (threadIdx.x / CSR5_OMEGA) * CSR5_STAGE : nullptr;
+}
+
+constexpr size_t c5_stage_bytes(size_t value_size) { return (size_t)kWarpsPerBlock * CSR5_STAGE * value_size; }
+
+template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
     /* g is the same for the 32 lanes of a warp, so a warp takes one part. */
-    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
 }
 
 /* The same for short f64 tiles (few loads per lane), compiled for 8 blocks
  * per SM (32 registers, every warp the SM holds), which the compiler does
  * not choose by itself once the calibration code is inlined. */
-template <typename V, int S>
+template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
-    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
 }
 
 /* Long f64 tiles (sigma >= 12) use up to 80 registers: 3 blocks, 24 warps
  * per SM. Option occupancy = 4 runs this copy compiled for 4 blocks (64
  * registers, 32 warps; fewer loads in flight per warp, more warps). */
-template <typename V, int S>
+template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock, 4) csr5_main_occ4(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
-    __shared__ V stage[kWarpsPerBlock][CSR5_STAGE];
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, stage[threadIdx.x / CSR5_OMEGA]);
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
 }
 
 template <typename V, int S>
@@ -54,6 +64,21 @@ __global__ void __launch_bounds__(kBlock) csr5_calibrate(const csr5_dev d, V *__
     csr5_calibrate_warp<V>(d, w, (int)(threadIdx.x & (CSR5_OMEGA - 1)), y);
 }
 
+template <typename V, int S, bool ST>
+void c5_launch_kernel(const csr5_dev &d, unsigned blocks, const V *x, V *y, cudaStream_t stream)
+{
+    const size_t smem = ST ? c5_stage_bytes(sizeof(V)) : 0;
+    if constexpr (c5_short<V, S>())
+        csr5_main_short<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+    else if constexpr (c5_long<V, S>())
+        if (d.occ4)
+            csr5_main_occ4<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+        else
+            csr5_main<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+    else
+        csr5_main<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+}
+
 template <typename V, int S>
 cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream_t stream)
 {
@@ -61,18 +86,13 @@ cudaError_t c5_launch_main(const csr5_dev &d, const void *x, void *y, cudaStream
         (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + d.n_runs + CSR5_OMEGA - 1) / CSR5_OMEGA;
     if (warps == 0)
         return cudaSuccess;
-    const int64_t blocks = (warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    if constexpr (c5_short<V, S>())
-        csr5_main_short<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
-    else if constexpr (c5_long<V, S>())
-        if (d.occ4)
-            csr5_main_occ4<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x),
-                                                                          static_cast<V *>(y));
-        else
-            csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x),
-                                                                     static_cast<V *>(y));
+    const unsigned blocks = (unsigned)((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    const V *xv = static_cast<const V *>(x);
+    V *yv = static_cast<V *>(y);
+    if (d.staged)
+        c5_launch_kernel<V, S, true>(d, blocks, xv, yv, stream);
     else
-        csr5_main<V, S><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<const V *>(x), static_cast<V *>(y));
+        c5_launch_kernel<V, S, false>(d, blocks, xv, yv, stream);
     return cudaGetLastError();
 }
 

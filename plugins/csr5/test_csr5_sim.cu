@@ -152,7 +152,7 @@ void sim_spmv(const csr5_dev &d, const V *x, V *y, int kind)
      * a warp finds on the GPU what the block's previous warp left there. */
     std::vector<V> stage(CSR5_STAGE, std::numeric_limits<V>::quiet_NaN());
     sim_run(sim_order(warps, kind),
-            [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y, stage.data()); });
+            [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y, d.staged ? stage.data() : nullptr); });
     if (!d.calib_inline && d.n_cross > 0)
         sim_run(sim_order(((int64_t)d.tiles + CSR5_OMEGA - 1) / CSR5_OMEGA, kind),
                 [&](int64_t w, int lane) { csr5_calibrate_warp<V>(d, w, lane, y); });
@@ -236,10 +236,11 @@ void check_all(const char *name, const spmvlab_csr *A, const char *sigma)
     check_sim(name, A, SPMVLAB_F64, cin, {0, 2});
     check_sim(name, A, SPMVLAB_F64, cke, {1});
     check_sim(name, A, SPMVLAB_F32, cin, {3});
-    /* stores = direct: every row stored by the lane that finished it. */
-    const char *dir[] = {sigma, "stores=direct", nullptr}, *cdi[] = {sigma, "stores=direct", "empty=compress", nullptr};
+    /* stores = staged: complete rows through the warp's stage. */
+    const char *dir[] = {sigma, "stores=staged", nullptr}, *cdi[] = {sigma, "stores=staged", "empty=compress", nullptr};
     check_sim(name, A, SPMVLAB_F64, dir, {2});
     check_sim(name, A, SPMVLAB_F64, cdi, {0});
+    check_sim(name, A, SPMVLAB_F32, dir, {1});
 }
 
 int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*len)(int32_t), uint64_t seed)
