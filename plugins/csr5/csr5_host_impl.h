@@ -122,7 +122,8 @@ static void CSR5_FN(tail_row)(const csr5_fmt *f, int32_t r, const CSR5_V *x, CSR
 }
 
 /* The row crossing out of tile t, if t owns one (kernel: csr5_calibrate and
- * csr5_finish_row): its pieces summed lane-strided, then the tree. */
+ * c5_finish_rows): up to CSR5_SEQ_PIECES pieces summed in order, more
+ * lane-strided, then the tree. */
 static void CSR5_FN(calibrate)(const csr5_fmt *f, int32_t t, CSR5_V *y, const CSR5_V *out_pc,
                                const CSR5_V *head_pc)
 {
@@ -134,6 +135,13 @@ static void CSR5_FN(calibrate)(const csr5_fmt *f, int32_t t, CSR5_V *y, const CS
     int64_t te = ((int64_t)rp[r + 1] - 1) / T;
     if (te > f->d.tiles)
         te = f->d.tiles;
+    if (te - t + 1 <= CSR5_SEQ_PIECES) { /* in order, one thread */
+        CSR5_V sum = out_pc[t];
+        for (int64_t i = 1; i <= te - t; i++)
+            sum += head_pc[t + i];
+        y[CSR5_YROW(&f->h, r)] = sum;
+        return;
+    }
     CSR5_V acc[CSR5_OMEGA];
     for (int l = 0; l < CSR5_OMEGA; l++) {
         acc[l] = 0;

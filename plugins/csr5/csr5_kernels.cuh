@@ -24,13 +24,15 @@
  * Rows that cross tile boundaries leave "pieces": the part in the tile where
  * the row starts (out piece) and the part at the head of each later tile and
  * of the tail (head pieces). The row is written once, as the sum of its
- * pieces in a fixed order: lane l adds pieces l, l + 32, ..., then a shuffle
- * tree. Who sums them (option calibrate):
- *   inline  every piece is followed by an acq_rel atomic increment of a
- *           counter of the row's first tile; the warp that delivers the last
- *           piece sums them and resets the counter for the next call. One
- *           launch, no waiting on other blocks, deterministic.
- *   kernel  csr5_calibrate_warp, a second launch with one thread per tile.
+ * pieces in a fixed order: up to CSR5_SEQ_PIECES in order by one thread,
+ * more by the warp (lane l adds pieces l, l + 32, ..., then a shuffle tree).
+ * Who sums them (option calibrate):
+ *   inline  every piece is followed by an atomic increment (release, or
+ *           acq_rel) of a counter of the row's first tile; the lane that
+ *           delivers the last piece sums them and resets the counter for
+ *           the next call. One launch, no waiting on other blocks.
+ *   kernel  csr5_calibrate_warp, a second launch with one thread per tile,
+ *           each summing the row that leaves its tile.
  * Every row is written by exactly one warp on every call: complete rows by
  * their tile or tail warp, crossing rows by the calibration, empty rows with
  * 0. spmv_host (csr5_host_impl.h) performs the same operations in the same
@@ -155,8 +157,8 @@ C5_FN V c5_piece(const V *out_pc, const V *head_pc, int32_t ts, int32_t i)
     return c5_ld_strong(i == 0 ? out_pc + ts : head_pc + ts + i);
 }
 
-/* The warp writes y[r] = the sum of the pieces of tiles ts..te: lane l adds
- * pieces l, l + 32, ... in that order. Rows spanning many tiles have many
+/* The warp writes y[r] = the sum of the pieces of tiles ts..te (more than
+ * CSR5_SEQ_PIECES): lane l adds pieces l, l + 32, ... in that order. Rows spanning many tiles have many
  * pieces; they are loaded kU at a time before being added (same order, so
  * the same sum), to keep several loads in flight instead of one. */
 template <typename V>
@@ -183,15 +185,42 @@ C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, i
         y[c5_yrow(d, r)] = acc;
 }
 
-/* Lanes with `last` delivered the last piece of their row (r, pieces ts..te);
- * the whole warp finishes those rows one after another. __syncwarp orders
- * the acquiring lane's atomic before the other lanes' loads. */
+/* One thread writes y[r] = the sum of the pieces of tiles ts..te, in order
+ * (te - ts < CSR5_SEQ_PIECES). Loaded 4 at a time before being added, so
+ * the loads overlap. */
 template <typename V>
-C5_FN void c5_finish_rows(const csr5_dev &d, bool last, int32_t r, int32_t ts, int32_t te, const V *out_pc,
+C5_FN void c5_finish_row_seq(const csr5_dev &d, const V *out_pc, const V *head_pc, int32_t r, int32_t ts,
+                             int32_t te, V *y)
+{
+    const int32_t n = te - ts + 1;
+    V acc = c5_piece(out_pc, head_pc, ts, 0);
+    int32_t i = 1;
+    for (; i + 3 < n; i += 4) {
+        const V p0 = c5_piece(out_pc, head_pc, ts, i), p1 = c5_piece(out_pc, head_pc, ts, i + 1),
+                p2 = c5_piece(out_pc, head_pc, ts, i + 2), p3 = c5_piece(out_pc, head_pc, ts, i + 3);
+        acc += p0;
+        acc += p1;
+        acc += p2;
+        acc += p3;
+    }
+    for (; i < n; i++)
+        acc += c5_piece(out_pc, head_pc, ts, i);
+    y[c5_yrow(d, r)] = acc;
+}
+
+/* Lanes with `own` finish their row (r, pieces ts..te): rows of up to
+ * CSR5_SEQ_PIECES pieces each by its own lane, longer ones by the whole warp
+ * one after another. __syncwarp orders the arriving lanes' atomics before
+ * the other lanes' loads. */
+template <typename V>
+C5_FN void c5_finish_rows(const csr5_dev &d, bool own, int32_t r, int32_t ts, int32_t te, const V *out_pc,
                           const V *head_pc, int lane, V *y)
 {
     c5_syncwarp();
-    unsigned m = c5_ballot(last);
+    const bool seq = te - ts < CSR5_SEQ_PIECES;
+    if (own && seq)
+        c5_finish_row_seq(d, out_pc, head_pc, r, ts, te, y);
+    unsigned m = c5_ballot(own && !seq);
     while (m) {
         const int src = c5_ffs(m) - 1;
         m &= m - 1;
@@ -429,7 +458,7 @@ C5_FN void csr5_main_warp(const csr5_dev &d, int64_t g, int lane, const V *__res
 }
 
 /* calibrate = kernel, warp w: lane l checks whether a row starts in tile
- * t = 32 w + l and continues past it; the warp then finishes those rows. */
+ * t = 32 w + l and continues past it, and finishes it (c5_finish_rows). */
 template <typename V>
 C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__restrict__ y)
 {
@@ -446,12 +475,7 @@ C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__rest
         }
     }
     const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;
-    unsigned m = c5_ballot(own);
-    while (m) {
-        const int src = c5_ffs(m) - 1;
-        m &= m - 1;
-        c5_finish_row(d, out_pc, head_pc, c5_shfl(r, src), c5_shfl((int32_t)t, src), c5_shfl(te, src), lane, y);
-    }
+    c5_finish_rows(d, own, r, (int32_t)t, te, out_pc, head_pc, lane, y);
 }
 
 } // namespace

@@ -38,6 +38,10 @@
 #define CSR5_SIGMA_MAX 32            /* flags of one lane fit one word */
 #define CSR5_EMPTY_FLAG 0x80000000u  /* tile_ptr bit: the tile's slots skip empty rows */
 #define CSR5_ROW_MASK 0x7fffffffu    /* tile_ptr bits holding the row */
+/* A row crossing tiles is the sum of its pieces (its part in each tile):
+ * up to this many are added in order by one thread; more are added
+ * lane-strided by a warp, then a shuffle tree (host and GPU alike). */
+#define CSR5_SEQ_PIECES 32
 
 /* Set bits of v. */
 CSR5_HD int csr5_popc(uint32_t v)
