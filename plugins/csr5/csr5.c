@@ -59,17 +59,19 @@
 static const spmvlab_option csr5_options[] = {
     {"sigma", SPMVLAB_OPT_INT_AUTO, "auto", 1, CSR5_SIGMA_MAX, NULL,
      "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"},
-    {"calibrate", SPMVLAB_OPT_ENUM, "inline", 0, 0, "inline|kernel",
-     "rows crossing tiles: finished by the last tile to arrive (one launch) or by a second kernel"},
+    {"calibrate", SPMVLAB_OPT_ENUM, "kernel", 0, 0, "kernel|inline",
+     "rows crossing tiles: finished by a second kernel, one thread per tile, or by the last tile to arrive "
+     "(inline: one launch, an atomic counter and a fence per crossing row)"},
     {"arrive", SPMVLAB_OPT_ENUM, "release", 0, 0, "release|acq_rel",
      "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces "
      "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)"},
     {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
      "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
      "4: up to 64)"},
-    {"stores", SPMVLAB_OPT_ENUM, "direct", 0, 0, "direct|staged",
+    {"stores", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|direct|staged",
      "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in "
-     "shared memory and written as consecutive rows by the warp (staged)"},
+     "shared memory and written as consecutive rows by the warp (staged); auto: staged for sigma <= 12 "
+     "without empty rows, else direct"},
     {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
      "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
      "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"},
@@ -365,7 +367,6 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
     f->d.arrive_release = strcmp(spmvlab_opt_str(opts, "arrive"), "release") == 0;
     f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
-    f->d.staged = strcmp(spmvlab_opt_str(opts, "stores"), "staged") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
     const int want_compress = strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0;
@@ -429,6 +430,11 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (!f->compress)
         f->n_empty_all = f->h.n_empty;
+    /* stores = auto: the stage pays where tiles hold many short rows and
+     * lose to it where rows are long or empty rows intervene (README). */
+    f->stores_auto = strcmp(spmvlab_opt_str(opts, "stores"), "auto") == 0;
+    f->d.staged = f->stores_auto ? f->sigma <= CSR5_STAGE_SIGMA_MAX && f->n_empty_all == 0
+                                 : strcmp(spmvlab_opt_str(opts, "stores"), "staged") == 0;
     csr5_layout_scalars(f);
     ctx->log(ctx, "csr5: sigma %d, %d tiles, tail from %d, %d crossing rows, converted on the %s", f->sigma,
              f->d.tiles, f->d.tail_start, f->d.n_cross, f->on_gpu ? "GPU" : "host");
@@ -454,11 +460,12 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
     const csr5_fmt *f = handle;
     int n = snprintf(buf, len,
                      "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
-                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d stores=%s empty=%s zero_runs=%d convert=%s",
+                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d stores=%s%s empty=%s zero_runs=%d convert=%s",
                      f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->n_empty_all,
                      f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
                      f->d.arrive_release ? "release" : "acq_rel", f->d.occ4 ? 4 : 3,
-                     f->d.staged ? "staged" : "direct", f->compress ? "compress" : "offsets", f->h.n_runs, f->on_gpu ? "gpu" : "host");
+                     f->d.staged ? "staged" : "direct", f->stores_auto ? "(auto)" : "",
+                     f->compress ? "compress" : "offsets", f->h.n_runs, f->on_gpu ? "gpu" : "host");
     if (f->on_gpu && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
 }

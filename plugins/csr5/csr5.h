@@ -44,6 +44,9 @@ typedef struct csr5_dev {
     int32_t n_runs;             /* entries of run_start / run_len, zeroed by the main launch */
 } csr5_dev;
 
+/* stores = auto: the largest sigma that stages the stores (no empty rows). */
+#define CSR5_STAGE_SIGMA_MAX 12
+
 /* Longest run of empty rows one thread zeroes (longer runs are split). */
 #define CSR5_RUN_MAX 32
 

@@ -37,6 +37,7 @@ typedef struct csr5_fmt {
     int compress;          /* empty = compress took effect (A has empty and non-empty rows) */
     int sigma;             /* entries per lane of a tile */
     int sigma_auto;        /* sigma came from the mean row length */
+    int stores_auto;       /* stores = auto chose d.staged */
     int W;                 /* descriptor words per lane */
     int on_gpu;            /* converted by kernels (else on the host) */
     double gpu_ms;         /* wall time of the GPU conversion before the host copies */

@@ -468,10 +468,11 @@ C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__rest
     if (t < d.tiles) {
         r = (int32_t)(c5_ldg(d.tile_ptr + t + 1) & CSR5_ROW_MASK);
         if (r < d.rows) {
-            const int64_t s = c5_ldg(d.row_ptr + r);
+            /* Both ends of the row at once (one round trip, not two). */
+            const int64_t s = c5_ldg(d.row_ptr + r), e = c5_ldg(d.row_ptr + r + 1);
             own = s >= t * T && s < (t + 1) * T;
-            if (own)
-                te = c5_last_tile(d, r, T);
+            const int64_t last = (e - 1) / T;
+            te = last < d.tiles ? (int32_t)last : d.tiles;
         }
     }
     const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;

@@ -98,6 +98,7 @@ int main(void)
         check_case("many_empty_rows sigma=4", &A, s4, "empty_row_tiles=");
         check_case("many_empty_rows sigma=1", &A, s1k, NULL);
         check_case("many_empty_rows compress", &A, c4, "empty_row_tiles=0 ");
+        check_case("many_empty_rows stores", &A, s4, "stores=direct(auto)"); /* empty rows: no stage */
         spmvlab_csr_free(&A);
     }
     if (gen(&A, 5040, 300, len_hole, 2) == 0) { /* 5000 empty rows: 157 runs of at most 32 */
@@ -136,6 +137,7 @@ int main(void)
     }
     if (test_gen_uniform(&A, 64, 100, 8, 7) == 0) { /* 512 entries */
         check_case("exact_tiles sigma=4", &A, s4, "tiles=4 tail_nnz=0");
+        check_case("exact_tiles stores", &A, s4, "stores=staged(auto)");
         check_case("exact_tiles sigma=16", &A, s16, "tiles=1 tail_nnz=0");
         check_case("exact_tiles sigma=1", &A, s1k, "tiles=16 tail_nnz=0");
         spmvlab_csr_free(&A);
@@ -144,6 +146,7 @@ int main(void)
         check_case("crossing_rows sigma=1", &A, s1k, NULL);
         check_case("crossing_rows sigma=7", &A, s7, NULL);
         check_case("crossing_rows auto", &A, NULL, "sigma=32(auto)");
+        check_case("crossing_rows stores", &A, NULL, "stores=direct(auto)"); /* sigma above 12 */
         check_case("crossing_rows compress", &A, c4, "empty=offsets"); /* no empty row: the same format */
         spmvlab_csr_free(&A);
     }
