@@ -68,6 +68,9 @@ static const spmvlab_option csr5_options[] = {
     {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
      "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
      "4: up to 64)"},
+    {"launch", SPMVLAB_OPT_ENUM, "overlap", 0, 0, "overlap|serial",
+     "calibrate=kernel on sm_90+: the calibration launched as a programmatic dependent launch that starts "
+     "while the main kernel ends (overlap) or after it (serial)"},
     {"stores", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|direct|staged",
      "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in "
      "shared memory and written as consecutive rows by the warp (staged); auto: staged for sigma <= 12 "
@@ -367,6 +370,8 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
     f->d.arrive_release = strcmp(spmvlab_opt_str(opts, "arrive"), "release") == 0;
     f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
+    f->d.pdl = ctx->device->present && ctx->device->cc_major >= 9 &&
+               strcmp(spmvlab_opt_str(opts, "launch"), "overlap") == 0;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
     const int want_compress = strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0;
@@ -460,9 +465,11 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
     const csr5_fmt *f = handle;
     int n = snprintf(buf, len,
                      "sigma=%d%s tiles=%d tail_nnz=%d empty_rows=%d empty_row_tiles=%d cross_rows=%d "
-                     "desc_words=%d calibrate=%s arrive=%s occupancy=%d stores=%s%s empty=%s zero_runs=%d convert=%s",
+                     "desc_words=%d calibrate=%s launch=%s arrive=%s occupancy=%d stores=%s%s empty=%s zero_runs=%d "
+                     "convert=%s",
                      f->sigma, f->sigma_auto ? "(auto)" : "", f->d.tiles, f->nnz - f->d.tail_start, f->n_empty_all,
                      f->h.n_flagged, f->d.n_cross, f->W, f->d.calib_inline ? "inline" : "kernel",
+                     f->d.pdl ? "overlap" : "serial",
                      f->d.arrive_release ? "release" : "acq_rel", f->d.occ4 ? 4 : 3,
                      f->d.staged ? "staged" : "direct", f->stores_auto ? "(auto)" : "",
                      f->compress ? "compress" : "offsets", f->h.n_runs, f->on_gpu ? "gpu" : "host");

@@ -27,6 +27,7 @@ typedef struct csr5_dev {
     int32_t arrive_release;     /* inline: 1 release-only arrival increments, 0 acq_rel */
     int32_t occ4;               /* f64, sigma >= 12: the main kernel compiled for 4 blocks per SM */
     int32_t staged;             /* 1: rows complete in a tile leave through a shared-memory stage */
+    int32_t pdl;                /* 1: the calibration is a programmatic dependent launch (sm_90+) */
     int32_t is_f64;             /* values, x and y are double (else float) */
     const int32_t *row_ptr;     /* rows + 1, the CSR row pointer */
     const int32_t *col;         /* nnz columns, tiles transposed, tail in CSR order */

@@ -48,9 +48,13 @@ namespace {
 
 constexpr int kBlock = 256; /* threads per block of the launches */
 constexpr int kWarpsPerBlock = kBlock / CSR5_OMEGA;
-/* Slots of a warp's store stage (stores = staged): a tile with more rows
- * stores directly. Twice the slots of a tile whose rows are sigma long. */
-#define CSR5_STAGE 64
+/* Slots of a warp's store stage (stores = staged) for sigma s: a tile with
+ * more rows stores directly. Twice the 32 rows of a tile whose rows are
+ * sigma long; four times from sigma 6 (rows often shorter than the mean
+ * that sets sigma), where the kernels hold fewer blocks per SM and so less
+ * shared memory in all. */
+__host__ __device__ constexpr int c5_stage_slots(int s) { return s <= 5 ? 64 : 128; }
+#define CSR5_STAGE_MAX 128
 
 /* Descriptor words per lane for sigma s (csr5_desc_words at compile time). */
 __host__ __device__ constexpr int c5_words(int s)
@@ -107,6 +111,15 @@ C5_FN float c5_ld_strong(const float *p)
     float v;
     asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
     return v;
+}
+/* Programmatic dependent launch (sm_90): the calibration kernel may start
+ * while the main kernel ends; c5_grid_wait blocks until the main kernel has
+ * completed and its writes are visible (a no-op without such a launch). */
+C5_FN void c5_grid_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 }
 #endif
 
@@ -277,7 +290,7 @@ C5_FN void c5_tile(const csr5_dev &d, int32_t t, int lane, const V *__restrict__
     /* stores = staged: rows complete in the tile go to the warp's stage by
      * slot and leave as one coalesced run (see c5_flush_stage); needs slot s
      * = row row0 + s (no empty rows between slots) and few enough slots. */
-    const bool staged = stage != nullptr && !one_row && !slot_row && next_row - row0 < CSR5_STAGE;
+    const bool staged = stage != nullptr && !one_row && !slot_row && next_row - row0 < c5_stage_slots(S);
 
     /* Serial segmented sum of the lane: `head` is the part before the
      * lane's first row start, rows starting and ending in the lane are
@@ -475,6 +488,8 @@ C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__rest
             te = last < d.tiles ? (int32_t)last : d.tiles;
         }
     }
+    /* Above: only what the conversion wrote; below: the pieces. */
+    c5_grid_wait();
     const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;
     c5_finish_rows(d, own, r, (int32_t)t, te, out_pc, head_pc, lane, y);
 }

@@ -13,21 +13,34 @@ namespace {
  * that the direct kernels hold none (shared memory a kernel holds shrinks
  * the L1 left for x), and compiled out of them (a 32-register kernel would
  * spill its extra state). */
-template <typename V, bool ST>
+template <typename V, int S, bool ST>
 __device__ __forceinline__ V *c5_stage()
 {
     extern __shared__ __align__(16) unsigned char c5_smem[];
-    return ST ? reinterpret_cast<V *>(c5_smem) + (threadIdx.x / CSR5_OMEGA) * CSR5_STAGE : nullptr;
+    return ST ? reinterpret_cast<V *>(c5_smem) + (threadIdx.x / CSR5_OMEGA) * c5_stage_slots(S) : nullptr;
 }
 
-constexpr size_t c5_stage_bytes(size_t value_size) { return (size_t)kWarpsPerBlock * CSR5_STAGE * value_size; }
+/* Lets the calibration launch be scheduled once every block of the main
+ * launch has started (its c5_grid_wait still waits for all of them to end). */
+__device__ __forceinline__ void c5_allow_dependents()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+constexpr size_t c5_stage_bytes(int s, size_t value_size)
+{
+    return (size_t)kWarpsPerBlock * c5_stage_slots(s) * value_size;
+}
 
 template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
     /* g is the same for the 32 lanes of a warp, so a warp takes one part. */
+    c5_allow_dependents();
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, S, ST>());
 }
 
 /* The same for short f64 tiles (few loads per lane), compiled for 8 blocks
@@ -36,8 +49,9 @@ __global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *_
 template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
+    c5_allow_dependents();
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, S, ST>());
 }
 
 /* Long f64 tiles (sigma >= 12) use up to 80 registers: 3 blocks, 24 warps
@@ -46,8 +60,9 @@ __global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, c
 template <typename V, int S, bool ST>
 __global__ void __launch_bounds__(kBlock, 4) csr5_main_occ4(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
+    c5_allow_dependents();
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, ST>());
+    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, S, ST>());
 }
 
 template <typename V, int S>
@@ -67,7 +82,7 @@ __global__ void __launch_bounds__(kBlock) csr5_calibrate(const csr5_dev d, V *__
 template <typename V, int S, bool ST>
 void c5_launch_kernel(const csr5_dev &d, unsigned blocks, const V *x, V *y, cudaStream_t stream)
 {
-    const size_t smem = ST ? c5_stage_bytes(sizeof(V)) : 0;
+    const size_t smem = ST ? c5_stage_bytes(S, sizeof(V)) : 0;
     if constexpr (c5_short<V, S>())
         csr5_main_short<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
     else if constexpr (c5_long<V, S>())
@@ -113,9 +128,20 @@ cudaError_t c5_launch(const csr5_dev &d, const void *x, void *y, cudaStream_t st
     }
     if (e != cudaSuccess || d.calib_inline || d.n_cross == 0)
         return e;
-    const int64_t blocks = ((int64_t)d.tiles + kBlock - 1) / kBlock;
-    csr5_calibrate<V><<<(unsigned)blocks, kBlock, 0, stream>>>(d, static_cast<V *>(y));
-    return cudaGetLastError();
+    /* With d.pdl (sm_90) the calibration is a programmatic dependent launch:
+     * its blocks start as the main kernel's last blocks run, load their
+     * rows' ends, then wait in c5_grid_wait for the main kernel's pieces. */
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(((int64_t)d.tiles + kBlock - 1) / kBlock));
+    cfg.blockDim = dim3(kBlock);
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = d.pdl ? 1 : 0;
+    e = cudaLaunchKernelEx(&cfg, csr5_calibrate<V>, d, static_cast<V *>(y));
+    return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 } // namespace

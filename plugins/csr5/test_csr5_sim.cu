@@ -106,6 +106,7 @@ inline int c5_atomic_inc_acq_rel(int32_t *p)
 inline int c5_atomic_inc_release(int32_t *p) { return c5_atomic_inc_acq_rel(p); }
 template <typename T>
 inline T c5_ld_strong(const T *p) { return *p; }
+inline void c5_grid_wait() {} /* the calibration runs after the main warps */
 
 #include "csr5_kernels.cuh"
 
@@ -150,7 +151,7 @@ void sim_spmv(const csr5_dev &d, const V *x, V *y, int kind)
         (int64_t)d.tiles + d.tail_rows + ((int64_t)d.n_empty + d.n_runs + CSR5_OMEGA - 1) / CSR5_OMEGA;
     /* The warp's shared-memory stage: one buffer for the warps in turn, as
      * a warp finds on the GPU what the block's previous warp left there. */
-    std::vector<V> stage(CSR5_STAGE, std::numeric_limits<V>::quiet_NaN());
+    std::vector<V> stage(c5_stage_slots(S), std::numeric_limits<V>::quiet_NaN());
     sim_run(sim_order(warps, kind),
             [&](int64_t g, int lane) { csr5_main_warp<V, S>(d, g, lane, x, y, d.staged ? stage.data() : nullptr); });
     if (!d.calib_inline && d.n_cross > 0)
@@ -166,6 +167,7 @@ bool sim_dispatch(const csr5_dev &d, const V *x, V *y, int kind)
     case 1: sim_spmv<V, 1>(d, x, y, kind); return true;
     case 4: sim_spmv<V, 4>(d, x, y, kind); return true;
     case 5: sim_spmv<V, 5>(d, x, y, kind); return true;
+    case 6: sim_spmv<V, 6>(d, x, y, kind); return true;
     case 13: sim_spmv<V, 13>(d, x, y, kind); return true;
     case 17: sim_spmv<V, 17>(d, x, y, kind); return true;
     case 18: sim_spmv<V, 18>(d, x, y, kind); return true;
@@ -293,14 +295,17 @@ int main()
         check_all("exact_tiles", &A, "sigma=4");
         spmvlab_csr_free(&A);
     }
-    /* Tiles of 128 and of 64 rows (sigma 4): beyond the store stage, and at
-     * its limit, which counts the next tile's first row (direct stores). */
+    /* Tiles of 128 and of 64 rows (sigma 4, a 64-slot stage): beyond the
+     * store stage, and at its limit, which counts the next tile's first row
+     * (direct stores); with sigma 6 (128 slots) tiles of 96 rows stage. */
     if (test_gen_uniform(&A, 1000, 500, 1, 8) == 0) {
         check_all("one_entry_rows", &A, "sigma=4");
+        check_all("one_entry_rows", &A, "sigma=13");
         spmvlab_csr_free(&A);
     }
     if (test_gen_uniform(&A, 1000, 500, 2, 9) == 0) {
         check_all("two_entry_rows", &A, "sigma=4");
+        check_all("two_entry_rows", &A, "sigma=6"); /* 96 rows a tile: staged */
         spmvlab_csr_free(&A);
     }
     if (test_load_csr("bcspwr10.mtx.gz", &A) == 0) {
