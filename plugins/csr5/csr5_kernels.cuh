@@ -173,25 +173,31 @@ C5_FN V c5_piece(const V *out_pc, const V *head_pc, int32_t ts, int32_t i)
 /* The warp writes y[r] = the sum of the pieces of tiles ts..te (more than
  * CSR5_SEQ_PIECES): lane l adds pieces l, l + 32, ... in that order. Rows
  * spanning many tiles have many pieces; each lane loads U of its pieces at
- * a time (the last batch predicated) before adding them in order, so U loads
- * are in flight instead of one (same order, so the same sum). */
-template <typename V, int U>
+ * a time before adding them in order, so U loads are in flight instead of
+ * one (same order, so the same sum). WIDE (the calibration kernel) also
+ * loads the last, partial batch at once, predicated; without it the rest
+ * goes one piece at a time, which keeps the main kernel's inline
+ * calibration within its registers (it shares them with every tile). */
+template <typename V, int U, bool WIDE>
 C5_FN void c5_finish_row(const csr5_dev &d, const V *out_pc, const V *head_pc, int32_t r, int32_t ts, int32_t te,
                          int lane, V *y)
 {
     const int32_t n = te - ts + 1;
     V acc = 0;
-    for (int32_t i = lane; i < n; i += U * CSR5_OMEGA) {
+    int32_t i = lane;
+    for (; WIDE ? i < n : i + (U - 1) * CSR5_OMEGA < n; i += U * CSR5_OMEGA) {
         V p[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
-            if (i + u * CSR5_OMEGA < n)
+            if (!WIDE || i + u * CSR5_OMEGA < n)
                 p[u] = c5_piece(out_pc, head_pc, ts, i + u * CSR5_OMEGA);
 #pragma unroll
         for (int u = 0; u < U; u++)
-            if (i + u * CSR5_OMEGA < n)
+            if (!WIDE || i + u * CSR5_OMEGA < n)
                 acc += p[u];
     }
+    for (; !WIDE && i < n; i += CSR5_OMEGA)
+        acc += c5_piece(out_pc, head_pc, ts, i);
     acc = c5_tree(acc);
     if (lane == 0)
         y[c5_yrow(d, r)] = acc;
@@ -224,7 +230,7 @@ C5_FN void c5_finish_row_seq(const csr5_dev &d, const V *out_pc, const V *head_p
  * CSR5_SEQ_PIECES pieces each by its own lane, longer ones by the whole warp
  * one after another. __syncwarp orders the arriving lanes' atomics before
  * the other lanes' loads. */
-template <typename V, int U = 8>
+template <typename V, int U = 8, bool WIDE = false>
 C5_FN void c5_finish_rows(const csr5_dev &d, bool own, int32_t r, int32_t ts, int32_t te, const V *out_pc,
                           const V *head_pc, int lane, V *y)
 {
@@ -236,7 +242,7 @@ C5_FN void c5_finish_rows(const csr5_dev &d, bool own, int32_t r, int32_t ts, in
     while (m) {
         const int src = c5_ffs(m) - 1;
         m &= m - 1;
-        c5_finish_row<V, U>(d, out_pc, head_pc, c5_shfl(r, src), c5_shfl(ts, src),
+        c5_finish_row<V, U, WIDE>(d, out_pc, head_pc, c5_shfl(r, src), c5_shfl(ts, src),
                       c5_shfl(te, src), lane, y);
     }
 }
@@ -492,7 +498,7 @@ C5_FN void csr5_calibrate_warp(const csr5_dev &d, int64_t w, int lane, V *__rest
     const V *out_pc = static_cast<const V *>(d.pieces), *head_pc = out_pc + d.tiles;
     /* 16 pieces a lane in flight: a row over thousands of tiles (one very
      * long row) is the calibration's longest chain. */
-    c5_finish_rows<V, 16>(d, own, r, (int32_t)t, te, out_pc, head_pc, lane, y);
+    c5_finish_rows<V, 16, true>(d, own, r, (int32_t)t, te, out_pc, head_pc, lane, y);
 }
 
 } // namespace
