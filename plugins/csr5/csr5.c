@@ -34,16 +34,20 @@
  * (csr5_build.c); host copies of all arrays are kept for spmv_host.
  *
  * Options: sigma (auto or 1..32; auto: 4 for mean row length <= 4, the
- * rounded mean up to 32, 32 above), calibrate (inline: the last tile to
- * finish a crossing row writes it, one launch; kernel: a second launch),
- * arrive (release: the arrival increments only release, the last arrival
- * reads the pieces with strong loads from L2; acq_rel: they also acquire,
- * which invalidates the SM's L1 each time), occupancy (3 | 4: blocks per
- * SM the f64 kernel for sigma >= 12 is compiled for), empty (offsets: the
- * paper's flagged tiles; compress: tiles over the non-empty rows, a row map
- * and zeroed runs), sigma_mean (all | stored: sigma = auto under compress
- * from the mean over all rows or over the non-empty ones), verify_convert (compare a GPU
- * conversion with the host one).
+ * rounded mean up to 32, 32 above), calibrate (kernel, default: a second
+ * launch finishes the crossing rows; inline: the last tile to finish a
+ * crossing row writes it, one launch), launch (overlap: the calibration as
+ * a programmatic dependent launch on sm_90+; serial), arrive (inline:
+ * release-only arrival increments with strong loads of the pieces, or
+ * acq_rel, which invalidates the SM's L1 each time), occupancy (3 | 4:
+ * blocks per SM the f64 kernel for sigma >= 12 is compiled for), stores
+ * (direct: each lane stores its rows; staged: through a shared-memory stage
+ * as consecutive rows; auto: staged for sigma <= 12 without empty rows),
+ * empty (offsets: the paper's flagged tiles; compress: tiles over the
+ * non-empty rows, a row map and zeroed runs), sigma_mean (all | stored:
+ * sigma = auto under compress from the mean over all rows or over the
+ * non-empty ones), verify_convert (compare a GPU conversion with the host
+ * one).
  *
  * Limits: f64 and f32. One spmv at a time per converted matrix (the partial
  * sums and counters are scratch inside the format). int32 indices.
