@@ -1,4 +1,5 @@
 /* Test helpers; see testlib.h. */
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,28 @@ int test_done(const char *name)
     else
         printf("%s: all checks passed\n", name);
     return test_failures ? 1 : 0;
+}
+
+void test_for_each_file(const char *sub, void (*fn)(const char *path))
+{
+    const char *tests = getenv("SPMVLAB_TESTS_DIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", tests ? tests : "tests", sub);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        fn(path);
+        files++;
+    }
+    closedir(d);
+    printf("read %d files of %s\n", files, sub);
 }
 
 int test_load_csr(const char *file, spmvlab_csr *A)

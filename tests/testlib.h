@@ -28,6 +28,11 @@ void test_contains(const char *file, int line, const char *haystack, const char 
 /* Ends main: prints a summary, returns the exit code. */
 int test_done(const char *name);
 
+/* Calls fn(path) for every file of tests/<sub> (SPMVLAB_TESTS_DIR or
+ * ./tests), skipping dot files, and prints how many it read; a missing
+ * folder reads none. */
+void test_for_each_file(const char *sub, void (*fn)(const char *path));
+
 /* A matrix of data/ by file name ("bcspwr01.mtx.gz"); NULL path gives the
  * first bundled matrix. Returns 0 or -1 (then the test should skip). */
 int test_load_csr(const char *file, spmvlab_csr *A);
