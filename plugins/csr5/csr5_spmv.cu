@@ -34,31 +34,16 @@ constexpr size_t c5_stage_bytes(int s, size_t value_size)
     return (size_t)kWarpsPerBlock * c5_stage_slots(s) * value_size;
 }
 
-template <typename V, int S, bool ST>
-__global__ void __launch_bounds__(kBlock) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
-{
-    /* g is the same for the 32 lanes of a warp, so a warp takes one part. */
-    c5_allow_dependents();
-    const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, S, ST>());
-}
-
-/* The same for short f64 tiles (few loads per lane), compiled for 8 blocks
- * per SM (32 registers, every warp the SM holds), which the compiler does
- * not choose by itself once the calibration code is inlined. */
-template <typename V, int S, bool ST>
-__global__ void __launch_bounds__(kBlock, 8) csr5_main_short(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
-{
-    c5_allow_dependents();
-    const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
-    csr5_main_warp<V, S>(d, g, (int)(threadIdx.x & (CSR5_OMEGA - 1)), x, y, c5_stage<V, S, ST>());
-}
-
-/* Long f64 tiles (sigma >= 12) use up to 80 registers: 3 blocks, 24 warps
- * per SM. Option occupancy = 4 runs this copy compiled for 4 blocks (64
- * registers, 32 warps; fewer loads in flight per warp, more warps). */
-template <typename V, int S, bool ST>
-__global__ void __launch_bounds__(kBlock, 4) csr5_main_occ4(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
+/* The main launch, compiled for at least MINB resident blocks of 256
+ * threads per SM (a register budget): 1 lets the compiler choose, 8 suits
+ * short f64 tiles (few loads per lane: 32 registers, every warp the SM
+ * holds, which the compiler does not choose by itself once the calibration
+ * code is inlined), 4 is option occupancy = 4 for long f64 tiles (sigma >=
+ * 12 use up to 80 registers at 1: 3 blocks, 24 warps; at 4, 64 registers
+ * and 32 warps, fewer loads in flight per warp). g is the same for the 32
+ * lanes of a warp, so a warp takes one part. */
+template <typename V, int S, bool ST, int MINB>
+__global__ void __launch_bounds__(kBlock, MINB) csr5_main(const csr5_dev d, const V *__restrict__ x, V *__restrict__ y)
 {
     c5_allow_dependents();
     const int64_t g = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / CSR5_OMEGA;
@@ -84,14 +69,14 @@ void c5_launch_kernel(const csr5_dev &d, unsigned blocks, const V *x, V *y, cuda
 {
     const size_t smem = ST ? c5_stage_bytes(S, sizeof(V)) : 0;
     if constexpr (c5_short<V, S>())
-        csr5_main_short<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+        csr5_main<V, S, ST, 8><<<blocks, kBlock, smem, stream>>>(d, x, y);
     else if constexpr (c5_long<V, S>())
         if (d.occ4)
-            csr5_main_occ4<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+            csr5_main<V, S, ST, 4><<<blocks, kBlock, smem, stream>>>(d, x, y);
         else
-            csr5_main<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+            csr5_main<V, S, ST, 0><<<blocks, kBlock, smem, stream>>>(d, x, y);
     else
-        csr5_main<V, S, ST><<<blocks, kBlock, smem, stream>>>(d, x, y);
+        csr5_main<V, S, ST, 0><<<blocks, kBlock, smem, stream>>>(d, x, y);
 }
 
 template <typename V, int S>
