@@ -21,6 +21,18 @@ export SPMVLAB_CACHE_DIR=${SPMVLAB_CACHE_DIR:-/tmp/spmvlab-cache}
 export SPMVLAB_COMMIT=${SPMVLAB_COMMIT:-$(cat .gpu/COMMIT 2>/dev/null || echo unknown)}
 bin="$src/.gpu/build/host/spmvlab"
 cd "$src"
+# sanitize_plugins TOOL "TOOL OPTIONS" "MATRICES" PLUGIN...: compute-sanitizer
+# TOOL over `spmvlab check PLUGIN --gpu` on bundled matrices, a log each.
+sanitize_plugins() {
+  local tool=$1 opts=$2 mats=() m p
+  for m in $3; do mats+=(--matrix "data/$m.mtx.gz"); done
+  shift 3
+  for p in "$@"; do
+    PATH="$PATH:/usr/local/cuda/bin" compute-sanitizer --tool "$tool" $opts --error-exitcode 9 \
+      "$bin" check "$p" --gpu --no-fork --no-edge-cases "${mats[@]}" > "$out/$tool-$p.log" 2>&1
+    echo "$tool $p: exit $?; $(grep 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/$tool-$p.log" | tail -1)"
+  done
+}
 for step in "$@"; do
   t0=$(date +%s)
   case "$step" in
@@ -29,23 +41,12 @@ for step in "$@"; do
       (cd .gpu/build && ctest -L gpu -j8 --timeout 300 --output-on-failure) > "$out/ctest-gpu.log" 2>&1
       echo "ctest -L gpu: exit $?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest-gpu.log" | tail -20 ;;
     sanitize|sanitize:*)
-      export PATH="$PATH:/usr/local/cuda/bin"
       plugins="csr cusparse coo ell hyb jds sell csr5 dasp"
       [ "$step" = sanitize ] || plugins=$(echo "${step#sanitize:}" | tr , ' ')
-      for p in $plugins; do
-        compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$bin" check "$p" --gpu --no-fork \
-          --no-edge-cases --matrix data/1138_bus.mtx.gz --matrix data/mbeacxc.mtx.gz --matrix data/lp_e226.mtx.gz \
-          > "$out/memcheck-$p.log" 2>&1
-        echo "memcheck $p: exit $? ($(grep -c 'Invalid\|ERROR SUMMARY: [1-9]' "$out/memcheck-$p.log") findings); $(grep 'ERROR SUMMARY' "$out/memcheck-$p.log" | tail -1)"
-      done ;;
+      sanitize_plugins memcheck "--leak-check full" "1138_bus mbeacxc lp_e226" $plugins ;;
     racecheck:*)
       # Shared-memory races (the csr5 store stage, the dasp tiles).
-      export PATH="$PATH:/usr/local/cuda/bin"
-      for p in $(echo "${step#racecheck:}" | tr , ' '); do
-        compute-sanitizer --tool racecheck --error-exitcode 9 "$bin" check "$p" --gpu --no-fork --no-edge-cases \
-          --matrix data/1138_bus.mtx.gz --matrix data/mbeacxc.mtx.gz > "$out/racecheck-$p.log" 2>&1
-        echo "racecheck $p: exit $?; $(grep 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$p.log" | tail -1)"
-      done ;;
+      sanitize_plugins racecheck "" "1138_bus mbeacxc" $(echo "${step#racecheck:}" | tr , ' ') ;;
     validate:*)
       mode=${step#validate:}
       SPMVLAB_HOST="$bin" SPMVLAB_TEST_PLUGIN_DIR="$src/.gpu/build/tests/plugins" \
