@@ -21,7 +21,7 @@
 #include "testlib.h"
 
 static const char *expected_columns =
-    "matrix,source,rows,cols,nnz,instance,plugin,options,dtype,status,ms,ms_p10,ms_p90,single_ms,single_p10,"
+    "matrix,source,rows,cols,nnz,instance,plugin,options,dtype,value_storage,status,ms,ms_p10,ms_p90,single_ms,single_p10,"
     "single_p90,batch_ms,batch_p10,batch_p90,batch_launches,batch_method,reps,gflops,gbs,peak_frac,baseline,speedup,"
     "speedup_lo,speedup_hi,outcome,min_bytes,device_bytes,bytes_per_nnz,csr_bytes,rel_csr,convert_ms,convert_spmvs,"
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
@@ -511,10 +511,10 @@ static void report_summarises_and_plots(void)
             /* only the columns report reads; the rest stay empty */
             for (int k = 0, c = 0; expected_columns[k]; k++)
                 c += expected_columns[k] == ',';
-            fprintf(f, "%s,,%d,%d,%d,%s,csr,,f64,ok,%g,,,,,,%g,,,,,10,%g,,,csr,%g,%g,%g,%s", mats[m], 100, 100,
+            fprintf(f, "%s,,%d,%d,%d,%s,csr,,f64,f64,ok,%g,,,,,,%g,,,,,10,%g,,,csr,%g,%g,%g,%s", mats[m], 100, 100,
                     1000 * (m + 1), i ? "fast" : "csr", ms, ms, 2.0 * 1000 * (m + 1) / (ms * 1e-3) / 1e9, sp, lo, hi,
                     i ? "win" : "baseline");
-            for (int k = 30; k < 61; k++)
+            for (int k = 31; k < 62; k++)
                 fputc(',', f);
             fputc('\n', f);
         }

@@ -45,6 +45,7 @@ typedef struct spmvlab_loaded {
     const spmvlab_plugin *desc; /* the plugin's descriptor, copied up to struct_size */
     char path[4096];            /* the file it came from */
     void *handle;               /* dlopen handle */
+    spmvlab_option *owned_options; /* an ABI 1.0 table widened by the core, or NULL */
 } spmvlab_loaded;
 
 typedef struct spmvlab_registry spmvlab_registry;
@@ -80,7 +81,17 @@ typedef struct spmvlab_optset {
     spmvlab_opt_value *values;  /* count entries, table order */
     char **text;                /* owned value strings */
     const spmvlab_option *table;
+    void *fields;               /* the plugin's options struct (options_size bytes) or NULL */
+    size_t fields_size;
 } spmvlab_optset;
+
+/* Reads a loaded descriptor's option table: widens ABI 1.0 rows into a
+ * table of today's rows (*owned, freed with the plugin) and checks typed
+ * fields against their types and the options struct. -1 with a sentence
+ * naming the file and the option. */
+int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_option **owned, spmvlab_err *err);
+/* Writes v into the options struct member the row names, if any. */
+void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spmvlab_opt_value *v);
 
 /* Fills defaults from the plugin's table. Returns 0 or -1 (bad default). */
 int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err *err);
@@ -133,6 +144,7 @@ typedef struct spmvlab_instance {
     const spmvlab_prepared *matrix;
     /* tracked device memory of this instance */
     size_t cur_bytes, peak_bytes, limit_bytes;
+    spmvlab_dtype storage;      /* type the format stores values in (declare_storage), else the dtype */
     long live_allocs;
     double convert_ms;          /* wall time of convert, device synchronised */
     spmvlab_runtime *rt;
@@ -186,8 +198,18 @@ typedef struct spmvlab_verdict {
 /* Checks y (host, dtype) against the reference. */
 void spmvlab_verify(const spmvlab_matrix *m, const void *y, const double *ref, const double *absum,
                     spmvlab_verdict *v);
+/* The same for a format that stores values in `storage`, narrower than
+ * m->dtype (the bound adds the storage rounding; docs/methodology.md). */
+void spmvlab_verify_stored(const spmvlab_matrix *m, spmvlab_dtype storage, const void *y, const double *ref,
+                           const double *absum, spmvlab_verdict *v);
 /* The bound of one row: k·u·absum with k = 2·(len + 1). */
 double spmvlab_row_bound(spmvlab_dtype dtype, int32_t len, double absum);
+/* The bound of one row whose values were rounded to `storage` before the
+ * products: (k·u·(1 + u_s) + u_s)·absum. Equals spmvlab_row_bound when
+ * storage is the dtype. */
+double spmvlab_row_bound_stored(spmvlab_dtype dtype, spmvlab_dtype storage, int32_t len, double absum);
+/* Unit roundoff of a dtype: 2^-53, 2^-24, 2^-11. */
+double spmvlab_unit_roundoff(spmvlab_dtype dtype);
 
 /* Wall clock in milliseconds (monotonic). */
 double spmvlab_now_ms(void);

@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define SPMVLAB_ABI_MAJOR 1
-#define SPMVLAB_ABI_MINOR 0
+#define SPMVLAB_ABI_MINOR 1
 
 #if defined(__GNUC__)
 #define SPMVLAB_EXPORT __attribute__((visibility("default")))
@@ -143,6 +143,14 @@ struct spmvlab_ctx {
 #endif
         ;
     void *core_private; /* the core's bookkeeping; plugins do not touch it (1.0) */
+
+    /* Declares that the format stores its values in `storage`, a type
+     * narrower than the run's dtype in which it still computes (f32 values
+     * for an f64 SpMV). The core then checks results against the bound with
+     * storage rounding (docs/methodology.md) and reports the storage type in
+     * every result, so the run is never shown as a plain f64 one. Call it
+     * from convert; without the call storage is the run's dtype. (1.1) */
+    void (*declare_storage)(spmvlab_ctx *ctx, spmvlab_dtype storage);
 };
 
 /* ------------------------------------------------------------------------
@@ -166,7 +174,19 @@ typedef struct spmvlab_option {
     double min, max;          /* inclusive range for INT, FLOAT, INT_AUTO */
     const char *choices;      /* "a|b|c" for ENUM, else NULL */
     const char *help;         /* one line for `spmvlab list -v` */
+    /* Where the core writes the parsed value in the plugin's options struct
+     * (1.1); field_size 0 means the option has no member (read it by key).
+     * Member types: int for INT, BOOL, ENUM (the choice's index) and INT_AUTO
+     * (SPMVLAB_AUTO for "auto"); double for FLOAT; const char * for STRING.
+     * Write both with SPMVLAB_FIELD(struct type, member). */
+    size_t field_offset;
+    size_t field_size;
 } spmvlab_option;
+
+/* The offset and size of an options-struct member, for a table row. */
+#define SPMVLAB_FIELD(type, member) offsetof(type, member), sizeof(((type *)0)->member)
+/* The value an INT_AUTO member holds when the option was "auto". */
+#define SPMVLAB_AUTO (-2147483647 - 1)
 
 /* A validated option value, in the order of the plugin's table. */
 typedef struct spmvlab_opt_value {
@@ -182,7 +202,14 @@ typedef struct spmvlab_opt_value {
 typedef struct spmvlab_opts {
     int count;
     const spmvlab_opt_value *values;
+    /* The plugin's options struct (options_size bytes) with every member
+     * named by a table row filled in; NULL when the plugin declares none.
+     * (1.1) */
+    const void *fields;
 } spmvlab_opts;
+
+/* The plugin's options struct, filled by the core (ABI 1.1). */
+static inline const void *spmvlab_opts_fields(const spmvlab_opts *o) { return o ? o->fields : NULL; }
 
 /* Looks a key up; NULL if the plugin's table has no such key. */
 static inline const spmvlab_opt_value *spmvlab_opt(const spmvlab_opts *o, const char *key)
@@ -245,7 +272,9 @@ typedef struct spmvlab_plugin {
      * Returns CUDA_ERROR if a launch failed. Only called with a GPU. (1.0) */
     spmvlab_status (*spmv)(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err);
 
-    /* Device bytes the format keeps for SpMV (all live dev_alloc bytes). (1.0) */
+    /* Device bytes the format keeps for SpMV (all live dev_alloc bytes).
+     * From ABI 1.1 it may be NULL: the core then reports its own count of
+     * the instance's live dev_alloc bytes. (1.0) */
     size_t (*footprint)(const void *fmt);
 
     /* Frees everything; afterwards the instance's tracked bytes are zero. (1.0) */
@@ -258,7 +287,19 @@ typedef struct spmvlab_plugin {
     /* Optional: format facts as "key=value" pairs separated by spaces (fill
      * ratio, chosen widths, ...), written into buf of len bytes. (1.0) */
     void (*describe)(const void *fmt, char *buf, size_t len);
+
+    /* sizeof(spmvlab_option) the table was built with (1.1); the core
+     * reads older tables with the 1.0 row size. Set by SPMVLAB_PLUGIN_HEADER. */
+    uint32_t option_row_size;
+    /* sizeof the plugin's options struct, 0 when it has none (1.1). */
+    uint32_t options_size;
 } spmvlab_plugin;
+
+/* The first members of every descriptor:
+ *   static const spmvlab_plugin mine = { SPMVLAB_PLUGIN_HEADER, .name = ... }; */
+#define SPMVLAB_PLUGIN_HEADER                                                                    \
+    .abi_major = SPMVLAB_ABI_MAJOR, .abi_minor = SPMVLAB_ABI_MINOR,                              \
+    .struct_size = sizeof(spmvlab_plugin), .option_row_size = sizeof(spmvlab_option)
 
 /* The one symbol a plugin exports. */
 typedef const spmvlab_plugin *(*spmvlab_plugin_entry_fn)(void);
@@ -282,6 +323,46 @@ static inline spmvlab_status spmvlab_dev_put(spmvlab_ctx *ctx, void **dst, const
     *held += bytes;
     return src ? ctx->upload(ctx, *dst, src, bytes, err) : SPMVLAB_OK;
 }
+
+/* Allocates bytes of tracked device memory at *dst and uploads src there
+ * (src NULL: allocation only). 0 bytes: *dst = NULL and OK. The core counts
+ * the bytes, so a plugin keeps no counter of its own. Returns the core's
+ * status (LIMIT, NOMEM, CUDA_ERROR) with its sentence in err. */
+static inline spmvlab_status spmvlab_put(spmvlab_ctx *ctx, void **dst, const void *src, size_t bytes,
+                                         spmvlab_err *err)
+{
+    size_t unused = 0;
+    return spmvlab_dev_put(ctx, dst, src, bytes, &unused, err);
+}
+
+/* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
+ * P##_host_f64(const F *, const double *, double *) or P##_host_f32 (and
+ * P##_host_f16 on uint16_t for the _F16 form) by the format's dtype member.
+ * The host execution of a plugin then holds its format and nothing else. */
+#define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member)                                          \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else                                                                                   \
+            P##_host_f32(f, (const float *)x, (float *)y);                                     \
+        return SPMVLAB_OK;                                                                     \
+    }
+#define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member)                                      \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else if (f->dtype_member == SPMVLAB_F32)                                               \
+            P##_host_f32(f, (const float *)x, (float *)y);                                     \
+        else                                                                                   \
+            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
+        return SPMVLAB_OK;                                                                     \
+    }
 
 /* ------------------------------------------------------------------------
  * Half precision on the host (round to nearest even), for spmv_host.

@@ -123,6 +123,7 @@ static void convert_and_check(run_group *g, run_member *mb, spmvlab_prepared *pm
         return;
     }
     mb->converted = 1;
+    snprintf(r->value_storage, sizeof r->value_storage, "%s", spmvlab_dtype_name(mb->in.storage));
     size_t fp = spmvlab_instance_footprint(&mb->in);
     r->device_bytes = (double)fp;
     r->bytes_per_nnz = g->A->nnz ? fp / (double)g->A->nnz : NAN;

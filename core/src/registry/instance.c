@@ -116,6 +116,13 @@ static spmvlab_status ctx_download(spmvlab_ctx *ctx, void *dst, const void *src,
     return SPMVLAB_OK;
 }
 
+static void ctx_declare_storage(spmvlab_ctx *ctx, spmvlab_dtype storage)
+{
+    spmvlab_instance *in = owner(ctx);
+    if (storage == SPMVLAB_F64 || storage == SPMVLAB_F32 || storage == SPMVLAB_F16)
+        in->storage = storage;
+}
+
 /* Frees whatever the plugin left allocated and the records themselves. */
 static size_t release_all(spmvlab_instance *in)
 {
@@ -159,6 +166,8 @@ spmvlab_status spmvlab_instance_convert(spmvlab_instance *in, spmvlab_runtime *r
     c->fail = ctx_fail;
     c->log = ctx_log;
     c->core_private = in;
+    c->declare_storage = ctx_declare_storage;
+    in->storage = m->view.dtype;
     const spmvlab_plugin *p = plugin->desc;
     if (!(p->dtypes & SPMVLAB_DTYPE_BIT(m->view.dtype))) {
         ctx_fail(c, err, SPMVLAB_UNSUPPORTED, "the plugin does not support dtype %s",
@@ -199,7 +208,10 @@ size_t spmvlab_instance_destroy(spmvlab_instance *in)
 
 size_t spmvlab_instance_footprint(const spmvlab_instance *in)
 {
-    return in->fmt ? in->plugin->desc->footprint(in->fmt) : 0;
+    if (!in->fmt)
+        return 0;
+    /* From ABI 1.1 a plugin may leave the count to the core. */
+    return in->plugin->desc->footprint ? in->plugin->desc->footprint(in->fmt) : in->cur_bytes;
 }
 
 void spmvlab_instance_describe(const spmvlab_instance *in, char *buf, size_t len)

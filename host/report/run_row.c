@@ -21,6 +21,7 @@ static const run_column columns[] = {
     S("plugin", plugin, "plugin (format) of the instance"),
     S("options", options, "every option of the instance as key=value"),
     S("dtype", dtype, "value type of the matrix, x and y: f64, f32 or f16"),
+    S("value_storage", value_storage, "type the format stores values in; differs from dtype for narrow storage (f32 values in an f64 SpMV), checked against the bound with storage rounding"),
     S("status", status, "ok, wrong, unsupported, limit, oom, invalid-option, cuda-error, internal, crash or timeout"),
     N("ms", ms, "time per SpMV in ms, median over rounds, of the primary timing (column timing)"),
     N("ms_p10", ms_p10, "10th percentile of the primary timing, ms"),

@@ -22,6 +22,7 @@ typedef struct run_row {
     char plugin[64];
     char options[512];       /* every option of the instance, "key=value ..." */
     char dtype[8];
+    char value_storage[8];   /* the format's value type (declare_storage), else dtype */
     char status[16];         /* ok, wrong, unsupported, limit, oom, invalid-option,
                                 cuda-error, internal, crash, timeout */
     /* time per SpMV in ms: the primary timing, then both kinds */

@@ -135,7 +135,11 @@ int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err 
     o->table = p->options;
     o->values = calloc((size_t)(n ? n : 1), sizeof *o->values);
     o->text = calloc((size_t)(n ? n : 1), sizeof *o->text);
-    if (!o->values || !o->text) {
+    o->fields_size = p->options_size;
+    if (o->fields_size)
+        o->fields = calloc(1, o->fields_size);
+    o->opts.fields = o->fields;
+    if (!o->values || !o->text || (o->fields_size && !o->fields)) {
         spmvlab_optset_free(o);
         return spmvlab_errf(err, "out of host memory for options"), -1;
     }
@@ -171,6 +175,7 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
         o->text[k] = t;
         v.s = t;
         o->values[k] = v;
+        spmvlab_option_field_store(o->fields, &o->table[k], &v);
         return 0;
     }
     char keys[400] = "";
@@ -189,7 +194,11 @@ int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_
     dst->table = src->table;
     dst->values = calloc((size_t)(n ? n : 1), sizeof *dst->values);
     dst->text = calloc((size_t)(n ? n : 1), sizeof *dst->text);
-    if (!dst->values || !dst->text) {
+    dst->fields_size = src->fields_size;
+    if (dst->fields_size)
+        dst->fields = calloc(1, dst->fields_size);
+    dst->opts.fields = dst->fields;
+    if (!dst->values || !dst->text || (dst->fields_size && !dst->fields)) {
         spmvlab_optset_free(dst);
         return spmvlab_errf(err, "out of host memory for options"), -1;
     }
@@ -199,6 +208,7 @@ int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_
         dst->values[k] = src->values[k];
         dst->text[k] = strdup(src->text[k] ? src->text[k] : "");
         dst->values[k].s = dst->text[k];
+        spmvlab_option_field_store(dst->fields, &dst->table[k], &dst->values[k]);
     }
     return 0;
 }
@@ -211,6 +221,7 @@ void spmvlab_optset_free(spmvlab_optset *o)
         free(o->text[k]);
     free(o->text);
     free(o->values);
+    free(o->fields);
     memset(o, 0, sizeof *o);
 }
 

@@ -120,7 +120,7 @@ static int run_and_verify(const check_job *j, spmvlab_runtime *rt, spmvlab_insta
         goto out;
     }
     spmvlab_verdict v;
-    spmvlab_verify(m, y, ref, absum, &v);
+    spmvlab_verify_stored(m, in->storage, y, ref, absum, &v);
     *ratio = v.max_ratio;
     if (v.nonfinite_ref) {
         snprintf(why, len, "the input holds NaN or Inf (%d rows have a non-finite reference)", v.nonfinite_ref);

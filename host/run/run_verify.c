@@ -52,7 +52,7 @@ int verify_member(run_group *g, run_member *mb, const run_check_data *cd, int po
         return -1;
     }
     spmvlab_verdict v;
-    spmvlab_verify(m, cd->y, cd->ref, cd->absum, &v);
+    spmvlab_verify_stored(m, mb->in.storage, cd->y, cd->ref, cd->absum, &v);
     if (!(mb->row.error_ratio >= v.max_ratio))
         mb->row.error_ratio = v.max_ratio;
     if (v.nonfinite_ref) {

@@ -43,8 +43,10 @@ void spmvlab_registry_free(spmvlab_registry *r)
         free(r->dirs[i]);
     /* Handles stay open: format handles or descriptor strings may still be
      * referenced by results being written on the way out. */
-    for (int i = 0; i < r->nloaded; i++)
+    for (int i = 0; i < r->nloaded; i++) {
+        free(r->loaded[i]->owned_options);
         free(r->loaded[i]);
+    }
     free(r);
 }
 
@@ -231,7 +233,6 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
         {"name", offsetof(spmvlab_plugin, name) + sizeof(void *)},
         {"convert", offsetof(spmvlab_plugin, convert) + sizeof(void *)},
         {"spmv", offsetof(spmvlab_plugin, spmv) + sizeof(void *)},
-        {"footprint", offsetof(spmvlab_plugin, footprint) + sizeof(void *)},
         {"destroy", offsetof(spmvlab_plugin, destroy) + sizeof(void *)},
     };
     for (size_t k = 0; k < sizeof required / sizeof *required; k++) {
@@ -243,6 +244,11 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
             dlclose(h);
             return NULL;
         }
+    }
+    if (copy->abi_minor == 0 && !copy->footprint) {
+        spmvlab_errf(err, "plugin %s lacks the required member 'footprint' (optional from ABI 1.1 on)", path);
+        dlclose(h);
+        return NULL;
     }
     if (!valid_name(copy->name)) {
         spmvlab_errf(err, "plugin %s declares the name '%s', which is not of the form [a-z0-9_]+", path,
@@ -263,6 +269,11 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
         dlclose(h);
         return NULL;
     }
+    spmvlab_option *owned_options = NULL;
+    if (spmvlab_option_table_adopt(copy, path, &owned_options, err)) {
+        dlclose(h);
+        return NULL;
+    }
     if (!copy->summary)
         copy->summary = "";
     if (!copy->version)
@@ -272,9 +283,11 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
     spmvlab_loaded *l = calloc(1, sizeof *l);
     if (!l) {
         spmvlab_errf(err, "out of host memory loading %s", path);
+        free(owned_options);
         dlclose(h);
         return NULL;
     }
+    l->owned_options = owned_options;
     l->desc = copy;
     l->handle = h;
     snprintf(l->path, sizeof l->path, "%s", real);
