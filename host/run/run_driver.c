@@ -17,6 +17,7 @@
 #include "run_isolate.h"
 #include "run_output.h"
 #include "run_summary.h"
+#include "tune_table.h"
 #include "spmvlab/gen.h"
 
 static volatile sig_atomic_t stop_flag;
