@@ -1,0 +1,125 @@
+/*
+ * The chunked segmented-reduction COO kernel shared by the coo and hyb
+ * plugins: its plan (C) and its execution on the CPU (spmv_host of both).
+ *
+ * Entries are sorted by row. Warp w owns the chunk [w·interval,
+ * (w+1)·interval) of them (interval a multiple of 32, one chunk per warp,
+ * enough warps to fill the device). It walks its chunk in tiles of 32
+ * consecutive entries (coalesced loads, COO_SEG_UNROLL tiles loaded before
+ * any is reduced), folds the run carried from the previous tile into lane 0,
+ * and runs an inclusive scan restricted to runs of equal rows. A run that
+ * ends inside the chunk and is not the chunk's first row belongs to this warp
+ * alone: it is written with a plain store (coo: y zeroed before) or a plain
+ * add (hyb: y holds the ELL sum). Only the chunk's first run and the run it
+ * carries out can be shared with a neighbouring chunk: those use atomicAdd,
+ * and the carry-outs of a block's 8 warps (consecutive chunks) are first
+ * combined by the same scan, so a row of any length costs at most two
+ * atomics per block it touches. No atomic per non-zero.
+ */
+#ifndef SPMVLAB_COO_SEGMENTED_H
+#define SPMVLAB_COO_SEGMENTED_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "spmvlab/plugin.h"
+
+#define COO_SEG_BLOCK 256 /* threads per block: 8 warps combine their carries */
+#define COO_SEG_WARP 32   /* lanes of one scan */
+#define COO_SEG_UNROLL 4  /* tiles of 32 entries loaded before they are reduced */
+#define COO_SEG_HOST_WARPS 8448 /* warps planned without a device (132 SMs x 64) */
+
+/* The launch plan: entries per warp (a multiple of 32) and warps. */
+typedef struct coo_seg_plan {
+    int32_t interval; /* entries per warp's chunk, a multiple of 32; 0 when no entries */
+    int32_t warps;    /* chunks, one warp each; grid = ceil(warps / 8) blocks */
+} coo_seg_plan;
+
+/* One chunk per resident warp of the device (so every warp has the same
+ * work and there is no tail wave), each a whole number of 32-entry tiles. */
+static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int32_t entries)
+{
+    coo_seg_plan p = {0, 0};
+    long long max_warps = COO_SEG_HOST_WARPS;
+    if (dev && dev->present && dev->sm_count > 0 && dev->max_threads_per_sm >= COO_SEG_WARP)
+        max_warps = (long long)dev->sm_count * (dev->max_threads_per_sm / COO_SEG_WARP);
+    long long tiles = ((long long)entries + COO_SEG_WARP - 1) / COO_SEG_WARP;
+    if (tiles == 0)
+        return p;
+    long long warps = tiles < max_warps ? tiles : max_warps;
+    long long interval = (tiles + warps - 1) / warps * COO_SEG_WARP;
+    p.interval = (int32_t)interval;
+    p.warps = (int32_t)(((long long)entries + interval - 1) / interval);
+    return p;
+}
+
+/* The kernel on the CPU in value type T (SUFFIX f64 or f32): the same tiles,
+ * carries, scan order and block combination; every store, add and atomic
+ * becomes y[row] += sum (y holds 0 or the ELL sum before). coo_seg_scan_*
+ * is the warp's run-restricted Hillis-Steele scan (offsets 1, 2, ..., 16);
+ * it fills head[l] = 1 where lane l starts a run. */
+#define COO_SEG_DEFINE_HOST(T, SUFFIX)                                                           \
+    static void coo_seg_scan_##SUFFIX(T v[COO_SEG_WARP], const int32_t r[COO_SEG_WARP],          \
+                                      int head[COO_SEG_WARP])                                    \
+    {                                                                                            \
+        int start[COO_SEG_WARP];                                                                 \
+        T u[COO_SEG_WARP];                                                                       \
+        for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
+            head[l] = l == 0 || r[l] != r[l - 1];                                                \
+            start[l] = head[l] ? l : start[l - 1];                                               \
+        }                                                                                        \
+        for (int d = 1; d < COO_SEG_WARP; d <<= 1) {                                             \
+            memcpy(u, v, sizeof u);                                                              \
+            for (int l = d; l < COO_SEG_WARP; l++)                                               \
+                if (l - d >= start[l])                                                           \
+                    v[l] += u[l - d];                                                            \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    static void coo_seg_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
+                                      const int32_t *col, const T *val, const T *x, T *y)        \
+    {                                                                                            \
+        enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
+        int head[COO_SEG_WARP];                                                                  \
+        for (long long b = 0; b * per_block < p.warps; b++) {                                    \
+            int32_t out_rows[COO_SEG_WARP];                                                      \
+            T out_sums[COO_SEG_WARP];                                                            \
+            for (int l = 0; l < COO_SEG_WARP; l++) {                                             \
+                out_rows[l] = -1;                                                                \
+                out_sums[l] = 0;                                                                 \
+            }                                                                                    \
+            for (int w = 0; w < per_block; w++) {                                                \
+                long long begin = (b * per_block + w) * (long long)p.interval;                   \
+                long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
+                int32_t carry_row = -1;                                                          \
+                T carry = 0;                                                                     \
+                for (long long base = begin; base < end; base += COO_SEG_WARP) {                 \
+                    int32_t r[COO_SEG_WARP];                                                     \
+                    T v[COO_SEG_WARP];                                                           \
+                    for (int l = 0; l < COO_SEG_WARP; l++) {                                     \
+                        long long k = base + l;                                                  \
+                        r[l] = k < end ? row[k] : -1;                                            \
+                        v[l] = k < end ? val[k] * x[col[k]] : (T)0;                              \
+                    }                                                                            \
+                    if (r[0] == carry_row)                                                       \
+                        v[0] += carry;                                                           \
+                    else if (carry_row >= 0)                                                     \
+                        y[carry_row] += carry;                                                   \
+                    coo_seg_scan_##SUFFIX(v, r, head);                                           \
+                    for (int l = 0; l < COO_SEG_WARP - 1; l++)                                   \
+                        if (r[l] >= 0 && head[l + 1])                                            \
+                            y[r[l]] += v[l];                                                     \
+                    carry_row = r[COO_SEG_WARP - 1];                                             \
+                    carry = v[COO_SEG_WARP - 1];                                                 \
+                }                                                                                \
+                out_rows[w] = carry_row;                                                         \
+                out_sums[w] = carry;                                                             \
+            }                                                                                    \
+            coo_seg_scan_##SUFFIX(out_sums, out_rows, head);                                     \
+            for (int l = 0; l < COO_SEG_WARP; l++)                                               \
+                if (out_rows[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                  \
+                    y[out_rows[l]] += out_sums[l];                                               \
+        }                                                                                        \
+    }
+
+#endif
