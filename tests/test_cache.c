@@ -1,8 +1,11 @@
 /* Binary CSR cache (spmvlab/cache.h): a hit is byte-identical to parsing,
- * a touched source makes the cache stale, damaged caches are refused and
- * the source parsed again, an unusable spot beside the source sends the
- * cache to the cache directory, SPMVLAB_NO_CACHE turns it off. */
+ * entries live in the cache directory and never beside the input (also for
+ * a read-only input folder), a hard link shares its file's entry and a copy
+ * has its own, a touched source makes the cache stale, damaged caches are
+ * refused and the source parsed again, the size cap evicts the least
+ * recently used entries, SPMVLAB_NO_CACHE turns it off. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,17 +89,34 @@ static void damage(const char *path, long offset)
     fclose(f);
 }
 
+/* The entries of folder dir (without . and ..). */
+static int folder_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The entry the last load of src used, for the tests that damage it. */
+static char entry[4400];
+
 static void first_load_writes_then_hits(const char *src)
 {
     spmvlab_load_info info;
-    char beside[4300];
+    char beside[4300], cache[4200];
     snprintf(beside, sizeof beside, "%s.csrbin", src);
+    snprintf(cache, sizeof cache, "%s/cache/csr/", tmpdir);
     load_and_compare(src, &info);
     TEST_CHECK(info.from_cache == 0 && info.cache_written == 1);
-    TEST_CHECK(strcmp(info.cache_path, beside) == 0);
-    TEST_CHECK(access(beside, F_OK) == 0);
+    TEST_CHECK(strncmp(info.cache_path, cache, strlen(cache)) == 0);
+    TEST_CHECK(access(info.cache_path, F_OK) == 0 && access(beside, F_OK) != 0);
+    snprintf(entry, sizeof entry, "%s", info.cache_path);
     load_and_compare(src, &info);
-    TEST_CHECK(info.from_cache == 1 && strcmp(info.cache_path, beside) == 0);
+    TEST_CHECK(info.from_cache == 1 && strcmp(info.cache_path, entry) == 0);
     TEST_CHECK(info.note[0] == '\0');
 }
 
@@ -113,8 +133,7 @@ static void touched_source_makes_the_cache_stale(const char *src)
 
 static void damaged_caches_are_refused(const char *src)
 {
-    char beside[4300];
-    snprintf(beside, sizeof beside, "%s.csrbin", src);
+    const char *beside = entry;
     static const struct {
         long offset;
         const char *why;
@@ -147,43 +166,98 @@ static void damaged_caches_are_refused(const char *src)
     TEST_CHECK(info.from_cache == 1);
 }
 
-static void blocked_beside_goes_to_the_cache_dir(void)
+static void input_folder_gets_no_file(const char *src)
 {
-    /* A folder where the cache file would go: writing there fails (even for
-     * root), so the cache lands in SPMVLAB_CACHE_DIR/csr. */
-    char src[4200], beside[4300], cache[4200];
-    snprintf(src, sizeof src, "%s/blocked.mtx", tmpdir);
-    snprintf(beside, sizeof beside, "%s.csrbin", src);
-    snprintf(cache, sizeof cache, "%s/cache/csr/blocked-", tmpdir);
-    spmvlab_gen_params p;
+    /* A writable folder of inputs holds the same files after a load. */
+    char dir[4200], copy[4300];
+    snprintf(dir, sizeof dir, "%s/inputs", tmpdir);
+    snprintf(copy, sizeof copy, "%s/in.mtx", dir);
+    mkdir(dir, 0755);
     spmvlab_csr A;
     spmvlab_err err;
-    memset(&p, 0, sizeof p);
-    spmvlab_gen_params_parse(&p, "n=300 k=5", &err);
-    if (spmvlab_gen("uniform", &p, &A, &err) || spmvlab_mtx_write(src, &A, "test", &err)) {
+    if (spmvlab_mtx_read(src, &A, &err) || spmvlab_mtx_write(copy, &A, NULL, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         test_failures++;
         return;
     }
     spmvlab_csr_free(&A);
-    mkdir(beside, 0755);
     spmvlab_load_info info;
-    load_and_compare(src, &info);
+    load_and_compare(copy, &info);
+    TEST_CHECK(info.cache_written == 1 && folder_entries(dir) == 1);
+    load_and_compare(copy, &info);
+    TEST_CHECK(info.from_cache == 1 && folder_entries(dir) == 1);
+}
+
+static void identity_keys_the_entry(const char *src)
+{
+    /* A hard link is the same file: its entry is shared. A copy is another
+     * file with another entry. */
+    char link_path[4300], copy[4300];
+    snprintf(link_path, sizeof link_path, "%s/linked.mtx.gz", tmpdir);
+    snprintf(copy, sizeof copy, "%s/inputs/copy.mtx", tmpdir);
+    spmvlab_load_info a, b;
+    load_and_compare(src, &a);
+    if (link(src, link_path) == 0) {
+        load_and_compare(link_path, &b);
+        TEST_CHECK(b.from_cache == 1);
+        unlink(link_path);
+    }
+    spmvlab_csr A;
+    spmvlab_err err;
+    if (spmvlab_mtx_read(src, &A, &err) == 0 && spmvlab_mtx_write(copy, &A, NULL, &err) == 0) {
+        load_and_compare(copy, &b);
+        TEST_CHECK(b.from_cache == 0 && b.cache_written == 1 && strcmp(a.cache_path, b.cache_path) != 0);
+    }
+    spmvlab_csr_free(&A);
+}
+
+static void the_cap_evicts_the_least_recently_used(const char *src)
+{
+    spmvlab_cache_entry *v;
+    int n = 0, files = 0;
+    uint64_t total = 0, bytes = 0;
+    spmvlab_err err;
+    spmvlab_load_info info;
+    load_and_compare(src, &info); /* src's entry is now the most recent */
+    TEST_CHECK(spmvlab_cache_list(&v, &n, &total, &err) == 0 && n >= 2);
+    if (n < 2)
+        return;
+    TEST_CHECK(strcmp(v[0].path, info.cache_path) == 0);
+    uint64_t newest = v[0].bytes;
+    free(v);
+    TEST_CHECK(spmvlab_cache_evict(newest, NULL, &files, &bytes, &err) == 0);
+    TEST_CHECK(files == n - 1 && bytes == total - newest);
+    TEST_CHECK(spmvlab_cache_list(&v, &n, &total, &err) == 0 && n == 1);
+    if (n == 1)
+        TEST_CHECK(strcmp(v[0].path, info.cache_path) == 0);
+    free(v);
+    /* an entry written while the folder is over the cap stays; the rest go */
+    setenv("SPMVLAB_CACHE_LIMIT", "1k", 1);
+    TEST_CHECK(spmvlab_cache_limit() == 1024);
+    char copy[4300];
+    snprintf(copy, sizeof copy, "%s/inputs/copy.mtx", tmpdir);
+    touch(copy, 20);
+    load_and_compare(copy, &info);
     TEST_CHECK(info.cache_written == 1);
-    TEST_CHECK(strncmp(info.cache_path, cache, strlen(cache)) == 0);
-    load_and_compare(src, &info);
-    TEST_CHECK(info.from_cache == 1 && strncmp(info.cache_path, cache, strlen(cache)) == 0);
+    TEST_CHECK(spmvlab_cache_list(&v, &n, &total, &err) == 0 && n == 1);
+    if (n == 1)
+        TEST_CHECK(strcmp(v[0].path, info.cache_path) == 0);
+    free(v);
+    unsetenv("SPMVLAB_CACHE_LIMIT");
+    TEST_CHECK(spmvlab_cache_clear(&files, &bytes, &err) == 0 && files >= 1);
+    TEST_CHECK(spmvlab_cache_list(&v, &n, &total, &err) == 0 && n == 0 && total == 0);
+    free(v);
 }
 
 static void read_only_folder_is_left_alone(const char *src)
 {
-    /* No write bit on the folder: the cache goes to the cache directory,
-     * also for root, who could write there. */
+    /* No write bit on the folder: loading works, and nothing is written
+     * there, also for root, who could. */
     char dir[4200], copy[4300], beside[4400], cache[4200];
     snprintf(dir, sizeof dir, "%s/ro", tmpdir);
     snprintf(copy, sizeof copy, "%s/m.mtx", dir);
     snprintf(beside, sizeof beside, "%s.csrbin", copy);
-    snprintf(cache, sizeof cache, "%s/cache/csr/m-", tmpdir);
+    snprintf(cache, sizeof cache, "%s/cache/csr/", tmpdir);
     mkdir(dir, 0755);
     spmvlab_csr A;
     spmvlab_err err;
@@ -269,11 +343,14 @@ int main(void)
         touched_source_makes_the_cache_stale(src);
         damaged_caches_are_refused(src);
         no_cache_means_parse_only(src);
-        if (i == 0)
+        if (i == 0) {
             read_only_folder_is_left_alone(src);
+            input_folder_gets_no_file(src);
+            identity_keys_the_entry(src);
+            the_cap_evicts_the_least_recently_used(src);
+        }
     }
     TEST_CHECK(tested > 0);
-    blocked_beside_goes_to_the_cache_dir();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
