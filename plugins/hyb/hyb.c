@@ -8,19 +8,23 @@
  * the threads of a warp (consecutive rows) read consecutive addresses.
  * Padding: a row shorter than K ends with slots of column -1 and value 0; the
  * kernel stops at the first such slot, so padding values are never read.
- * COO holds the overflow as (row, col, val), sorted by row then column.
+ * COO holds the overflow as (row, col, val) with 32-bit indices, sorted by
+ * row then column.
  *
- * Execution: kernel 1 (one thread per row) stores the ELL sum into every y
- * row; kernel 2 adds the COO part. The COO entries are cut into equal
- * intervals (a multiple of 32 entries), one warp each; a warp reduces runs of
- * equal rows with a segmented scan and issues one atomicAdd per run, carrying
- * a run across its 32-entry steps, and the warps of a block (consecutive
- * intervals) combine the runs they carry out, so a very long overflow row
- * costs one atomic per block it spans instead of one per entry.
+ * Execution: the ELL kernel (G lanes per row, G = 1, 2, 4 or 8) stores the
+ * ELL sum into every y row; then the chunked segmented COO kernel of the coo
+ * plugin (coo_segmented.h) adds the overflow: a warp per fixed chunk of
+ * entries, plain adds for the rows a chunk owns, atomics only at chunk edges.
+ * With K = 0 (pure COO) y is zeroed on the stream instead of the ELL kernel.
  *
- * Options: ell_width (auto or K; larger than the longest row is reduced to
- * it), row_fraction (auto: the largest K such that at least this fraction of
- * the rows have >= K non-zeros).
+ * Width (ell_width = auto): the largest K such that at least
+ * max(min_rows, row_fraction * rows) rows have K or more non-zeros (Bell &
+ * Garland: 4096 and 1/3), then the guard: when the ELL part would move more
+ * bytes than ell_guard times what COO moves for the same entries
+ * (rows*K*(4+s) > ell_guard * ell_entries*(8+s)), ELL does not pay and the
+ * matrix goes to COO whole. Lanes (ell_lanes = auto): the fewest that give
+ * at least two threads per resident thread slot of the device, at most K
+ * and at most 8 (f64) or 4 (f32).
  *
  * Limits: f64 and f32; the ELL part may hold at most 2^31 - 1 slots (LIMIT).
  *
@@ -37,35 +41,65 @@
 #include "hyb.h"
 #include "spmvlab/plugin.h"
 
-/* COO warps to plan for when no device is present (CPU runs only). */
-#define HYB_HOST_WARPS 4096
+/* Resident threads assumed without a device (132 SMs x 2048). */
+#define HYB_HOST_THREADS (132LL * 2048)
+
+typedef struct hyb_opts {
+    int ell_width;       /* K, or SPMVLAB_AUTO */
+    double row_fraction; /* auto width: fraction of the rows that must reach K */
+    int min_rows;        /* auto width: rows that must reach K, at least */
+    double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guard */
+    int ell_lanes;       /* G, or SPMVLAB_AUTO */
+} hyb_opts;
 
 static const spmvlab_option hyb_options[] = {
     {"ell_width", SPMVLAB_OPT_INT_AUTO, "auto", 0, 2147483647.0, NULL,
-     "ELL slots per row K; auto: Bell-Garland choice from row_fraction; 0: all COO"},
+     "ELL slots per row K; auto: Bell-Garland width and guard; 0: all COO",
+     SPMVLAB_FIELD(hyb_opts, ell_width)},
     {"row_fraction", SPMVLAB_OPT_FLOAT, "0.333333", 0, 1, NULL,
-     "auto width: largest K such that at least this fraction of rows have >= K non-zeros"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "auto width: at least this fraction of the rows have >= K non-zeros",
+     SPMVLAB_FIELD(hyb_opts, row_fraction)},
+    {"min_rows", SPMVLAB_OPT_INT, "4096", 0, 2147483647.0, NULL,
+     "auto width: at least this many rows have >= K non-zeros (else K = 0)",
+     SPMVLAB_FIELD(hyb_opts, min_rows)},
+    {"ell_guard", SPMVLAB_OPT_FLOAT, "1", 0, 1000, NULL,
+     "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: off",
+     SPMVLAB_FIELD(hyb_opts, ell_guard)},
+    {"ell_lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 8, NULL,
+     "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows",
+     SPMVLAB_FIELD(hyb_opts, ell_lanes)},
+    {NULL}};
 
-/* The Bell-Garland width: the largest K such that at least fraction * rows
- * rows have K or more non-zeros (0 when none qualifies). -1 without memory. */
-static int32_t hyb_auto_width(const spmvlab_matrix *A, double fraction)
+/* ell_lanes must be a power of two. */
+static spmvlab_status hyb_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
-    int32_t longest = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
-        longest = len > longest ? len : longest;
+    const hyb_opts *o = spmvlab_opts_fields(opts);
+    if (o->ell_lanes != SPMVLAB_AUTO && (o->ell_lanes & (o->ell_lanes - 1))) {
+        snprintf(err->msg, sizeof err->msg, "hyb option ell_lanes = %d must be 1, 2, 4 or 8",
+                 o->ell_lanes);
+        return SPMVLAB_INVALID_OPTION;
     }
+    return SPMVLAB_OK;
+}
+
+/* The Bell-Garland width: the largest K such that at least
+ * max(min_rows, fraction * rows) rows have K or more non-zeros (0 when none
+ * qualifies). -1 without memory. */
+static int32_t hyb_auto_width(const spmvlab_matrix *A, int32_t longest, double fraction,
+                              int min_rows)
+{
     int32_t *count = calloc((size_t)longest + 1, sizeof *count);
     if (!count)
         return -1;
     for (int32_t i = 0; i < A->rows; i++)
         count[A->row_ptr[i + 1] - A->row_ptr[i]]++;
+    double need = fraction * (double)A->rows;
+    need = need > (double)min_rows ? need : (double)min_rows;
     int32_t width = 0;
     long long at_least = 0; /* rows with length >= k */
     for (int32_t k = longest; k >= 1; k--) {
         at_least += count[k];
-        if ((double)at_least >= fraction * (double)A->rows) {
+        if ((double)at_least >= need) {
             width = k;
             break;
         }
@@ -74,23 +108,30 @@ static int32_t hyb_auto_width(const spmvlab_matrix *A, double fraction)
     return width;
 }
 
-/* Plans the COO kernel: enough warps to fill the device, each taking an
- * interval of whole 32-entry steps. */
-static void hyb_plan_coo(hyb_format *f)
+/* Non-zeros that a width K keeps in ELL. */
+static long long hyb_ell_entries(const spmvlab_matrix *A, int32_t width)
 {
-    const spmvlab_device *dev = f->ctx->device;
-    long long max_warps = HYB_HOST_WARPS;
-    if (dev->present && dev->sm_count > 0 && dev->max_threads_per_sm >= HYB_WARP)
-        max_warps = (long long)dev->sm_count * (dev->max_threads_per_sm / HYB_WARP);
-    long long steps = ((long long)f->coo_entries + HYB_WARP - 1) / HYB_WARP;
-    long long warps = steps < max_warps ? steps : max_warps;
-    if (warps == 0) {
-        f->coo_interval = f->coo_warps = 0;
-        return;
+    long long n = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        n += len < width ? len : width;
     }
-    long long interval = (steps + warps - 1) / warps * HYB_WARP;
-    f->coo_interval = (int32_t)interval;
-    f->coo_warps = (int32_t)(((long long)f->coo_entries + interval - 1) / interval);
+    return n;
+}
+
+/* Lanes per row of the ELL kernel: the fewest (a power of two) that give
+ * rows*G >= twice the device's resident threads, at most K and at most the
+ * value size in bytes (8 or 4: each lane group reads whole sectors). */
+static int32_t hyb_auto_lanes(const spmvlab_device *dev, int32_t rows, int32_t width, size_t es)
+{
+    long long target = HYB_HOST_THREADS;
+    if (dev->present && dev->sm_count > 0 && dev->max_threads_per_sm > 0)
+        target = (long long)dev->sm_count * dev->max_threads_per_sm;
+    target *= 2;
+    int32_t g = 1, most = es >= 8 ? HYB_MAX_LANES : HYB_MAX_LANES / 2;
+    while (g < most && 2 * g <= width && (long long)rows * g < target)
+        g *= 2;
+    return g;
 }
 
 /* Frees every host and device array of f, then f. */
@@ -110,14 +151,6 @@ static void hyb_free(hyb_format *f)
     free(f->coo_col);
     free(f->coo_val);
     free(f);
-}
-
-/* Allocates bytes of device memory at *dst and copies src there; nothing for
- * 0 bytes. Returns the core's status (LIMIT, NOMEM, ...) on failure. */
-static spmvlab_status hyb_to_device(hyb_format *f, void **dst, const void *src, size_t bytes,
-                                    spmvlab_err *err)
-{
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
 }
 
 /* Splits every row of A at K into the host ELL and COO arrays of f. */
@@ -146,34 +179,42 @@ static void hyb_fill(hyb_format *f, const spmvlab_matrix *A)
     }
 }
 
-/* Builds the format: width, split, COO plan, device copies. */
-static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
-                                  const spmvlab_opts *opts, void **out, spmvlab_err *err)
+/* Chooses K (option, or the auto rule with its guard) into f->width and
+ * f->guarded. Returns OK or NOMEM (histogram). */
+static spmvlab_status hyb_choose_width(hyb_format *f, const spmvlab_matrix *A, const hyb_opts *o,
+                                       spmvlab_err *err)
 {
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "hyb supports the f64 and f32 dtypes only");
     int32_t longest = 0;
     for (int32_t i = 0; i < A->rows; i++) {
         int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
         longest = len > longest ? len : longest;
     }
-    long long width;
-    if (spmvlab_opt_is_auto(opts, "ell_width")) {
-        width = hyb_auto_width(A, spmvlab_opt_float(opts, "row_fraction"));
-        if (width < 0)
-            return ctx->fail(ctx, err, SPMVLAB_NOMEM,
-                             "out of host memory for the row-length histogram");
-    } else {
-        width = spmvlab_opt_int(opts, "ell_width");
-        width = width < longest ? width : longest;
+    if (o->ell_width != SPMVLAB_AUTO) {
+        f->width = o->ell_width < longest ? o->ell_width : longest;
+        return SPMVLAB_OK;
     }
-    long long slots = width * (long long)A->rows;
-    if (slots > INT32_MAX)
-        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
-                         "ELL part of %lld x %lld slots exceeds 2^31 - 1 slots", (long long)A->rows,
-                         width);
+    int32_t width = hyb_auto_width(A, longest, o->row_fraction, o->min_rows);
+    if (width < 0)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the row-length histogram");
+    const double es = (double)spmvlab_dtype_size(A->dtype);
+    const double ell_bytes = (double)width * A->rows * (4 + es);
+    const double coo_bytes = (double)hyb_ell_entries(A, width) * (8 + es);
+    if (width > 0 && o->ell_guard > 0 && ell_bytes > o->ell_guard * coo_bytes) {
+        f->guarded = 1;
+        width = 0;
+    }
+    f->width = width;
+    return SPMVLAB_OK;
+}
 
+/* Builds the format: width, lanes, split, COO plan, device copies. */
+static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
+                                  const spmvlab_opts *opts, void **out, spmvlab_err *err)
+{
+    const hyb_opts *o = spmvlab_opts_fields(opts);
+    *out = NULL;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "hyb supports the f64 and f32 dtypes only");
     hyb_format *f = calloc(1, sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
@@ -181,16 +222,25 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->dtype = A->dtype;
     f->rows = A->rows;
     f->cols = A->cols;
-    f->width = (int32_t)width;
-    long long ell_entries = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
-        ell_entries += len < f->width ? len : f->width;
+    spmvlab_status st = hyb_choose_width(f, A, o, err);
+    if (st != SPMVLAB_OK) {
+        hyb_free(f);
+        return st;
     }
-    f->ell_entries = (int32_t)ell_entries;
+    const size_t es = spmvlab_dtype_size(A->dtype);
+    long long slots = (long long)f->width * A->rows;
+    if (slots > INT32_MAX) {
+        hyb_free(f);
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ELL part of %d x %d slots exceeds 2^31 - 1 slots",
+                         A->rows, f->width);
+    }
+    f->lanes = o->ell_lanes != SPMVLAB_AUTO ? o->ell_lanes : hyb_auto_lanes(ctx->device, A->rows, f->width, es);
+    if (es < 8 && f->lanes > HYB_MAX_LANES / 2)
+        f->lanes = HYB_MAX_LANES / 2;
+    f->ell_entries = (int32_t)hyb_ell_entries(A, f->width);
     f->coo_entries = A->nnz - f->ell_entries;
 
-    const size_t es = spmvlab_dtype_size(A->dtype), ns = (size_t)slots, nc = (size_t)f->coo_entries;
+    const size_t ns = (size_t)slots, nc = (size_t)f->coo_entries;
     f->ell_col = malloc((ns ? ns : 1) * sizeof *f->ell_col);
     f->ell_val = calloc(ns ? ns : 1, es);
     f->coo_row = malloc((nc ? nc : 1) * sizeof *f->coo_row);
@@ -199,22 +249,20 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     if (!f->ell_col || !f->ell_val || !f->coo_row || !f->coo_col || !f->coo_val) {
         hyb_free(f);
         return ctx->fail(ctx, err, SPMVLAB_NOMEM,
-                         "out of host memory for %lld ELL slots and %d COO entries", slots,
-                         A->nnz - (int32_t)ell_entries);
+                         "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
-    hyb_plan_coo(f);
+    f->plan = coo_seg_make_plan(ctx->device, f->coo_entries);
 
-    spmvlab_status st =
-        hyb_to_device(f, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
+    st = spmvlab_put(ctx, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = hyb_to_device(f, &f->d_ell_val, f->ell_val, ns * es, err);
+        st = spmvlab_put(ctx, &f->d_ell_val, f->ell_val, ns * es, err);
     if (st == SPMVLAB_OK)
-        st = hyb_to_device(f, (void **)&f->d_coo_row, f->coo_row, nc * sizeof(int32_t), err);
+        st = spmvlab_put(ctx, (void **)&f->d_coo_row, f->coo_row, nc * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = hyb_to_device(f, (void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t), err);
+        st = spmvlab_put(ctx, (void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = hyb_to_device(f, &f->d_coo_val, f->coo_val, nc * es, err);
+        st = spmvlab_put(ctx, &f->d_coo_val, f->coo_val, nc * es, err);
     if (st != SPMVLAB_OK) {
         hyb_free(f);
         return st;
@@ -223,17 +271,18 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     return SPMVLAB_OK;
 }
 
-/* Launches the ELL kernel (stores every y row), then the COO kernel (adds). */
+/* Launches the ELL kernel (stores every y row, or zeroes y when K = 0),
+ * then the COO kernel (adds). */
 static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     hyb_format *f = fmt;
     cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e =
-        hyb_launch_ell((int)f->dtype, f->rows, f->width, f->d_ell_col, f->d_ell_val, x, y, s);
+    cudaError_t e = hyb_launch_ell((int)f->dtype, f->rows, f->width, f->lanes, f->d_ell_col,
+                                   f->d_ell_val, x, y, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ELL kernel launch failed: %s",
                             cudaGetErrorString(e));
-    e = hyb_launch_coo((int)f->dtype, f->coo_entries, f->coo_interval, f->coo_warps, f->d_coo_row,
+    e = hyb_launch_coo((int)f->dtype, f->width == 0, f->plan, f->coo_entries, f->d_coo_row,
                        f->d_coo_col, f->d_coo_val, x, y, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "COO kernel launch failed: %s",
@@ -241,136 +290,72 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
     return SPMVLAB_OK;
 }
 
-/* The kernels on the CPU, in value type T: the ELL loop per row, then the
- * COO blocks, each running its warps' steps with the same carry and the
- * same scan order and then combining the warps' carries; the kernel's
- * atomics become plain additions. hyb_scan_* is the warp's run-restricted
- * Hillis-Steele scan; it fills start[l], the first lane of lane l's run. */
-#define HYB_DEFINE_HOST(T, FMA, SUFFIX)                                                            \
-    static void hyb_scan_##SUFFIX(T v[HYB_WARP], const int32_t r[HYB_WARP],                        \
-                                  int32_t start[HYB_WARP])                                         \
-    {                                                                                              \
-        T u[HYB_WARP];                                                                             \
-        for (int l = 0; l < HYB_WARP; l++)                                                         \
-            start[l] = l == 0 || r[l] != r[l - 1] ? l : start[l - 1];                              \
-        for (int d = 1; d < HYB_WARP; d <<= 1) {                                                   \
-            memcpy(u, v, sizeof u);                                                                \
-            for (int l = d; l < HYB_WARP; l++)                                                     \
-                if (l - d >= start[l])                                                             \
-                    v[l] += u[l - d];                                                              \
-        }                                                                                          \
-    }                                                                                              \
-                                                                                                   \
-    static void hyb_host_##SUFFIX(const hyb_format *f, const T *x, T *y)                           \
-    {                                                                                              \
-        const T *ev = f->ell_val, *cv = f->coo_val;                                                \
-        for (int32_t i = 0; i < f->rows; i++) {                                                    \
-            T sum = 0;                                                                             \
-            size_t slot = (size_t)i;                                                               \
-            for (int32_t k = 0; k < f->width; k++, slot += (size_t)f->rows) {                      \
-                int32_t c = f->ell_col[slot];                                                      \
-                if (c < 0)                                                                         \
-                    break;                                                                         \
-                sum = FMA(ev[slot], x[c], sum);                                                    \
-            }                                                                                      \
-            y[i] = sum;                                                                            \
-        }                                                                                          \
-        const int per_block = HYB_BLOCK / HYB_WARP;                                                \
-        for (int32_t b = 0; b * per_block < f->coo_warps; b++) {                                   \
-            int32_t block_rows[HYB_WARP], start[HYB_WARP];                                         \
-            T block_sums[HYB_WARP];                                                                \
-            for (int l = 0; l < HYB_WARP; l++) {                                                   \
-                block_rows[l] = -1;                                                                \
-                block_sums[l] = 0;                                                                 \
-            }                                                                                      \
-            for (int w = 0; w < per_block; w++) {                                                  \
-                long long begin = ((long long)b * per_block + w) * f->coo_interval;                \
-                long long end = begin + f->coo_interval;                                           \
-                end = end < f->coo_entries ? end : f->coo_entries;                                 \
-                int32_t carry_row = -1;                                                            \
-                T carry = 0;                                                                       \
-                for (long long base = begin; base < end; base += HYB_WARP) {                       \
-                    int32_t r[HYB_WARP];                                                           \
-                    T v[HYB_WARP];                                                                 \
-                    for (int l = 0; l < HYB_WARP; l++) {                                           \
-                        long long k = base + l;                                                    \
-                        r[l] = k < end ? f->coo_row[k] : -1;                                       \
-                        v[l] = k < end ? cv[k] * x[f->coo_col[k]] : (T)0;                          \
-                    }                                                                              \
-                    if (r[0] == carry_row)                                                         \
-                        v[0] += carry;                                                             \
-                    else if (carry_row >= 0)                                                       \
-                        y[carry_row] += carry;                                                     \
-                    hyb_scan_##SUFFIX(v, r, start);                                                \
-                    for (int l = 0; l < HYB_WARP - 1; l++)                                         \
-                        if (r[l] >= 0 && start[l + 1] == l + 1)                                    \
-                            y[r[l]] += v[l];                                                       \
-                    carry_row = r[HYB_WARP - 1];                                                   \
-                    carry = v[HYB_WARP - 1];                                                       \
-                }                                                                                  \
-                block_rows[w] = carry_row;                                                         \
-                block_sums[w] = carry;                                                             \
-            }                                                                                      \
-            hyb_scan_##SUFFIX(block_sums, block_rows, start);                                      \
-            for (int l = 0; l < HYB_WARP; l++)                                                     \
-                if (block_rows[l] >= 0 && (l == HYB_WARP - 1 || start[l + 1] == l + 1))            \
-                    y[block_rows[l]] += block_sums[l];                                             \
-        }                                                                                          \
-    }
+COO_SEG_DEFINE_HOST(double, f64)
+COO_SEG_DEFINE_HOST(float, f32)
 
+/* The kernels on the CPU in value type T: per row, lane g of G sums slots
+ * g, g+G, ... with fma until padding, the lanes meet in the kernel's shuffle
+ * tree; then the COO part by the segmented kernel's order. */
+#define HYB_DEFINE_HOST(T, FMA, SUFFIX)                                                     \
+    static void hyb_host_##SUFFIX(const hyb_format *f, const T *x, T *y)                    \
+    {                                                                                       \
+        const T *ev = f->ell_val;                                                           \
+        const size_t rows = (size_t)f->rows;                                                \
+        for (int32_t i = 0; i < f->rows; i++) {                                             \
+            T lane[HYB_MAX_LANES] = {0};                                                    \
+            for (int32_t g = 0; g < f->lanes; g++)                                          \
+                for (int32_t k = g; k < f->width; k += f->lanes) {                          \
+                    size_t slot = (size_t)k * rows + (size_t)i;                             \
+                    if (f->ell_col[slot] < 0)                                               \
+                        break;                                                              \
+                    lane[g] = FMA(ev[slot], x[f->ell_col[slot]], lane[g]);                  \
+                }                                                                           \
+            for (int32_t s = f->lanes / 2; s > 0; s /= 2)                                   \
+                for (int32_t g = 0; g < s; g++)                                             \
+                    lane[g] += lane[g + s];                                                 \
+            y[i] = lane[0];                                                                 \
+        }                                                                                   \
+        coo_seg_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col, f->coo_val,  \
+                              x, y);                                                        \
+    }
 HYB_DEFINE_HOST(double, fma, f64)
 HYB_DEFINE_HOST(float, fmaf, f32)
-
-/* y = A x on the CPU from the format's own arrays. */
-static spmvlab_status hyb_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
-{
-    const hyb_format *f = fmt;
-    if (f->dtype == SPMVLAB_F64)
-        hyb_host_f64(f, x, y);
-    else
-        hyb_host_f32(f, x, y);
-    return SPMVLAB_OK;
-}
-
-static size_t hyb_footprint(const void *fmt)
-{
-    return ((const hyb_format *)fmt)->bytes;
-}
+SPMVLAB_SPMV_HOST_F64_F32(hyb, hyb_format, dtype)
 
 static void hyb_destroy(void *fmt)
 {
     hyb_free(fmt);
 }
 
-/* ell_width, ELL fill (slots per stored ELL entry), COO entries and plan. */
+/* K, lanes, ELL fill (slots per stored ELL entry), guard, COO entries and plan. */
 static void hyb_describe(const void *fmt, char *buf, size_t len)
 {
     const hyb_format *f = fmt;
     long long slots = (long long)f->width * f->rows;
     long long nnz = (long long)f->ell_entries + f->coo_entries;
     snprintf(buf, len,
-             "ell_width=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f coo_entries=%d "
-             "coo_share=%.3f coo_warps=%d coo_interval=%d",
-             f->width, slots, f->ell_entries,
-             f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->coo_entries,
-             nnz ? (double)f->coo_entries / (double)nnz : 0.0, f->coo_warps, f->coo_interval);
+             "ell_width=%d ell_lanes=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f guarded=%d "
+             "coo_entries=%d coo_share=%.3f coo_warps=%d coo_chunk=%d",
+             f->width, f->lanes, slots, f->ell_entries,
+             f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->guarded,
+             f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0, f->plan.warps,
+             f->plan.interval);
 }
 
 static const spmvlab_plugin hyb_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "hyb",
-    .summary = "hybrid ELL + COO: ELL of width K for the regular part, COO for the overflow",
-    .version = "1.0.0",
+    .summary = "hybrid ELL + COO: ELL of width K for the regular part, segmented COO for the overflow",
+    .version = "1.1.0",
     .reference = "N. Bell, M. Garland, Implementing sparse matrix-vector multiplication on "
                  "throughput-oriented processors, SC 2009",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = hyb_options,
-    .check_options = NULL,
+    .options_size = sizeof(hyb_opts),
+    .check_options = hyb_check_options,
     .convert = hyb_convert,
     .spmv = hyb_spmv,
-    .footprint = hyb_footprint,
+    .footprint = NULL,
     .destroy = hyb_destroy,
     .spmv_host = hyb_spmv_host,
     .describe = hyb_describe,

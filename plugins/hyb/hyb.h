@@ -12,27 +12,29 @@
 
 #include <cuda_runtime_api.h>
 
+#include "../coo/coo_segmented.h"
 #include "spmvlab/plugin.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Threads per block of both kernels. */
+/* Threads per block of the ELL kernel. */
 #define HYB_BLOCK 256
-/* Lanes per warp: one COO chunk per warp step. */
-#define HYB_WARP 32
+/* Most lanes per row of the ELL kernel (f64; f32 takes at most 4, so that
+ * each lane group still reads whole 32-byte sectors). */
+#define HYB_MAX_LANES 8
 
 typedef struct hyb_format {
     spmvlab_ctx *ctx;     /* services; outlives the format */
     spmvlab_dtype dtype;  /* value type of val arrays, x and y */
     int32_t rows, cols;   /* matrix shape */
-    int32_t width;        /* K: ELL slots per row */
+    int32_t width;        /* K: ELL slots per row; 0: pure COO */
+    int32_t lanes;        /* G: lanes of the ELL kernel per row (1, 2, 4, 8) */
     int32_t ell_entries;  /* non-zeros in the ELL part (slots minus padding) */
     int32_t coo_entries;  /* non-zeros in the COO part */
-    int32_t coo_interval; /* COO entries per warp, a multiple of 32 */
-    int32_t coo_warps;    /* warps of the COO kernel */
-    size_t bytes;         /* live dev_alloc bytes, the footprint */
+    int guarded;          /* 1 when the auto width's ELL part did not pay: pure COO */
+    coo_seg_plan plan;    /* chunk per warp of the COO kernel (coo_segmented.h) */
     /* host copies, read by spmv_host */
     int32_t *ell_col;           /* rows*K columns, -1 in padding */
     void *ell_val;              /* rows*K values, 0 in padding */
@@ -45,18 +47,19 @@ typedef struct hyb_format {
     void *d_coo_val;
 } hyb_format;
 
-/* y[i] = sum of row i's ELL part, for every row (plain store). width 0 still
- * writes y = 0. col < 0 marks padding, always at the end of a row. */
-cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, const int32_t *col,
-                           const void *val, const void *x, void *y, cudaStream_t stream);
+/* y[i] = sum of row i's ELL part for every row (plain store), `lanes` lanes
+ * per row; width 0 zeroes y instead. col < 0 marks padding, always at the
+ * end of a row. */
+cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, int32_t lanes,
+                           const int32_t *col, const void *val, const void *x, void *y,
+                           cudaStream_t stream);
 
-/* y[row] += overflow entries: warp w takes entries [w*interval, (w+1)*interval)
- * in chunks of 32, reduces equal-row runs with a segmented warp scan and
- * issues one atomicAdd per run (a run crossing chunks is carried; the runs
- * the warps of a block carry out are combined before their atomics). */
-cudaError_t hyb_launch_coo(int dtype, int32_t entries, int32_t interval, int32_t warps,
-                           const int32_t *row, const int32_t *col, const void *val, const void *x,
-                           void *y, cudaStream_t stream);
+/* Adds the COO part to y with the chunked segmented kernel of
+ * coo_segmented.cuh (atomics at chunk edges; the rows a chunk owns get a
+ * plain store when y_zeroed, i.e. there is no ELL part, else a plain add). */
+cudaError_t hyb_launch_coo(int dtype, int y_zeroed, coo_seg_plan plan, int32_t entries,
+                           const int32_t *row, const int32_t *col, const void *val,
+                           const void *x, void *y, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
- * hyb: the Bell-Garland auto width on known row lengths, the width clamp,
- * the ELL / COO split and its layout, the footprint formula, and a COO part
- * made of one very long row, all on the CPU.
+ * hyb: the Bell-Garland auto width on known row lengths (row fraction and
+ * min_rows), the guard that sends a non-paying ELL part to COO, the lanes
+ * rule, the width clamp, the ELL / COO split and its layout, the footprint
+ * formula, and a COO part made of one very long row, all on the CPU.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,11 @@ static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const ch
     return t;
 }
 
-/* The ELL width chosen for A with one row_fraction (auto width). */
+/* The ELL width chosen for A with one row_fraction (auto width, no
+ * min_rows, no guard). */
 static int auto_width(const spmvlab_csr *A, const char *fraction)
 {
-    const char *sets[] = {fraction, NULL};
+    const char *sets[] = {fraction, "min_rows=0", "ell_guard=0", NULL};
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
     int width = t ? (int)describe_value(t, "ell_width") : -1;
     test_instance_free(t);
@@ -60,9 +62,63 @@ static void test_auto_width_is_the_largest_k_held_by_the_row_fraction(const spmv
     TEST_CHECK(auto_width(A, "row_fraction=0") == 30);       /* pure ELL */
 }
 
+/* min_rows: K is held by at least that many rows, so fewer rows than
+ * min_rows give K = 0 (pure COO); the default 4096 does so for 9 rows. */
+static void test_min_rows_raises_the_rows_that_must_reach_k(const spmvlab_csr *A)
+{
+    const char *sets4[] = {"min_rows=4", "ell_guard=0", NULL}; /* a third is 3 < 4 rows */
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets4);
+    TEST_CHECK(t && describe_value(t, "ell_width") == 2);      /* 4 rows have >= 2 */
+    test_instance_free(t);
+    t = convert_ok(A, SPMVLAB_F64, NULL);
+    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 0);
+    TEST_CHECK(t && describe_value(t, "coo_entries") == 48);
+    test_instance_free(t);
+}
+
+/* K = 7 keeps 25 entries in 63 slots: 63 x 12 bytes against 25 x 16 in
+ * COO (f64), so ELL does not pay and the guard makes it pure COO; with
+ * ell_guard = 2 (756 <= 800 bytes) the ELL part stays. */
+static void test_guard_sends_a_non_paying_ell_part_to_coo(const spmvlab_csr *A)
+{
+    const char *off[] = {"min_rows=0", NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, off);
+    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 1);
+    test_instance_free(t);
+    const char *loose[] = {"min_rows=0", "ell_guard=2", NULL};
+    t = convert_ok(A, SPMVLAB_F64, loose);
+    TEST_CHECK(t && describe_value(t, "ell_width") == 7 && describe_value(t, "guarded") == 0);
+    test_instance_free(t);
+}
+
+/* Lanes: auto takes more lanes per row while the rows are too few to fill
+ * the device (9 rows: as many as K and the value size allow); every lane
+ * count meets the bound in f64 and f32. */
+static void test_lanes_per_row_of_the_ell_kernel(const spmvlab_csr *A)
+{
+    const char *sets[] = {"ell_width=7", NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
+    TEST_CHECK(t && describe_value(t, "ell_lanes") == 4); /* 2G <= K = 7 */
+    test_instance_free(t);
+    const char *wide[] = {"ell_width=30", NULL};
+    t = convert_ok(A, SPMVLAB_F64, wide);
+    TEST_CHECK(t && describe_value(t, "ell_lanes") == 8);
+    test_instance_free(t);
+    t = convert_ok(A, SPMVLAB_F32, wide);
+    TEST_CHECK(t && describe_value(t, "ell_lanes") == 4); /* f32: whole sectors */
+    test_instance_free(t);
+    const char *lanes[][3] = {{"ell_width=30", "ell_lanes=1", NULL},
+                              {"ell_width=30", "ell_lanes=2", NULL},
+                              {"ell_width=5", "ell_lanes=8", NULL}};
+    for (int k = 0; k < 3; k++)
+        for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++)
+            test_instance_free(convert_ok(A, (spmvlab_dtype)d, lanes[k]));
+}
+
 static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
 {
-    test_instance *t = convert_ok(A, SPMVLAB_F64, NULL);
+    const char *sets[] = {"min_rows=0", "ell_guard=0", NULL};
+    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
     if (!t)
         return;
     TEST_CHECK(describe_value(t, "ell_width") == 7);
@@ -143,16 +199,17 @@ static void test_one_long_overflow_row_is_summed_within_the_bound(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, rows, rows, lengths, 3) == 0);
     free(lengths);
+    const char *sets[] = {"min_rows=0", NULL}; /* 4000 rows: the default would be all COO */
     for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++) {
-        test_instance *t = convert_ok(&A, (spmvlab_dtype)d, NULL);
+        test_instance *t = convert_ok(&A, (spmvlab_dtype)d, sets);
         if (!t)
             continue;
         const hyb_format *f = t->in.fmt;
         TEST_CHECK(f->width == 1);
         TEST_CHECK(f->coo_entries == rows - 1);
-        TEST_CHECK(f->coo_interval > 0 && f->coo_interval % HYB_WARP == 0);
-        TEST_CHECK((long long)f->coo_warps * f->coo_interval >= f->coo_entries);
-        TEST_CHECK((long long)(f->coo_warps - 1) * f->coo_interval < f->coo_entries);
+        TEST_CHECK(f->plan.interval > 0 && f->plan.interval % COO_SEG_WARP == 0);
+        TEST_CHECK((long long)f->plan.warps * f->plan.interval >= f->coo_entries);
+        TEST_CHECK((long long)(f->plan.warps - 1) * f->plan.interval < f->coo_entries);
         test_instance_free(t);
     }
     spmvlab_csr_free(&A);
@@ -166,6 +223,9 @@ int main(void)
         return 1;
     }
     test_auto_width_is_the_largest_k_held_by_the_row_fraction(&A);
+    test_min_rows_raises_the_rows_that_must_reach_k(&A);
+    test_guard_sends_a_non_paying_ell_part_to_coo(&A);
+    test_lanes_per_row_of_the_ell_kernel(&A);
     test_default_splits_rows_at_the_auto_width(&A);
     test_width_beyond_the_longest_row_is_reduced_to_it(&A);
     test_layout_is_column_major_ell_plus_row_sorted_coo(&A);
