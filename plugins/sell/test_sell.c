@@ -1,19 +1,20 @@
 /*
- * sell: option refusals, the sigma trade-off in the fill ratio, the
- * threads_per_row auto rule and the footprint formula, all on the CPU.
+ * sell: option refusals, the three rules (long_row, sigma, threads_per_row),
+ * the long-row split and the footprint formula, all on the CPU. The rules
+ * are also called directly (sell_build.c is compiled into this test).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sell_format.h"
 #include "testlib.h"
 
 /* A number that follows "key=" in a describe() text; -1 when absent. */
 static double describe_value(test_instance *t, const char *key)
 {
-    char pat[64];
+    char pat[64], text[1024];
     snprintf(pat, sizeof pat, " %s=", key);
-    char text[1024];
     snprintf(text, sizeof text, " %s", test_describe(t));
     const char *at = strstr(text, pat);
     return at ? atof(at + strlen(pat)) : -1.0;
@@ -25,8 +26,7 @@ static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const ch
 {
     test_instance *t;
     spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("sell", A, d, sets, &t, &err);
-    if (st != SPMVLAB_OK) {
+    if (test_convert("sell", A, d, sets, &t, &err) != SPMVLAB_OK) {
         fprintf(stderr, "convert failed: %s\n", err.msg);
         test_failures++;
         test_instance_free(t);
@@ -40,8 +40,7 @@ static void refuses(const spmvlab_csr *A, const char *const *sets, const char *n
 {
     test_instance *t;
     spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("sell", A, SPMVLAB_F64, sets, &t, &err);
-    TEST_CHECK(st == SPMVLAB_INVALID_OPTION);
+    TEST_CHECK(test_convert("sell", A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_INVALID_OPTION);
     TEST_CONTAINS(err.msg, needle);
     test_instance_free(t);
 }
@@ -56,7 +55,6 @@ static void test_check_options_refuses_bad_combinations(const spmvlab_csr *A)
     refuses(A, s32c64, "multiple of C = 64");
     const char *t3[] = {"threads_per_row=3", NULL};
     refuses(A, t3, "threads_per_row = 3 must be a power of two");
-
     const char *ok1[] = {"C=64", "sigma=1", NULL};
     const char *ok2[] = {"C=96", "sigma=1073741824", "threads_per_row=32", NULL};
     const char *ok3[] = {"C=1", "sigma=7", NULL};
@@ -65,37 +63,55 @@ static void test_check_options_refuses_bad_combinations(const spmvlab_csr *A)
     test_instance_free(convert_ok(A, SPMVLAB_F64, ok3));
 }
 
-/* On a real matrix, sorting in larger windows never pads more when the
- * windows nest (each sigma divides the next), so fill(sigma = 1) >= fill
- * of the global sort. */
-static void test_fill_shrinks_as_sigma_grows(const spmvlab_csr *A)
+/* long_row = auto is max(64, 4 ceil(nnz / rows)). */
+static void test_long_row_rule(void)
 {
-    const char *sigmas[] = {"sigma=1", "sigma=16", "sigma=64", "sigma=1024", "sigma=1073741824"};
-    double prev = 0.0, first = 0.0;
-    for (int d = 0; d < 2; d++) {
-        for (size_t i = 0; i < sizeof sigmas / sizeof *sigmas; i++) {
-            const char *sets[] = {"C=8", sigmas[i], "threads_per_row=auto", NULL};
-            test_instance *t = convert_ok(A, d ? SPMVLAB_F32 : SPMVLAB_F64, sets);
-            if (!t)
-                continue;
-            double fill = describe_value(t, "fill");
-            TEST_CHECK(fill >= 1.0);
-            if (i > 0)
-                TEST_CHECK(fill <= prev);
-            if (i == sizeof sigmas / sizeof *sigmas - 1)
-                TEST_CHECK(fill < first); /* bcspwr10: 1.0025 against 1.2545 */
-            if (i == 0)
-                first = fill;
-            prev = fill;
+    TEST_CHECK(sell_rule_long_row(1000, 5000) == 64);    /* mean 5: the floor */
+    TEST_CHECK(sell_rule_long_row(1000, 120000) == 480); /* mean 120 */
+    TEST_CHECK(sell_rule_long_row(3, 10) == 64);
+    TEST_CHECK(sell_rule_long_row(0, 0) == 64);
+}
+
+/* threads_per_row = auto: T doubles while each lane keeps >= 8 slots and
+ * the rows * 2T / 32 warps of the doubled launch fit in the resident warps. */
+static void test_tpr_rule(void)
+{
+    TEST_CHECK(sell_rule_tpr(5.0, 100, 8448) == 1);    /* short rows: one lane */
+    TEST_CHECK(sell_rule_tpr(16.0, 100, 8448) == 2);
+    TEST_CHECK(sell_rule_tpr(63.0, 4884, 8448) == 4);  /* bcsstk16: few rows, wide slices */
+    TEST_CHECK(sell_rule_tpr(300.0, 100, 8448) == 32);
+    TEST_CHECK(sell_rule_tpr(120.0, 120000, 8448) == 2); /* 7500 warps at T=2, 15000 at T=4 */
+    TEST_CHECK(sell_rule_tpr(120.0, 2000000, 8448) == 1); /* the GPU is full with one lane */
+}
+
+/* auto on small uniform matrices through the plugin (no GPU: an H100's
+ * 8448 resident warps): T from the mean width, sigma 1, no long rows. */
+static void test_auto_through_the_plugin(void)
+{
+    static const struct { int32_t len; int tpr; } cases[] = {{3, 1}, {16, 2}, {40, 4}, {64, 8}, {300, 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        spmvlab_csr A;
+        if (test_gen_uniform(&A, 100, 400, cases[i].len, 3)) {
+            test_failures++;
+            continue;
+        }
+        test_instance *t = convert_ok(&A, SPMVLAB_F32, NULL);
+        if (t) {
+            TEST_CHECK(describe_value(t, "threads_per_row") == cases[i].tpr);
+            TEST_CHECK(describe_value(t, "sigma") == 1);
+            TEST_CHECK(describe_value(t, "long_rows") == 0);
+            TEST_CONTAINS(test_describe(t), "tpr_auto=yes");
+            TEST_CONTAINS(test_describe(t), "perm=no");
             test_instance_free(t);
         }
+        spmvlab_csr_free(&A);
     }
 }
 
 /* Rows of lengths 10, 1, 10, 1, ... with C = 8: unsorted every slice is 10
- * wide (fill 640 / 352); a global sort puts the long rows together and pads
- * nothing (fill 1). The footprint is the formula of README.md. */
-static void test_global_sort_removes_padding(void)
+ * wide (fill 640 / 352 > 1.1), so sigma = auto sorts in windows of 8C = 64
+ * rows, which pads nothing. The footprint is the formula of README.md. */
+static void test_sigma_rule_and_footprint(void)
 {
     int32_t len[64];
     for (int i = 0; i < 64; i++)
@@ -106,45 +122,61 @@ static void test_global_sort_removes_padding(void)
         return;
     }
     const char *none[] = {"C=8", "sigma=1", NULL};
-    const char *global[] = {"C=8", "sigma=1073741824", NULL};
+    const char *aut[] = {"C=8", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, none);
     if (t) {
         TEST_CHECK(describe_value(t, "stored") == 640);
         TEST_CONTAINS(test_describe(t), "perm=no");
-        /* slice_ptr 8 * 9 + widths 4 * 8 + (col 4 + val 8) * 640, no perm */
-        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 72 + 32 + 12 * 640);
+        /* slice_ptr 4 * 9 + (col 4 + val 8) * 640, no perm */
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 36 + 12 * 640);
         test_instance_free(t);
     }
-    t = convert_ok(&A, SPMVLAB_F64, global);
+    t = convert_ok(&A, SPMVLAB_F64, aut);
     if (t) {
+        TEST_CHECK(describe_value(t, "sigma") == 64);
         TEST_CHECK(describe_value(t, "stored") == 352);
         TEST_CHECK(describe_value(t, "fill") == 1.0);
         TEST_CONTAINS(test_describe(t), "perm=yes");
-        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 72 + 32 + 4 * 64 + 12 * 352);
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 36 + 4 * 64 + 12 * 352);
         test_instance_free(t);
     }
     spmvlab_csr_free(&A);
 }
 
-/* auto: the largest power of two T <= 32 with 8 * T <= mean slice width. */
-static void test_auto_threads_per_row(void)
+/* Rows of 4 entries and two of 1500: the two leave the slices (long_row =
+ * 64) as 3 pieces of <= 512 entries each, and the result meets the bound
+ * (partial sums added by the second long-row step). */
+static void test_long_rows_split(void)
 {
-    static const struct { int32_t len; int tpr; } cases[] = {{3, 1}, {16, 2}, {40, 4}, {64, 8}, {300, 32}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        spmvlab_csr A;
-        if (test_gen_uniform(&A, 100, 400, cases[i].len, 3)) {
-            test_failures++;
-            continue;
-        }
-        const char *sets[] = {"threads_per_row=auto", NULL};
-        test_instance *t = convert_ok(&A, SPMVLAB_F32, sets);
-        if (t) {
-            TEST_CHECK(describe_value(t, "threads_per_row") == cases[i].tpr);
-            TEST_CONTAINS(test_describe(t), "tpr_auto=yes");
-            test_instance_free(t);
-        }
-        spmvlab_csr_free(&A);
+    int32_t len[300];
+    for (int i = 0; i < 300; i++)
+        len[i] = i == 17 || i == 250 ? 1500 : 4;
+    spmvlab_csr A;
+    if (test_gen_rows(&A, 300, 2000, len, 11)) {
+        test_failures++;
+        return;
     }
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, NULL);
+    if (t) {
+        TEST_CHECK(describe_value(t, "long_row") == 64);
+        TEST_CHECK(describe_value(t, "long_rows") == 2);
+        TEST_CHECK(describe_value(t, "long_nnz") == 3000);
+        TEST_CHECK(describe_value(t, "pieces") == 6);
+        TEST_CHECK(describe_value(t, "max_width") == 4);
+        /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no perm);
+         * long: row 8 + ptrs 2 * 12 + piece_of 24 + 12 * 3000 + partial 48 */
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
+                   44 + 12 * 1280 + 8 + 24 + 24 + 12 * 3000 + 48);
+        test_instance_free(t);
+    }
+    const char *off[] = {"long_row=2147483647", NULL};
+    t = convert_ok(&A, SPMVLAB_F32, off);
+    if (t) {
+        TEST_CHECK(describe_value(t, "long_rows") == 0);
+        TEST_CHECK(describe_value(t, "max_width") == 1500);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
 }
 
 int main(void)
@@ -155,9 +187,11 @@ int main(void)
         return 1;
     }
     test_check_options_refuses_bad_combinations(&A);
-    test_fill_shrinks_as_sigma_grows(&A);
-    test_global_sort_removes_padding();
-    test_auto_threads_per_row();
+    test_long_row_rule();
+    test_tpr_rule();
+    test_auto_through_the_plugin();
+    test_sigma_rule_and_footprint();
+    test_long_rows_split();
     spmvlab_csr_free(&A);
-    return test_done("sell.unit.options_and_fill");
+    return test_done("sell.unit.rules_and_layout");
 }

@@ -1,0 +1,82 @@
+/*
+ * The SELL-C-sigma handle and the host-side steps that build and run it:
+ * sell.c (plugin entry points), sell_build.c (rules, sorting, layout) and
+ * sell_host.c (the kernels on the CPU) share it. Host code only.
+ */
+#ifndef SPMVLAB_SELL_FORMAT_H
+#define SPMVLAB_SELL_FORMAT_H
+
+#include <stdint.h>
+
+#include "sell.h"
+#include "spmvlab/plugin.h"
+
+#define SELL_C_MAX 4096              /* largest slice height accepted */
+#define SELL_SIGMA_GLOBAL 1073741824 /* sigma >= 2^30: one global sort, for every C */
+#define SELL_TPR_MIN_SLOTS 8         /* auto threads_per_row: each lane keeps >= 8 slots */
+#define SELL_SIGMA_FILL 1.10         /* auto sigma: padding up to 10 % needs no sort */
+#define SELL_LONG_MIN 64             /* auto long_row: never below 64 entries */
+#define SELL_LONG_MEAN 4             /* auto long_row: 4 times the mean row length */
+#define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
+
+/* One SELL-C-sigma matrix with its long-row tail: host arrays for
+ * spmv_host, device twins for spmv. */
+typedef struct sell_fmt {
+    spmvlab_ctx *ctx;          /* services of the instance; frees device memory */
+    spmvlab_dtype dtype;       /* type of val, x and y */
+    int32_t rows, cols, nnz;   /* shape of A and its non-zeros */
+    int32_t C;                 /* rows per slice */
+    int32_t sigma;             /* sorting window used: 1 (none) .. rows (global) */
+    int32_t threads_per_row;   /* lanes sharing one row in the slice kernel */
+    int32_t long_threshold;    /* rows longer than this take the long-row path */
+    int sigma_auto, tpr_auto, long_auto; /* which of the three came from a rule */
+    int32_t nslices;           /* ceil(rows / C) */
+    int32_t max_width;         /* widest slice */
+    int32_t stored;            /* slots of the slices: their non-zeros plus padding */
+    int32_t sell_nnz;          /* non-zeros in the slices (nnz - long_nnz) */
+    int32_t *slice_ptr;        /* host, nslices + 1 slot offsets */
+    int32_t *perm;             /* host, rows; NULL when the order is the identity */
+    int32_t *col;              /* host, stored columns (SELL_PAD_COL for padding) */
+    void *val;                 /* host, stored values of dtype */
+    int32_t nlong;             /* long rows */
+    int32_t long_nnz;          /* their entries */
+    int32_t npieces;           /* their pieces of at most SELL_PIECE entries */
+    int32_t multi_piece;       /* 1 when a long row has more than one piece */
+    int32_t *long_row;         /* host, nlong original rows (ascending) */
+    int32_t *long_ptr;         /* host, nlong + 1 entry offsets */
+    int32_t *piece_ptr;        /* host, nlong + 1 piece offsets */
+    int32_t *piece_of;         /* host, npieces: the long row of each piece */
+    int32_t *long_col;         /* host, long_nnz columns */
+    void *long_val;            /* host, long_nnz values of dtype */
+    int32_t *d_slice_ptr, *d_perm, *d_col; /* device twins of the arrays above */
+    void *d_val;
+    int32_t *d_long_row, *d_long_ptr, *d_piece_ptr, *d_piece_of, *d_long_col;
+    void *d_long_val;
+    void *d_partial;           /* device, npieces partial sums (dtype) when multi_piece */
+} sell_fmt;
+
+/* The long-row threshold rule: max(SELL_LONG_MIN, SELL_LONG_MEAN * ceil(nnz / rows)). */
+int32_t sell_rule_long_row(int32_t rows, int32_t nnz);
+
+/* The threads_per_row rule: doubles T from 1 while each lane keeps at least
+ * SELL_TPR_MIN_SLOTS slots of the mean slice width and the rows * 2T / 32
+ * warps of the doubled launch still fit in the device's resident warps. */
+int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps);
+
+/* Checks C, sigma and threads_per_row (SPMVLAB_AUTO skips a check).
+ * Returns 0, or -1 with one sentence in why. */
+int sell_check_values(int C, int sigma, int tpr, char *why, size_t len);
+
+/* Plans and fills the slices and the long rows of f (ctx, dtype, shape, C
+ * set) from A under o: long-row split, sigma, sort, widths, threads per
+ * row, host arrays. Returns OK, LIMIT (more than 2^31 - 1 slots) or NOMEM
+ * with the sentence in err; the caller frees f on failure. */
+spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts *o,
+                          spmvlab_err *err);
+
+/* y = A x on the CPU from f's host arrays, the kernels' operations in the
+ * kernels' order (values of dtype f->dtype). */
+void sell_host_f64(const sell_fmt *f, const double *x, double *y);
+void sell_host_f32(const sell_fmt *f, const float *x, float *y);
+
+#endif /* SPMVLAB_SELL_FORMAT_H */
