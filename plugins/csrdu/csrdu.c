@@ -1,0 +1,270 @@
+/*
+ * csrdu — CSR with delta-compressed column indices, laid out for warps:
+ * every load coalesces and every column decodes alone, in registers,
+ * without a prefix scan (after CSR-DU: Kourtis, Goumas and Koziris,
+ * "Optimizing sparse matrix-vector multiplication using index and value
+ * compression", CF'08; Willcock and Lumsdaine, "Accelerating sparse matrix
+ * computations via data compression", ICS'06).
+ *
+ * Layout: row_ptr[rows + 1] and val[nnz] as in CSR. The column indices,
+ * in CSR order, form chunks of 32 consecutive entries (across row ends):
+ * base[chunk] is the chunk's smallest column and off[k] = col[k] - base, in
+ * delta_bits (8 or 16) bits. A chunk whose span (largest - smallest column)
+ * does not fit is escaped: base = ~e (e-th escaped chunk, negative), off
+ * holds each column's low delta_bits and hi[32 e + k mod 32] the rest, 8
+ * bits when every escaped column is below 2^(delta_bits + 8), else 16.
+ * Work: warp tasks. Row tiles pack whole rows of at most `tile` entries;
+ * the warp loads all entries at once (val, off, base, x), stages products
+ * in shared memory and reduces each row with `lanes` lanes. A row longer
+ * than the tile is a row piece (one warp); longer than `piece` it is split
+ * into equal pieces whose partial sums a combine kernel adds.
+ * Device bytes: 4(rows + 1) + (s + d/8)·nnz + 4·ceil(nnz/32)
+ *   + 32·h·escaped chunks + 16·tasks + 16·split rows + s'·pieces of split
+ *   rows (s: stored value bytes, d: delta_bits, h: 1 or 2, s': run dtype).
+ * Options: delta_bits, values (native|f32: f32 storage for an f64 run,
+ * declared to the core), tile, lanes, piece.
+ * Limits: f64 and f32; delta_bits 8 refuses escaped columns >= 2^24;
+ * values = f32 refuses values that overflow f32 or fall below its smallest
+ * normal number (they would lose their precision).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spmvlab/plugin.h>
+
+#include "csrdu_format.h"
+
+enum csrdu_delta_choice { CSRDU_DELTA8, CSRDU_DELTA16 };
+enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
+enum csrdu_tile_choice { CSRDU_TILE128, CSRDU_TILE256, CSRDU_TILE512 };
+
+typedef struct csrdu_opts {
+    int delta_bits; /* enum csrdu_delta_choice */
+    int values;     /* enum csrdu_values_choice */
+    int tile;       /* enum csrdu_tile_choice */
+    int lanes;      /* 1..32 power of two, or SPMVLAB_AUTO */
+    int piece;      /* entries of one piece of a split row */
+} csrdu_opts;
+
+static const spmvlab_option csrdu_options[] = {
+    {"delta_bits", SPMVLAB_OPT_ENUM, "16", 0, 0, "8|16", "bits of a stored column offset from its chunk's base",
+     SPMVLAB_FIELD(csrdu_opts, delta_bits)},
+    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
+     "value storage: the run's dtype, or f32 for an f64 run (declared; computes in f64)",
+     SPMVLAB_FIELD(csrdu_opts, values)},
+    {"tile", SPMVLAB_OPT_ENUM, "256", 0, 0, "128|256|512", "entries of a row tile (one warp)",
+     SPMVLAB_FIELD(csrdu_opts, tile)},
+    {"lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
+     "lanes per row when reducing a row tile (power of two); auto: from the mean row length",
+     SPMVLAB_FIELD(csrdu_opts, lanes)},
+    {"piece", SPMVLAB_OPT_INT, "4096", 512, 1048576, NULL, "longest row piece of one warp; longer rows are split",
+     SPMVLAB_FIELD(csrdu_opts, piece)},
+    {NULL},
+};
+
+static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const csrdu_opts *o = spmvlab_opts_fields(opts);
+    if (o->lanes != SPMVLAB_AUTO && (o->lanes & (o->lanes - 1))) {
+        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    return SPMVLAB_OK;
+}
+
+/* Lanes per row of a tile's reduction: a lane per 4 entries of the mean
+ * row, a power of two from 1 to 32 (short rows: a lane a row). */
+static int choose_lanes(const csrdu_opts *o, const spmvlab_matrix *A)
+{
+    if (o->lanes != SPMVLAB_AUTO)
+        return o->lanes;
+    double per_lane = A->rows ? (double)A->nnz / A->rows / 4 : 0;
+    int w = 1;
+    while (w < 32 && w < per_lane)
+        w *= 2;
+    return w;
+}
+
+static void csrdu_destroy(void *handle)
+{
+    csrdu_format *f = handle;
+    if (!f)
+        return;
+    const void *dev[] = {f->dev.row_ptr, f->dev.val, f->dev.off, f->dev.base, f->dev.hi,
+                         f->dev.tasks, f->dev.splits, f->dev.partial};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        f->ctx->dev_free(f->ctx, (void *)dev[i]);
+    free(f->row_ptr);
+    free(f->val);
+    free(f->host_partial);
+    csrdu_index_free(&f->ix);
+    csrdu_plan_free(&f->plan);
+    free(f);
+}
+
+/* Uploads one host array and adds it to the bytes describe() reports. */
+static spmvlab_status put(csrdu_format *f, const void **dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    f->dev_bytes += bytes;
+    return spmvlab_put(f->ctx, (void **)dst, src, bytes, err);
+}
+
+static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
+{
+    const csrdu_index *ix = &f->ix;
+    const csrdu_plan *p = &f->plan;
+    size_t vs = f->vmode == CSRDU_V_F64 ? 8 : 4, as = spmvlab_dtype_size(f->dtype);
+    spmvlab_status st = put(f, (const void **)&f->dev.row_ptr, f->row_ptr, ((size_t)f->rows + 1) * 4, err);
+    if (st == SPMVLAB_OK)
+        st = put(f, &f->dev.val, f->val, (size_t)f->nnz * vs, err);
+    if (st == SPMVLAB_OK)
+        st = put(f, &f->dev.off, ix->off, (size_t)f->nnz * (size_t)(ix->delta_bits / 8), err);
+    if (st == SPMVLAB_OK)
+        st = put(f, (const void **)&f->dev.base, ix->base, (size_t)ix->nchunks * 4, err);
+    if (st == SPMVLAB_OK)
+        st = put(f, &f->dev.hi, ix->hi, (size_t)ix->nesc * CSRDU_CHUNK * (size_t)ix->hi_bytes, err);
+    if (st == SPMVLAB_OK)
+        st = put(f, (const void **)&f->dev.tasks, p->tasks, (size_t)p->ntasks * sizeof(csrdu_task), err);
+    if (st == SPMVLAB_OK)
+        st = put(f, (const void **)&f->dev.splits, p->splits, (size_t)p->nsplits * sizeof(csrdu_split), err);
+    if (st == SPMVLAB_OK) /* scratch the kernel writes before the combine reads it */
+        st = put(f, (const void **)&f->dev.partial, NULL, (size_t)p->nslots * as, err);
+    return st;
+}
+
+/* Copies the values in their storage type; f32 storage of an f64 run only
+ * when every value survives the rounding honestly (csrdu_f32_unsafe). */
+static spmvlab_status copy_values(csrdu_format *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    if (f->vmode == CSRDU_V_F32_F64) {
+        int64_t k = csrdu_f32_unsafe(A->val, A->nnz);
+        if (k >= 0) {
+            int32_t r = 0;
+            while (A->row_ptr[r + 1] <= k)
+                r++;
+            double v = ((const double *)A->val)[k];
+            const char *why = fabs(v) > 1 ? "overflows f32 (largest 3.4028235e+38)"
+                                          : "falls below the smallest normal f32 (1.1754944e-38) and would lose its precision";
+            return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                             "values = f32 cannot store the value %.17g at row %d, column %d: it %s; use values = native",
+                             v, r, A->col_idx[k], why);
+        }
+    }
+    size_t vs = f->vmode == CSRDU_V_F64 ? 8 : 4;
+    f->val = malloc((size_t)(A->nnz ? A->nnz : 1) * vs);
+    if (!f->val)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d values", A->nnz);
+    if (f->vmode == CSRDU_V_F32_F64)
+        for (int64_t k = 0; k < A->nnz; k++)
+            ((float *)f->val)[k] = (float)((const double *)A->val)[k];
+    else
+        memcpy(f->val, A->val, (size_t)A->nnz * vs);
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                    spmvlab_err *err)
+{
+    static const int tiles[] = {128, 256, 512};
+    const csrdu_opts *o = spmvlab_opts_fields(opts);
+    *out = NULL;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csrdu supports f64 and f32 only");
+    csrdu_format *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
+    f->ctx = ctx;
+    f->dtype = A->dtype;
+    f->vmode = A->dtype == SPMVLAB_F32 ? CSRDU_V_F32 : o->values == CSRDU_VALUES_F32 ? CSRDU_V_F32_F64 : CSRDU_V_F64;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    f->tile = tiles[o->tile];
+    f->lanes = choose_lanes(o, A);
+    f->piece = o->piece;
+    spmvlab_status st = copy_values(f, A, err);
+    int32_t bad_col = 0;
+    int rc = 0;
+    if (st == SPMVLAB_OK && (f->row_ptr = malloc(((size_t)A->rows + 1) * 4)) != NULL) {
+        memcpy(f->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4);
+        rc = csrdu_index_build(&f->ix, A->col_idx, A->nnz, o->delta_bits == CSRDU_DELTA8 ? 8 : 16, &bad_col);
+        if (rc == 0)
+            rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->tile, f->piece);
+        if (rc == 0 && !(f->host_partial = malloc((size_t)(f->plan.nslots + 1) * 8)))
+            rc = -1;
+    } else if (st == SPMVLAB_OK) {
+        rc = -1;
+    }
+    if (st == SPMVLAB_OK && rc == -2)
+        st = ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                       "delta_bits = 8 stores at most 16 high bits of an escaped column, but column %d needs more; use delta_bits = 16",
+                       bad_col);
+    else if (st == SPMVLAB_OK && rc)
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d non-zeros", A->nnz);
+    if (st == SPMVLAB_OK) {
+        f->dev.ntasks = f->plan.ntasks;
+        f->dev.nsplits = f->plan.nsplits;
+        f->dev.vmode = f->vmode;
+        f->dev.off_bytes = f->ix.delta_bits / 8;
+        f->dev.hi_bytes = f->ix.hi_bytes;
+        f->dev.tile = f->tile;
+        f->dev.lanes = f->lanes;
+        st = upload_all(f, err);
+    }
+    if (st != SPMVLAB_OK) {
+        csrdu_destroy(f);
+        return st;
+    }
+    if (f->vmode == CSRDU_V_F32_F64)
+        ctx->declare_storage(ctx, SPMVLAB_F32);
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+static spmvlab_status csrdu_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    csrdu_format *f = handle;
+    int rc = csrdu_launch(&f->dev, x, y, stream);
+    if (rc)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", csrdu_error_string(rc));
+    return SPMVLAB_OK;
+}
+
+SPMVLAB_SPMV_HOST_F64_F32(csrdu, csrdu_format, dtype)
+
+static void csrdu_describe(const void *handle, char *buf, size_t len)
+{
+    const csrdu_format *f = handle;
+    const csrdu_index *ix = &f->ix;
+    double nnz = f->nnz ? (double)f->nnz : 1;
+    snprintf(buf, len,
+             "delta_bits=%d values=%s bytes_per_nnz=%.3f index_bytes_per_nnz=%.3f escaped_chunks=%.2f%% hi_bytes=%d "
+             "tile=%d lanes=%d tiles=%d pieces=%d split_rows=%d",
+             ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32", (double)f->dev_bytes / nnz,
+             (double)csrdu_index_bytes(ix) / nnz, ix->nchunks ? 100.0 * (double)ix->nesc / (double)ix->nchunks : 0.0,
+             ix->hi_bytes, f->tile, f->lanes, f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
+}
+
+static const spmvlab_plugin csrdu_plugin = {
+    SPMVLAB_PLUGIN_HEADER,
+    .name = "csrdu",
+    .summary = "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
+    .version = "1.0.0",
+    .reference = "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
+                 "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "
+                 "compression, ICS'06",
+    .dtypes = SPMVLAB_DTYPES_F64_F32,
+    .options = csrdu_options,
+    .options_size = sizeof(csrdu_opts),
+    .check_options = csrdu_check_options,
+    .convert = csrdu_convert,
+    .spmv = csrdu_spmv,
+    .destroy = csrdu_destroy,
+    .spmv_host = csrdu_spmv_host,
+    .describe = csrdu_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &csrdu_plugin; }

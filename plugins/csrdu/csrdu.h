@@ -1,0 +1,94 @@
+/*
+ * csrdu: what the conversion (csrdu_build.c), the CPU execution
+ * (csrdu_host.c), the plugin glue (csrdu.c) and the kernels (csrdu.cu)
+ * share. The layout is described at the top of csrdu.c.
+ */
+#ifndef SPMVLAB_CSRDU_H
+#define SPMVLAB_CSRDU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__CUDACC__)
+#define CSRDU_HD __host__ __device__ __forceinline__
+#else
+#define CSRDU_HD static inline
+#endif
+
+/* Entries of one chunk: consecutive non-zeros (in CSR order, across row
+ * boundaries) sharing one 32-bit base; one warp load touches at most two. */
+#define CSRDU_CHUNK 32
+/* The largest row tile (entries), the `tile` option's top choice. */
+#define CSRDU_TILE_MAX 512
+/* Warps per block of the main kernel; each warp runs one task. */
+#define CSRDU_WARPS 4
+/* Threads per block of the combine kernel (one block per split row). */
+#define CSRDU_COMBINE_THREADS 256
+
+/* How values are stored and computed. */
+typedef enum csrdu_vmode {
+    CSRDU_V_F64 = 0,   /* f64 values, f64 run */
+    CSRDU_V_F32 = 1,   /* f32 values, f32 run */
+    CSRDU_V_F32_F64 = 2 /* f32 values, f64 x, y and arithmetic */
+} csrdu_vmode;
+
+/* One warp's work.
+ * Row tile (r0 >= 0): rows [r0, r1) whole, whose entries are [k0, k1) with
+ *   k1 - k0 <= the tile size; products staged in shared memory, then
+ *   reduced by groups of `lanes` lanes per row; y written directly.
+ * Row piece (r0 < 0): entries [k0, k1) of row ~r0, strided over the warp;
+ *   r1 == -1: the whole row, y written directly; else the partial-sum slot
+ *   the combine kernel adds up. */
+typedef struct csrdu_task {
+    int32_t k0, k1, r0, r1;
+} csrdu_task;
+
+/* A row split into `count` pieces with partial sums in slots
+ * [slot0, slot0 + count). */
+typedef struct csrdu_split {
+    int32_t row, slot0, count, pad;
+} csrdu_split;
+
+/* The absolute column of entry k from its chunk's base b, its stored
+ * offset o and, for an escaped chunk (b < 0), the high bits h read at
+ * csrdu_hi_index(b, k). No prefix scan: each entry decodes alone. */
+CSRDU_HD int32_t csrdu_decode(int32_t b, uint32_t o, uint32_t h, int delta_bits)
+{
+    return b >= 0 ? b + (int32_t)o : (int32_t)((h << delta_bits) | o);
+}
+/* Where entry k's high bits lie in the escape array: chunk ~b of the
+ * escaped chunks, slot k mod 32 of it. */
+CSRDU_HD int64_t csrdu_hi_index(int32_t b, int64_t k)
+{
+    return ((int64_t)~b * CSRDU_CHUNK) | (k & (CSRDU_CHUNK - 1));
+}
+
+/* Device pointers and sizes of one instance, for the launcher. */
+typedef struct csrdu_dev {
+    const int32_t *row_ptr;
+    const void *val;          /* f64 or f32 (vmode) */
+    const void *off;          /* uint8 or uint16 offsets (off_bytes) */
+    const int32_t *base;      /* per chunk: base column, or ~escape ordinal */
+    const void *hi;           /* uint8 or uint16 high bits of escaped entries */
+    const csrdu_task *tasks;  /* pieces first, then row tiles */
+    const csrdu_split *splits;
+    void *partial;            /* one accumulator per split piece */
+    int32_t ntasks, nsplits;
+    int vmode, off_bytes, hi_bytes;
+    int tile;                 /* entries of a row tile: 128, 256 or 512 */
+    int lanes;                /* lanes per row in a row tile's reduction */
+} csrdu_dev;
+
+/* y = A*x: the main kernel, then the combine kernel when rows were split.
+ * Asynchronous on stream. Returns 0 or a cudaError_t code. */
+int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream);
+const char *csrdu_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

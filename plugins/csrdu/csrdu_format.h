@@ -1,0 +1,77 @@
+/*
+ * csrdu host side: the compressed column index, the warp tasks and the
+ * format handle, shared by the glue (csrdu.c), the conversion
+ * (csrdu_build.c), the CPU execution (csrdu_host.c) and the unit tests.
+ */
+#ifndef SPMVLAB_CSRDU_FORMAT_H
+#define SPMVLAB_CSRDU_FORMAT_H
+
+#include <spmvlab/plugin.h>
+
+#include "csrdu.h"
+
+/* The column index of nnz entries, compressed chunk by chunk. */
+typedef struct csrdu_index {
+    int delta_bits;   /* 8 or 16: bits of one stored offset */
+    int hi_bytes;     /* 1 or 2: bytes of one escaped entry's high bits (0 without escapes) */
+    int64_t nnz;
+    int64_t nchunks;  /* ceil(nnz / 32) */
+    int64_t nesc;     /* escaped chunks: span >= 2^delta_bits */
+    int32_t *base;    /* nchunks: smallest column of the chunk, or ~ordinal when escaped */
+    void *off;        /* nnz offsets (uint8 or uint16): column - base, or its low bits */
+    void *hi;         /* nesc * 32 high bits (uint8 or uint16): column >> delta_bits */
+} csrdu_index;
+
+/* Compresses col[0..nnz) with delta_bits-bit offsets. Returns 0, -1 when
+ * out of memory, or -2 when an escaped column does not fit 16 high bits
+ * (delta_bits 8 and a column >= 2^24); *bad_col then holds that column. */
+int csrdu_index_build(csrdu_index *ix, const int32_t *col, int64_t nnz, int delta_bits, int32_t *bad_col);
+/* The absolute column of entry k. */
+int32_t csrdu_index_col(const csrdu_index *ix, int64_t k);
+/* Bytes of base, off and hi together. */
+size_t csrdu_index_bytes(const csrdu_index *ix);
+void csrdu_index_free(csrdu_index *ix);
+
+/* The warp tasks of a matrix: row pieces first (longest work first), then
+ * row tiles; and the rows split over several pieces. */
+typedef struct csrdu_plan {
+    csrdu_task *tasks;
+    int32_t ntasks;
+    int32_t npieces;  /* tasks [0, npieces) are row pieces */
+    csrdu_split *splits;
+    int32_t nsplits;
+    int32_t nslots;   /* partial sums of the split rows */
+} csrdu_plan;
+
+/* Plans rows over tiles of at most `tile` entries (and at most `tile`
+ * rows); a longer row is one piece when at most `piece` long, else split
+ * into equal pieces of at most `piece`. Returns 0 or -1 (out of memory). */
+int csrdu_plan_build(csrdu_plan *p, const int32_t *row_ptr, int32_t rows, int tile, int piece);
+void csrdu_plan_free(csrdu_plan *p);
+
+/* The first value of val[0..nnz) that f32 storage would not keep honestly:
+ * a finite value overflowing f32, or a non-zero one falling below the
+ * smallest normal f32 (subnormal or zero after rounding). Returns its index,
+ * or -1 when every value is safe. */
+int64_t csrdu_f32_unsafe(const double *val, int64_t nnz);
+
+typedef struct csrdu_format {
+    spmvlab_ctx *ctx;
+    spmvlab_dtype dtype;      /* the run's dtype: x, y and arithmetic */
+    csrdu_vmode vmode;
+    int32_t rows, cols, nnz;
+    int tile, lanes, piece;   /* the options as resolved */
+    int32_t *row_ptr;         /* host copies, for spmv_host */
+    void *val;                /* nnz values, f64 or f32 */
+    csrdu_index ix;
+    csrdu_plan plan;
+    csrdu_dev dev;            /* device copies */
+    size_t dev_bytes;         /* what the device copies take, for describe() */
+    void *host_partial;       /* nslots accumulators of spmv_host, made by convert */
+} csrdu_format;
+
+/* y = A*x on the CPU from the host arrays, in the kernels' order. */
+void csrdu_host_f64(const csrdu_format *f, const double *x, double *y);
+void csrdu_host_f32(const csrdu_format *f, const float *x, float *y);
+
+#endif

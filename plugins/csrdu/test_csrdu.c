@@ -1,0 +1,181 @@
+/*
+ * csrdu: the chunk compression decodes every column back, escaped chunks
+ * included (jumps beyond 65535, columns beyond 2^24); delta_bits 8 refuses
+ * columns its escape cannot hold; f32 value storage refuses values that
+ * overflow f32 or would lose their precision, and declares its storage when
+ * it converts; rows longer than a piece are split and combined. CPU only.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csrdu_format.h"
+#include "testlib.h"
+
+/* Every column decodes back; returns the number of mismatches. */
+static int64_t round_trip_errors(const csrdu_index *ix, const int32_t *col, int64_t nnz)
+{
+    int64_t bad = 0;
+    for (int64_t k = 0; k < nnz; k++)
+        bad += csrdu_index_col(ix, k) != col[k];
+    return bad;
+}
+
+/* Chunk 0 spans 31 columns (kept as offsets), chunk 1 jumps by 70,000
+ * (escaped, 8 high bits), chunk 2 reaches 2^24 + 5 (16 high bits). */
+static void test_escape_encoding_round_trip(void)
+{
+    int32_t col[80];
+    for (int k = 0; k < 32; k++)
+        col[k] = 1000 + k;
+    for (int k = 32; k < 64; k++)
+        col[k] = k % 2 ? 70000 + k : k;
+    for (int k = 64; k < 80; k++)
+        col[k] = k == 79 ? (1 << 24) + 5 : 3 * k;
+    csrdu_index ix;
+    int32_t bad_col = 0;
+    TEST_CHECK(csrdu_index_build(&ix, col, 80, 16, &bad_col) == 0);
+    TEST_CHECK(ix.nchunks == 3);
+    TEST_CHECK(ix.base[0] == 1000);
+    TEST_CHECK(ix.base[1] == ~0 && ix.base[2] == ~1);
+    TEST_CHECK(ix.nesc == 2);
+    TEST_CHECK(ix.hi_bytes == 2);
+    TEST_CHECK(round_trip_errors(&ix, col, 80) == 0);
+    TEST_CHECK(csrdu_index_bytes(&ix) == 3 * 4 + 80 * 2 + 2 * 32 * 2);
+    csrdu_index_free(&ix);
+
+    /* Without chunk 2, 8 high bits hold every escaped column. */
+    TEST_CHECK(csrdu_index_build(&ix, col, 64, 16, &bad_col) == 0);
+    TEST_CHECK(ix.nesc == 1 && ix.hi_bytes == 1);
+    TEST_CHECK(round_trip_errors(&ix, col, 64) == 0);
+    csrdu_index_free(&ix);
+
+    /* delta_bits 8: chunk 0 spans 31 (kept); column 2^24 + 5 needs 17 high bits. */
+    TEST_CHECK(csrdu_index_build(&ix, col, 64, 8, &bad_col) == 0);
+    TEST_CHECK(ix.base[0] == 1000 && ix.nesc == 1 && ix.hi_bytes == 2);
+    TEST_CHECK(round_trip_errors(&ix, col, 64) == 0);
+    csrdu_index_free(&ix);
+    TEST_CHECK(csrdu_index_build(&ix, col, 80, 8, &bad_col) == -2);
+    TEST_CHECK(bad_col == (1 << 24) + 5);
+    csrdu_index_free(&ix);
+}
+
+/* Random walks of columns with short steps and, now and then, jumps of
+ * 65,536 and more, backwards too (a new row), over the whole int32 range. */
+static void test_decode_random_columns_with_long_jumps(void)
+{
+    const int64_t nnz = 100003; /* the last chunk is partial */
+    int32_t *col = malloc(nnz * sizeof *col);
+    uint64_t s = 12345;
+    int64_t c = 0;
+    for (int64_t k = 0; k < nnz; k++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t r = (uint32_t)(s >> 33);
+        if (r % 97 == 0)
+            c = (int64_t)(r % 2147483647u); /* a jump anywhere */
+        else if (r % 13 == 0)
+            c += 65536 + r % 5000; /* just beyond 16 bits */
+        else
+            c += 1 + r % 40;
+        if (c > INT32_MAX)
+            c %= 1000;
+        col[k] = (int32_t)c;
+    }
+    for (int d = 8; d <= 16; d += 8) {
+        csrdu_index ix;
+        int32_t bad_col = 0;
+        int rc = csrdu_index_build(&ix, col, nnz, d, &bad_col);
+        if (d == 16) {
+            TEST_CHECK(rc == 0);
+            TEST_CHECK(ix.nesc > 0 && ix.nesc < ix.nchunks);
+            TEST_CHECK(round_trip_errors(&ix, col, nnz) == 0);
+        } else {
+            TEST_CHECK(rc == -2); /* columns beyond 2^24 */
+            TEST_CHECK(bad_col >= (1 << 24));
+        }
+        csrdu_index_free(&ix);
+    }
+    /* Columns below 2^24: delta_bits 8 holds them with 16 high bits. */
+    for (int64_t k = 0; k < nnz; k++)
+        col[k] &= (1 << 24) - 1;
+    csrdu_index ix;
+    int32_t bad_col = 0;
+    TEST_CHECK(csrdu_index_build(&ix, col, nnz, 8, &bad_col) == 0);
+    TEST_CHECK(ix.hi_bytes == 2);
+    TEST_CHECK(round_trip_errors(&ix, col, nnz) == 0);
+    csrdu_index_free(&ix);
+    free(col);
+}
+
+/* One value of a 4 x 4 matrix set to v; converted with values = f32. */
+static spmvlab_status convert_f32_with(double v, spmvlab_err *err, test_instance **t, spmvlab_csr *A)
+{
+    const int32_t lengths[] = {2, 3, 1, 4};
+    TEST_CHECK(test_gen_rows(A, 4, 4, lengths, 9) == 0);
+    A->val[4] = v; /* row 1 */
+    const char *sets[] = {"values=f32", NULL};
+    return test_convert("csrdu", A, SPMVLAB_F64, sets, t, err);
+}
+
+static void test_f32_storage_refusals(void)
+{
+    const double unsafe[] = {1e39, -1e300, 1e-39, -1e-320};
+    const char *why[] = {"overflows f32", "overflows f32", "smallest normal f32", "smallest normal f32"};
+    for (int i = 0; i < 4; i++) {
+        spmvlab_csr A;
+        test_instance *t;
+        spmvlab_err err = {{0}};
+        TEST_CHECK(convert_f32_with(unsafe[i], &err, &t, &A) == SPMVLAB_LIMIT);
+        TEST_CONTAINS(err.msg, why[i]);
+        TEST_CONTAINS(err.msg, "at row 1");
+        TEST_CONTAINS(err.msg, "use values = native");
+        TEST_CHECK(t->in.live_allocs == 0);
+        test_instance_free(t);
+        spmvlab_csr_free(&A);
+    }
+    TEST_CHECK(csrdu_f32_unsafe((const double[]){0.0, FLT_MIN, -FLT_MAX, INFINITY}, 4) == -1);
+    TEST_CHECK(csrdu_f32_unsafe((const double[]){1.0, FLT_MIN / 2}, 2) == 1);
+
+    /* A safe matrix converts, declares f32 storage and meets the stored bound. */
+    spmvlab_csr A;
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(convert_f32_with(0.1, &err, &t, &A) == SPMVLAB_OK);
+    TEST_CHECK(t->in.storage == SPMVLAB_F32);
+    TEST_CHECK(test_verify_host(t, 3) <= 1.0);
+    TEST_CONTAINS(test_describe(t), "values=f32");
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
+/* Rows of 0, 5, 3000, 10000, 1 and 129 entries with tile 128, piece 512:
+ * two split rows (6 and 20 pieces), one single-piece row (129), tiles for
+ * the rest; every row right, the footprint the core's count. */
+static void test_long_rows_split_and_combined(void)
+{
+    const int32_t lengths[] = {0, 5, 3000, 10000, 1, 129};
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
+    const char *sets[] = {"tile=128", "piece=512", NULL};
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        test_instance *t;
+        spmvlab_err err = {{0}};
+        TEST_CHECK(test_convert("csrdu", &A, dtypes[d], sets, &t, &err) == SPMVLAB_OK);
+        TEST_CHECK(test_verify_host(t, 21) <= 1.0);
+        TEST_CONTAINS(test_describe(t), "tiles=2 pieces=27 split_rows=2");
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    test_escape_encoding_round_trip();
+    test_decode_random_columns_with_long_jumps();
+    test_f32_storage_refusals();
+    test_long_rows_split_and_combined();
+    return test_done("csrdu layout");
+}
