@@ -1,194 +1,206 @@
 /*
- * cusparse — the vendor baseline: NVIDIA cuSPARSE's generic SpMV.
+ * cusparse — the vendor baselines: NVIDIA cuSPARSE's generic SpMV
+ * (cusparseSpMV) on each of its storage families, one plugin with the
+ * family as an option so every baseline shares one conversion path, one
+ * error rule and one host check.
  *
- * Layout: a CSR copy (row_ptr, col_idx, val), plus row indices for the COO
- * algorithms, plus cuSPARSE's external work buffer (sized by
- * cusparseSpMV_bufferSize, allocated at conversion through the tracked
- * allocator, filled by cusparseSpMV_preprocess). spmv() only rebinds x and y
- * and calls cusparseSpMV on the given stream: no allocation, no sync.
- * Option `alg`: csr_alg1 (default), csr_alg2, coo_alg1, coo_alg2.
- * dtypes: f64, f32, and f16 storage with f32 compute.
- * Without a GPU only host arrays are kept and spmv_host runs a row-by-row
- * CSR product (f16 accumulated in f32), which is what the vendor format is.
+ * Families (option `format`), layouts in cusparse_layout.h:
+ *   csr   (default) CSR copy; alg1 = CUSPARSE_SPMV_CSR_ALG1 (default), alg2 =
+ *         CSR_ALG2 (deterministic)
+ *   coo   row indices beside CSR's columns; alg1/alg2 = COO_ALG1/COO_ALG2
+ *   sell  Sliced-ELL (cusparseCreateSlicedEll, CUDA >= 12.1), `slice` rows
+ *         per slice, natural row order, SELL_ALG1
+ *   bsr   BSR (cusparseCreateBsr), b x b row-major blocks, BSR_ALG1; `block`
+ *         = 2..8 or auto: the b whose BSR moves the fewest bytes,
+ *         4(brows + 1) + (4 + s·b²)·nnzb, among those within max_fill
+ * All arrays are built on the host (the host copies stay for spmv_host and
+ * are uploaded as they are). sell and bsr refuse with LIMIT when their
+ * stored values, padding included, pass max_fill x nnz.
+ *
+ * Option `values`: native (the run's dtype), or f32 — in an f64 run the
+ * matrix is stored in f32 while x, y and the arithmetic stay f64 (the
+ * documented mixed row "A CUDA_R_32F, X/Y/compute CUDA_R_64F" of
+ * cusparseSpMV); the plugin declares the f32 storage so the core checks it
+ * against the bound with storage rounding and the CSV says value_storage =
+ * f32. In an f32 run values = f32 is the native layout; f16 runs refuse it.
+ *
+ * convert creates the handle and descriptors, sizes and allocates the
+ * buffer and runs cusparseSpMV_preprocess; spmv rebinds x and y and calls
+ * cusparseSpMV on the given stream (no allocation, no synchronisation).
+ * dtypes: f64, f32, and f16 storage with f32 compute. Without a GPU only the
+ * host layout is executed (spmv_host), in the same layout.
  */
-#include <cuda_runtime_api.h>
-#include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <spmvlab/plugin.h>
 
-typedef struct cusparse_format {
-    spmvlab_ctx *ctx;
-    spmvlab_dtype dtype;
-    int32_t rows, cols, nnz;
-    int alg;                      /* index into alg_names */
-    int32_t *row_ptr, *col_idx;   /* host copies for spmv_host */
-    void *val;
-    void *d_row_ptr, *d_row_idx, *d_col_idx, *d_val, *d_buffer;
-    size_t bytes;
-    cusparseHandle_t handle;
-    cusparseSpMatDescr_t mat;
-    cusparseDnVecDescr_t vx, vy;
-    void *x_bound, *y_bound;      /* pointers the vector descriptors hold */
-} cusparse_format;
+#include "cusparse_device.h"
+#include "cusparse_layout.h"
 
-static const char *const alg_names[] = {"csr_alg1", "csr_alg2", "coo_alg1", "coo_alg2"};
-static const cusparseSpMVAlg_t alg_values[] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2,
-                                               CUSPARSE_SPMV_COO_ALG1, CUSPARSE_SPMV_COO_ALG2};
+/* Choices of `alg` and `values`, in their table order. */
+enum { CUSPARSE_ALGO_1 = 0, CUSPARSE_ALGO_2 = 1 };
+enum { CUSPARSE_VALUES_NATIVE = 0, CUSPARSE_VALUES_F32 = 1 };
+
+typedef struct cusparse_opts {
+    int format;      /* cusparse_family */
+    int alg;         /* CUSPARSE_ALGO_1 or _2 (csr and coo) */
+    int slice;       /* sell: rows per slice */
+    int block;       /* bsr: block dimension, or SPMVLAB_AUTO */
+    double max_fill; /* sell and bsr: stored values / nnz allowed */
+    int values;      /* CUSPARSE_VALUES_NATIVE or _F32 */
+} cusparse_opts;
 
 static const spmvlab_option cusparse_options[] = {
-    {"alg", SPMVLAB_OPT_ENUM, "csr_alg1", 0, 0, "csr_alg1|csr_alg2|coo_alg1|coo_alg2", "cusparseSpMV algorithm"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+    {"format", SPMVLAB_OPT_ENUM, "csr", 0, 0, "csr|coo|sell|bsr",
+     "csr: cusparseCreateCsr; coo: cusparseCreateCoo; sell: Sliced-ELL, cusparseCreateSlicedEll; bsr: cusparseCreateBsr",
+     SPMVLAB_FIELD(cusparse_opts, format)},
+    {"alg", SPMVLAB_OPT_ENUM, "alg1", 0, 0, "alg1|alg2",
+     "alg1: CUSPARSE_SPMV_CSR_ALG1 / COO_ALG1; alg2: CSR_ALG2 / COO_ALG2 (deterministic); sell, bsr: SELL_ALG1, BSR_ALG1",
+     SPMVLAB_FIELD(cusparse_opts, alg)},
+    {"slice", SPMVLAB_OPT_INT, "32", 1, 1024, NULL, "sell: rows per slice (cuSPARSE's sliceSize)",
+     SPMVLAB_FIELD(cusparse_opts, slice)},
+    {"block", SPMVLAB_OPT_INT_AUTO, "auto", CUSPARSE_BSR_MIN, CUSPARSE_BSR_MAX, NULL,
+     "bsr: block dimension b (b x b blocks); auto: the b moving the fewest bytes within max_fill",
+     SPMVLAB_FIELD(cusparse_opts, block)},
+    {"max_fill", SPMVLAB_OPT_FLOAT, "8.0", 1.0, 1.0e9, NULL,
+     "sell and bsr: refuse (limit) when stored values, padding included, exceed max_fill x nnz",
+     SPMVLAB_FIELD(cusparse_opts, max_fill)},
+    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
+     "native: values in the run's dtype; f32: f32 values, f64 x, y and compute in f64 runs (value_storage=f32)",
+     SPMVLAB_FIELD(cusparse_opts, values)},
+    {NULL},
 };
 
-static cudaDataType value_type(spmvlab_dtype d)
-{
-    return d == SPMVLAB_F64 ? CUDA_R_64F : d == SPMVLAB_F32 ? CUDA_R_32F : CUDA_R_16F;
-}
+typedef struct cusparse_format {
+    spmvlab_ctx *ctx;
+    cusparse_layout L;   /* host arrays, executed by spmv_host */
+    cusparse_device D;   /* device arrays and cuSPARSE objects */
+    int alg;             /* CUSPARSE_ALGO_1 or _2 */
+    int block_auto;      /* bsr: b chosen by the bytes rule */
+} cusparse_format;
 
-static cudaDataType compute_type(spmvlab_dtype d) { return d == SPMVLAB_F64 ? CUDA_R_64F : CUDA_R_32F; }
+static const char *const family_names[] = {"csr", "coo", "sell", "bsr"};
+
+static spmvlab_status cusparse_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const cusparse_opts *o = spmvlab_opts_fields(opts);
+    if (o->alg == CUSPARSE_ALGO_2 && (o->format == CUSPARSE_FAMILY_SELL || o->format == CUSPARSE_FAMILY_BSR)) {
+        snprintf(err->msg, sizeof err->msg,
+                 "cusparse option alg = alg2 applies to format = csr and coo; %s has one algorithm",
+                 family_names[o->format]);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    return SPMVLAB_OK;
+}
 
 static void cusparse_destroy(void *handle)
 {
     cusparse_format *f = handle;
     if (!f)
         return;
-    if (f->mat)
-        cusparseDestroySpMat(f->mat);
-    if (f->vx)
-        cusparseDestroyDnVec(f->vx);
-    if (f->vy)
-        cusparseDestroyDnVec(f->vy);
-    if (f->handle)
-        cusparseDestroy(f->handle);
-    spmvlab_ctx *c = f->ctx;
-    c->dev_free(c, f->d_row_ptr);
-    c->dev_free(c, f->d_row_idx);
-    c->dev_free(c, f->d_col_idx);
-    c->dev_free(c, f->d_val);
-    c->dev_free(c, f->d_buffer);
-    free(f->row_ptr);
-    free(f->col_idx);
-    free(f->val);
+    cusparse_device_free(&f->D, f->ctx);
+    cusparse_layout_free(&f->L);
     free(f);
 }
 
-static spmvlab_status put_array(cusparse_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
+static int32_t longest_row(const spmvlab_matrix *A)
 {
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
+    int32_t w = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        w = A->row_ptr[i + 1] - A->row_ptr[i] > w ? A->row_ptr[i + 1] - A->row_ptr[i] : w;
+    return w;
 }
 
-#define CUSPARSE_TRY(call)                                                                                  \
-    do {                                                                                                    \
-        cusparseStatus_t s_ = (call);                                                                       \
-        if (s_ != CUSPARSE_STATUS_SUCCESS)                                                                  \
-            return ctx->fail(ctx, err, s_ == CUSPARSE_STATUS_ALLOC_FAILED ? SPMVLAB_NOMEM : SPMVLAB_CUDA_ERROR, \
-                             "%s failed: %s", #call, cusparseGetErrorString(s_));                           \
-    } while (0)
-
-/* The cuSPARSE objects, buffer and preprocessing on the device. */
-static spmvlab_status setup_device(cusparse_format *f, spmvlab_ctx *ctx, spmvlab_err *err)
+/* The BSR block dimension: the option, or the b in 2..8 whose arrays are
+ * smallest among those within max_fill. Returns OK, LIMIT or NOMEM. */
+static spmvlab_status choose_block(spmvlab_ctx *ctx, const spmvlab_matrix *A, const cusparse_opts *o, size_t es,
+                                   int *block, spmvlab_err *err)
 {
-    int coo = f->alg >= 2;
-    size_t vs = spmvlab_dtype_size(f->dtype);
-    CUSPARSE_TRY(cusparseCreate(&f->handle));
-    CUSPARSE_TRY(cusparseSetStream(f->handle, (cudaStream_t)ctx->stream));
-    /* cuSPARSE refuses zero-sized dense vectors' NULL pointers poorly:
-     * x and y are bound to real pointers before each call. */
-    if (coo)
-        CUSPARSE_TRY(cusparseCreateCoo(&f->mat, f->rows, f->cols, f->nnz, f->d_row_idx, f->d_col_idx, f->d_val,
-                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, value_type(f->dtype)));
-    else
-        CUSPARSE_TRY(cusparseCreateCsr(&f->mat, f->rows, f->cols, f->nnz, f->d_row_ptr, f->d_col_idx, f->d_val,
-                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                       value_type(f->dtype)));
-    /* Temporary vectors for sizing and preprocessing; rebound in spmv. */
-    void *tx = NULL, *ty = NULL;
-    spmvlab_status st = ctx->dev_alloc(ctx, &tx, ((size_t)f->cols + 1) * vs, err);
-    if (st == SPMVLAB_OK)
-        st = ctx->dev_alloc(ctx, &ty, ((size_t)f->rows + 1) * vs, err);
-    if (st != SPMVLAB_OK) {
-        ctx->dev_free(ctx, tx);
-        return st;
+    int lo = o->block == SPMVLAB_AUTO ? CUSPARSE_BSR_MIN : o->block;
+    int hi = o->block == SPMVLAB_AUTO ? CUSPARSE_BSR_MAX : o->block;
+    double best = 0, fill_lo = 0;
+    *block = 0;
+    for (int b = lo; b <= hi; b++) {
+        int64_t nnzb = cusparse_bsr_count(A, b);
+        if (nnzb < 0)
+            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory counting %dx%d blocks", b, b);
+        double fill = A->nnz ? (double)nnzb * b * b / A->nnz : 0, bytes = cusparse_bsr_bytes(A, b, nnzb, es);
+        if (b == lo)
+            fill_lo = fill;
+        if (fill <= o->max_fill && (!*block || bytes < best)) {
+            *block = b;
+            best = bytes;
+        }
     }
-    cusparseStatus_t s = cusparseCreateDnVec(&f->vx, f->cols, tx, value_type(f->dtype));
-    if (s == CUSPARSE_STATUS_SUCCESS)
-        s = cusparseCreateDnVec(&f->vy, f->rows, ty, value_type(f->dtype));
-    double one64 = 1.0, zero64 = 0.0;
-    float one32 = 1.0f, zero32 = 0.0f;
-    const void *alpha = f->dtype == SPMVLAB_F64 ? (const void *)&one64 : (const void *)&one32;
-    const void *beta = f->dtype == SPMVLAB_F64 ? (const void *)&zero64 : (const void *)&zero32;
-    size_t buffer = 0;
-    if (s == CUSPARSE_STATUS_SUCCESS)
-        s = cusparseSpMV_bufferSize(f->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, f->mat, f->vx, beta, f->vy,
-                                    compute_type(f->dtype), alg_values[f->alg], &buffer);
-    if (s == CUSPARSE_STATUS_SUCCESS && buffer)
-        st = put_array(f, &f->d_buffer, NULL, buffer, err);
-    if (s == CUSPARSE_STATUS_SUCCESS && st == SPMVLAB_OK && f->nnz > 0)
-        s = cusparseSpMV_preprocess(f->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, f->mat, f->vx, beta, f->vy,
-                                    compute_type(f->dtype), alg_values[f->alg], f->d_buffer);
-    if (s == CUSPARSE_STATUS_SUCCESS && st == SPMVLAB_OK)
-        cudaStreamSynchronize((cudaStream_t)ctx->stream);
-    ctx->dev_free(ctx, tx);
-    ctx->dev_free(ctx, ty);
-    f->x_bound = f->y_bound = NULL;
-    if (st != SPMVLAB_OK)
-        return st;
-    if (s != CUSPARSE_STATUS_SUCCESS)
-        return ctx->fail(ctx, err, s == CUSPARSE_STATUS_NOT_SUPPORTED ? SPMVLAB_UNSUPPORTED : SPMVLAB_CUDA_ERROR,
-                         "cuSPARSE %s setup failed: %s", alg_names[f->alg], cusparseGetErrorString(s));
-    return SPMVLAB_OK;
+    if (*block)
+        return SPMVLAB_OK;
+    if (lo == hi)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "BSR with %dx%d blocks stores %.2f values per non-zero, above max_fill = %g", lo, lo,
+                         fill_lo, o->max_fill);
+    return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                     "no block size from %d to %d keeps BSR within max_fill = %g (%dx%d blocks store %.2f values "
+                     "per non-zero)", lo, hi, o->max_fill, lo, lo, fill_lo);
+}
+
+/* Refuses Sliced-ELL past max_fill, naming the longest row. */
+static spmvlab_status check_sell_fill(spmvlab_ctx *ctx, const spmvlab_matrix *A, const cusparse_opts *o,
+                                      spmvlab_err *err)
+{
+    int64_t stored = cusparse_sell_count(A, o->slice);
+    double fill = A->nnz ? (double)stored / A->nnz : 0;
+    if (fill <= o->max_fill)
+        return SPMVLAB_OK;
+    return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                     "Sliced-ELL with slice %d stores %.2f entries per non-zero (%lld for %d non-zeros, longest row "
+                     "%d), above max_fill = %g",
+                     o->slice, fill, (long long)stored, A->nnz, longest_row(A), o->max_fill);
 }
 
 static spmvlab_status cusparse_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts,
                                        void **out, spmvlab_err *err)
 {
     *out = NULL;
+    const cusparse_opts *o = spmvlab_opts_fields(opts);
+    spmvlab_dtype storage = A->dtype;
+    if (o->values == CUSPARSE_VALUES_F32) {
+        if (A->dtype == SPMVLAB_F16)
+            return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED,
+                             "values = f32 stores f32 values for f64 (or f32) vectors, and this run is f16");
+        storage = SPMVLAB_F32;
+    }
+    int block = 0;
+    spmvlab_status st = SPMVLAB_OK;
+    if (o->format == CUSPARSE_FAMILY_BSR)
+        st = choose_block(ctx, A, o, spmvlab_dtype_size(storage), &block, err);
+    else if (o->format == CUSPARSE_FAMILY_SELL)
+        st = check_sell_fill(ctx, A, o, err);
+    if (st != SPMVLAB_OK)
+        return st;
     cusparse_format *f = calloc(1, sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
     f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
-    f->alg = (int)spmvlab_opt_int(opts, "alg");
-    size_t vs = spmvlab_dtype_size(A->dtype), rp = ((size_t)A->rows + 1) * 4, ci = (size_t)A->nnz * 4,
-           vb = (size_t)A->nnz * vs;
-    f->row_ptr = malloc(rp);
-    f->col_idx = malloc(ci ? ci : 1);
-    f->val = malloc(vb ? vb : 1);
-    int32_t *row_idx = f->alg >= 2 ? malloc(ci ? ci : 1) : NULL;
-    if (!f->row_ptr || !f->col_idx || !f->val || (f->alg >= 2 && !row_idx)) {
-        free(row_idx);
-        cusparse_destroy(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d non-zeros", A->nnz);
+    f->alg = o->alg;
+    f->block_auto = o->block == SPMVLAB_AUTO;
+    char why[256];
+    st = cusparse_layout_build(&f->L, A, (cusparse_family)o->format, storage, o->slice, block, why, sizeof why);
+    if (st != SPMVLAB_OK) {
+        free(f);
+        return ctx->fail(ctx, err, st, "%s", why);
     }
-    memcpy(f->row_ptr, A->row_ptr, rp);
-    memcpy(f->col_idx, A->col_idx, ci);
-    memcpy(f->val, A->val, vb);
-    spmvlab_status st = SPMVLAB_OK;
-    if (row_idx) {
-        for (int32_t i = 0; i < A->rows; i++)
-            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
-                row_idx[k] = i;
-        st = put_array(f, &f->d_row_idx, row_idx, ci, err);
-        free(row_idx);
-    } else {
-        st = put_array(f, &f->d_row_ptr, f->row_ptr, rp, err);
-    }
-    if (st == SPMVLAB_OK)
-        st = put_array(f, &f->d_col_idx, f->col_idx, ci, err);
-    if (st == SPMVLAB_OK)
-        st = put_array(f, &f->d_val, f->val, vb, err);
-    if (st == SPMVLAB_OK && ctx->device->present && A->rows > 0 && A->cols > 0)
-        st = setup_device(f, ctx, err);
+    if (storage != A->dtype)
+        ctx->declare_storage(ctx, storage);
+    st = cusparse_device_upload(&f->D, ctx, &f->L, err);
+    if (st == SPMVLAB_OK && ctx->device->present)
+        st = cusparse_device_setup(&f->D, ctx, &f->L, f->alg == CUSPARSE_ALGO_2, err);
     if (st != SPMVLAB_OK) {
         cusparse_destroy(f);
         return st;
     }
+    ctx->log(ctx, "cusparse: format=%s stored=%lld fill=%.4f block=%d", family_names[o->format],
+             (long long)f->L.n_val, cusparse_layout_fill(&f->L), block);
     *out = f;
     return SPMVLAB_OK;
 }
@@ -196,85 +208,56 @@ static spmvlab_status cusparse_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
 static spmvlab_status cusparse_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     cusparse_format *f = handle;
-    spmvlab_ctx *ctx = f->ctx;
-    if (f->rows == 0)
-        return SPMVLAB_OK;
-    if (f->cols == 0) { /* no columns: every row is empty */
-        cudaError_t e = cudaMemsetAsync(y, 0, (size_t)f->rows * spmvlab_dtype_size(f->dtype), (cudaStream_t)stream);
-        return e == cudaSuccess ? SPMVLAB_OK
-                                : ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "cudaMemsetAsync: %s", cudaGetErrorString(e));
-    }
-    CUSPARSE_TRY(cusparseSetStream(f->handle, (cudaStream_t)stream));
-    if (f->x_bound != x) {
-        CUSPARSE_TRY(cusparseDnVecSetValues(f->vx, (void *)x));
-        f->x_bound = (void *)x;
-    }
-    if (f->y_bound != y) {
-        CUSPARSE_TRY(cusparseDnVecSetValues(f->vy, y));
-        f->y_bound = y;
-    }
-    double one64 = 1.0, zero64 = 0.0;
-    float one32 = 1.0f, zero32 = 0.0f;
-    const void *alpha = f->dtype == SPMVLAB_F64 ? (const void *)&one64 : (const void *)&one32;
-    const void *beta = f->dtype == SPMVLAB_F64 ? (const void *)&zero64 : (const void *)&zero32;
-    CUSPARSE_TRY(cusparseSpMV(f->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, f->mat, f->vx, beta, f->vy,
-                              compute_type(f->dtype), alg_values[f->alg], f->d_buffer));
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "cusparseSpMV launch: %s", cudaGetErrorString(e));
-    return SPMVLAB_OK;
+    return cusparse_device_spmv(&f->D, f->ctx, &f->L, x, y, stream, err);
 }
 
-static spmvlab_status cusparse_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
+static void cusparse_host_f64(const cusparse_format *f, const double *x, double *y)
 {
-    const cusparse_format *f = handle;
-    for (int32_t i = 0; i < f->rows; i++) {
-        double s64 = 0;
-        float s32 = 0;
-        for (int32_t k = f->row_ptr[i]; k < f->row_ptr[i + 1]; k++) {
-            int32_t c = f->col_idx[k];
-            if (f->dtype == SPMVLAB_F64)
-                s64 += ((const double *)f->val)[k] * ((const double *)x)[c];
-            else if (f->dtype == SPMVLAB_F32)
-                s32 += ((const float *)f->val)[k] * ((const float *)x)[c];
-            else
-                s32 += spmvlab_half_to_float(((const uint16_t *)f->val)[k]) *
-                       spmvlab_half_to_float(((const uint16_t *)x)[c]);
-        }
-        if (f->dtype == SPMVLAB_F64)
-            ((double *)y)[i] = s64;
-        else if (f->dtype == SPMVLAB_F32)
-            ((float *)y)[i] = s32;
-        else
-            ((uint16_t *)y)[i] = spmvlab_float_to_half(s32);
-    }
-    return SPMVLAB_OK;
+    cusparse_layout_spmv_f64(&f->L, x, y);
 }
-
-static size_t cusparse_footprint(const void *handle) { return ((const cusparse_format *)handle)->bytes; }
+static void cusparse_host_f32(const cusparse_format *f, const float *x, float *y)
+{
+    cusparse_layout_spmv_f32(&f->L, x, y);
+}
+static void cusparse_host_f16(const cusparse_format *f, const uint16_t *x, uint16_t *y)
+{
+    cusparse_layout_spmv_f16(&f->L, x, y);
+}
+SPMVLAB_SPMV_HOST_F64_F32_F16(cusparse, cusparse_format, L.dtype)
 
 static void cusparse_describe(const void *handle, char *buf, size_t len)
 {
+    static const char *const algs[2][4] = {{"csr_alg1", "coo_alg1", "sell_alg1", "bsr_alg1"},
+                                           {"csr_alg2", "coo_alg2", "sell_alg1", "bsr_alg1"}};
     const cusparse_format *f = handle;
-    int version = 0;
-    if (f->handle)
-        cusparseGetVersion(f->handle, &version);
-    snprintf(buf, len, "alg=%s cusparse_version=%d", alg_names[f->alg], version);
+    const cusparse_layout *L = &f->L;
+    int n = snprintf(buf, len, "format=%s alg=%s values=%s fill=%.4f", family_names[L->family],
+                     algs[f->alg][L->family], L->storage == L->dtype ? "native" : "f32", cusparse_layout_fill(L));
+    size_t used = n > 0 && (size_t)n < len ? (size_t)n : len - 1;
+    if (L->family == CUSPARSE_FAMILY_SELL)
+        n = snprintf(buf + used, len - used, " slice=%d", L->slice);
+    else if (L->family == CUSPARSE_FAMILY_BSR)
+        n = snprintf(buf + used, len - used, " block=%d block_rule=%s blocks=%lld staged=%s", L->block,
+                     f->block_auto ? "auto" : "fixed", (long long)L->n_idx,
+                     f->D.d_xpad ? (f->D.d_ypad ? "xy" : "x") : (f->D.d_ypad ? "y" : "none"));
+    else
+        n = 0;
+    used += n > 0 && (size_t)n < len - used ? (size_t)n : 0;
+    snprintf(buf + used, len - used, " cusparse_version=%d", f->D.version);
 }
 
 static const spmvlab_plugin cusparse_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "cusparse",
-    .summary = "NVIDIA cuSPARSE generic SpMV (vendor baseline)",
-    .version = "1.0.0",
-    .reference = "NVIDIA cuSPARSE library, cusparseSpMV",
+    .summary = "NVIDIA cuSPARSE generic SpMV on CSR, COO, Sliced-ELL and BSR (vendor baselines)",
+    .version = "2.0.0",
+    .reference = "NVIDIA cuSPARSE library, cusparseSpMV (CUDA Toolkit 13.0)",
     .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
     .options = cusparse_options,
+    .options_size = sizeof(cusparse_opts),
+    .check_options = cusparse_check_options,
     .convert = cusparse_convert,
     .spmv = cusparse_spmv,
-    .footprint = cusparse_footprint,
     .destroy = cusparse_destroy,
     .spmv_host = cusparse_spmv_host,
     .describe = cusparse_describe,
