@@ -145,26 +145,20 @@ double test_verify_host(test_instance *t, uint64_t seed)
 {
     if (!t->converted)
         return INFINITY;
-    const spmvlab_matrix *m = &t->pm.view;
-    size_t vs = spmvlab_dtype_size(m->dtype);
-    void *x = malloc(((size_t)m->cols + 1) * vs), *y = malloc(((size_t)m->rows + 1) * vs);
-    double *ref = malloc(((size_t)m->rows + 1) * sizeof *ref), *absum = malloc(((size_t)m->rows + 1) * sizeof *absum);
-    spmvlab_random_x(x, (size_t)m->cols, m->dtype, seed);
-    spmvlab_poison_host(y, (size_t)m->rows, m->dtype);
-    spmvlab_reference(m, x, ref, absum);
-    spmvlab_err err;
+    spmvlab_trial trial;
+    spmvlab_trial_check c;
+    spmvlab_err err = {{0}};
     double ratio = INFINITY;
-    if (t->in.plugin->desc->spmv_host(t->in.fmt, x, y, &err) == SPMVLAB_OK) {
-        spmvlab_verdict v;
-        spmvlab_verify_stored(m, t->in.storage, y, ref, absum, &v);
-        ratio = v.ok ? v.max_ratio : INFINITY;
-    } else {
-        fprintf(stderr, "spmv_host failed: %s\n", err.msg);
+    if (spmvlab_trial_open_prepared(&trial, &t->rt, &t->pm, seed, &err) != SPMVLAB_RESULT_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return ratio;
     }
-    free(x);
-    free(y);
-    free(ref);
-    free(absum);
+    spmvlab_result o = spmvlab_trial_verify(&trial, &t->in, NULL, SPMVLAB_TRIAL_HOST, &c, &err);
+    if (o == SPMVLAB_RESULT_OK)
+        ratio = c.verdict.max_ratio;
+    else if (c.call_failed)
+        fprintf(stderr, "spmv_host failed: %s\n", err.msg);
+    spmvlab_trial_close(&trial);
     return ratio;
 }
 

@@ -10,6 +10,7 @@
 
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
+#include "spmvlab/trial.h"
 
 extern int test_failures;
 
@@ -56,8 +57,9 @@ typedef struct test_instance {
  * failure (free it with test_instance_free). */
 spmvlab_status test_convert(const char *plugin_name, const spmvlab_csr *A, spmvlab_dtype dtype,
                             const char *const *sets, test_instance **out, spmvlab_err *err);
-/* spmv_host with random x (seed) into NaN-poisoned y; returns the max error
- * ratio (<= 1 passes; INFINITY for unwritten rows or a failed call). */
+/* spmv_host with random x (seed) into NaN-poisoned y, through the trial
+ * engine; returns the max error ratio (<= 1 passes; INFINITY for a result
+ * beyond the bound, unwritten rows or a failed call). */
 double test_verify_host(test_instance *t, uint64_t seed);
 /* The plugin's describe() text. */
 const char *test_describe(test_instance *t);

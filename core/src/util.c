@@ -34,6 +34,33 @@ const char *spmvlab_status_name(spmvlab_status st)
     return "unknown";
 }
 
+const char *spmvlab_result_name(spmvlab_result o)
+{
+    switch (o) {
+    case SPMVLAB_RESULT_WRONG: return "wrong";
+    case SPMVLAB_RESULT_BAD_INPUT: return "bad-input";
+    case SPMVLAB_RESULT_IO: return "io";
+    case SPMVLAB_RESULT_CRASH: return "crash";
+    case SPMVLAB_RESULT_TIMEOUT: return "timeout";
+    default: return spmvlab_status_name((spmvlab_status)o);
+    }
+}
+
+int spmvlab_result_parse(const char *name, spmvlab_result *out)
+{
+    static const spmvlab_result all[] = {
+        SPMVLAB_RESULT_OK,        SPMVLAB_RESULT_UNSUPPORTED, SPMVLAB_RESULT_INVALID_OPTION,
+        SPMVLAB_RESULT_LIMIT,     SPMVLAB_RESULT_NOMEM,       SPMVLAB_RESULT_CUDA_ERROR,
+        SPMVLAB_RESULT_INTERNAL,  SPMVLAB_RESULT_WRONG,       SPMVLAB_RESULT_BAD_INPUT,
+        SPMVLAB_RESULT_IO,        SPMVLAB_RESULT_CRASH,       SPMVLAB_RESULT_TIMEOUT};
+    for (size_t k = 0; name && k < sizeof all / sizeof *all; k++)
+        if (strcmp(name, spmvlab_result_name(all[k])) == 0) {
+            *out = all[k];
+            return 0;
+        }
+    return -1;
+}
+
 const char *spmvlab_dtype_name(spmvlab_dtype d)
 {
     return d == SPMVLAB_F64 ? "f64" : d == SPMVLAB_F32 ? "f32" : d == SPMVLAB_F16 ? "f16" : "?";

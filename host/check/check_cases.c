@@ -1,7 +1,8 @@
 /*
- * The conformance checks themselves (see check_cases.h). Each one opens its
- * own runtime, so that in --gpu mode CUDA is only ever initialised inside the
- * child process that runs the check.
+ * The conformance checks themselves (see check_cases.h), each a sequence of
+ * trials (spmvlab/trial.h): the same prepare, convert and verify steps as
+ * `spmvlab run`. Each check opens its own runtime, so that in --gpu mode
+ * CUDA is only ever initialised inside the child process that runs it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "check_cases.h"
+#include "spmvlab/trial.h"
 
 /* The plugin under test seen through a wrapper descriptor: identical but
  * for convert, which records what the plugin itself answered before the core
@@ -69,103 +71,45 @@ static void say(check_result *r, check_verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Runs y = A·x once (host or device) into NaN-poisoned y and checks it.
- * Returns 0 when within the bound, else -1 with the reason in why. */
-static int run_and_verify(const check_job *j, spmvlab_runtime *rt, spmvlab_instance *in, int on_gpu, uint64_t seed,
-                          const char *which, double *ratio, char *why, size_t len)
+/* Runs the instance with a fresh x (seed) on the host or the device and
+ * checks y. Returns 0 when within the bound, else -1 with the reason. */
+static int run_once(const check_job *j, spmvlab_trial *t, const spmvlab_instance *in, spmvlab_trial_run how,
+                    uint64_t seed, const char *which, double *worst, char *why, size_t len)
 {
-    const spmvlab_matrix *m = &in->matrix->view;
-    const spmvlab_plugin *p = in->plugin->desc;
-    size_t vs = spmvlab_dtype_size(m->dtype);
-    void *x = malloc(m->cols ? (size_t)m->cols * vs : 1), *y = malloc(m->rows ? (size_t)m->rows * vs : 1);
-    double *ref = malloc(((size_t)m->rows + 1) * sizeof *ref), *absum = malloc(((size_t)m->rows + 1) * sizeof *absum);
-    int rc = -1;
-    void *dx = NULL, *dy = NULL;
+    const char *fn = how == SPMVLAB_TRIAL_HOST ? "spmv_host" : "spmv";
     spmvlab_err err = {{0}};
-    const char *fn = on_gpu ? "spmv" : "spmv_host";
-    if (!x || !y || !ref || !absum) {
-        snprintf(why, len, "out of host memory");
-        goto out;
+    spmvlab_trial_check c;
+    if (spmvlab_trial_reseed(t, seed, &err) != SPMVLAB_RESULT_OK) {
+        snprintf(why, len, "setting up x on the device: %s", err.msg);
+        return -1;
     }
-    spmvlab_random_x(x, (size_t)m->cols, m->dtype, seed);
-    spmvlab_poison_host(y, (size_t)m->rows, m->dtype);
-    spmvlab_reference(m, x, ref, absum);
-    spmvlab_status st;
     char step[160];
     snprintf(step, sizeof step, "%s%s", fn, which);
     stage(j, step);
-    if (!on_gpu) {
-        st = p->spmv_host(in->fmt, x, y, &err);
-    } else {
-        if (spmvlab_dev_malloc(rt, &dx, (size_t)m->cols * vs, &err) ||
-            spmvlab_dev_malloc(rt, &dy, (size_t)m->rows * vs, &err) ||
-            spmvlab_dev_upload(rt, dx, x, (size_t)m->cols * vs, &err) ||
-            spmvlab_dev_poison(rt, dy, (size_t)m->rows, m->dtype, &err) || spmvlab_dev_sync(rt, &err)) {
-            snprintf(why, len, "setting up x and y on the device: %s", err.msg);
-            goto out;
-        }
-        st = p->spmv(in->fmt, dx, dy, rt->stream, &err);
-        spmvlab_err sync;
-        if (st == SPMVLAB_OK && spmvlab_dev_sync(rt, &sync)) {
-            st = SPMVLAB_CUDA_ERROR;
-            snprintf(err.msg, sizeof err.msg, "%s", sync.msg);
-        }
-        if (st == SPMVLAB_OK && spmvlab_dev_download(rt, y, dy, (size_t)m->rows * vs, &sync)) {
-            st = SPMVLAB_CUDA_ERROR;
-            snprintf(err.msg, sizeof err.msg, "%s", sync.msg);
-        }
-    }
-    if (st != SPMVLAB_OK) {
-        snprintf(why, len, "%s returned %s: %s", fn, spmvlab_status_name(st), err.msg[0] ? err.msg : "(no sentence)");
-        goto out;
-    }
-    spmvlab_verdict v;
-    spmvlab_verify_stored(m, in->storage, y, ref, absum, &v);
-    *ratio = v.max_ratio;
-    if (v.nonfinite_ref) {
-        snprintf(why, len, "the input holds NaN or Inf (%d rows have a non-finite reference)", v.nonfinite_ref);
-        goto out;
-    }
-    if (!v.ok) {
-        int32_t r = v.worst_row, rl = r >= 0 ? m->row_ptr[r + 1] - m->row_ptr[r] : 0;
-        if (v.nan_rows)
-            snprintf(why, len, "%s: %d rows not written or NaN (row %d of length %d holds %g, expected %.17g)", fn,
-                     v.nan_rows, r, rl, v.y_worst, v.ref_worst);
-        else
-            snprintf(why, len,
-                     "%s: %d rows beyond the error bound; worst row %d (length %d): %.17g, expected %.17g, %.3g x the bound",
-                     fn, v.bad_rows, r, rl, v.y_worst, v.ref_worst, v.max_ratio);
-        goto out;
-    }
-    rc = 0;
-out:
-    spmvlab_dev_free(rt, dx);
-    spmvlab_dev_free(rt, dy);
-    free(x);
-    free(y);
-    free(ref);
-    free(absum);
-    return rc;
+    spmvlab_result o = spmvlab_trial_verify(t, in, NULL, how, &c, &err);
+    if (c.compared && c.verdict.max_ratio > *worst)
+        *worst = c.verdict.max_ratio;
+    if (o == SPMVLAB_RESULT_OK)
+        return 0;
+    if (c.call_failed)
+        snprintf(why, len, "%s returned %s: %s", fn, spmvlab_result_name(o), err.msg);
+    else
+        snprintf(why, len, "%s", err.msg);
+    return -1;
 }
 
 /* Runs the instance twice on the host and, with --gpu, twice on the device;
  * which ("" or " (second instance)") tells the stages apart. Returns 0 or
  * -1 with the reason; *worst is the largest error ratio. */
-static int exercise(const check_job *j, spmvlab_runtime *rt, spmvlab_instance *in, uint64_t seed, const char *which,
-                    double *worst, char *why, size_t len)
+static int exercise(const check_job *j, spmvlab_trial *t, const spmvlab_instance *in, uint64_t seed,
+                    const char *which, double *worst, char *why, size_t len)
 {
-    const spmvlab_plugin *p = in->plugin->desc;
-    double ratio = 0;
-    for (int pass = 0; pass < 2 && p->spmv_host; pass++) {
-        if (run_and_verify(j, rt, in, 0, seed + (uint64_t)pass, which, &ratio, why, len))
+    for (int pass = 0; pass < 2 && in->plugin->desc->spmv_host; pass++)
+        if (run_once(j, t, in, SPMVLAB_TRIAL_HOST, seed + (uint64_t)pass, which, worst, why, len))
             return -1;
-        *worst = ratio > *worst ? ratio : *worst;
-    }
-    for (int pass = 0; j->gpu && pass < 2; pass++) {
-        if (run_and_verify(j, rt, in, 1, seed + 10 + (uint64_t)pass, which, &ratio, why, len))
+    for (int pass = 0; j->gpu && pass < 2; pass++)
+        if (run_once(j, t, in, SPMVLAB_TRIAL_DEVICE, seed + 10 + (uint64_t)pass, which, worst, why, len))
             return -1;
-        *worst = ratio > *worst ? ratio : *worst;
-    }
     return 0;
 }
 
@@ -205,41 +149,36 @@ static void append_log(check_result *r, const spmvlab_instance *in)
 
 static void do_case(const check_job *j, spmvlab_runtime *rt, check_result *r)
 {
-    const char *name = j->names[0];
-    spmvlab_prepared pm;
+    spmvlab_trial t;
     spmvlab_err err = {{0}};
     stage(j, "prepare");
-    int prc = spmvlab_prepare(rt, j->mats[0], name, j->dtype, &pm, &err);
-    if (prc == -2)
+    spmvlab_result o = spmvlab_trial_open(&t, rt, j->mats[0], j->names[0], j->dtype, j->seed, &err);
+    if (o == SPMVLAB_RESULT_BAD_INPUT)
         return say(r, CHECK_SKIP, "%s", err.msg);
-    if (prc)
+    if (o != SPMVLAB_RESULT_OK)
         return say(r, CHECK_FAIL, "preparing the matrix: %s", err.msg);
     wrapped w;
     wrap(&w, j->plugin, 0);
     spmvlab_instance in;
+    spmvlab_conversion conv;
     char why[SPMVLAB_ERR_LEN + 512] = "";
     stage(j, "convert");
-    spmvlab_status st = spmvlab_instance_convert(&in, rt, &w.loaded, j->plugin->desc->name, j->opts, &pm, &err);
-    if (st != SPMVLAB_OK) {
-        check_verdict v = judge_refusal(&w, st, &err, why, sizeof why);
-        spmvlab_prepared_free(&pm);
+    o = spmvlab_trial_convert(&t, &in, &w.loaded, j->plugin->desc->name, j->opts, &conv, &err);
+    if (o != SPMVLAB_RESULT_OK) {
+        check_verdict v = judge_refusal(&w, (spmvlab_status)o, &err, why, sizeof why);
+        spmvlab_trial_close(&t);
         return say(r, v, "%s", why);
     }
     double worst = 0;
-    int bad = 0;
-    stage(j, "footprint");
-    size_t fp = spmvlab_instance_footprint(&in);
-    if (fp != in.cur_bytes) {
-        snprintf(why, sizeof why, "footprint() reports %zu bytes but the instance holds %zu bytes in %ld allocations",
-                 fp, in.cur_bytes, in.live_allocs);
-        bad = 1;
-    }
-    if (!bad && exercise(j, rt, &in, j->seed, "", &worst, why, sizeof why))
+    int bad = !conv.footprint_matches;
+    if (bad)
+        snprintf(why, sizeof why, "%s", conv.note);
+    if (!bad && exercise(j, &t, &in, j->seed, "", &worst, why, sizeof why))
         bad = 1;
     char facts[256];
     stage(j, "describe");
     spmvlab_instance_describe(&in, facts, sizeof facts);
-    double conv = in.convert_ms;
+    double ms = in.convert_ms;
     char log[sizeof in.log];
     memcpy(log, in.log, sizeof log);
     stage(j, "destroy");
@@ -251,12 +190,39 @@ static void do_case(const check_job *j, spmvlab_runtime *rt, check_result *r)
     if (bad)
         say(r, CHECK_FAIL, "%s", why);
     else
-        say(r, CHECK_PASS, "error %.3g of bound, %zu bytes, convert %.2f ms %s", worst, fp, conv, facts);
+        say(r, CHECK_PASS, "error %.3g of bound, %zu bytes, convert %.2f ms %s", worst, conv.footprint, ms, facts);
     if (j->verbose) {
         memcpy(in.log, log, sizeof log);
         append_log(r, &in);
     }
-    spmvlab_prepared_free(&pm);
+    spmvlab_trial_close(&t);
+}
+
+/* Converts both instances of a pair; 0 when both converted, else the
+ * verdict of the refusal (the first instance destroyed again). */
+static check_verdict convert_pair(const check_job *j, spmvlab_trial *t, spmvlab_instance *a, spmvlab_instance *b,
+                                  spmvlab_conversion *ca, spmvlab_conversion *cb, char *why, size_t len)
+{
+    const char *pname = j->plugin->desc->name;
+    char label_a[128], label_b[128];
+    snprintf(label_a, sizeof label_a, "%s#1", pname);
+    snprintf(label_b, sizeof label_b, "%s#2", pname);
+    wrapped wa, wb;
+    wrap(&wa, j->plugin, 0);
+    wrap(&wb, j->plugin, 0);
+    spmvlab_err err = {{0}};
+    stage(j, "convert (first instance)");
+    spmvlab_result o = spmvlab_trial_convert(t, a, &wa.loaded, label_a, j->opts, ca, &err);
+    if (o != SPMVLAB_RESULT_OK)
+        return judge_refusal(&wa, (spmvlab_status)o, &err, why, len);
+    stage(j, "convert (second instance)");
+    o = spmvlab_trial_convert(t, b, &wb.loaded, label_b, j->opts_b, cb, &err);
+    if (o == SPMVLAB_RESULT_OK)
+        return CHECK_PASS;
+    check_verdict v = judge_refusal(&wb, (spmvlab_status)o, &err, why, len);
+    stage(j, "destroy (first instance)");
+    spmvlab_instance_destroy(a);
+    return v;
 }
 
 /* Two instances with different options built on one matrix, alive at once:
@@ -268,62 +234,40 @@ static void do_pair(const check_job *j, spmvlab_runtime *rt, check_result *r)
     char text_a[256], text_b[256], last[SPMVLAB_ERR_LEN + 512] = "no candidate matrix";
     spmvlab_optset_describe(j->opts, 1, text_a, sizeof text_a);
     spmvlab_optset_describe(j->opts_b, 1, text_b, sizeof text_b);
-    const char *pname = j->plugin->desc->name;
+    const char *da = text_a[0] ? text_a : "defaults", *db = text_b[0] ? text_b : "defaults";
     for (int k = 0; k < j->nmats; k++) {
-        spmvlab_prepared pm;
+        spmvlab_trial t;
         spmvlab_err err = {{0}};
         stage(j, "prepare");
-        int prc = spmvlab_prepare(rt, j->mats[k], j->names[k], j->dtype, &pm, &err);
-        if (prc == -2) {
+        spmvlab_result o = spmvlab_trial_open(&t, rt, j->mats[k], j->names[k], j->dtype, j->seed + 100, &err);
+        if (o == SPMVLAB_RESULT_BAD_INPUT) {
             snprintf(last, sizeof last, "%s", err.msg);
             continue;
         }
-        if (prc)
+        if (o != SPMVLAB_RESULT_OK)
             return say(r, CHECK_FAIL, "preparing %s: %s", j->names[k], err.msg);
-        wrapped wa, wb;
-        wrap(&wa, j->plugin, 0);
-        wrap(&wb, j->plugin, 0);
         spmvlab_instance a, b;
-        char label_a[128], label_b[128], why[SPMVLAB_ERR_LEN + 512] = "";
-        snprintf(label_a, sizeof label_a, "%s#1", pname);
-        snprintf(label_b, sizeof label_b, "%s#2", pname);
-        stage(j, "convert (first instance)");
-        spmvlab_status sa = spmvlab_instance_convert(&a, rt, &wa.loaded, label_a, j->opts, &pm, &err);
-        check_verdict va = sa == SPMVLAB_OK ? CHECK_PASS : judge_refusal(&wa, sa, &err, why, sizeof why);
-        spmvlab_status sb = SPMVLAB_OK;
-        check_verdict vb = CHECK_PASS;
-        if (sa == SPMVLAB_OK) {
-            stage(j, "convert (second instance)");
-            sb = spmvlab_instance_convert(&b, rt, &wb.loaded, label_b, j->opts_b, &pm, &err);
-            vb = sb == SPMVLAB_OK ? CHECK_PASS : judge_refusal(&wb, sb, &err, why, sizeof why);
-        }
-        if (va != CHECK_PASS || vb != CHECK_PASS) {
-            if (sa == SPMVLAB_OK) {
-                stage(j, "destroy (first instance)");
-                spmvlab_instance_destroy(&a);
-            }
-            spmvlab_prepared_free(&pm);
-            if (va == CHECK_FAIL || vb == CHECK_FAIL)
+        spmvlab_conversion ca, cb;
+        char why[SPMVLAB_ERR_LEN + 512] = "";
+        check_verdict v = convert_pair(j, &t, &a, &b, &ca, &cb, why, sizeof why);
+        if (v != CHECK_PASS) {
+            spmvlab_trial_close(&t);
+            if (v == CHECK_FAIL)
                 return say(r, CHECK_FAIL, "%s", why);
             snprintf(last, sizeof last, "%s", why);
             continue;
         }
         double wa_ratio = 0, wb_ratio = 0;
-        int bad = 0;
-        stage(j, "footprint");
-        size_t fa = spmvlab_instance_footprint(&a), fb = spmvlab_instance_footprint(&b);
-        if (fa != a.cur_bytes || fb != b.cur_bytes) {
-            snprintf(why, sizeof why, "footprints %zu and %zu bytes but the instances hold %zu and %zu bytes", fa, fb,
-                     a.cur_bytes, b.cur_bytes);
+        int bad = !ca.footprint_matches || !cb.footprint_matches;
+        if (bad)
+            snprintf(why, sizeof why, "%s", !ca.footprint_matches ? ca.note : cb.note);
+        if (!bad && exercise(j, &t, &a, j->seed + 100, " (first instance)", &wa_ratio, why, sizeof why))
             bad = 1;
-        }
-        if (!bad && exercise(j, rt, &a, j->seed + 100, " (first instance)", &wa_ratio, why, sizeof why))
-            bad = 1;
-        if (!bad && exercise(j, rt, &b, j->seed + 200, " (second instance)", &wb_ratio, why, sizeof why))
+        if (!bad && exercise(j, &t, &b, j->seed + 200, " (second instance)", &wb_ratio, why, sizeof why))
             bad = 1;
         stage(j, "destroy (first instance)");
         size_t left_a = spmvlab_instance_destroy(&a);
-        if (!bad && exercise(j, rt, &b, j->seed + 300, " (second instance, after the first was destroyed)",
+        if (!bad && exercise(j, &t, &b, j->seed + 300, " (second instance, after the first was destroyed)",
                              &wb_ratio, why, sizeof why)) {
             size_t n = strlen(why);
             snprintf(why + n, sizeof why - n, " (second instance, after the first was destroyed)");
@@ -335,12 +279,11 @@ static void do_pair(const check_job *j, spmvlab_runtime *rt, check_result *r)
             snprintf(why, sizeof why, "destroy() left %zu and %zu bytes allocated", left_a, left_b);
             bad = 1;
         }
-        spmvlab_prepared_free(&pm);
+        spmvlab_trial_close(&t);
         if (bad)
-            return say(r, CHECK_FAIL, "[%s] and [%s] on %s: %s", text_a[0] ? text_a : "defaults",
-                       text_b[0] ? text_b : "defaults", j->names[k], why);
-        return say(r, CHECK_PASS, "[%s] and [%s] side by side on %s: errors %.3g and %.3g of bound",
-                   text_a[0] ? text_a : "defaults", text_b[0] ? text_b : "defaults", j->names[k], wa_ratio, wb_ratio);
+            return say(r, CHECK_FAIL, "[%s] and [%s] on %s: %s", da, db, j->names[k], why);
+        return say(r, CHECK_PASS, "[%s] and [%s] side by side on %s: errors %.3g and %.3g of bound", da, db,
+                   j->names[k], wa_ratio, wb_ratio);
     }
     say(r, CHECK_REFUSED, "no candidate matrix took both instances; last: %s", last);
 }
@@ -356,18 +299,19 @@ static void do_undeclared(const check_job *j, spmvlab_runtime *rt, check_result 
     spmvlab_err err = {{0}};
     if (spmvlab_csr_build(&A, 6, 5, sizeof ri / sizeof *ri, ri, ci, v, &err))
         return say(r, CHECK_FAIL, "building the probe matrix: %s", err.msg);
-    spmvlab_prepared pm;
+    spmvlab_trial t;
     stage(j, "prepare");
-    if (spmvlab_prepare(rt, &A, "small_6x5", j->dtype, &pm, &err)) {
+    if (spmvlab_trial_open(&t, rt, &A, "small_6x5", j->dtype, j->seed, &err) != SPMVLAB_RESULT_OK) {
         spmvlab_csr_free(&A);
         return say(r, CHECK_FAIL, "preparing the probe matrix: %s", err.msg);
     }
     wrapped w;
     wrap(&w, j->plugin, 1);
     spmvlab_instance in;
+    spmvlab_conversion conv;
     stage(j, "convert");
-    spmvlab_status st = spmvlab_instance_convert(&in, rt, &w.loaded, j->plugin->desc->name, j->opts, &pm, &err);
-    if (st == SPMVLAB_OK) {
+    spmvlab_result o = spmvlab_trial_convert(&t, &in, &w.loaded, j->plugin->desc->name, j->opts, &conv, &err);
+    if (o == SPMVLAB_RESULT_OK) {
         stage(j, "destroy");
         spmvlab_instance_destroy(&in);
         say(r, CHECK_FAIL, "convert accepted dtype %s, which the plugin does not declare; refuse it with "
@@ -380,9 +324,9 @@ static void do_undeclared(const check_job *j, spmvlab_runtime *rt, check_result 
         say(r, CHECK_FAIL, "convert refused dtype %s but left %zu bytes allocated", spmvlab_dtype_name(j->dtype),
             w.left);
     } else {
-        say(r, CHECK_PASS, "refused with %s: %s", spmvlab_status_name(st), err.msg);
+        say(r, CHECK_PASS, "refused with %s: %s", spmvlab_result_name(o), err.msg);
     }
-    spmvlab_prepared_free(&pm);
+    spmvlab_trial_close(&t);
     spmvlab_csr_free(&A);
 }
 

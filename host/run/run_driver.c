@@ -16,6 +16,7 @@
 #include "run_inputs.h"
 #include "run_isolate.h"
 #include "run_output.h"
+#include "run_status.h"
 #include "run_summary.h"
 #include "tune_table.h"
 #include "spmvlab/gen.h"
@@ -121,15 +122,6 @@ static int load_resume(run_state *st, spmvlab_err *err)
 
 /* ---- the loop ---------------------------------------------------------- */
 
-static int is_failure(const char *status)
-{
-    static const char *bad[] = {"wrong", "crash", "timeout", "internal", "cuda-error"};
-    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
-        if (strcmp(status, bad[k]) == 0)
-            return 1;
-    return 0;
-}
-
 static void emit(run_state *st, const run_row *r)
 {
     progress_clear(&st->prog);
@@ -140,7 +132,7 @@ static void emit(run_state *st, const run_row *r)
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
         say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
-    if (is_failure(r->status))
+    if (run_status_is_failure(run_status_outcome(r->status)))
         st->failures++;
 }
 

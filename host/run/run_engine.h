@@ -1,7 +1,8 @@
 /*
  * The measuring engine: a group of instances on one matrix and dtype,
- * converted, verified against the reference and timed round by round
- * (A B C A B C ...), each ending as one run_row with its samples.
+ * converted and verified through one trial (spmvlab/trial.h) and timed
+ * round by round (A B C A B C ...), each ending as one run_row with its
+ * samples.
  */
 #ifndef SPMVLAB_HOST_RUN_ENGINE_H
 #define SPMVLAB_HOST_RUN_ENGINE_H
@@ -13,6 +14,7 @@
 #include "run_row.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
+#include "spmvlab/trial.h"
 
 /* One instance in a group. */
 typedef struct run_member {
@@ -64,33 +66,18 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
 /* Frees the members' samples and rows. */
 void group_release(run_group *g);
 
-/* ---- pieces of group_execute (run_verify.c, run_measure.c) ---------------- */
-
-/* Host buffers shared by the members' checks. */
-typedef struct run_check_data {
-    void *x;                    /* random x in the dtype (host) */
-    void *dx;                   /* x on the device (host stand-in without a GPU) */
-    void *y;                    /* download buffer, rows values */
-    double *ref, *absum;        /* reference and row sums (DESIGN.md section 5) */
-} run_check_data;
-
-/* Runs the member once into NaN-poisoned y (poison = 1; GPU spmv, or
- * spmv_host without a GPU) or checks y as the last launch left it
- * (poison = 0), and compares with the reference. Sets the row's status and
- * message on failure and keeps the largest error ratio. Returns 0 when
- * within the bound. */
-int verify_member(run_group *g, run_member *mb, const run_check_data *cd, int poison);
+/* ---- pieces of group_execute (run_measure.c) -------------------------------- */
 
 /* Warm-up, batch calibration, graph capture and the interleaved rounds for
- * every member with timed = 1 (GPU only). A member that fails on the way
- * leaves the rounds with its status set. */
-void measure_group(run_group *g, const run_check_data *cd);
+ * every member with timed = 1 (GPU only), on the trial's x. A member that
+ * fails on the way leaves the rounds with its status set. */
+void measure_group(run_group *g, const spmvlab_trial *t);
 /* Frees graphs (idempotent). */
 void measure_release(run_group *g);
 
-/* Sets status from a plugin or CUDA failure: cuda-error whose sentence says
- * "out of memory" becomes oom. */
-void member_fail(run_member *mb, const char *status, const char *fmt, ...)
+/* Ends the member's part in the group: its row gets status o and the
+ * sentence, and it is no longer timed. */
+void member_fail(run_member *mb, spmvlab_result o, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

@@ -1,11 +1,12 @@
 /* One matrix and dtype with its instances, from preparation to rows; see run_engine.h. */
-#include <cuda_runtime_api.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_engine.h"
+#include "run_status.h"
 #include "spmvlab/stats.h"
 
 void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, run_row *r)
@@ -90,130 +91,101 @@ static void destroy_member(run_group *g, run_member *mb)
     mb->dy = NULL;
 }
 
-/* cudaMemcpy from pageable host memory may return before the copy lands,
- * and the run's stream does not wait for the legacy stream: after uploads,
- * wait for the whole device before a kernel on the stream reads them. */
-static int settle(run_group *g, char *why, size_t len)
+void member_fail(run_member *mb, spmvlab_result o, const char *fmt, ...)
 {
-    if (!g->rt->device.present)
+    char msg[sizeof mb->row.message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    run_row_fail(&mb->row, o, msg);
+    mb->timed = 0;
+}
+
+/* Runs the member once into poisoned y (or, after the rounds, reads y as
+ * the timed launches left it) and keeps the largest error ratio. Returns 0
+ * when within the bound; else the row says why. */
+static int verify(run_group *g, run_member *mb, spmvlab_trial *t, spmvlab_trial_run how)
+{
+    spmvlab_trial_check c;
+    spmvlab_err err = {{0}};
+    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
+    if (c.compared && !(mb->row.error_ratio >= c.verdict.max_ratio))
+        mb->row.error_ratio = c.verdict.max_ratio;
+    if (o == SPMVLAB_RESULT_OK)
         return 0;
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e == cudaSuccess)
-        return 0;
-    cudaGetLastError();
-    snprintf(why, len, "cudaDeviceSynchronize failed: %s", cudaGetErrorString(e));
+    member_fail(mb, o, "%s", err.msg);
     return -1;
 }
 
 /* Converts and checks one member; on success it is ready to be timed. */
-static void convert_and_check(run_group *g, run_member *mb, spmvlab_prepared *pm, const run_check_data *cd)
+static void convert_and_check(run_group *g, run_member *mb, spmvlab_trial *t)
 {
     run_row *r = &mb->row;
     spmvlab_err err = {{0}};
     double t0 = spmvlab_now_ms();
     if (g->progress)
         g->progress(g->progress_arg, mb->spec->label, "converting", (int)(mb - g->m), g->n);
-    spmvlab_status st = spmvlab_instance_convert(&mb->in, g->rt, mb->spec->plugin, mb->spec->label, &mb->spec->opts,
-                                                 pm, &err);
+    spmvlab_conversion conv;
+    spmvlab_result o = spmvlab_trial_convert(t, &mb->in, mb->spec->plugin, mb->spec->label, &mb->spec->opts,
+                                              &conv, &err);
     r->convert_ms = mb->in.convert_ms;
     r->convert_peak_bytes = (double)mb->in.peak_bytes;
-    if (st != SPMVLAB_OK) {
-        member_fail(mb, spmvlab_status_name(st), "%s", err.msg);
+    if (o != SPMVLAB_RESULT_OK) {
+        member_fail(mb, o, "%s", err.msg);
         mb->wall_ms += spmvlab_now_ms() - t0;
         return;
     }
     mb->converted = 1;
     snprintf(r->value_storage, sizeof r->value_storage, "%s", spmvlab_dtype_name(mb->in.storage));
-    size_t fp = spmvlab_instance_footprint(&mb->in);
-    r->device_bytes = (double)fp;
-    r->bytes_per_nnz = g->A->nnz ? fp / (double)g->A->nnz : NAN;
-    r->rel_csr = r->csr_bytes > 0 ? fp / r->csr_bytes : NAN;
-    if (fp != mb->in.cur_bytes) {
-        char note[160];
-        snprintf(note, sizeof note, "footprint() says %zu bytes but the instance holds %zu", fp, mb->in.cur_bytes);
-        append_message(r, note);
-    }
+    r->device_bytes = (double)conv.footprint;
+    r->bytes_per_nnz = g->A->nnz ? conv.footprint / (double)g->A->nnz : NAN;
+    r->rel_csr = r->csr_bytes > 0 ? conv.footprint / r->csr_bytes : NAN;
+    if (!conv.footprint_matches)
+        append_message(r, conv.note);
     spmvlab_instance_describe(&mb->in, r->describe, sizeof r->describe);
     if (g->s->verbose && mb->in.log[0])
         fprintf(stderr, "%s on %s (%s): %s", mb->in.label, g->matrix, r->dtype, mb->in.log);
     size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
-    char why[256];
-    if (spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err)) {
-        member_fail(mb, "oom", "y for %s: %s", mb->spec->label, err.msg);
-    } else if (settle(g, why, sizeof why)) {
-        member_fail(mb, "cuda-error", "%s on %s: after conversion, %s", mb->spec->label, g->matrix, why);
+    spmvlab_status st = spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err);
+    if (st != SPMVLAB_OK) {
+        member_fail(mb, spmvlab_result_of(st), "y for %s: %s", mb->spec->label, err.msg);
     } else {
         if (g->progress)
             g->progress(g->progress_arg, mb->spec->label, "checking", (int)(mb - g->m), g->n);
-        if (verify_member(g, mb, cd, 1) == 0)
+        if (verify(g, mb, t, g->rt->device.present ? SPMVLAB_TRIAL_DEVICE : SPMVLAB_TRIAL_HOST) == 0)
             mb->timed = g->rt->device.present;
     }
     mb->wall_ms += spmvlab_now_ms() - t0;
-}
-
-static void fail_all(run_group *g, const char *status, const char *msg)
-{
-    for (int i = 0; i < g->n; i++)
-        member_fail(&g->m[i], status, "%s", msg);
 }
 
 int group_execute(run_group *g)
 {
     for (int i = 0; i < g->n; i++)
         group_fill_identity(g, g->m[i].spec, &g->m[i].row);
-    const spmvlab_csr *A = g->A;
-    spmvlab_prepared pm;
+    spmvlab_trial t;
     spmvlab_err err = {{0}};
-    int prc = spmvlab_prepare(g->rt, A, g->matrix, g->dtype, &pm, &err);
-    if (prc) {
-        fail_all(g, prc == -2 ? "unsupported" : strstr(err.msg, "out of memory") ? "oom" : "internal", err.msg);
+    spmvlab_result o = spmvlab_trial_open(&t, g->rt, g->A, g->matrix, g->dtype, g->s->seed, &err);
+    if (o != SPMVLAB_RESULT_OK) {
+        for (int i = 0; i < g->n; i++)
+            member_fail(&g->m[i], o, "%s", err.msg);
         return -1;
     }
-    size_t vs = spmvlab_dtype_size(g->dtype);
-    run_check_data cd = {0};
-    cd.x = malloc(A->cols ? (size_t)A->cols * vs : 1);
-    cd.y = malloc(A->rows ? (size_t)A->rows * vs : 1);
-    cd.ref = malloc(((size_t)A->rows + 1) * sizeof *cd.ref);
-    cd.absum = malloc(((size_t)A->rows + 1) * sizeof *cd.absum);
-    int rc = -1;
-    if (!cd.x || !cd.y || !cd.ref || !cd.absum) {
-        fail_all(g, "internal", "out of host memory for x, y and the reference");
-        goto out;
-    }
-    spmvlab_random_x(cd.x, (size_t)A->cols, g->dtype, g->s->seed);
-    spmvlab_reference(&pm.view, cd.x, cd.ref, cd.absum);
-    char why[256];
-    if (spmvlab_dev_malloc(g->rt, &cd.dx, (size_t)A->cols * vs, &err) ||
-        spmvlab_dev_upload(g->rt, cd.dx, cd.x, (size_t)A->cols * vs, &err)) {
-        fail_all(g, strstr(err.msg, "out of memory") ? "oom" : "cuda-error", err.msg);
-        goto out;
-    }
-    if (settle(g, why, sizeof why)) {
-        fail_all(g, "cuda-error", why);
-        goto out;
-    }
     for (int i = 0; i < g->n; i++)
-        convert_and_check(g, &g->m[i], &pm, &cd);
+        convert_and_check(g, &g->m[i], &t);
     if (g->rt->device.present) {
-        measure_group(g, &cd);
+        measure_group(g, &t);
         for (int i = 0; i < g->n; i++) {
             run_member *mb = &g->m[i];
-            if (mb->timed && mb->nsamples > 0 && verify_member(g, mb, &cd, 0) == 0)
+            if (mb->timed && mb->nsamples > 0 && verify(g, mb, &t, SPMVLAB_TRIAL_AS_LEFT) == 0)
                 finish_timing(g, mb);
         }
         measure_release(g);
     }
-    rc = 0;
-out:
     for (int i = 0; i < g->n; i++)
         destroy_member(g, &g->m[i]);
-    spmvlab_dev_free(g->rt, cd.dx);
-    free(cd.x);
-    free(cd.y);
-    free(cd.ref);
-    free(cd.absum);
-    spmvlab_prepared_free(&pm);
-    return rc;
+    spmvlab_trial_close(&t);
+    return 0;
 }
 
 void group_release(run_group *g)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "run_isolate.h"
+#include "run_status.h"
 #include "spmvlab/sandbox.h"
 
 /* The running child's pid, written by the child itself into a page shared
@@ -82,7 +83,7 @@ static int child_member(void *arg, int fd)
     g.flush_buf = NULL;
     if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
         group_fill_identity(&g, j->spec, &mb.row);
-        member_fail(&mb, "cuda-error", "%s", err.msg);
+        member_fail(&mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
         write_answer(fd, &mb.row);
         return 0;
     }
@@ -188,8 +189,7 @@ int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_ro
     if (running_child)
         *running_child = 0;
     if (started) {
-        snprintf(row->status, sizeof row->status, "internal");
-        snprintf(row->message, sizeof row->message, "%s", err.msg);
+        run_row_fail(row, SPMVLAB_RESULT_INTERNAL, err.msg);
         return -1;
     }
     char words[400];
@@ -202,21 +202,22 @@ int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_ro
         run_row_clear(row);
         group_fill_identity(g, spec, row);
         row->wall_ms = r.wall_ms;
+        /* The way the child ended decides the status; its last words are
+         * only reported. A child that exits without a result (a plugin
+         * calling exit, a sanitizer's report) broke the rules: internal. */
+        char msg[sizeof row->message];
+        spmvlab_result o = SPMVLAB_RESULT_INTERNAL;
         if (r.end == SPMVLAB_SANDBOX_CRASHED) {
-            snprintf(row->status, sizeof row->status, "crash");
-            snprintf(row->message, sizeof row->message, "the child was killed by signal %d (%s)%s%s", r.signal,
-                     strsignal(r.signal), sep, words);
+            o = SPMVLAB_RESULT_CRASH;
+            snprintf(msg, sizeof msg, "the child was killed by signal %d (%s)%s%s", r.signal, strsignal(r.signal), sep,
+                     words);
         } else if (r.end == SPMVLAB_SANDBOX_TIMEOUT) {
-            snprintf(row->status, sizeof row->status, "timeout");
-            snprintf(row->message, sizeof row->message, "no result within %g s; the child was killed%s%s",
-                     g->s->timeout_s, sep, words);
+            o = SPMVLAB_RESULT_TIMEOUT;
+            snprintf(msg, sizeof msg, "no result within %g s; the child was killed%s%s", g->s->timeout_s, sep, words);
         } else {
-            snprintf(row->status, sizeof row->status,
-                     strstr(words, "out of memory") || strstr(words, "cudaErrorMemoryAllocation") ? "oom"
-                                                                                                 : "internal");
-            snprintf(row->message, sizeof row->message, "the child exited with code %d without a result%s%s",
-                     r.exit_code, sep, words);
+            snprintf(msg, sizeof msg, "the child exited with code %d without a result%s%s", r.exit_code, sep, words);
         }
+        run_row_fail(row, o, msg);
     }
     free(r.output);
     return 0;

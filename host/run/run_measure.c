@@ -30,30 +30,31 @@ static int cuda_check(run_member *mb, cudaError_t e, const char *what)
     if (e == cudaSuccess)
         return 0;
     cudaGetLastError();
-    member_fail(mb, "cuda-error", "%s on %s: %s failed: %s", mb->in.label, mb->in.matrix->name, what,
+    member_fail(mb, e == cudaErrorMemoryAllocation ? SPMVLAB_RESULT_NOMEM : SPMVLAB_RESULT_CUDA_ERROR,
+                "%s on %s: %s failed: %s", mb->in.label, mb->in.matrix->name, what,
                 cudaGetErrorString(e));
     return -1;
 }
 
-static int call_spmv(run_group *g, run_member *mb, const run_check_data *cd)
+static int call_spmv(run_group *g, run_member *mb, const spmvlab_trial *tr)
 {
     spmvlab_err err = {{0}};
-    spmvlab_status st = mb->in.plugin->desc->spmv(mb->in.fmt, cd->dx, mb->dy, g->rt->stream, &err);
+    spmvlab_status st = mb->in.plugin->desc->spmv(mb->in.fmt, tr->dx, mb->dy, g->rt->stream, &err);
     if (st == SPMVLAB_OK)
         return 0;
-    member_fail(mb, spmvlab_status_name(st), "%s", err.msg[0] ? err.msg : "spmv failed without a sentence");
+    member_fail(mb, spmvlab_result_of(st), "%s", err.msg[0] ? err.msg : "spmv failed without a sentence");
     return -1;
 }
 
 /* The stream idle, then: event, spmv, event. ms = time between events, which
  * holds the host's launch work because the GPU waits for it. */
-static int time_single(run_group *g, run_member *mb, const run_check_data *cd, timer *t, double *ms)
+static int time_single(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t, double *ms)
 {
     cudaStream_t s = stream_of(g);
     if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
         cuda_check(mb, cudaEventRecord(t->e0, s), "cudaEventRecord"))
         return -1;
-    if (call_spmv(g, mb, cd))
+    if (call_spmv(g, mb, tr))
         return -1;
     float f = 0;
     if (cuda_check(mb, cudaEventRecord(t->e1, s), "cudaEventRecord") ||
@@ -65,7 +66,7 @@ static int time_single(run_group *g, run_member *mb, const run_check_data *cd, t
 }
 
 /* n calls back to back (the graph when there is one) between two events. */
-static int time_batch(run_group *g, run_member *mb, const run_check_data *cd, timer *t, int n, int use_graph,
+static int time_batch(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t, int n, int use_graph,
                       double *ms)
 {
     cudaStream_t s = stream_of(g);
@@ -77,7 +78,7 @@ static int time_batch(run_group *g, run_member *mb, const run_check_data *cd, ti
             return -1;
     } else {
         for (int k = 0; k < n; k++)
-            if (call_spmv(g, mb, cd))
+            if (call_spmv(g, mb, tr))
                 return -1;
     }
     float f = 0;
@@ -91,7 +92,7 @@ static int time_batch(run_group *g, run_member *mb, const run_check_data *cd, ti
 
 /* Captures batch_n calls as a graph; on any refusal falls back to stream
  * launches (noted in batch_method). */
-static void capture_graph(run_group *g, run_member *mb, const run_check_data *cd)
+static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
 {
     cudaStream_t s = stream_of(g);
     cudaGraph_t graph = NULL;
@@ -102,7 +103,7 @@ static void capture_graph(run_group *g, run_member *mb, const run_check_data *cd
     cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
         for (int k = 0; k < mb->batch_n && st == SPMVLAB_OK; k++)
-            st = mb->in.plugin->desc->spmv(mb->in.fmt, cd->dx, mb->dy, g->rt->stream, &err);
+            st = mb->in.plugin->desc->spmv(mb->in.fmt, tr->dx, mb->dy, g->rt->stream, &err);
         e = cudaStreamEndCapture(s, &graph);
     }
     if (e == cudaSuccess && st == SPMVLAB_OK && graph)
@@ -122,19 +123,19 @@ static void capture_graph(run_group *g, run_member *mb, const run_check_data *cd
 }
 
 /* Warm-up, then the batch size from one single launch and one short batch. */
-static int calibrate(run_group *g, run_member *mb, const run_check_data *cd, timer *t)
+static int calibrate(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t)
 {
     for (int k = 0; k < g->s->warmup; k++)
-        if (call_spmv(g, mb, cd))
+        if (call_spmv(g, mb, tr))
             return -1;
     double one, per;
-    if (time_single(g, mb, cd, t, &one))
+    if (time_single(g, mb, tr, t, &one))
         return -1;
     int probe = one >= BATCH_TARGET_MS ? 1 : (int)fmin(BATCH_MAX, ceil(BATCH_TARGET_MS / fmax(one, 1e-4)));
-    if (time_batch(g, mb, cd, t, probe, 0, &per))
+    if (time_batch(g, mb, tr, t, probe, 0, &per))
         return -1;
     mb->batch_n = (int)fmax(1, fmin(BATCH_MAX, ceil(BATCH_TARGET_MS / fmax(per, 1e-5))));
-    capture_graph(g, mb, cd);
+    capture_graph(g, mb, tr);
     return 0;
 }
 
@@ -149,7 +150,7 @@ static int push_sample(run_member *mb, double single, double batch)
         if (b)
             mb->batch = b;
         if (!a || !b) {
-            member_fail(mb, "internal", "out of host memory for samples");
+            member_fail(mb, SPMVLAB_RESULT_NOMEM, "out of host memory for samples");
             return -1;
         }
         mb->cap = cap;
@@ -163,17 +164,17 @@ static void flush(run_group *g, run_member *mb)
 {
     spmvlab_err err;
     if (g->flush_buf && spmvlab_l2_flush(g->rt, g->flush_buf, g->flush_bytes, &err))
-        member_fail(mb, "cuda-error", "%s", err.msg);
+        member_fail(mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
 }
 
-void measure_group(run_group *g, const run_check_data *cd)
+void measure_group(run_group *g, const spmvlab_trial *tr)
 {
     timer t = {NULL, NULL};
     if (cudaEventCreate(&t.e0) != cudaSuccess || cudaEventCreate(&t.e1) != cudaSuccess) {
         cudaGetLastError();
         for (int i = 0; i < g->n; i++)
             if (g->m[i].timed)
-                member_fail(&g->m[i], "cuda-error", "cudaEventCreate failed");
+                member_fail(&g->m[i], SPMVLAB_RESULT_CUDA_ERROR, "cudaEventCreate failed");
         goto out;
     }
     for (int i = 0; i < g->n; i++) {
@@ -183,7 +184,7 @@ void measure_group(run_group *g, const run_check_data *cd)
         if (g->progress)
             g->progress(g->progress_arg, mb->in.label, "calibrating", i, g->n);
         double t0 = spmvlab_now_ms();
-        calibrate(g, mb, cd, &t);
+        calibrate(g, mb, tr, &t);
         mb->wall_ms += spmvlab_now_ms() - t0;
     }
     double start = spmvlab_now_ms();
@@ -206,11 +207,11 @@ void measure_group(run_group *g, const run_check_data *cd)
             if (g->flush_buf)
                 flush(g, mb);
             if (mb->timed)
-                time_single(g, mb, cd, &t, &one);
+                time_single(g, mb, tr, &t, &one);
             if (mb->timed && g->flush_buf)
                 flush(g, mb);
             if (mb->timed)
-                time_batch(g, mb, cd, &t, mb->batch_n, 1, &per);
+                time_batch(g, mb, tr, &t, mb->batch_n, 1, &per);
             if (mb->timed)
                 push_sample(mb, one, per);
             mb->wall_ms += spmvlab_now_ms() - t0;

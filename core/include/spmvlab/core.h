@@ -30,6 +30,35 @@ void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap);
 
 /* Short lower-case name of a status: "ok", "unsupported", "limit", ... */
 const char *spmvlab_status_name(spmvlab_status st);
+
+/* ---- outcomes: the one status vocabulary of a result ------------------- */
+
+/* How a trial (or a whole row of a run) ended. The first values are the
+ * plugin statuses, so a plugin's answer converts by value; the rest are what
+ * the core and the host find themselves. Callers decide on these values,
+ * never on the text of a sentence. */
+typedef enum spmvlab_result {
+    SPMVLAB_RESULT_OK = SPMVLAB_OK,
+    SPMVLAB_RESULT_UNSUPPORTED = SPMVLAB_UNSUPPORTED,       /* the plugin refused the input */
+    SPMVLAB_RESULT_INVALID_OPTION = SPMVLAB_INVALID_OPTION,
+    SPMVLAB_RESULT_LIMIT = SPMVLAB_LIMIT,                   /* a size or memory limit */
+    SPMVLAB_RESULT_NOMEM = SPMVLAB_NOMEM,                   /* host or device memory ran out */
+    SPMVLAB_RESULT_CUDA_ERROR = SPMVLAB_CUDA_ERROR,
+    SPMVLAB_RESULT_INTERNAL = SPMVLAB_INTERNAL,
+    SPMVLAB_RESULT_WRONG = 16,  /* a result beyond its error bound, or rows left unwritten */
+    SPMVLAB_RESULT_BAD_INPUT,   /* the matrix cannot be used in this dtype (NaN/Inf, overflow) */
+    SPMVLAB_RESULT_IO,          /* a file could not be read or written */
+    SPMVLAB_RESULT_CRASH,       /* the process running the trial died of a signal */
+    SPMVLAB_RESULT_TIMEOUT      /* no answer within the time limit */
+} spmvlab_result;
+
+/* The outcome of a plugin status (the same value). */
+static inline spmvlab_result spmvlab_result_of(spmvlab_status st) { return (spmvlab_result)st; }
+/* Its name in results: the plugin statuses as spmvlab_status_name, then
+ * "wrong", "bad-input", "io", "crash", "timeout". */
+const char *spmvlab_result_name(spmvlab_result o);
+/* The reverse of spmvlab_result_name; -1 for a name it does not give. */
+int spmvlab_result_parse(const char *name, spmvlab_result *out);
 /* Name of a dtype ("f64") and the reverse; returns -1 for an unknown name. */
 const char *spmvlab_dtype_name(spmvlab_dtype d);
 int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out);
@@ -129,9 +158,9 @@ typedef struct spmvlab_prepared {
 } spmvlab_prepared;
 
 /* Converts A's values to dtype and uploads the CSR arrays when a GPU is in
- * use. Returns 0; -2 when a value overflows the dtype (the matrix cannot be
- * used in it; sentence in err); -1 on other failures. */
-int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
+ * use. Returns OK; BAD_INPUT when a value overflows the dtype (the matrix
+ * cannot be used in it); NOMEM or CUDA_ERROR; a sentence in err. */
+spmvlab_result spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
                     spmvlab_dtype dtype, spmvlab_prepared *out, spmvlab_err *err);
 void spmvlab_prepared_free(spmvlab_prepared *p);
 
@@ -166,13 +195,19 @@ void spmvlab_instance_describe(const spmvlab_instance *in, char *buf, size_t len
 
 /* ---- device helpers (CPU mode emulates them on the host) --------------- */
 
-int spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err);
+/* Each returns OK (0), or NOMEM (an allocation failed) or CUDA_ERROR with a
+ * sentence. Copies run on the runtime's stream and are complete on return,
+ * so later work on that stream sees them without a further wait. */
+spmvlab_status spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err);
 void spmvlab_dev_free(spmvlab_runtime *rt, void *p);
-int spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
-int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
+spmvlab_status spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
+spmvlab_status spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err);
 /* Fills n values of dtype at device pointer p with NaN (poison). */
-int spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err);
-int spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err);
+spmvlab_status spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err);
+/* Waits for the runtime's stream and collects a failed launch. */
+spmvlab_status spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err);
+/* Waits for the whole device (every stream, the legacy one included). */
+spmvlab_status spmvlab_dev_sync_all(spmvlab_runtime *rt, spmvlab_err *err);
 
 /* ---- reference and error bound (DESIGN.md §5) -------------------------- */
 

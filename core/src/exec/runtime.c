@@ -21,6 +21,15 @@ static int cuda_ok(cudaError_t e, spmvlab_err *err, const char *what)
     return -1;
 }
 
+/* The status of a failed CUDA call: running out of memory is NOMEM. */
+static spmvlab_status cuda_status(cudaError_t e, spmvlab_err *err, const char *what)
+{
+    if (e == cudaSuccess)
+        return SPMVLAB_OK;
+    spmvlab_errf(err, "%s failed: %s", what, cudaGetErrorString(e));
+    return e == cudaErrorMemoryAllocation ? SPMVLAB_NOMEM : SPMVLAB_CUDA_ERROR;
+}
+
 int spmvlab_runtime_open(spmvlab_runtime *rt, int want_gpu, int ordinal, spmvlab_err *err)
 {
     memset(rt, 0, sizeof *rt);
@@ -75,25 +84,25 @@ void spmvlab_runtime_close(spmvlab_runtime *rt)
 
 /* ---- raw device memory (host emulation in CPU mode) ------------------- */
 
-int spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err)
+spmvlab_status spmvlab_dev_malloc(spmvlab_runtime *rt, void **p, size_t bytes, spmvlab_err *err)
 {
     *p = NULL;
     if (bytes == 0)
-        return 0;
+        return SPMVLAB_OK;
     if (!rt->device.present) {
         *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
         if (!*p)
-            return spmvlab_errf(err, "out of host memory for %zu bytes", bytes), -1;
-        return 0;
+            return spmvlab_errf(err, "out of host memory for %zu bytes", bytes), SPMVLAB_NOMEM;
+        return SPMVLAB_OK;
     }
     cudaError_t e = cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
         cudaGetLastError();
         *p = NULL;
         spmvlab_errf(err, "cudaMalloc of %zu bytes failed: %s", bytes, cudaGetErrorString(e));
-        return -1;
+        return e == cudaErrorMemoryAllocation ? SPMVLAB_NOMEM : SPMVLAB_CUDA_ERROR;
     }
-    return 0;
+    return SPMVLAB_OK;
 }
 
 void spmvlab_dev_free(spmvlab_runtime *rt, void *p)
@@ -106,62 +115,69 @@ void spmvlab_dev_free(spmvlab_runtime *rt, void *p)
         free(p);
 }
 
-int spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+spmvlab_status spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
 {
     if (bytes == 0)
-        return 0;
+        return SPMVLAB_OK;
     if (!rt->device.present) {
         memcpy(dst, src, bytes);
-        return 0;
+        return SPMVLAB_OK;
     }
     /* On the runtime's own (non-blocking) stream and waited for, so that
      * later work on that stream sees the data: a plain cudaMemcpy from
      * pageable memory may return before its DMA has landed. */
     cudaStream_t s = (cudaStream_t)rt->stream;
-    if (cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), err, "upload (cudaMemcpyAsync)"))
-        return -1;
-    return cuda_ok(cudaStreamSynchronize(s), err, "upload (cudaStreamSynchronize)");
+    spmvlab_status st = cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), err,
+                                    "upload (cudaMemcpyAsync)");
+    return st ? st : cuda_status(cudaStreamSynchronize(s), err, "upload (cudaStreamSynchronize)");
 }
 
-int spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+spmvlab_status spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
 {
     if (bytes == 0)
-        return 0;
+        return SPMVLAB_OK;
     if (!rt->device.present) {
         memcpy(dst, src, bytes);
-        return 0;
+        return SPMVLAB_OK;
     }
     cudaStream_t s = (cudaStream_t)rt->stream;
-    if (cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), err, "download (cudaMemcpyAsync)"))
-        return -1;
-    return cuda_ok(cudaStreamSynchronize(s), err, "download (cudaStreamSynchronize)");
+    spmvlab_status st = cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), err,
+                                    "download (cudaMemcpyAsync)");
+    return st ? st : cuda_status(cudaStreamSynchronize(s), err, "download (cudaStreamSynchronize)");
 }
 
-int spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err)
+spmvlab_status spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err)
 {
     size_t bytes = n * spmvlab_dtype_size(dtype);
     if (!bytes)
-        return 0;
+        return SPMVLAB_OK;
     if (!rt->device.present) {
         memset(p, 0xff, bytes); /* all-ones is a NaN in every dtype */
-        return 0;
+        return SPMVLAB_OK;
     }
-    return cuda_ok(cudaMemsetAsync(p, 0xff, bytes, (cudaStream_t)rt->stream), err, "poisoning y");
+    return cuda_status(cudaMemsetAsync(p, 0xff, bytes, (cudaStream_t)rt->stream), err, "poisoning y");
 }
 
-int spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err)
+spmvlab_status spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err)
 {
     if (!rt->device.present)
-        return 0;
-    if (cuda_ok(cudaStreamSynchronize((cudaStream_t)rt->stream), err, "cudaStreamSynchronize"))
-        return -1;
-    return cuda_ok(cudaGetLastError(), err, "a kernel");
+        return SPMVLAB_OK;
+    spmvlab_status st = cuda_status(cudaStreamSynchronize((cudaStream_t)rt->stream), err, "cudaStreamSynchronize");
+    return st ? st : cuda_status(cudaGetLastError(), err, "a kernel");
+}
+
+spmvlab_status spmvlab_dev_sync_all(spmvlab_runtime *rt, spmvlab_err *err)
+{
+    if (!rt->device.present)
+        return SPMVLAB_OK;
+    spmvlab_status st = cuda_status(cudaDeviceSynchronize(), err, "cudaDeviceSynchronize");
+    return st ? st : cuda_status(cudaGetLastError(), err, "a kernel");
 }
 
 /* ---- prepared matrices ------------------------------------------------ */
 
-int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name, spmvlab_dtype dtype,
-                    spmvlab_prepared *out, spmvlab_err *err)
+spmvlab_result spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name, spmvlab_dtype dtype,
+                                spmvlab_prepared *out, spmvlab_err *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", name);
@@ -169,7 +185,7 @@ int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
     size_t vs = spmvlab_dtype_size(dtype), nnz = (size_t)A->nnz;
     out->host_val = malloc(nnz ? nnz * vs : 1);
     if (!out->host_val)
-        return spmvlab_errf(err, "out of host memory for the values of %s", name), -1;
+        return spmvlab_errf(err, "out of host memory for the values of %s", name), SPMVLAB_RESULT_NOMEM;
     for (size_t k = 0; k < nnz; k++) {
         if (dtype == SPMVLAB_F64)
             ((double *)out->host_val)[k] = A->val[k];
@@ -187,7 +203,7 @@ int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
                          spmvlab_dtype_name(dtype));
             free(out->host_val);
             out->host_val = NULL;
-            return -2;
+            return SPMVLAB_RESULT_BAD_INPUT;
         }
     }
     spmvlab_matrix *v = &out->view;
@@ -201,24 +217,25 @@ int spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
     v->val = out->host_val;
     if (rt->device.present) {
         size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t), ci = nnz * sizeof(int32_t);
-        if (spmvlab_dev_malloc(rt, &out->dev_row_ptr, rp, err) ||
-            spmvlab_dev_malloc(rt, &out->dev_col_idx, ci, err) ||
-            spmvlab_dev_malloc(rt, &out->dev_val, nnz * vs, err) ||
-            spmvlab_dev_upload(rt, out->dev_row_ptr, A->row_ptr, rp, err) ||
-            spmvlab_dev_upload(rt, out->dev_col_idx, A->col_idx, ci, err) ||
-            spmvlab_dev_upload(rt, out->dev_val, out->host_val, nnz * vs, err)) {
-            char why[SPMVLAB_ERR_LEN];
-            snprintf(why, sizeof why, "%s", err ? err->msg : "");
-            spmvlab_errf(err, "uploading %s to the device: %s", name, why);
+        spmvlab_err why = {{0}};
+        spmvlab_status st;
+        if ((st = spmvlab_dev_malloc(rt, &out->dev_row_ptr, rp, &why)) ||
+            (st = spmvlab_dev_malloc(rt, &out->dev_col_idx, ci, &why)) ||
+            (st = spmvlab_dev_malloc(rt, &out->dev_val, nnz * vs, &why)) ||
+            (st = spmvlab_dev_upload(rt, out->dev_row_ptr, A->row_ptr, rp, &why)) ||
+            (st = spmvlab_dev_upload(rt, out->dev_col_idx, A->col_idx, ci, &why)) ||
+            (st = spmvlab_dev_upload(rt, out->dev_val, out->host_val, nnz * vs, &why))) {
+            spmvlab_errf(err, "uploading %s to the device: %s", name, why.msg);
+            out->rt_device = 1; /* what was allocated is device memory */
             spmvlab_prepared_free(out);
-            return -1;
+            return spmvlab_result_of(st);
         }
         out->rt_device = 1;
         v->d_row_ptr = out->dev_row_ptr;
         v->d_col_idx = out->dev_col_idx;
         v->d_val = out->dev_val;
     }
-    return 0;
+    return SPMVLAB_RESULT_OK;
 }
 
 void spmvlab_prepared_free(spmvlab_prepared *p)
