@@ -1,166 +1,117 @@
 /*
- * jds — jagged diagonal storage, plain or cut into ELL sections.
+ * jds — jagged diagonal storage with a separate path for long rows.
  *
- * Format: the rows are sorted by length, longest first; equal lengths keep
- * their original order (a stable sort). perm[r] is the original row at sorted
- * position r. Jagged diagonal d is entry d of every sorted row that has more
- * than d entries; since the rows are sorted, those rows are a prefix 0..n_d-1.
+ * Format: the rows are sorted by length, longest first, with a stable sort;
+ * perm[r] is the original row at sorted position r. Rows longer than
+ * long_row entries (the first nlong sorted positions) are long; the others
+ * are short. Jagged diagonal d is entry d of every short row that has more
+ * than d entries; the rows are sorted, so those rows are a prefix of the
+ * short rows.
  *
- * Layout (sections = 0, plain JDS): diagonal after diagonal, jd_ptr[d] the
- * start of diagonal d (jd_ptr[0] = 0, jd_ptr[D] = nnz, D the longest row),
- * entry d of sorted row r at jd_ptr[d] + r. No padding: nnz values stored.
- * Layout (sections = N > 0): the sorted rows are cut into sections of
- * ceil(rows / N) rows (the last may be shorter, so there are N or fewer
- * sections); section s is a column-major ELL block of height h_s (its rows)
- * and width w_s (its first, longest row), starting at sec_ptr[s]; entry k of
- * its row i at sec_ptr[s] + k*h_s + i. Shorter rows are padded at their end
- * with column -1 and value 0; the kernel stops at the first padding slot.
+ * Layout: col and val hold the short rows' diagonals one after another
+ * (jd_ptr[d] the start of diagonal d, entry d of short row r at
+ * jd_ptr[d] + r, no padding), then the long rows one after another
+ * (long_ptr[j] the start of long row j), each cut into pieces of JDS_PIECE
+ * entries (piece_ptr[j] its first piece, piece_of[p] the row of piece p).
+ * Footprint: README.md.
  *
- * Execution: one thread per sorted row r writes y[perm[r]] directly; empty
- * rows sort last and get 0. No atomics, no second pass.
+ * Execution (jds.cu): the diagonal kernel, threads_per_row lanes per short
+ * row, writes y[perm[nlong + r]]; the long rows take one warp per piece and,
+ * when a row has several pieces, a second kernel adding their partial sums.
+ * Every row of y is written exactly once; no atomics.
  *
- * Options: sections (0: plain JDS; N: N sections of equal row count).
+ * Options: threads_per_row (auto: by the mean short row and the device's
+ * resident warps), long_row (auto: max(64, 4 x mean row length)).
  *
- * Limits: f64 and f32; at most 2^31 - 1 stored slots (LIMIT).
+ * Limits: f64 and f32.
  *
  * Source: W. Hwu, D. Kirk, I. El Hajj, "Programming Massively Parallel
- * Processors", 4th ed., ch. 14 (JDS, and JDS with ELL sections); Y. Saad,
- * "Krylov subspace methods on supercomputers", SIAM J. Sci. Stat. Comput.
- * 10(6), 1989 (jagged diagonals).
+ * Processors", 4th ed., ch. 14 (JDS); Y. Saad, "Krylov subspace methods on
+ * supercomputers", SIAM J. Sci. Stat. Comput. 10(6), 1989 (jagged diagonals).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "jds.h"
-#include "spmvlab/plugin.h"
 
 static const spmvlab_option jds_options[] = {
-    {"sections", SPMVLAB_OPT_INT, "0", 0, 2147483647.0, NULL,
-     "0: plain JDS; N: sorted rows cut into N sections of ceil(rows/N) rows, each an ELL block"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"threads_per_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, JDS_WARP, NULL,
+     "lanes sharing one short row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps "
+     ">= 8 entries of the mean short row and the doubled launch fits the GPU's resident warps",
+     SPMVLAB_FIELD(jds_opts, threads_per_row)},
+    {"long_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, 2147483647.0, NULL,
+     "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row "
+     "length); 2147483647 keeps every row in the diagonals",
+     SPMVLAB_FIELD(jds_opts, long_row)},
+    {NULL}};
+
+/* threads_per_row must be a power of two up to the warp. Returns OK or
+ * INVALID_OPTION with the sentence in err. */
+static spmvlab_status jds_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const jds_opts *o = spmvlab_opts_fields(opts);
+    int t = o->threads_per_row;
+    if (t != SPMVLAB_AUTO && (t & (t - 1)) != 0) {
+        snprintf(err->msg, sizeof err->msg,
+                 "threads_per_row = %d must be a power of two from 1 to %d (or auto) so that "
+                 "the lanes of a row share a warp",
+                 t, JDS_WARP);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    return SPMVLAB_OK;
+}
 
 /* Frees every host and device array of f, then f. */
-static void jds_free(jds_format *f)
+static void jds_destroy(void *fmt)
 {
+    jds_format *f = fmt;
     if (!f)
         return;
-    spmvlab_ctx *ctx = f->ctx;
-    ctx->dev_free(ctx, f->d_perm);
-    ctx->dev_free(ctx, f->d_ptr);
-    ctx->dev_free(ctx, f->d_col);
-    ctx->dev_free(ctx, f->d_val);
-    free(f->perm);
-    free(f->ptr);
-    free(f->col);
-    free(f->val);
+    void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
+                   f->d_col,  f->d_val,    f->d_partial};
+    void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        f->ctx->dev_free(f->ctx, dev[i]);
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
+        free(host[i]);
     free(f);
 }
 
-/* Allocates bytes of device memory at *dst and copies src there; nothing for
- * 0 bytes. Returns the core's status (LIMIT, NOMEM, ...) on failure. */
-static spmvlab_status jds_to_device(jds_format *f, void **dst, const void *src, size_t bytes,
-                                    spmvlab_err *err)
+/* Device copies of what the kernels read. Returns the core's status. */
+static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
 {
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
+    spmvlab_ctx *c = f->ctx;
+    size_t i4 = sizeof(int32_t), es = spmvlab_dtype_size(f->dtype), nl = (size_t)f->nlong;
+    spmvlab_status st = spmvlab_put(c, (void **)&f->d_perm, f->perm, (size_t)f->rows * i4, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(c, (void **)&f->d_jd_ptr, f->jd_ptr, ((size_t)f->diagonals + 1) * i4, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(c, (void **)&f->d_col, f->col, (size_t)f->nnz * i4, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(c, &f->d_val, f->val, (size_t)f->nnz * es, err);
+    if (st != SPMVLAB_OK || f->nlong == 0)
+        return st;
+    st = spmvlab_put(c, (void **)&f->d_long_ptr, f->long_ptr, (nl + 1) * i4, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(c, (void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(c, (void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4, err);
+    if (st == SPMVLAB_OK && f->multi_piece)
+        st = spmvlab_put(c, &f->d_partial, NULL, (size_t)f->npieces * es, err);
+    return st;
 }
 
-/* Stable counting sort of the rows by length, longest first, into f->perm.
- * Returns the longest length, or -1 without memory. */
-static int32_t jds_sort_rows(jds_format *f, const int32_t *row_ptr)
-{
-    int32_t longest = 0;
-    for (int32_t i = 0; i < f->rows; i++) {
-        int32_t len = row_ptr[i + 1] - row_ptr[i];
-        longest = len > longest ? len : longest;
-    }
-    int32_t *next = calloc((size_t)longest + 2, sizeof *next); /* next slot per length */
-    if (!next)
-        return -1;
-    for (int32_t i = 0; i < f->rows; i++)
-        next[row_ptr[i + 1] - row_ptr[i]]++;
-    int32_t pos = 0; /* rows longer than len come first */
-    for (int32_t len = longest; len >= 0; len--) {
-        int32_t n = next[len];
-        next[len] = pos;
-        pos += n;
-    }
-    for (int32_t i = 0; i < f->rows; i++)
-        f->perm[next[row_ptr[i + 1] - row_ptr[i]]++] = i;
-    free(next);
-    return longest;
-}
-
-/* Plain JDS: jd_ptr from the diagonal lengths, then every entry at
- * jd_ptr[d] + r. */
-static void jds_fill_diagonals(jds_format *f, const spmvlab_matrix *A)
-{
-    const size_t es = spmvlab_dtype_size(A->dtype);
-    const char *src = A->val;
-    char *dst = f->val;
-    memset(f->ptr, 0, (size_t)f->ptr_len * sizeof *f->ptr);
-    for (int32_t r = 0; r < f->rows; r++) {
-        int32_t len = A->row_ptr[f->perm[r] + 1] - A->row_ptr[f->perm[r]];
-        for (int32_t d = 0; d < len; d++)
-            f->ptr[d + 1]++;
-    }
-    for (int32_t d = 0; d < f->diagonals; d++)
-        f->ptr[d + 1] += f->ptr[d];
-    for (int32_t r = 0; r < f->rows; r++) {
-        int32_t b = A->row_ptr[f->perm[r]], len = A->row_ptr[f->perm[r] + 1] - b;
-        for (int32_t d = 0; d < len; d++) {
-            size_t k = (size_t)f->ptr[d] + (size_t)r;
-            f->col[k] = A->col_idx[b + d];
-            memcpy(dst + k * es, src + (size_t)(b + d) * es, es);
-        }
-    }
-}
-
-/* Sections: every section a column-major ELL block of its longest row's
- * width; padding keeps column -1 and value 0. */
-static void jds_fill_sections(jds_format *f, const spmvlab_matrix *A)
-{
-    const size_t es = spmvlab_dtype_size(A->dtype);
-    const char *src = A->val;
-    char *dst = f->val;
-    for (size_t k = 0; k < (size_t)f->slots; k++)
-        f->col[k] = -1;
-    for (int32_t r = 0; r < f->rows; r++) {
-        int32_t s = r / f->section_rows, first = s * f->section_rows;
-        int32_t height = f->rows - first < f->section_rows ? f->rows - first : f->section_rows;
-        int32_t b = A->row_ptr[f->perm[r]], len = A->row_ptr[f->perm[r] + 1] - b;
-        for (int32_t j = 0; j < len; j++) {
-            size_t k = (size_t)f->ptr[s] + (size_t)j * (size_t)height + (size_t)(r - first);
-            f->col[k] = A->col_idx[b + j];
-            memcpy(dst + k * es, src + (size_t)(b + j) * es, es);
-        }
-    }
-}
-
-/* Section geometry and sec_ptr (prefix sums of height * width). Returns the
- * stored slots, which may exceed INT32_MAX (the caller refuses those). */
-static long long jds_plan_sections(jds_format *f, const int32_t *row_ptr)
-{
-    long long total = 0;
-    f->ptr[0] = 0;
-    for (int32_t s = 0; s < f->sections; s++) {
-        int32_t first = s * f->section_rows;
-        int32_t height = f->rows - first < f->section_rows ? f->rows - first : f->section_rows;
-        int32_t width = row_ptr[f->perm[first] + 1] - row_ptr[f->perm[first]];
-        total += (long long)height * width;
-        f->ptr[s + 1] = total > INT32_MAX ? INT32_MAX : (int32_t)total;
-    }
-    return total;
-}
-
-/* Builds the format: sort, diagonals or sections, device copies. */
+/* Builds the format: sort, split, diagonals, device copies. Returns OK,
+ * UNSUPPORTED (dtype), INVALID_OPTION or NOMEM / LIMIT from the core. */
 static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     *out = NULL;
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "jds supports the f64 and f32 dtypes only");
+    spmvlab_status st = jds_check_options(opts, err);
+    if (st != SPMVLAB_OK)
+        return ctx->fail(ctx, err, st, "%s", err->msg);
     jds_format *f = calloc(1, sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
@@ -169,165 +120,57 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->perm = malloc(((size_t)A->rows + 1) * sizeof *f->perm);
-    int32_t longest = f->perm ? jds_sort_rows(f, A->row_ptr) : -1;
-    if (longest < 0) {
-        jds_free(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory to sort %d rows", A->rows);
-    }
-    f->diagonals = longest;
-
-    long long wanted = spmvlab_opt_int(opts, "sections"), slots = A->nnz;
-    if (wanted > 0 && A->rows > 0) {
-        long long n = wanted < A->rows ? wanted : A->rows;
-        f->section_rows = (int32_t)((A->rows + n - 1) / n);
-        f->sections = (int32_t)((A->rows + f->section_rows - 1) / f->section_rows);
-        f->ptr_len = f->sections + 1;
-    } else {
-        f->ptr_len = f->diagonals + 1;
-    }
-    f->ptr = malloc((size_t)f->ptr_len * sizeof *f->ptr);
-    if (!f->ptr) {
-        jds_free(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d pointers", f->ptr_len);
-    }
-    if (f->sections > 0)
-        slots = jds_plan_sections(f, A->row_ptr);
-    if (slots > INT32_MAX) {
-        jds_free(f);
-        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
-                         "%d sections of %d rows need %lld slots, more than 2^31 - 1", f->sections,
-                         f->section_rows, slots);
-    }
-    f->slots = (int32_t)slots;
-
-    const size_t es = spmvlab_dtype_size(A->dtype), ns = (size_t)f->slots;
-    f->col = malloc((ns ? ns : 1) * sizeof *f->col);
-    f->val = calloc(ns ? ns : 1, es);
-    if (!f->col || !f->val) {
-        jds_free(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d slots", f->slots);
-    }
-    if (f->sections > 0)
-        jds_fill_sections(f, A);
-    else
-        jds_fill_diagonals(f, A);
-
-    spmvlab_status st =
-        jds_to_device(f, (void **)&f->d_perm, f->perm, (size_t)f->rows * sizeof(int32_t), err);
+    st = jds_build(f, A, spmvlab_opts_fields(opts), err);
     if (st == SPMVLAB_OK)
-        st =
-            jds_to_device(f, (void **)&f->d_ptr, f->ptr, (size_t)f->ptr_len * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = jds_to_device(f, (void **)&f->d_col, f->col, ns * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = jds_to_device(f, &f->d_val, f->val, ns * es, err);
+        st = jds_upload(f, err);
     if (st != SPMVLAB_OK) {
-        jds_free(f);
+        jds_destroy(f);
         return st;
     }
     *out = f;
     return SPMVLAB_OK;
 }
 
-/* One kernel launch: diagonals or sections. */
+/* The diagonal kernel, then the long-row kernels. */
 static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     jds_format *f = fmt;
-    cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e;
-    if (f->sections > 0)
-        e = jds_launch_sections((int)f->dtype, f->rows, f->section_rows, f->d_perm, f->d_ptr,
-                                f->d_col, f->d_val, x, y, s);
-    else
-        e = jds_launch_diagonals((int)f->dtype, f->rows, f->diagonals, f->d_perm, f->d_ptr,
-                                 f->d_col, f->d_val, x, y, s);
-    if (e != cudaSuccess)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "JDS kernel launch failed: %s",
-                            cudaGetErrorString(e));
+    int e = jds_spmv_launch(f, x, y, stream);
+    if (e != 0)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR,
+                            "jds kernels (threads_per_row = %d, %d long rows) failed: %s",
+                            f->threads_per_row, f->nlong, jds_cuda_error_text(e));
     return SPMVLAB_OK;
 }
 
-/* The kernels on the CPU in value type T, one sorted row at a time, in the
- * same order of additions. */
-#define JDS_DEFINE_HOST(T, FMA, NAME)                                                              \
-    static void NAME(const jds_format *f, const T *x, T *y)                                        \
-    {                                                                                              \
-        const T *val = f->val;                                                                     \
-        for (int32_t r = 0; r < f->rows; r++) {                                                    \
-            T sum = 0;                                                                             \
-            if (f->sections > 0) {                                                                 \
-                int32_t s = r / f->section_rows, first = s * f->section_rows;                      \
-                int32_t height =                                                                   \
-                    f->rows - first < f->section_rows ? f->rows - first : f->section_rows;         \
-                int32_t width = (f->ptr[s + 1] - f->ptr[s]) / height;                              \
-                long long k = (long long)f->ptr[s] + (r - first);                                  \
-                for (int32_t j = 0; j < width; j++, k += height) {                                 \
-                    if (f->col[k] < 0)                                                             \
-                        break;                                                                     \
-                    sum = FMA(val[k], x[f->col[k]], sum);                                          \
-                }                                                                                  \
-            } else {                                                                               \
-                for (int32_t d = 0; d < f->diagonals; d++) {                                       \
-                    if (r >= f->ptr[d + 1] - f->ptr[d])                                            \
-                        break;                                                                     \
-                    int32_t k = f->ptr[d] + r;                                                     \
-                    sum = FMA(val[k], x[f->col[k]], sum);                                          \
-                }                                                                                  \
-            }                                                                                      \
-            y[f->perm[r]] = sum;                                                                   \
-        }                                                                                          \
-    }
+SPMVLAB_SPMV_HOST_F64_F32(jds, jds_format, dtype)
 
-JDS_DEFINE_HOST(double, fma, jds_host_f64)
-JDS_DEFINE_HOST(float, fmaf, jds_host_f32)
-
-/* y = A x on the CPU from the format's own arrays. */
-static spmvlab_status jds_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
-{
-    const jds_format *f = fmt;
-    if (f->dtype == SPMVLAB_F64)
-        jds_host_f64(f, x, y);
-    else
-        jds_host_f32(f, x, y);
-    return SPMVLAB_OK;
-}
-
-static size_t jds_footprint(const void *fmt)
-{
-    return ((const jds_format *)fmt)->bytes;
-}
-
-static void jds_destroy(void *fmt)
-{
-    jds_free(fmt);
-}
-
-/* Diagonals, sections and the fill (stored slots per non-zero). */
+/* What the rules chose: lanes per row, long rows, diagonals. */
 static void jds_describe(const void *fmt, char *buf, size_t len)
 {
     const jds_format *f = fmt;
-    snprintf(buf, len, "diagonals=%d sections=%d section_rows=%d slots=%d fill=%.3f", f->diagonals,
-             f->sections, f->section_rows, f->slots,
-             f->nnz ? (double)f->slots / (double)f->nnz : 0.0);
+    snprintf(buf, len,
+             "diagonals=%d threads_per_row=%d tpr_auto=%s long_row=%d long_auto=%s long_rows=%d "
+             "long_nnz=%d pieces=%d",
+             f->diagonals, f->threads_per_row, f->tpr_auto ? "yes" : "no", f->long_threshold,
+             f->long_auto ? "yes" : "no", f->nlong, f->nnz - f->short_nnz, f->npieces);
 }
 
 static const spmvlab_plugin jds_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "jds",
-    .summary =
-        "jagged diagonal storage: rows sorted by length, one thread per row, optional ELL sections",
-    .version = "1.0.0",
+    .summary = "jagged diagonal storage: rows sorted by length, lanes per row on coalesced "
+               "diagonals, long rows split into warp pieces",
+    .version = "2.0.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, 4th ed., "
-                 "ch. 14 (JDS)",
+                 "ch. 14 (JDS); Y. Saad, SIAM J. Sci. Stat. Comput. 10(6), 1989",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = jds_options,
-    .check_options = NULL,
+    .options_size = sizeof(jds_opts),
+    .check_options = jds_check_options,
     .convert = jds_convert,
     .spmv = jds_spmv,
-    .footprint = jds_footprint,
+    .footprint = NULL,
     .destroy = jds_destroy,
     .spmv_host = jds_spmv_host,
     .describe = jds_describe,

@@ -1,127 +1,212 @@
 /*
- * jds kernels: one thread per row in sorted (longest-first) order, writing
- * its sum straight to the row's original position through perm. No atomics:
- * every row belongs to exactly one thread. jds.c mirrors both on the CPU.
+ * jds kernels. The diagonal kernel writes every short row; the long-row
+ * kernels write the long rows (sorted positions 0 .. nlong - 1). Every row
+ * of y is written exactly once, through perm; no atomics.
+ *
+ * Diagonal kernel. T = threads_per_row lanes share a short row; a warp
+ * covers R = 32 / T consecutive short rows. Lane l takes row
+ * warp * R + l % R and its diagonals d = t, t + T, ... (t = l / R); entry d
+ * of short row r sits at jd_ptr[d] + r, so the R lanes of one t read R
+ * consecutive addresses of each diagonal (T = 1: 32). The row's length is
+ * found once by a binary search on jd_ptr (diagonal lengths never grow), so
+ * the loop bound is known and a lane loads JDS_UNROLL entries before it adds
+ * them: their loads are all in flight together. The T sums of a row meet in
+ * a __shfl_xor_sync tree.
+ *
+ * Long rows. One warp per piece of at most JDS_PIECE entries (lane l adds
+ * entries b + l, b + l + 32, ...; a butterfly sums the warp); a row of one
+ * piece is written at once, otherwise the pieces' sums go to partial[] and
+ * a warp per row adds them (lane l: pieces l, l + 32, ...).
+ *
+ * spmv_host (jds_host.c) replays these operations in this order.
  */
-#include "jds.h"
+#include <cuda_runtime.h>
 
-#include "spmvlab/plugin.h"
+#include "jds.h"
 
 namespace {
 
-/* a*b + c rounded once, as fma()/fmaf() in jds_host_*. */
-__device__ __forceinline__ double jds_fma(double a, double b, double c)
+constexpr int kBlock = 256;
+constexpr int kWarps = kBlock / JDS_WARP;
+
+__device__ __forceinline__ double jds_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ float jds_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+
+template <typename V, int R>
+__device__ __forceinline__ V jds_tree(V sum)
 {
-    return __fma_rn(a, b, c);
-}
-__device__ __forceinline__ float jds_fma(float a, float b, float c)
-{
-    return __fmaf_rn(a, b, c);
+#pragma unroll
+    for (int off = JDS_WARP / 2; off >= R; off /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, off);
+    return sum;
 }
 
-/* Plain JDS. Diagonal d holds entry d of the first jd_ptr[d+1] - jd_ptr[d]
- * sorted rows, so consecutive threads read consecutive addresses, and a
- * thread stops at the first diagonal too short to reach its row (rows are
- * sorted, so every later diagonal is shorter still). */
-template <typename T>
-__global__ void __launch_bounds__(JDS_BLOCK)
-    jds_diagonal_kernel(int32_t rows, int32_t diagonals, const int32_t *__restrict__ perm,
-                        const int32_t *__restrict__ jd_ptr, const int32_t *__restrict__ col,
-                        const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
+template <typename V, int T>
+__global__ void __launch_bounds__(kBlock)
+    jds_diagonal_kernel(int32_t nshort, int32_t nlong, int32_t diagonals,
+                        const int32_t *__restrict__ perm, const int32_t *__restrict__ jd_ptr,
+                        const int32_t *__restrict__ col, const V *__restrict__ val,
+                        const V *__restrict__ x, V *__restrict__ y)
 {
-    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= rows)
-        return;
-    const int32_t r = (int32_t)t;
-    T sum = 0;
-    int32_t begin = __ldg(jd_ptr);
-    for (int32_t d = 0; d < diagonals; d++) {
-        const int32_t end = __ldg(jd_ptr + d + 1);
-        if (r >= end - begin)
-            break;
-        const int32_t k = begin + r;
-        sum = jds_fma(__ldg(val + k), __ldg(x + __ldg(col + k)), sum);
-        begin = end;
+    constexpr int R = JDS_WARP / T;
+    const int lane = threadIdx.x % JDS_WARP, t = lane / R;
+    const int64_t r64 = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / JDS_WARP * R + lane % R;
+    const bool active = r64 < nshort;
+    const int32_t r = (int32_t)r64;
+    V sum = 0;
+    if (active) {
+        int32_t lo = 0, hi = diagonals; /* len = first diagonal too short for row r */
+        while (lo < hi) {
+            const int32_t mid = (lo + hi) >> 1;
+            if (__ldg(jd_ptr + mid + 1) - __ldg(jd_ptr + mid) > r)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const int32_t len = lo;
+        int32_t d = t;
+        for (; d + (JDS_UNROLL - 1) * T < len; d += JDS_UNROLL * T) {
+            int32_t c[JDS_UNROLL];
+            V v[JDS_UNROLL];
+#pragma unroll
+            for (int u = 0; u < JDS_UNROLL; u++) {
+                const int32_t k = __ldg(jd_ptr + d + u * T) + r;
+                c[u] = __ldg(col + k);
+                v[u] = __ldg(val + k);
+            }
+#pragma unroll
+            for (int u = 0; u < JDS_UNROLL; u++)
+                sum = jds_fma(v[u], __ldg(x + c[u]), sum);
+        }
+        for (; d < len; d += T) {
+            const int32_t k = __ldg(jd_ptr + d) + r;
+            sum = jds_fma(__ldg(val + k), __ldg(x + __ldg(col + k)), sum);
+        }
     }
-    y[__ldg(perm + r)] = sum;
+    sum = jds_tree<V, R>(sum); /* every lane of the warp takes part */
+    if (active && t == 0)
+        y[__ldg(perm + nlong + r)] = sum;
 }
 
-/* Sectioned JDS: each section of section_rows sorted rows is a column-major
- * ELL block as wide as its first (longest) row; a row stops at its first
- * padding slot (col < 0). */
-template <typename T>
-__global__ void __launch_bounds__(JDS_BLOCK)
-    jds_section_kernel(int32_t rows, int32_t section_rows, const int32_t *__restrict__ perm,
-                       const int32_t *__restrict__ sec_ptr, const int32_t *__restrict__ col,
-                       const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
+template <typename V>
+__global__ void __launch_bounds__(kBlock)
+    jds_piece_kernel(int32_t npieces, const int32_t *__restrict__ perm,
+                     const int32_t *__restrict__ long_ptr, const int32_t *__restrict__ piece_ptr,
+                     const int32_t *__restrict__ piece_of, const int32_t *__restrict__ col,
+                     const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
+                     V *__restrict__ y)
 {
-    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= rows)
-        return;
-    const int32_t r = (int32_t)t;
-    const int32_t s = r / section_rows, first = s * section_rows;
-    const int32_t height = rows - first < section_rows ? rows - first : section_rows;
-    const int32_t begin = __ldg(sec_ptr + s), width = (__ldg(sec_ptr + s + 1) - begin) / height;
-    T sum = 0;
-    long long k = (long long)begin + (r - first);
-    for (int32_t j = 0; j < width; j++, k += height) {
-        const int32_t c = __ldg(col + k);
-        if (c < 0)
-            break;
-        sum = jds_fma(__ldg(val + k), __ldg(x + c), sum);
+    const int lane = threadIdx.x % JDS_WARP;
+    const int64_t piece = (int64_t)blockIdx.x * kWarps + threadIdx.x / JDS_WARP;
+    if (piece >= npieces)
+        return; /* whole warps leave together */
+    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
+    const int32_t b = __ldg(long_ptr + j) + ((int32_t)piece - first) * JDS_PIECE;
+    const int32_t end = __ldg(long_ptr + j + 1), e = b + JDS_PIECE < end ? b + JDS_PIECE : end;
+    V sum = 0;
+    constexpr int U = 2 * JDS_UNROLL;
+#pragma unroll
+    for (int h = 0; h < JDS_PIECE / JDS_WARP; h += U) {
+        int32_t c[U];
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int32_t i = b + lane + (h + u) * JDS_WARP;
+            c[u] = i < e ? __ldg(col + i) : -1;
+            v[u] = i < e ? __ldg(val + i) : V(0);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            sum = c[u] >= 0 ? jds_fma(v[u], __ldg(x + c[u]), sum) : sum;
     }
-    y[__ldg(perm + r)] = sum;
+    sum = jds_tree<V, 1>(sum);
+    if (lane == 0) {
+        if (__ldg(piece_ptr + j + 1) - first == 1)
+            y[__ldg(perm + j)] = sum;
+        else
+            partial[piece] = sum;
+    }
 }
 
-inline unsigned blocks_for(int32_t rows)
+template <typename V>
+__global__ void __launch_bounds__(kBlock)
+    jds_pieces_sum_kernel(int32_t nlong, const int32_t *__restrict__ perm,
+                          const int32_t *__restrict__ piece_ptr, const V *__restrict__ partial,
+                          V *__restrict__ y)
 {
-    return (unsigned)(((long long)rows + JDS_BLOCK - 1) / JDS_BLOCK);
+    const int lane = threadIdx.x % JDS_WARP;
+    const int64_t j = (int64_t)blockIdx.x * kWarps + threadIdx.x / JDS_WARP;
+    if (j >= nlong)
+        return;
+    const int32_t first = __ldg(piece_ptr + j), n = __ldg(piece_ptr + j + 1) - first;
+    if (n <= 1)
+        return; /* written by the piece kernel */
+    V sum = 0;
+    for (int32_t q = lane; q < n; q += JDS_WARP)
+        sum = sum + partial[first + q];
+    sum = jds_tree<V, 1>(sum);
+    if (lane == 0)
+        y[__ldg(perm + j)] = sum;
 }
 
-template <typename T>
-cudaError_t launch_diagonals(int32_t rows, int32_t diagonals, const int32_t *perm,
-                             const int32_t *jd_ptr, const int32_t *col, const void *val,
-                             const void *x, void *y, cudaStream_t stream)
+unsigned jds_blocks(int64_t warps)
 {
-    jds_diagonal_kernel<T><<<blocks_for(rows), JDS_BLOCK, 0, stream>>>(
-        rows, diagonals, perm, jd_ptr, col, static_cast<const T *>(val), static_cast<const T *>(x),
-        static_cast<T *>(y));
+    return (unsigned)((warps + kWarps - 1) / kWarps);
+}
+
+template <typename V, int T>
+cudaError_t jds_launch_t(const jds_format *f, const void *x, void *y, cudaStream_t s)
+{
+    constexpr int R = JDS_WARP / T;
+    const int32_t nshort = f->rows - f->nlong;
+    if (nshort <= 0)
+        return cudaSuccess;
+    jds_diagonal_kernel<V, T><<<jds_blocks(((int64_t)nshort + R - 1) / R), kBlock, 0, s>>>(
+        nshort, f->nlong, f->diagonals, f->d_perm, f->d_jd_ptr, f->d_col,
+        static_cast<const V *>(f->d_val), static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
-template <typename T>
-cudaError_t launch_sections(int32_t rows, int32_t section_rows, const int32_t *perm,
-                            const int32_t *sec_ptr, const int32_t *col, const void *val,
-                            const void *x, void *y, cudaStream_t stream)
+template <typename V>
+cudaError_t jds_launch_v(const jds_format *f, const void *x, void *y, cudaStream_t s)
 {
-    jds_section_kernel<T><<<blocks_for(rows), JDS_BLOCK, 0, stream>>>(
-        rows, section_rows, perm, sec_ptr, col, static_cast<const T *>(val),
-        static_cast<const T *>(x), static_cast<T *>(y));
+    cudaError_t e;
+    switch (f->threads_per_row) {
+    case 1: e = jds_launch_t<V, 1>(f, x, y, s); break;
+    case 2: e = jds_launch_t<V, 2>(f, x, y, s); break;
+    case 4: e = jds_launch_t<V, 4>(f, x, y, s); break;
+    case 8: e = jds_launch_t<V, 8>(f, x, y, s); break;
+    case 16: e = jds_launch_t<V, 16>(f, x, y, s); break;
+    case 32: e = jds_launch_t<V, 32>(f, x, y, s); break;
+    default: return cudaErrorInvalidValue;
+    }
+    if (e != cudaSuccess || f->npieces == 0)
+        return e;
+    jds_piece_kernel<V><<<jds_blocks(f->npieces), kBlock, 0, s>>>(
+        f->npieces, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of, f->d_col,
+        static_cast<const V *>(f->d_val), static_cast<const V *>(x),
+        static_cast<V *>(f->d_partial), static_cast<V *>(y));
+    e = cudaGetLastError();
+    if (e != cudaSuccess || !f->multi_piece)
+        return e;
+    jds_pieces_sum_kernel<V><<<jds_blocks(f->nlong), kBlock, 0, s>>>(
+        f->nlong, f->d_perm, f->d_piece_ptr, static_cast<const V *>(f->d_partial),
+        static_cast<V *>(y));
     return cudaGetLastError();
 }
 
 } // namespace
 
-extern "C" cudaError_t jds_launch_diagonals(int dtype, int32_t rows, int32_t diagonals,
-                                            const int32_t *perm, const int32_t *jd_ptr,
-                                            const int32_t *col, const void *val, const void *x,
-                                            void *y, cudaStream_t stream)
+extern "C" int jds_spmv_launch(const jds_format *f, const void *x, void *y, void *stream)
 {
-    if (rows <= 0)
-        return cudaSuccess;
-    if (dtype == SPMVLAB_F64)
-        return launch_diagonals<double>(rows, diagonals, perm, jd_ptr, col, val, x, y, stream);
-    return launch_diagonals<float>(rows, diagonals, perm, jd_ptr, col, val, x, y, stream);
+    if (f->rows <= 0)
+        return (int)cudaSuccess;
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    return (int)(f->dtype == SPMVLAB_F64 ? jds_launch_v<double>(f, x, y, s)
+                                         : jds_launch_v<float>(f, x, y, s));
 }
 
-extern "C" cudaError_t jds_launch_sections(int dtype, int32_t rows, int32_t section_rows,
-                                           const int32_t *perm, const int32_t *sec_ptr,
-                                           const int32_t *col, const void *val, const void *x,
-                                           void *y, cudaStream_t stream)
+extern "C" const char *jds_cuda_error_text(int code)
 {
-    if (rows <= 0 || section_rows <= 0)
-        return cudaSuccess;
-    if (dtype == SPMVLAB_F64)
-        return launch_sections<double>(rows, section_rows, perm, sec_ptr, col, val, x, y, stream);
-    return launch_sections<float>(rows, section_rows, perm, sec_ptr, col, val, x, y, stream);
+    return cudaGetErrorString(static_cast<cudaError_t>(code));
 }

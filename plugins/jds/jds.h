@@ -1,16 +1,12 @@
 /*
- * jds: the format handle (built by jds.c, inspected by test_jds.c) and the
- * kernel launchers that jds.c calls and jds.cu defines. Each launcher returns
- * cudaGetLastError() after its launch (cudaSuccess when there was nothing to
- * launch). Values, x and y are double for SPMVLAB_F64 and float for
- * SPMVLAB_F32.
+ * jds: the format handle (built by jds_build.c, run by jds.c, jds_host.c
+ * and jds.cu, inspected by test_jds.c) and the kernel launcher. The format
+ * is described in jds.c.
  */
 #ifndef SPMVLAB_JDS_H
 #define SPMVLAB_JDS_H
 
 #include <stdint.h>
-
-#include <cuda_runtime_api.h>
 
 #include "spmvlab/plugin.h"
 
@@ -18,43 +14,70 @@
 extern "C" {
 #endif
 
-/* Threads per block: one thread per sorted row. */
-#define JDS_BLOCK 256
+#define JDS_WARP 32            /* lanes of a warp */
+#define JDS_UNROLL 4           /* diagonals a lane loads before it adds them */
+#define JDS_PIECE 512          /* long rows: entries per warp piece (16 per lane) */
+#define JDS_TPR_MIN_SLOTS 8    /* auto threads_per_row: each lane keeps >= 8 entries */
+#define JDS_LONG_MIN 64        /* auto long_row: never below 64 entries */
+#define JDS_LONG_MEAN 4        /* auto long_row: 4 times the mean row length */
+#define JDS_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
+
+/* The options struct the core fills (ABI 1.1); SPMVLAB_AUTO for "auto". */
+typedef struct jds_opts {
+    int threads_per_row; /* lanes per row of the diagonal kernel, or auto */
+    int long_row;        /* rows longer than this take the long-row path, or auto */
+} jds_opts;
 
 typedef struct jds_format {
     spmvlab_ctx *ctx;        /* services; outlives the format */
     spmvlab_dtype dtype;     /* value type of val, x and y */
     int32_t rows, cols, nnz; /* matrix shape and non-zeros */
-    int32_t diagonals;       /* D: jagged diagonals, the longest row's length */
-    int32_t sections;        /* 0: plain JDS; else the number of ELL sections */
-    int32_t section_rows;    /* sorted rows per section, the last may have fewer */
-    int32_t slots;           /* stored values: nnz plus the sections' padding */
-    int32_t ptr_len;         /* entries of ptr: D + 1 (plain) or sections + 1 */
-    size_t bytes;            /* live dev_alloc bytes, the footprint */
+    int32_t threads_per_row; /* lanes sharing a row in the diagonal kernel */
+    int32_t long_threshold;  /* rows longer than this are long */
+    int tpr_auto, long_auto; /* which of the two came from a rule */
+    int32_t nlong;           /* long rows: sorted positions 0 .. nlong - 1 */
+    int32_t diagonals;       /* D: jagged diagonals of the short rows (their longest) */
+    int32_t short_nnz;       /* entries of the short rows, stored first in col / val */
+    int32_t npieces;         /* pieces of the long rows */
+    int32_t multi_piece;     /* 1 when a long row has more than one piece */
     /* host copies, read by spmv_host */
-    int32_t *perm; /* rows: sorted position -> original row */
-    int32_t *ptr;  /* jd_ptr (plain) or sec_ptr (sections) */
-    int32_t *col;  /* slots columns, -1 in padding */
-    void *val;     /* slots values, 0 in padding */
+    int32_t *perm;      /* rows: sorted position -> original row */
+    int32_t *jd_ptr;    /* D + 1: start of each diagonal of the short rows */
+    int32_t *long_ptr;  /* nlong + 1: start of each long row in col / val */
+    int32_t *piece_ptr; /* nlong + 1: first piece of each long row */
+    int32_t *piece_of;  /* npieces: the long row of each piece */
+    int32_t *col;       /* nnz columns: diagonals, then the long rows */
+    void *val;          /* nnz values, same order */
     /* device copies, read by the kernels */
-    int32_t *d_perm, *d_ptr, *d_col;
+    int32_t *d_perm, *d_jd_ptr, *d_long_ptr, *d_piece_ptr, *d_piece_of, *d_col;
     void *d_val;
+    void *d_partial; /* npieces partial sums when multi_piece */
 } jds_format;
 
-/* Plain JDS: thread r (sorted position) sums entry d of its row at
- * jd_ptr[d] + r while r < jd_ptr[d+1] - jd_ptr[d], and stores the sum in
- * y[perm[r]]. Every row is written, empty rows with 0. */
-cudaError_t jds_launch_diagonals(int dtype, int32_t rows, int32_t diagonals, const int32_t *perm,
-                                 const int32_t *jd_ptr, const int32_t *col, const void *val,
-                                 const void *x, void *y, cudaStream_t stream);
+/* The long-row rule: max(JDS_LONG_MIN, JDS_LONG_MEAN * ceil(nnz / rows)). */
+int32_t jds_rule_long_row(int32_t rows, int32_t nnz);
 
-/* Sectioned JDS: sorted row r lies in section s = r / section_rows, an ELL
- * block of nr rows (section_rows, the last may be shorter) and width
- * (sec_ptr[s+1] - sec_ptr[s]) / nr; slot (r, k) at sec_ptr[s] + k*nr + r -
- * s*section_rows; col < 0 marks padding, at the end of a row. */
-cudaError_t jds_launch_sections(int dtype, int32_t rows, int32_t section_rows, const int32_t *perm,
-                                const int32_t *sec_ptr, const int32_t *col, const void *val,
-                                const void *x, void *y, cudaStream_t stream);
+/* The threads_per_row rule: doubles T from 1 while each lane keeps at least
+ * JDS_TPR_MIN_SLOTS entries of the mean short row and the rows * 2T / 32
+ * warps of the doubled launch still fit in the resident warps. */
+int32_t jds_rule_tpr(double mean_len, int64_t rows, int64_t resident_warps);
+
+/* Sorts, splits and fills the host arrays of f (ctx, dtype, shape set) from
+ * A under o. Returns OK or NOMEM; the caller frees f on failure. */
+spmvlab_status jds_build(jds_format *f, const spmvlab_matrix *A, const jds_opts *o,
+                         spmvlab_err *err);
+
+/* y = A x on the CPU, the kernels' operations in their order. */
+void jds_host_f64(const jds_format *f, const double *x, double *y);
+void jds_host_f32(const jds_format *f, const float *x, float *y);
+
+/* Launches the diagonal kernel and the long-row kernels on stream (a
+ * cudaStream_t) with f's device arrays. Returns the first cudaError_t as
+ * an int (0 = cudaSuccess). */
+int jds_spmv_launch(const jds_format *f, const void *x, void *y, void *stream);
+
+/* The text of a CUDA error code returned by jds_spmv_launch. */
+const char *jds_cuda_error_text(int code);
 
 #ifdef __cplusplus
 }

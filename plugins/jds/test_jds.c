@@ -1,8 +1,9 @@
 /*
  * jds: the stable longest-first permutation, jd_ptr and the diagonal layout
- * on a matrix small enough to write down, the section layout with its
- * padding, sections clamped to the rows, empty rows, and the footprint
- * formula, all on the CPU.
+ * on a matrix small enough to write down, the rules (long_row,
+ * threads_per_row), the long-row split, empty rows, and the footprint
+ * formula, all on the CPU. The rules are also called directly
+ * (jds_build.c is compiled into this test).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +53,8 @@ static void test_diagonals_are_stored_one_after_another(const spmvlab_csr *A)
         return;
     const jds_format *f = t->in.fmt;
     static const int32_t jd_ptr[] = {0, 4, 7, 8};
-    TEST_CHECK(f->diagonals == 3 && f->sections == 0 && f->ptr_len == 4);
-    TEST_CHECK(memcmp(f->ptr, jd_ptr, sizeof jd_ptr) == 0);
-    TEST_CHECK(f->slots == A->nnz);
+    TEST_CHECK(f->diagonals == 3 && f->nlong == 0 && f->short_nnz == A->nnz);
+    TEST_CHECK(memcmp(f->jd_ptr, jd_ptr, sizeof jd_ptr) == 0);
     const double *val = f->val;
     for (int32_t r = 0; r < SMALL_ROWS; r++) {
         int32_t b = A->row_ptr[f->perm[r]], len = A->row_ptr[f->perm[r] + 1] - b;
@@ -87,38 +87,56 @@ static void test_permutation_is_stable_among_many_ties(void)
     spmvlab_csr_free(&A);
 }
 
-/* sections=2 on 5 rows: sections of 3 and 2 rows, widths 3 and 1; padding
- * (column -1) fills the short rows' ends. */
-static void test_sections_are_ell_blocks_as_wide_as_their_first_row(const spmvlab_csr *A)
+/* long_row = auto is max(64, 4 ceil(nnz / rows)). */
+static void test_long_row_rule(void)
 {
-    const char *sets[] = {"sections=2", NULL};
-    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
-    if (!t)
-        return;
-    const jds_format *f = t->in.fmt;
-    static const int32_t sec_ptr[] = {0, 9, 11};
-    TEST_CHECK(f->sections == 2 && f->section_rows == 3 && f->ptr_len == 3);
-    TEST_CHECK(memcmp(f->ptr, sec_ptr, sizeof sec_ptr) == 0);
-    TEST_CHECK(f->slots == 11);
-    /* section 0, height 3: sorted rows 1 and 2 have 2 entries, pad k = 2 */
-    TEST_CHECK(f->col[2 * 3 + 1] == -1 && f->col[2 * 3 + 2] == -1);
-    TEST_CHECK(f->col[2 * 3 + 0] == A->col_idx[A->row_ptr[2] + 2]);
-    /* section 1, height 2: sorted row 3 (row 4) has 1 entry, row 4 (row 1) none */
-    TEST_CHECK(f->col[9] == A->col_idx[A->row_ptr[4]]);
-    TEST_CHECK(f->col[10] == -1);
-    test_instance_free(t);
+    TEST_CHECK(jds_rule_long_row(1000, 5000) == 64);
+    TEST_CHECK(jds_rule_long_row(1000, 120000) == 480);
+    TEST_CHECK(jds_rule_long_row(0, 0) == 64);
 }
 
-static void test_more_sections_than_rows_gives_one_row_per_section(const spmvlab_csr *A)
+/* threads_per_row = auto: T doubles while each lane keeps >= 8 entries and
+ * the rows * 2T / 32 warps of the doubled launch fit in the resident warps. */
+static void test_tpr_rule(void)
 {
-    const char *sets[] = {"sections=100", NULL};
-    test_instance *t = convert_ok(A, SPMVLAB_F32, sets);
-    if (!t)
-        return;
-    const jds_format *f = t->in.fmt;
-    TEST_CHECK(f->sections == SMALL_ROWS && f->section_rows == 1);
-    TEST_CHECK(f->slots == A->nnz); /* one row per section: no padding */
+    TEST_CHECK(jds_rule_tpr(5.0, 100, 8448) == 1);
+    TEST_CHECK(jds_rule_tpr(16.0, 100, 8448) == 2);
+    TEST_CHECK(jds_rule_tpr(59.0, 4884, 8448) == 4);   /* bcsstk16: 59.5 per row */
+    TEST_CHECK(jds_rule_tpr(300.0, 100, 8448) == 32);
+    TEST_CHECK(jds_rule_tpr(120.0, 2000000, 8448) == 1); /* one lane fills the GPU */
+}
+
+/* Rows of 3 entries and two of 1200 (rows 5 and 40): those two sort first,
+ * leave the diagonals (long_row 4 x ceil(2694 / 100) = 108) and take 3 pieces each; col / val hold
+ * the diagonals, then the long rows in sorted order. */
+static void test_long_rows_leave_the_diagonals(void)
+{
+    int32_t len[100];
+    for (int i = 0; i < 100; i++)
+        len[i] = i == 5 || i == 40 ? 1200 : 3;
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 100, 1500, len, 3) == 0);
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, NULL);
+    if (t) {
+        const jds_format *f = t->in.fmt;
+        TEST_CHECK(f->long_threshold == 108 && f->nlong == 2 && f->npieces == 6); /* 4 x 27 */
+        TEST_CHECK(f->perm[0] == 5 && f->perm[1] == 40 && f->diagonals == 3);
+        TEST_CHECK(f->short_nnz == 98 * 3 && f->long_ptr[0] == 98 * 3);
+        TEST_CHECK(f->col[f->long_ptr[1]] == A.col_idx[A.row_ptr[40]]);
+        TEST_CHECK(f->multi_piece == 1 && f->piece_of[3] == 1);
+        /* perm, jd_ptr, col + val, long_ptr + piece_ptr, piece_of, partial */
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
+                   4 * 100 + 4 * 4 + 12 * (size_t)A.nnz + 2 * 12 + 4 * 6 + 8 * 6);
+    }
     test_instance_free(t);
+    const char *off[] = {"long_row=2147483647", "threads_per_row=4", NULL};
+    t = convert_ok(&A, SPMVLAB_F32, off);
+    if (t) {
+        const jds_format *f = t->in.fmt;
+        TEST_CHECK(f->nlong == 0 && f->diagonals == 1200 && f->threads_per_row == 4);
+    }
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
 }
 
 /* A matrix without entries: no diagonals, every row written as 0. */
@@ -128,7 +146,7 @@ static void test_all_empty_rows_are_written(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, 4, 3, lengths, 1) == 0);
     for (int s = 0; s < 2; s++) {
-        const char *sets[] = {s ? "sections=3" : "sections=0", NULL};
+        const char *sets[] = {s ? "threads_per_row=8" : "threads_per_row=1", NULL};
         test_instance *t = convert_ok(&A, SPMVLAB_F64, sets);
         if (t)
             TEST_CHECK(((const jds_format *)t->in.fmt)->diagonals == 0);
@@ -161,8 +179,9 @@ int main(void)
     test_rows_sort_longest_first_and_ties_keep_their_order(&A);
     test_diagonals_are_stored_one_after_another(&A);
     test_permutation_is_stable_among_many_ties();
-    test_sections_are_ell_blocks_as_wide_as_their_first_row(&A);
-    test_more_sections_than_rows_gives_one_row_per_section(&A);
+    test_long_row_rule();
+    test_tpr_rule();
+    test_long_rows_leave_the_diagonals();
     test_all_empty_rows_are_written();
     test_footprint_follows_the_formula(&A);
     spmvlab_csr_free(&A);
