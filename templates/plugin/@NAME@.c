@@ -10,10 +10,10 @@
  * Paper: name the paper or book your format comes from here.
  *
  * The contract (core/include/spmvlab/plugin.h, docs/writing-a-plugin.md):
- *  - every device byte comes from ctx->dev_alloc and is filled with
- *    ctx->upload, GPU or not (without a GPU the core hands out host memory
- *    so that `spmvlab check` can count it); footprint() returns exactly the
- *    live bytes; destroy() frees them all;
+ *  - every device byte comes from ctx->dev_alloc (spmvlab_put allocates and
+ *    uploads in one call), GPU or not: without a GPU the core hands out
+ *    host memory, so `spmvlab check` still counts the format's bytes (the
+ *    core reports them as the footprint) and finds leaks after destroy();
  *  - spmv_host runs the kernel's algorithm from the format's own host
  *    arrays, in the kernel's order: it is how the format is checked on a
  *    machine without a GPU;
@@ -39,23 +39,29 @@ typedef struct @NAME@_format {
     void *val;
     int32_t *d_row_ptr, *d_col_idx; /* device arrays, from ctx->dev_alloc */
     void *d_val;
-    size_t bytes;                   /* live device bytes, for footprint() */
 } @NAME@_format;
 
+/* The options as the core hands them over: one member a table row, already
+ * parsed, checked against its range and defaulted. */
+typedef struct @NAME@_opts {
+    int block_size; /* threads per block of the kernel */
+} @NAME@_opts;
+
 /* The options table: the core parses INI and --set values against it,
- * fills defaults and prints it in `spmvlab list -v`. */
+ * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. */
 static const spmvlab_option @NAME@_options[] = {
-    {"block_size", SPMVLAB_OPT_INT, "256", 32, 1024, NULL, "threads per block (a multiple of 32)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+    {"block_size", SPMVLAB_OPT_INT, "256", 32, 1024, NULL, "threads per block (a multiple of 32)",
+     SPMVLAB_FIELD(@NAME@_opts, block_size)},
+    {NULL},
 };
 
 /* Checks what the table cannot say; runs once per configuration, before
  * any matrix. Returns INVALID_OPTION with a sentence. */
 static spmvlab_status @NAME@_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
-    long long b = spmvlab_opt_int(opts, "block_size");
-    if (b % 32 != 0) {
-        snprintf(err->msg, sizeof err->msg, "@NAME@ option block_size = %lld must be a multiple of 32", b);
+    const @NAME@_opts *o = spmvlab_opts_fields(opts);
+    if (o->block_size % 32 != 0) {
+        snprintf(err->msg, sizeof err->msg, "@NAME@ option block_size = %d must be a multiple of 32", o->block_size);
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
@@ -76,18 +82,12 @@ static void @NAME@_destroy(void *handle)
     free(f);
 }
 
-/* Allocates bytes of device memory at *dst and uploads src into it,
- * counting them for footprint(). Returns the core's status. */
-static spmvlab_status @NAME@_put(@NAME@_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
-{
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
-}
-
 /* Builds the format from the CSR input A (host arrays). On failure frees
  * everything and leaves *out NULL. */
 static spmvlab_status @NAME@_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts,
                                      void **out, spmvlab_err *err)
 {
+    const @NAME@_opts *o = spmvlab_opts_fields(opts);
     *out = NULL;
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "@NAME@ supports f64 and f32 only");
@@ -99,7 +99,7 @@ static spmvlab_status @NAME@_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->block_size = (int)spmvlab_opt_int(opts, "block_size");
+    f->block_size = o->block_size;
     size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t), ci = (size_t)A->nnz * sizeof(int32_t),
            vb = (size_t)A->nnz * spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL: ask for at least one byte. */
@@ -113,12 +113,13 @@ static spmvlab_status @NAME@_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
     memcpy(f->row_ptr, A->row_ptr, rp);
     memcpy(f->col_idx, A->col_idx, ci);
     memcpy(f->val, A->val, vb);
-    /* dev_alloc of 0 bytes gives NULL and OK: no special case needed. */
-    spmvlab_status st = @NAME@_put(f, (void **)&f->d_row_ptr, f->row_ptr, rp, err);
+    /* Allocate and upload through the core, which counts the bytes; 0 bytes
+     * give NULL and OK, so an empty matrix needs no special case. */
+    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_ptr, f->row_ptr, rp, err);
     if (st == SPMVLAB_OK)
-        st = @NAME@_put(f, (void **)&f->d_col_idx, f->col_idx, ci, err);
+        st = spmvlab_put(ctx, (void **)&f->d_col_idx, f->col_idx, ci, err);
     if (st == SPMVLAB_OK)
-        st = @NAME@_put(f, &f->d_val, f->val, vb, err);
+        st = spmvlab_put(ctx, &f->d_val, f->val, vb, err);
     if (st != SPMVLAB_OK) {
         @NAME@_destroy(f);
         return st;
@@ -163,18 +164,8 @@ static void @NAME@_host_f32(const @NAME@_format *f, const float *x, float *y)
     }
 }
 
-static spmvlab_status @NAME@_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
-{
-    const @NAME@_format *f = handle;
-    (void)err;
-    if (f->dtype == SPMVLAB_F64)
-        @NAME@_host_f64(f, x, y);
-    else
-        @NAME@_host_f32(f, x, y);
-    return SPMVLAB_OK;
-}
-
-static size_t @NAME@_footprint(const void *handle) { return ((const @NAME@_format *)handle)->bytes; }
+/* @NAME@_spmv_host: calls the function above that matches f->dtype. */
+SPMVLAB_SPMV_HOST_F64_F32(@NAME@, @NAME@_format, dtype)
 
 /* Facts about one conversion, "key=value" separated by spaces. */
 static void @NAME@_describe(const void *handle, char *buf, size_t len)
@@ -184,19 +175,18 @@ static void @NAME@_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin @NAME@_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER, /* ABI version and struct sizes, checked by the loader */
     .name = "@NAME@", /* must match the file: libspmvlab_@NAME@.so */
     .summary = "row-per-thread CSR (a new plugin)",
     .version = "0.1.0",
     .reference = "the paper this format comes from",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = @NAME@_options,
+    .options_size = sizeof(@NAME@_opts),
     .check_options = @NAME@_check_options,
     .convert = @NAME@_convert,
     .spmv = @NAME@_spmv,
-    .footprint = @NAME@_footprint,
+    /* no .footprint: the core reports the live bytes of ctx->dev_alloc */
     .destroy = @NAME@_destroy,
     .spmv_host = @NAME@_spmv_host,
     .describe = @NAME@_describe,
