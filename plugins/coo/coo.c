@@ -35,6 +35,8 @@
 cudaError_t coo_launch(int segmented, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
                        const int32_t *row_idx, const int32_t *col_idx, const void *val,
                        const void *x, void *y, cudaStream_t stream);
+/* Blocks of the segmented kernel resident per SM (coo.cu); 0 when unknown. */
+int coo_seg_occupancy(int f64);
 
 /* The kernel option's choices, in the order of the table's "a|b" text. */
 enum { COO_KERNEL_SEGMENTED = 0, COO_KERNEL_ATOMIC = 1 };
@@ -98,7 +100,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->nnz = A->nnz;
     f->dtype = A->dtype;
     f->kernel = o->kernel;
-    f->plan = coo_seg_make_plan(ctx->device, A->nnz);
+    f->plan = coo_seg_make_plan(ctx->device,
+                                ctx->device->present ? coo_seg_occupancy(A->dtype == SPMVLAB_F64) : 0,
+                                A->nnz);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */

@@ -61,3 +61,9 @@ extern "C" cudaError_t coo_launch(int segmented, int f64, int32_t rows, int32_t 
                : coo_launch_typed<float>(segmented, plan, nnz, row_idx, col_idx, val, x, y,
                                          stream);
 }
+
+// Blocks of the segmented kernel resident per SM for the dtype; 0 unknown.
+extern "C" int coo_seg_occupancy(int f64)
+{
+    return f64 ? coo_seg::blocks_per_sm<double, true>() : coo_seg::blocks_per_sm<float, true>();
+}

@@ -112,6 +112,19 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
     }
 }
 
+// Blocks of kernel<T, kStore> resident on one SM; 0 when the runtime cannot
+// say (no device).
+template <typename T, bool kStore> int blocks_per_sm()
+{
+    int n = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kStore>, COO_SEG_BLOCK, 0) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
 // Launches the kernel for plan p; kStore when y was zeroed on the stream
 // before (coo), else the runs are added to what y holds (hyb). Returns
 // cudaGetLastError(), or cudaSuccess when there is nothing to do.

@@ -36,12 +36,17 @@ typedef struct coo_seg_plan {
 } coo_seg_plan;
 
 /* One chunk per resident warp of the device (so every warp has the same
- * work and there is no tail wave), each a whole number of 32-entry tiles. */
-static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int32_t entries)
+ * work and there is no tail wave), each a whole number of 32-entry tiles.
+ * blocks_per_sm: the kernel's occupancy (cudaOccupancyMaxActiveBlocks...),
+ * 0 when unknown (no device): then the device's thread limit, or 132 SMs. */
+static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int blocks_per_sm,
+                                             int32_t entries)
 {
     coo_seg_plan p = {0, 0};
     long long max_warps = COO_SEG_HOST_WARPS;
-    if (dev && dev->present && dev->sm_count > 0 && dev->max_threads_per_sm >= COO_SEG_WARP)
+    if (dev && dev->present && dev->sm_count > 0 && blocks_per_sm > 0)
+        max_warps = (long long)dev->sm_count * blocks_per_sm * (COO_SEG_BLOCK / COO_SEG_WARP);
+    else if (dev && dev->present && dev->sm_count > 0 && dev->max_threads_per_sm >= COO_SEG_WARP)
         max_warps = (long long)dev->sm_count * (dev->max_threads_per_sm / COO_SEG_WARP);
     long long tiles = ((long long)entries + COO_SEG_WARP - 1) / COO_SEG_WARP;
     if (tiles == 0)

@@ -2,75 +2,76 @@
  * csr — compressed sparse row, the baseline every format is compared with.
  *
  * Layout: row_ptr[rows + 1], col_idx[nnz], val[nnz]; columns sorted within a
- * row; no padding. Device bytes: 4(rows + 1) + (4 + sizeof(value))·nnz.
+ * row; no padding. Device bytes: 4(rows + 1) + (4 + sizeof(value))·nnz, plus
+ * for the adaptive path 4(blocks + 1) + (12 + sizeof(value))·pieces.
  *
  * Kernels (option `kernel`):
- *   scalar  one thread per row (PMPP ch. 14); coalesces poorly for long rows.
- *   vector  a group of `width` lanes of a warp per row (Bell & Garland 2009):
- *           lanes stride through the row, then a shuffle tree reduction.
- *   auto    vector with width = the power of two at or above the mean row
- *           length, clamped to 2..32; scalar when the mean is below 1.5.
- * Option `width` = auto|1..32 (power of two) overrides the vector width.
- * spmv_host runs the same lane decomposition and reduction order, so f32
- * results match the device's summation order.
+ *   scalar    one thread per row (PMPP ch. 14).
+ *   vector    `width` lanes of a warp per row (Bell & Garland, SC'09): lanes
+ *             stride through the row, then a shuffle tree.
+ *   adaptive  CSR-Adaptive / CSR-stream (Greathouse & Daga, SC'14): rows
+ *             binned at conversion into blocks of at most 128 rows and 1024
+ *             non-zeros, staged through shared memory with coalesced loads
+ *             and reduced by 1-32 lanes per row; rows longer than 256 split
+ *             into pieces of 2048 non-zeros, one block each, whose sums the
+ *             row's last piece adds in a fixed order (no atomics on y).
+ *   auto      by the row lengths' mean, maximum and coefficient of variation
+ *             (csr_plan.c, README "The auto rule").
+ * Option `width` = auto|1..32 (power of two): the vector kernel's lanes;
+ * with kernel = auto an explicit width means vector (1: scalar).
+ * spmv_host (csr_host.c) runs each path's decomposition and summation order.
  * dtypes: f64, f32 (accumulation in the value type).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <spmvlab/plugin.h>
+#include "csr_format.h"
 
-#include "csr_kernels.h"
-
-typedef struct csr_format {
-    spmvlab_ctx *ctx;
-    spmvlab_dtype dtype;
-    int32_t rows, cols, nnz;
-    int width;             /* lanes per row; 1 = scalar */
-    int32_t *row_ptr, *col_idx; /* host copies */
-    void *val;
-    int32_t *d_row_ptr, *d_col_idx; /* device */
-    void *d_val;
-    size_t bytes;          /* live device bytes */
-} csr_format;
+typedef struct csr_opts {
+    int kernel; /* csr_kernel: choices in enum order */
+    int width;  /* vector lanes, or SPMVLAB_AUTO */
+} csr_opts;
 
 static const spmvlab_option csr_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|scalar|vector", "thread per row, lanes per row, or chosen by mean row length"},
-    {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL, "lanes per row for the vector kernel (power of two)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
-};
+    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|scalar|vector|adaptive",
+     "thread per row, lanes per row, binned row blocks with split long rows, or chosen by row lengths",
+     SPMVLAB_FIELD(csr_opts, kernel)},
+    {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
+     "lanes per row of the vector kernel (power of two); auto: from the mean row length",
+     SPMVLAB_FIELD(csr_opts, width)},
+    {NULL}};
+
+static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adaptive"};
 
 static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
-    long long w = spmvlab_opt_int(opts, "width");
-    if (!spmvlab_opt_is_auto(opts, "width") && (w & (w - 1))) {
-        snprintf(err->msg, sizeof err->msg, "csr option width = %lld must be a power of two from 1 to 32", w);
+    const csr_opts *o = spmvlab_opts_fields(opts);
+    if (o->width != SPMVLAB_AUTO && (o->width & (o->width - 1))) {
+        snprintf(err->msg, sizeof err->msg, "csr option width = %d must be a power of two from 1 to 32",
+                 o->width);
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
 }
 
-static int pow2_at_least(double x)
+/* The path and lanes for the options and the row statistics. */
+static void csr_choose(csr_format *f, const csr_opts *o)
 {
-    int w = 1;
-    while (w < 32 && w < x)
-        w *= 2;
-    return w;
-}
-
-static int choose_width(const spmvlab_opts *opts, const spmvlab_matrix *A)
-{
-    const char *kernel = spmvlab_opt_str(opts, "kernel");
-    double mean = A->rows ? (double)A->nnz / A->rows : 0;
-    if (strcmp(kernel, "scalar") == 0)
-        return 1;
-    if (!spmvlab_opt_is_auto(opts, "width"))
-        return (int)spmvlab_opt_int(opts, "width");
-    int w = pow2_at_least(mean);
-    if (strcmp(kernel, "vector") == 0)
-        return w < 2 ? 2 : w;
-    return mean < 1.5 ? 1 : (w < 2 ? 2 : w);
+    csr_kernel k = (csr_kernel)o->kernel;
+    if (k == CSR_AUTO && o->width != SPMVLAB_AUTO)
+        k = o->width == 1 ? CSR_SCALAR : CSR_VECTOR;
+    if (k == CSR_AUTO)
+        k = csr_auto_kernel(&f->stats, f->rows);
+    f->kernel = k;
+    if (k == CSR_SCALAR)
+        f->width = 1;
+    else if (k == CSR_VECTOR)
+        f->width = o->width != SPMVLAB_AUTO ? o->width : csr_vector_width(f->stats.mean);
+    else
+        f->width = 0;
+    if (f->width == 1)
+        f->kernel = CSR_SCALAR;
 }
 
 static void csr_destroy(void *handle)
@@ -78,24 +79,51 @@ static void csr_destroy(void *handle)
     csr_format *f = handle;
     if (!f)
         return;
-    f->ctx->dev_free(f->ctx, f->d_row_ptr);
-    f->ctx->dev_free(f->ctx, f->d_col_idx);
-    f->ctx->dev_free(f->ctx, f->d_val);
-    free(f->row_ptr);
-    free(f->col_idx);
-    free(f->val);
+    spmvlab_ctx *ctx = f->ctx;
+    ctx->dev_free(ctx, f->d_row_ptr);
+    ctx->dev_free(ctx, f->d_col_idx);
+    ctx->dev_free(ctx, f->d_val);
+    ctx->dev_free(ctx, (void *)f->ad.blk_row);
+    ctx->dev_free(ctx, (void *)f->ad.piece_row);
+    ctx->dev_free(ctx, (void *)f->ad.piece_first);
+    ctx->dev_free(ctx, f->ad.partial);
+    ctx->dev_free(ctx, f->ad.ticket);
+    csr_adaptive_free(&f->plan);
     free(f);
 }
 
-/* Allocates a device array of bytes and uploads src into it. */
-static spmvlab_status put_array(csr_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
+/* The adaptive plan: binning on the host, its arrays on the device, the
+ * tickets zeroed. Returns OK or the failing status with its sentence. */
+static spmvlab_status csr_adaptive_upload(csr_format *f, spmvlab_err *err)
 {
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
+    spmvlab_ctx *ctx = f->ctx;
+    if (csr_adaptive_build(&f->plan, f->rows, f->row_ptr) != 0)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the adaptive row blocks of %d rows",
+                         f->rows);
+    const size_t np = (size_t)f->plan.pieces, vs = spmvlab_dtype_size(f->dtype);
+    f->ad.blocks = f->plan.blocks;
+    f->ad.pieces = f->plan.pieces;
+    int32_t *zeros = calloc(np ? np : 1, sizeof *zeros);
+    if (!zeros)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu ticket counters", np);
+    spmvlab_status st = spmvlab_put(ctx, (void **)&f->ad.blk_row, f->plan.blk_row,
+                                    ((size_t)f->plan.blocks + 1) * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->ad.piece_row, f->plan.piece_row, np * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->ad.piece_first, f->plan.piece_first, np * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, &f->ad.partial, NULL, np * vs, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->ad.ticket, zeros, np * sizeof(int32_t), err);
+    free(zeros);
+    return st;
 }
 
 static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
+    const csr_opts *o = spmvlab_opts_fields(opts);
     *out = NULL;
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csr supports f64 and f32 only");
@@ -107,24 +135,19 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->width = choose_width(opts, A);
-    size_t vs = spmvlab_dtype_size(A->dtype), rp = ((size_t)A->rows + 1) * 4, ci = (size_t)A->nnz * 4,
-           vb = (size_t)A->nnz * vs;
-    f->row_ptr = malloc(rp);
-    f->col_idx = malloc(ci ? ci : 1);
-    f->val = malloc(vb ? vb : 1);
-    if (!f->row_ptr || !f->col_idx || !f->val) {
-        csr_destroy(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d non-zeros", A->nnz);
-    }
-    memcpy(f->row_ptr, A->row_ptr, rp);
-    memcpy(f->col_idx, A->col_idx, ci);
-    memcpy(f->val, A->val, vb);
-    spmvlab_status st = put_array(f, (void **)&f->d_row_ptr, f->row_ptr, rp, err);
+    f->row_ptr = A->row_ptr;
+    f->col_idx = A->col_idx;
+    f->val = A->val;
+    f->stats = csr_row_stats(A->rows, A->row_ptr);
+    csr_choose(f, o);
+    size_t vs = spmvlab_dtype_size(A->dtype);
+    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4, err);
     if (st == SPMVLAB_OK)
-        st = put_array(f, (void **)&f->d_col_idx, f->col_idx, ci, err);
+        st = spmvlab_put(ctx, (void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4, err);
     if (st == SPMVLAB_OK)
-        st = put_array(f, &f->d_val, f->val, vb, err);
+        st = spmvlab_put(ctx, &f->d_val, A->val, (size_t)A->nnz * vs, err);
+    if (st == SPMVLAB_OK && f->kernel == CSR_ADAPTIVE)
+        st = csr_adaptive_upload(f, err);
     if (st != SPMVLAB_OK) {
         csr_destroy(f);
         return st;
@@ -136,68 +159,41 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
 static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     csr_format *f = handle;
-    int rc = csr_launch(f->dtype == SPMVLAB_F64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", csr_error_string(rc));
-    return SPMVLAB_OK;
-}
-
-/* The vector kernel's order: lane l sums entries l, l+W, ...; then the
- * shuffle tree adds lane l+s into lane l for s = W/2, ..., 1. */
-#define CSR_HOST_ROW(T)                                                                        \
-    static void csr_host_##T(const csr_format *f, const T *x, T *y)                            \
-    {                                                                                          \
-        const T *val = f->val;                                                                 \
-        for (int32_t i = 0; i < f->rows; i++) {                                                \
-            T lane[32] = {0};                                                                  \
-            int w = f->width;                                                                  \
-            for (int l = 0; l < w; l++) {                                                      \
-                T s = 0;                                                                       \
-                for (int32_t k = f->row_ptr[i] + l; k < f->row_ptr[i + 1]; k += w)             \
-                    s += val[k] * x[f->col_idx[k]];                                            \
-                lane[l] = s;                                                                   \
-            }                                                                                  \
-            for (int s = w / 2; s > 0; s /= 2)                                                 \
-                for (int l = 0; l < s; l++)                                                    \
-                    lane[l] += lane[l + s];                                                    \
-            y[i] = lane[0];                                                                    \
-        }                                                                                      \
-    }
-CSR_HOST_ROW(double)
-CSR_HOST_ROW(float)
-
-static spmvlab_status csr_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
-{
-    const csr_format *f = handle;
-    if (f->dtype == SPMVLAB_F64)
-        csr_host_double(f, x, y);
+    int is_f64 = f->dtype == SPMVLAB_F64, rc;
+    if (f->kernel == CSR_ADAPTIVE)
+        rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
     else
-        csr_host_float(f, x, y);
+        rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
+    if (rc)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "%s kernel launch failed: %s",
+                            csr_kernel_names[f->kernel], csr_error_string(rc));
     return SPMVLAB_OK;
 }
 
-static size_t csr_footprint(const void *handle) { return ((const csr_format *)handle)->bytes; }
+SPMVLAB_SPMV_HOST_F64_F32(csr, csr_format, dtype)
 
 static void csr_describe(const void *handle, char *buf, size_t len)
 {
     const csr_format *f = handle;
-    snprintf(buf, len, "kernel=%s width=%d", f->width == 1 ? "scalar" : "vector", f->width);
+    snprintf(buf, len, "kernel=%s width=%d mean=%.2f cv=%.2f max=%d blocks=%d pieces=%d long_rows=%d",
+             csr_kernel_names[f->kernel], f->width, f->stats.mean, f->stats.cv, f->stats.max, f->plan.blocks,
+             f->plan.pieces, f->plan.long_rows);
 }
 
 static const spmvlab_plugin csr_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "csr",
-    .summary = "compressed sparse row, scalar and vector kernels",
-    .version = "1.0.0",
-    .reference = "Bell & Garland, Implementing sparse matrix-vector multiplication on throughput-oriented processors, SC'09; PMPP 4th ed. ch. 14",
+    .summary = "compressed sparse row: scalar, vector and adaptive (binned row blocks, split long rows) kernels",
+    .version = "1.1.0",
+    .reference = "Bell & Garland, SC'09 (scalar, vector); Greathouse & Daga, Efficient sparse matrix-vector "
+                 "multiplication on GPUs using the CSR storage format, SC'14 (CSR-Adaptive)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = csr_options,
+    .options_size = sizeof(csr_opts),
     .check_options = csr_check_options,
     .convert = csr_convert,
     .spmv = csr_spmv,
-    .footprint = csr_footprint,
+    .footprint = NULL,
     .destroy = csr_destroy,
     .spmv_host = csr_spmv_host,
     .describe = csr_describe,

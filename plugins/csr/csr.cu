@@ -1,4 +1,5 @@
-// csr kernels: thread-per-row (scalar) and lanes-per-row (vector).
+// csr kernels: thread-per-row (scalar) and lanes-per-row (vector). The
+// adaptive kernel is in csr_adaptive.cu.
 #include <cuda_runtime.h>
 
 #include "csr_kernels.h"
@@ -6,6 +7,10 @@
 namespace {
 
 constexpr int kBlock = 256;
+
+// a*b + c rounded once, as fma()/fmaf() in csr_host.c.
+__device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 
 template <typename T>
 __global__ void csr_scalar(int32_t rows, const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
@@ -16,12 +21,12 @@ __global__ void csr_scalar(int32_t rows, const int32_t *__restrict__ row_ptr, co
         return;
     T sum = 0;
     for (int32_t k = __ldg(row_ptr + i), e = __ldg(row_ptr + i + 1); k < e; k++)
-        sum += __ldg(val + k) * __ldg(x + __ldg(col_idx + k));
+        sum = fma_rn(__ldg(val + k), __ldg(x + __ldg(col_idx + k)), sum);
     y[i] = sum;
 }
 
 // W lanes per row; lanes stride through the row, then a shuffle tree
-// (matching csr_spmv_host's order).
+// (matching csr_host.c's order).
 template <typename T, int W>
 __global__ void csr_vector(int32_t rows, const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ col_idx,
                            const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
@@ -32,7 +37,7 @@ __global__ void csr_vector(int32_t rows, const int32_t *__restrict__ row_ptr, co
     T sum = 0;
     if (i < rows)
         for (int32_t k = __ldg(row_ptr + i) + lane, e = __ldg(row_ptr + i + 1); k < e; k += W)
-            sum += __ldg(val + k) * __ldg(x + __ldg(col_idx + k));
+            sum = fma_rn(__ldg(val + k), __ldg(x + __ldg(col_idx + k)), sum);
     // Every lane of the warp takes part in the shuffles, rows or not.
     for (int s = W / 2; s > 0; s /= 2)
         sum += __shfl_down_sync(0xffffffffu, sum, s, W);

@@ -252,7 +252,9 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
-    f->plan = coo_seg_make_plan(ctx->device, f->coo_entries);
+    f->plan = coo_seg_make_plan(
+        ctx->device, ctx->device->present ? hyb_coo_occupancy((int)f->dtype, f->width == 0) : 0,
+        f->coo_entries);
 
     st = spmvlab_put(ctx, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)

@@ -94,3 +94,10 @@ extern "C" cudaError_t hyb_launch_coo(int dtype, int y_zeroed, coo_seg_plan plan
     return y_zeroed ? coo_seg::launch<float, true>(plan, entries, row, col, val, x, y, stream)
                     : coo_seg::launch<float, false>(plan, entries, row, col, val, x, y, stream);
 }
+
+extern "C" int hyb_coo_occupancy(int dtype, int y_zeroed)
+{
+    if (dtype == SPMVLAB_F64)
+        return y_zeroed ? coo_seg::blocks_per_sm<double, true>() : coo_seg::blocks_per_sm<double, false>();
+    return y_zeroed ? coo_seg::blocks_per_sm<float, true>() : coo_seg::blocks_per_sm<float, false>();
+}

@@ -61,6 +61,9 @@ cudaError_t hyb_launch_coo(int dtype, int y_zeroed, coo_seg_plan plan, int32_t e
                            const int32_t *row, const int32_t *col, const void *val,
                            const void *x, void *y, cudaStream_t stream);
 
+/* Blocks of that COO kernel resident per SM; 0 when unknown (no device). */
+int hyb_coo_occupancy(int dtype, int y_zeroed);
+
 #ifdef __cplusplus
 }
 #endif

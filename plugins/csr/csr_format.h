@@ -1,0 +1,30 @@
+/* csr: the format handle (built by csr.c, run on the CPU by csr_host.c). */
+#ifndef CSR_FORMAT_H
+#define CSR_FORMAT_H
+
+#include <spmvlab/plugin.h>
+
+#include "csr_kernels.h"
+#include "csr_plan.h"
+
+typedef struct csr_format {
+    spmvlab_ctx *ctx;           /* services; outlives the format */
+    spmvlab_dtype dtype;        /* value type of val, x and y */
+    int32_t rows, cols, nnz;    /* matrix shape */
+    csr_kernel kernel;          /* the path in use: scalar, vector or adaptive */
+    int width;                  /* lanes per row: 1 scalar, 2..32 vector, 0 adaptive */
+    csr_stats stats;            /* row lengths: what the auto rule read */
+    csr_adaptive_plan plan;     /* adaptive only: row blocks and long-row pieces (host) */
+    const int32_t *row_ptr;     /* host arrays of the input, valid until destroy */
+    const int32_t *col_idx;
+    const void *val;
+    int32_t *d_row_ptr, *d_col_idx; /* device copies */
+    void *d_val;
+    csr_adaptive_dev ad;        /* adaptive only: the plan's device arrays */
+} csr_format;
+
+/* spmv_host of each dtype: the path's own decomposition and order. */
+void csr_host_f64(const csr_format *f, const double *x, double *y);
+void csr_host_f32(const csr_format *f, const float *x, float *y);
+
+#endif

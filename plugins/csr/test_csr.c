@@ -1,0 +1,163 @@
+/*
+ * csr: the auto rule picks scalar, vector or adaptive from the row lengths;
+ * the adaptive binning cuts blocks at 128 rows and 1024 non-zeros and splits
+ * rows longer than 256 into pieces of 2048; every path meets the bound in
+ * f64 and f32 on the CPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+/* The text after " key=" in the instance's describe() (up to a space). */
+static const char *describe_text(test_instance *t, const char *key, char *out, size_t len)
+{
+    char pat[64], text[1024];
+    snprintf(pat, sizeof pat, " %s=", key);
+    snprintf(text, sizeof text, " %s", test_describe(t));
+    const char *at = strstr(text, pat);
+    out[0] = 0;
+    if (at) {
+        at += strlen(pat);
+        size_t n = strcspn(at, " ");
+        n = n < len - 1 ? n : len - 1;
+        memcpy(out, at, n);
+        out[n] = 0;
+    }
+    return out;
+}
+
+/* Converts A (f64 and f32) with sets, checks spmv_host against the bound
+ * and that describe() has key=want for every pair of checks (NULL-ended). */
+static void expect(const spmvlab_csr *A, const char *const *sets, const char *const *checks)
+{
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        test_instance *t;
+        spmvlab_err err = {{0}};
+        spmvlab_status st = test_convert("csr", A, dtypes[d], sets, &t, &err);
+        TEST_CHECK(st == SPMVLAB_OK);
+        if (st != SPMVLAB_OK) {
+            fprintf(stderr, "convert failed: %s\n", err.msg);
+        } else {
+            TEST_CHECK(test_verify_host(t, 5) <= 1.0);
+            for (int k = 0; checks[k]; k += 2) {
+                char got[64];
+                describe_text(t, checks[k], got, sizeof got);
+                if (strcmp(got, checks[k + 1]) != 0) {
+                    fprintf(stderr, "%s: %s=%s, want %s\n", test_describe(t), checks[k], got, checks[k + 1]);
+                    test_failures++;
+                }
+            }
+        }
+        test_instance_free(t);
+    }
+}
+
+/* rows x cols with lengths from fn(i). */
+static int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*fn)(int32_t))
+{
+    int32_t *len = malloc((size_t)rows * sizeof *len);
+    for (int32_t i = 0; i < rows; i++)
+        len[i] = fn(i);
+    int rc = test_gen_rows(A, rows, cols, len, 17);
+    free(len);
+    return rc;
+}
+
+static int32_t len3(int32_t i) { (void)i; return 3; }
+static int32_t len10(int32_t i) { (void)i; return 10; }
+static int32_t len100(int32_t i) { (void)i; return 100; }
+static int32_t len4_one_long(int32_t i) { return i == 77 ? 5000 : 4; }
+/* lengths 256 (not long), 257 (one piece), 2048 (one), 2049 (two), 6000 (three) among rows of 2 */
+static int32_t len_edges(int32_t i)
+{
+    switch (i) {
+    case 10: return 256;
+    case 20: return 257;
+    case 30: return 2048;
+    case 40: return 2049;
+    case 50: return 6000;
+    default: return i % 7 == 0 ? 0 : 2;
+    }
+}
+
+static void test_regular_short_rows_run_scalar(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 5000, 5000, len3) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "scalar", "width", "1", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* 300 rows of 10: blocks close at 1024 non-zeros (102 rows), not at 128 rows. */
+static void test_regular_medium_rows_run_adaptive_blocks(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 300, 400, len10) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", "blocks", "3", "pieces", "0", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* Rows of 100: vector with 32 lanes when there are rows enough to fill the
+ * device (16384), adaptive when there are few. */
+static void test_long_regular_rows_run_vector_when_rows_are_many(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 16384, 20000, len100) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "vector", "width", "32", NULL});
+    spmvlab_csr_free(&A);
+    TEST_CHECK(gen(&A, 1000, 2000, len100) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* One row of 5000 among rows of 4: uneven (max far beyond the mean), so
+ * adaptive, the long row in three pieces. */
+static void test_a_long_row_makes_rows_uneven_and_is_split(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 4000, 8000, len4_one_long) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", "pieces", "3", "long_rows", "1", NULL});
+    const char *scalar[] = {"kernel=scalar", NULL}, *vector[] = {"kernel=vector", NULL};
+    expect(&A, scalar, (const char *const[]){"kernel", "scalar", NULL});
+    expect(&A, vector, (const char *const[]){"kernel", "vector", "width", "8", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* The long-row threshold and the piece size at their edges; empty rows. */
+static void test_piece_edges(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 600, 7000, len_edges) == 0);
+    const char *adaptive[] = {"kernel=adaptive", NULL};
+    expect(&A, adaptive, (const char *const[]){"kernel", "adaptive", "long_rows", "4", "pieces", "7", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* An explicit width with kernel = auto means vector (width 1: scalar); an
+ * empty matrix runs scalar. */
+static void test_explicit_width_and_empty_matrix(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 300, 400, len10) == 0);
+    const char *w4[] = {"width=4", NULL}, *w1[] = {"width=1", NULL};
+    expect(&A, w4, (const char *const[]){"kernel", "vector", "width", "4", NULL});
+    expect(&A, w1, (const char *const[]){"kernel", "scalar", NULL});
+    spmvlab_csr_free(&A);
+    int32_t zero[3] = {0, 0, 0};
+    TEST_CHECK(test_gen_rows(&A, 3, 5, zero, 1) == 0);
+    expect(&A, NULL, (const char *const[]){"kernel", "scalar", NULL});
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    test_regular_short_rows_run_scalar();
+    test_regular_medium_rows_run_adaptive_blocks();
+    test_long_regular_rows_run_vector_when_rows_are_many();
+    test_a_long_row_makes_rows_uneven_and_is_split();
+    test_piece_edges();
+    test_explicit_width_and_empty_matrix();
+    return test_done("csr auto_rule");
+}
