@@ -1,0 +1,191 @@
+/*
+ * bcsr — blocked CSR with a CSR remainder (Im, Yelick, Vuduc, "SPARSITY:
+ * Optimization framework for sparse matrix kernels", IJHPCA 18(1), 2004;
+ * the fill estimate of Vuduc, Demmel, Yelick, "OSKI", SciDAC 2005).
+ *
+ * Format: the matrix is cut into r x c blocks aligned to multiples of r and
+ * c (r, c in 1..8). A block is kept when its r*c stored values are at most
+ * max_fill times its real entries; its zeros are stored as padding. Kept
+ * blocks: bptr[nbr + 1] (first block of each block row), bcol[nblocks] (one
+ * 32-bit first column per block), bval[nblocks * r * c] (row-major within a
+ * block, the blocks of a block row contiguous in column order). Entries of
+ * the other blocks form a CSR remainder (rptr[rows + 1], rcol, rval), absent
+ * when empty, so a few stray entries never cost a refusal.
+ * Device bytes: 4(nbr + 1) + nblocks(4 + r c s) [+ 4(rows + 1) + (4 + s) rem],
+ * s = 8 (f64) or 4 (f32): 8 + 4/(r c) bytes per non-zero on full blocks.
+ *
+ * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
+ * (0..0.9, default 0.1). With auto, the shape with the fewest device bytes
+ * is chosen (bcsr_shape.c); when it saves less than min_saving of plain
+ * CSR's bytes (1x1 saves nothing), the matrix has no usable blocks and
+ * convert refuses with SPMVLAB_LIMIT and the measured numbers of the best
+ * blocked shape: a warp per block row walking mostly remainder entries
+ * would be slower than CSR for the few bytes saved. A fixed shape always
+ * converts, unless c exceeds the matrix's columns.
+ * Kernel: a warp per block row, lanes over the block row's values (bcsr.cu);
+ * the remainder is added in the same launch. spmv_host runs the same lanes.
+ * Limits: dtypes f64 and f32.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bcsr.h"
+
+static const spmvlab_option bcsr_options[] = {
+    {"r", SPMVLAB_OPT_INT_AUTO, "auto", 1, BCSR_MAX_DIM, NULL,
+     "rows of a block; auto: the shape with the fewest device bytes", SPMVLAB_FIELD(bcsr_opts, r)},
+    {"c", SPMVLAB_OPT_INT_AUTO, "auto", 1, BCSR_MAX_DIM, NULL,
+     "columns of a block; auto: the shape with the fewest device bytes", SPMVLAB_FIELD(bcsr_opts, c)},
+    {"max_fill", SPMVLAB_OPT_FLOAT, "1.5", 1.0, 64.0, NULL,
+     "keep a block when r*c <= max_fill * its entries; the rest go to the CSR remainder",
+     SPMVLAB_FIELD(bcsr_opts, max_fill)},
+    {"min_saving", SPMVLAB_OPT_FLOAT, "0.1", 0.0, 0.9, NULL,
+     "auto refuses (limit) unless its shape saves this share of plain CSR's device bytes",
+     SPMVLAB_FIELD(bcsr_opts, min_saving)},
+    {NULL},
+};
+
+/* Frees every host and device array (NULL and half-built formats allowed). */
+static void bcsr_destroy(void *fmt)
+{
+    bcsr_fmt *f = fmt;
+    if (!f)
+        return;
+    void *dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval};
+    for (size_t k = 0; k < sizeof dev / sizeof *dev; k++)
+        f->ctx->dev_free(f->ctx, dev[k]);
+    free(f->bptr);
+    free(f->bcol);
+    free(f->bval);
+    free(f->rptr);
+    free(f->rcol);
+    free(f->rval);
+    free(f);
+}
+
+/* Picks r and c: the fixed values, 1x1 for a matrix without entries, else
+ * the shape rule. Returns OK, NOMEM, or LIMIT when the rule finds no shape
+ * that saves min_saving of plain CSR's bytes, with its numbers. */
+static spmvlab_status bcsr_pick_shape(spmvlab_ctx *ctx, const spmvlab_matrix *A, const bcsr_opts *o,
+                                      bcsr_fmt *f, spmvlab_err *err)
+{
+    f->automatic = o->r == SPMVLAB_AUTO || o->c == SPMVLAB_AUTO;
+    f->r = o->r == SPMVLAB_AUTO ? 1 : o->r;
+    f->c = o->c == SPMVLAB_AUTO ? 1 : o->c;
+    if (!f->automatic || A->nnz == 0)
+        return SPMVLAB_OK;
+    bcsr_shape best, blocked;
+    double csr;
+    if (bcsr_shape_choose(A, o, &best, &blocked, &csr))
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory measuring bcsr block shapes");
+    if (blocked.bytes < 0)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT, "no bcsr block shape but 1x1 fits the %d x %d matrix", A->rows,
+                         A->cols);
+    if (best.r * best.c == 1 || best.bytes > (1.0 - o->min_saving) * csr) {
+        const bcsr_shape *b = best.r * best.c == 1 ? &blocked : &best;
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "no bcsr block shape saves min_saving %.0f%% of plain CSR's %.2f bytes per non-zero: "
+                         "the best, %dx%d, keeps %.0f of %d non-zeros in %.0f blocks (fill %.2f within them) "
+                         "and needs %.2f bytes per non-zero (max_fill %.2f)",
+                         100.0 * o->min_saving, csr / A->nnz, b->r, b->c, b->blocked_nnz, A->nnz, b->blocks,
+                         b->blocked_nnz > 0 ? b->blocks * b->r * b->c / b->blocked_nnz : 0.0, b->bytes / A->nnz,
+                         o->max_fill);
+    }
+    f->r = best.r;
+    f->c = best.c;
+    return SPMVLAB_OK;
+}
+
+/* Builds the blocks and the remainder from the CSR input. Returns OK;
+ * UNSUPPORTED for f16; LIMIT when auto finds no shape better than CSR or
+ * c exceeds the columns; NOMEM or the core's status when an allocation
+ * fails. On failure nothing is kept. */
+static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts,
+                                   void **out, spmvlab_err *err)
+{
+    *out = NULL;
+    const bcsr_opts *o = spmvlab_opts_fields(opts);
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "bcsr supports f64 and f32 values only");
+    bcsr_fmt *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the bcsr descriptor");
+    f->ctx = ctx;
+    f->dtype = A->dtype;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    f->max_fill = o->max_fill;
+    spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
+    if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
+        st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "bcsr block width c = %d exceeds the matrix's %d columns", f->c,
+                       A->cols);
+    if (st == SPMVLAB_OK)
+        st = bcsr_build(f, A, err);
+    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->d_bcol, f->bcol, (size_t)f->nblocks * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, &f->d_bval, f->bval, (size_t)f->nblocks * rc * vs, err);
+    if (st == SPMVLAB_OK && f->rptr)
+        st = spmvlab_put(ctx, (void **)&f->d_rptr, f->rptr, ((size_t)f->rows + 1) * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, (void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * sizeof(int32_t), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, &f->d_rval, f->rval, (size_t)f->rem_nnz * vs, err);
+    if (st != SPMVLAB_OK) {
+        bcsr_destroy(f);
+        return st;
+    }
+    ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries", f->r, f->c, f->automatic ? " (auto)" : "",
+             f->nblocks, f->rem_nnz);
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+/* y = A x on the device in one launch. Returns CUDA_ERROR with the
+ * runtime's text when the launch failed. */
+static spmvlab_status bcsr_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    bcsr_fmt *f = fmt;
+    int rc = bcsr_launch(f, x, y, stream);
+    if (rc)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "bcsr kernel launch failed: %s", bcsr_error_string(rc));
+    return SPMVLAB_OK;
+}
+
+SPMVLAB_SPMV_HOST_F64_F32(bcsr, bcsr_fmt, dtype)
+
+/* Facts for reports: the shape and how it was chosen, blocks, the fill
+ * within kept blocks, the remainder and the device bytes per non-zero. */
+static void bcsr_describe(const void *fmt, char *buf, size_t len)
+{
+    const bcsr_fmt *f = fmt;
+    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz;
+    double bytes = 4.0 * ((double)f->nbr + 1) + f->nblocks * (4 + rc * spmvlab_dtype_size(f->dtype)) +
+                   (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * (4.0 + spmvlab_dtype_size(f->dtype)) : 0);
+    snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f", f->r, f->c,
+             f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0, f->rem_nnz,
+             f->nnz > 0 ? bytes / f->nnz : 0.0);
+}
+
+static const spmvlab_plugin bcsr_plugin = {
+    SPMVLAB_PLUGIN_HEADER,
+    .name = "bcsr",
+    .summary = "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, warp per block row",
+    .version = "1.0.0",
+    .reference = "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
+                 "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005",
+    .dtypes = SPMVLAB_DTYPES_F64_F32,
+    .options = bcsr_options,
+    .options_size = sizeof(bcsr_opts),
+    .convert = bcsr_convert,
+    .spmv = bcsr_spmv,
+    .destroy = bcsr_destroy,
+    .spmv_host = bcsr_spmv_host,
+    .describe = bcsr_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &bcsr_plugin; }

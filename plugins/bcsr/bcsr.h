@@ -1,0 +1,94 @@
+/* The bcsr plugin's pieces shared between its files: the format, the shape
+ * rule (bcsr_shape.c), the conversion (bcsr_build.c), the CPU execution
+ * (bcsr_host.c) and the kernel launcher (bcsr.cu). */
+#ifndef BCSR_H
+#define BCSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <spmvlab/plugin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BCSR_MAX_DIM 8     /* r and c range over 1..BCSR_MAX_DIM */
+#define BCSR_WARP 32       /* lanes of the warp that walks one block row */
+
+/* The typed options (ABI 1.1), filled by the core from the option table. */
+typedef struct bcsr_opts {
+    int r;           /* block rows, or SPMVLAB_AUTO: chosen by the shape rule */
+    int c;           /* block columns, or SPMVLAB_AUTO */
+    double max_fill; /* a block is kept when r*c <= max_fill * its real entries */
+    double min_saving; /* auto: the share of 1x1's bytes a shape must save, else LIMIT */
+} bcsr_opts;
+
+/* The cost of one r x c shape measured on a matrix: what the blocks keep,
+ * what the CSR remainder gets, and the device bytes of the whole format. */
+typedef struct bcsr_shape {
+    int r, c;
+    double blocks;      /* kept blocks */
+    double blocked_nnz; /* real entries inside kept blocks */
+    double rem_nnz;     /* entries left to the CSR remainder */
+    double bytes;       /* device bytes (the footprint formula of README.md) */
+} bcsr_shape;
+
+/* One BCSR matrix with its CSR remainder: host arrays for spmv_host, device
+ * copies for spmv. Blocks are r x c, values row-major within a block and
+ * the blocks of a block row contiguous; the remainder is a CSR over all
+ * rows (absent, every pointer NULL, when no entry is left over). */
+typedef struct bcsr_fmt {
+    spmvlab_ctx *ctx;     /* the instance's services; frees device memory */
+    spmvlab_dtype dtype;  /* f64 or f32: values, x and y */
+    int32_t rows, cols, nnz;
+    int r, c;             /* the block shape */
+    int automatic;        /* 1 when the shape rule chose r and c */
+    double max_fill;      /* the option the blocks were kept with */
+    int32_t nbr;          /* block rows: ceil(rows / r) */
+    int32_t nblocks;      /* kept blocks */
+    int32_t rem_nnz;      /* entries of the remainder */
+    int32_t *bptr;        /* host, nbr + 1: first block of each block row */
+    int32_t *bcol;        /* host, nblocks: first column of each block */
+    void *bval;           /* host, nblocks * r * c values */
+    int32_t *rptr;        /* host, rows + 1 remainder row pointers, or NULL */
+    int32_t *rcol;        /* host, rem_nnz remainder columns, or NULL */
+    void *rval;           /* host, rem_nnz remainder values, or NULL */
+    int32_t *d_bptr, *d_bcol, *d_rptr, *d_rcol; /* device copies */
+    void *d_bval, *d_rval;
+} bcsr_fmt;
+
+/* Measures shape r x c on A: a block (aligned to multiples of r and c) is
+ * kept when r*c <= max_fill * its entries. Block rows are sampled with the
+ * given stride (1: all) and the counts scaled to the whole matrix. */
+void bcsr_shape_measure(const spmvlab_matrix *A, int r, int c, double max_fill, int32_t stride,
+                        int32_t *count, int32_t *touched, bcsr_shape *out);
+
+/* The device bytes of a shape from its counts (README.md's formula). */
+double bcsr_shape_bytes(const spmvlab_matrix *A, int r, int c, double blocks, double rem_nnz);
+
+/* Chooses the shape with the fewest device bytes among r, c in 1..8 (a
+ * fixed r or c narrows the search), measured on a sample of at most about
+ * 2^18 non-zeros. Fills *best, *best_blocked (the best shape other than
+ * 1x1, for the refusal's numbers) and *csr (1x1, plain CSR's bytes).
+ * Returns 0, or -1 when out of memory. */
+int bcsr_shape_choose(const spmvlab_matrix *A, const bcsr_opts *o, bcsr_shape *best,
+                      bcsr_shape *best_blocked, double *csr);
+
+/* Fills f's host arrays for shape f->r x f->c from A (exact counts).
+ * Returns OK or NOMEM / LIMIT with the sentence in err. */
+spmvlab_status bcsr_build(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
+
+/* y = A x on the CPU from f's arrays, in the kernel's lane order. */
+void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y);
+void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y);
+
+/* Launches the warp-per-block-row kernel (bcsr.cu) on stream; returns 0 or
+ * the cudaError_t code of the launch. */
+int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
+const char *bcsr_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

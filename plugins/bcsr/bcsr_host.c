@@ -1,0 +1,61 @@
+/*
+ * bcsr on the CPU: the kernel of bcsr.cu run lane by lane from the format's
+ * own arrays — the same fixed positions per lane, the same fused
+ * multiply-adds in the same order, the same xor-shuffle tree — so the CPU
+ * checks the layout and the lane arithmetic the GPU relies on, and f32
+ * results match the device's bits.
+ */
+#include <math.h>
+
+#include "bcsr.h"
+
+#define BCSR_HOST(T, FMA)                                                                           \
+    void bcsr_host_##T##_rows(const bcsr_fmt *f, const T *x, T *y)                                  \
+    {                                                                                               \
+        const int rc = f->r * f->c, two = rc > BCSR_WARP, g = two ? 1 : BCSR_WARP / rc;             \
+        const T *bval = f->bval, *rval = f->rval;                                                   \
+        for (int32_t br = 0; br < f->nbr; br++) {                                                   \
+            T acc0[BCSR_WARP], acc1[BCSR_WARP], t[BCSR_WARP], u[BCSR_WARP];                         \
+            int ii0[BCSR_WARP], ii1[BCSR_WARP], act0[BCSR_WARP], act1[BCSR_WARP];                   \
+            for (int l = 0; l < BCSR_WARP; l++) {                                                   \
+                int goff = two ? 0 : l / rc, p0 = two ? l : l - goff * rc, p1 = l + BCSR_WARP;      \
+                int jj0 = p0 % f->c, jj1 = p1 % f->c;                                               \
+                act0[l] = goff < g;                                                                 \
+                act1[l] = two && p1 < rc;                                                           \
+                ii0[l] = p0 / f->c;                                                                 \
+                ii1[l] = p1 / f->c;                                                                 \
+                acc0[l] = acc1[l] = 0;                                                              \
+                for (int32_t b = f->bptr[br] + goff; act0[l] && b < f->bptr[br + 1]; b += g) {      \
+                    const T *v = bval + (size_t)b * (size_t)rc;                                     \
+                    acc0[l] = FMA(v[p0], x[f->bcol[b] + jj0], acc0[l]);                             \
+                    if (act1[l])                                                                    \
+                        acc1[l] = FMA(v[p1], x[f->bcol[b] + jj1], acc1[l]);                         \
+                }                                                                                   \
+            }                                                                                       \
+            for (int ii = 0; ii < f->r; ii++) {                                                     \
+                int64_t row = (int64_t)br * f->r + ii;                                              \
+                for (int l = 0; l < BCSR_WARP; l++) {                                               \
+                    t[l] = act0[l] && ii0[l] == ii ? acc0[l] : (T)0;                                \
+                    if (two)                                                                        \
+                        t[l] += act1[l] && ii1[l] == ii ? acc1[l] : (T)0;                           \
+                    if (f->rptr && row < f->rows)                                                   \
+                        for (int32_t k = f->rptr[row] + l; k < f->rptr[row + 1]; k += BCSR_WARP)    \
+                            t[l] = FMA(rval[k], x[f->rcol[k]], t[l]);                               \
+                }                                                                                   \
+                for (int m = BCSR_WARP / 2; m > 0; m >>= 1) {                                       \
+                    for (int l = 0; l < BCSR_WARP; l++)                                             \
+                        u[l] = t[l] + t[l ^ m];                                                     \
+                    for (int l = 0; l < BCSR_WARP; l++)                                             \
+                        t[l] = u[l];                                                                \
+                }                                                                                   \
+                if (row < f->rows)                                                                  \
+                    y[row] = t[0];                                                                  \
+            }                                                                                       \
+        }                                                                                           \
+    }
+
+static BCSR_HOST(double, fma)
+static BCSR_HOST(float, fmaf)
+
+void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y) { bcsr_host_double_rows(f, x, y); }
+void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y) { bcsr_host_float_rows(f, x, y); }

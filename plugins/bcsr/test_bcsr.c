@@ -1,0 +1,178 @@
+/*
+ * bcsr: the shape rule picks the blocks a matrix is made of, stray entries
+ * go to the CSR remainder instead of costing a refusal, a matrix without
+ * blocks is refused under auto with the measured numbers, a fixed shape
+ * converts anything (but a block wider than the matrix), and the device
+ * bytes follow README.md's formula. CPU only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spmvlab/gen.h"
+#include "testlib.h"
+
+/* A generated block matrix: block_rows x bpr blocks of r x c. */
+static int gen_blocks(spmvlab_csr *A, int block_rows, int bpr, int r, int c, int spread)
+{
+    char text[128];
+    snprintf(text, sizeof text, "block_rows=%d bpr=%d r=%d c=%d spread=%d", block_rows, bpr, r, c, spread);
+    spmvlab_gen_params p = {0};
+    spmvlab_err err;
+    return spmvlab_gen_params_parse(&p, text, &err) || spmvlab_gen("blocks", &p, A, &err) ? -1 : 0;
+}
+
+/* Converts A with sets, checks spmv_host in f64 and f32, returns the f64
+ * describe() text in desc and the f64 footprint. */
+static size_t convert_and_verify(const spmvlab_csr *A, const char *const *sets, char *desc, size_t len)
+{
+    size_t bytes = 0;
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        test_instance *t;
+        spmvlab_err err = {{0}};
+        spmvlab_status st = test_convert("bcsr", A, dtypes[d], sets, &t, &err);
+        TEST_CHECK(st == SPMVLAB_OK);
+        if (st != SPMVLAB_OK) {
+            fprintf(stderr, "convert failed: %s\n", err.msg);
+        } else {
+            TEST_CHECK(test_verify_host(t, 17) <= 1.0);
+            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+            if (d == 0) {
+                snprintf(desc, len, "%s", test_describe(t));
+                bytes = spmvlab_instance_footprint(&t->in);
+            }
+        }
+        test_instance_free(t);
+    }
+    return bytes;
+}
+
+static void test_auto_picks_the_matrix_blocks(int r, int c, const char *shape)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen_blocks(&A, 200, 6, r, c, 30) == 0);
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, shape);
+    TEST_CONTAINS(desc, "blocks=1200 fill=1.000 rem_nnz=0");
+    /* block pointers + one index and r*c f64 values per block, no remainder */
+    TEST_CHECK(bytes == 4 * (200 + 1) + 1200 * (size_t)(4 + 8 * r * c));
+    spmvlab_csr_free(&A);
+}
+
+/* 3x3 blocks plus 5 isolated entries: still 3x3, the 5 in the remainder. */
+static void test_stray_entries_go_to_the_remainder(void)
+{
+    spmvlab_csr B;
+    TEST_CHECK(gen_blocks(&B, 100, 4, 3, 3, 0) == 0);
+    size_t n = (size_t)B.nnz + 5;
+    spmvlab_triplet *t = malloc(n * sizeof *t);
+    size_t k = 0;
+    for (int32_t i = 0; i < B.rows; i++)
+        for (int32_t q = B.row_ptr[i]; q < B.row_ptr[i + 1]; q++)
+            t[k++] = (spmvlab_triplet){i, B.col_idx[q], B.val[q]};
+    /* Row 3j + 1 of block row j gets an entry in a block column it may not
+     * touch; a duplicate would be summed, so only count new positions. */
+    int added = 0;
+    for (int j = 0; j < 5; j++) {
+        int32_t row = 3 * (20 * j) + 1, col = (int32_t)((7 * j + 50) % B.cols);
+        int dup = 0;
+        for (int32_t q = B.row_ptr[row]; q < B.row_ptr[row + 1]; q++)
+            dup |= B.col_idx[q] / 3 == col / 3;
+        if (!dup) {
+            t[k++] = (spmvlab_triplet){row, col, 0.5 + j};
+            added++;
+        }
+    }
+    spmvlab_csr A;
+    spmvlab_err err;
+    TEST_CHECK(spmvlab_csr_from_triplets(&A, B.rows, B.cols, t, k, &err) == 0);
+    TEST_CHECK(added >= 3);
+    char desc[256] = "", want[64];
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    snprintf(want, sizeof want, "shape=3x3(auto) blocks=400 fill=1.000 rem_nnz=%d", added);
+    TEST_CONTAINS(desc, want);
+    TEST_CHECK(bytes == 4 * 101 + 400 * (4 + 72) + 4 * (300 + 1) + (size_t)added * 12);
+    spmvlab_csr_free(&A);
+    spmvlab_csr_free(&B);
+}
+
+static void test_auto_refuses_a_matrix_without_blocks(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, 500, 500, 5, 3) == 0);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_LIMIT);
+    TEST_CONTAINS(err.msg, "no bcsr block shape saves min_saving 10% of plain CSR's 12.80 bytes per non-zero");
+    TEST_CONTAINS(err.msg, "of 2500 non-zeros in");
+    TEST_CONTAINS(err.msg, "(max_fill 1.50)");
+    TEST_CHECK(t->in.peak_bytes == 0 && t->in.live_allocs == 0);
+    test_instance_free(t);
+
+    /* A fixed shape converts it anyway: no 3x3 block holds 6 entries, so
+     * everything is remainder. */
+    const char *fixed[] = {"r=3", "c=3", NULL};
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, fixed, desc, sizeof desc);
+    TEST_CONTAINS(desc, "shape=3x3 blocks=0 fill=0.000 rem_nnz=2500");
+    TEST_CHECK(bytes == 4 * (167 + 1) + 4 * 501 + 2500 * 12);
+    spmvlab_csr_free(&A);
+}
+
+/* 7 x 7 dense in 3x3 blocks kept at any fill: the last block row and column
+ * stick out; the column is shifted left, the rows are padding. */
+static void test_partial_blocks_at_the_edges(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, 7, 7, 7, 5) == 0);
+    const char *sets[] = {"r=3", "c=3", "max_fill=64", NULL};
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, sets, desc, sizeof desc);
+    TEST_CONTAINS(desc, "shape=3x3 blocks=9 fill=1.653 rem_nnz=0");
+    TEST_CHECK(bytes == 4 * 4 + 9 * (4 + 72));
+    spmvlab_csr_free(&A);
+}
+
+static void test_block_wider_than_the_matrix_is_refused(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, 10, 2, 1, 9) == 0);
+    const char *sets[] = {"r=1", "c=3", NULL};
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_LIMIT);
+    TEST_CONTAINS(err.msg, "bcsr block width c = 3 exceeds the matrix's 2 columns");
+    test_instance_free(t);
+    /* auto only measures shapes that fit: 1 column, rows paired or not */
+    const char *auto_c[] = {"max_fill=2", NULL};
+    TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, auto_c, &t, &err) == SPMVLAB_OK ||
+               strstr(err.msg, "no bcsr block shape") != NULL);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
+static void test_no_nonzeros_converts(void)
+{
+    spmvlab_csr A;
+    const int32_t lengths[] = {0, 0, 0, 0, 0};
+    TEST_CHECK(test_gen_rows(&A, 5, 4, lengths, 1) == 0);
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "shape=1x1(auto) blocks=0");
+    TEST_CHECK(bytes == 4 * 6); /* block-row pointers only; y written as 0 */
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    test_auto_picks_the_matrix_blocks(3, 3, "shape=3x3(auto)");
+    test_auto_picks_the_matrix_blocks(6, 6, "shape=6x6(auto)");
+    test_auto_picks_the_matrix_blocks(2, 5, "shape=2x5(auto)");
+    test_stray_entries_go_to_the_remainder();
+    test_auto_refuses_a_matrix_without_blocks();
+    test_partial_blocks_at_the_edges();
+    test_block_wider_than_the_matrix_is_refused();
+    test_no_nonzeros_converts();
+    return test_done("bcsr shape_rule");
+}

@@ -1,0 +1,246 @@
+/*
+ * dia — the diagonal format (Y. Saad, "Iterative Methods for Sparse Linear
+ * Systems", 2nd ed., SIAM 2003, sec. 3.4; the row-per-thread kernel of
+ * N. Bell, M. Garland, "Implementing sparse matrix-vector multiplication on
+ * throughput-oriented processors", SC'09).
+ *
+ * Format: every diagonal (offset = column - row) holding a non-zero is
+ * stored from the row of its first non-zero to the row of its last, with
+ * its own start in one value array: A(i, i + offset) for begin <= i < end
+ * sits at val[start + i - begin]. There are no column indices, and nothing
+ * is padded where a diagonal leaves the matrix or before and after its
+ * first and last entry; zeros are stored only inside a diagonal's range
+ * (the fill). Metadata: one {offset, begin, end, start} of 4 int32 per
+ * diagonal, ascending offsets.
+ * Device bytes: 16 ndiag + s stored, s = 8 (f64) or 4 (f32); on a full
+ * band s bytes per non-zero, no index at all.
+ *
+ * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
+ * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
+ * allocation, when stored > max_fill * nnz or the matrix has more
+ * diagonals (each costs every thread of the kernel a test). x_reuse
+ * (auto|shared|l1): stage each thread block's x window in shared memory,
+ * or read x through L1; auto takes shared when the band's span (max_off -
+ * min_off) is at most the block's 256 rows, so the window is mostly used.
+ * Kernel: one thread per row over the diagonals (dia.cu); spmv_host runs
+ * the same loop with the same fused multiply-adds.
+ * Limits: dtypes f64 and f32; stored entries up to 2^31 - 1.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dia.h"
+
+static const spmvlab_option dia_options[] = {
+    {"max_fill", SPMVLAB_OPT_FLOAT, "1.5", 1.0, 1.0e6, NULL,
+     "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz", SPMVLAB_FIELD(dia_opts, max_fill)},
+    {"max_diags", SPMVLAB_OPT_INT, "256", 1, 1.0e6, NULL, "refuse a matrix with more diagonals",
+     SPMVLAB_FIELD(dia_opts, max_diags)},
+    {"x_reuse", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|shared|l1",
+     "x window in shared memory, or x through L1; auto: shared when the band spans <= 256 columns",
+     SPMVLAB_FIELD(dia_opts, x_reuse)},
+    {NULL},
+};
+
+/* Frees every host and device array (NULL and half-built formats allowed). */
+static void dia_destroy(void *fmt)
+{
+    dia_fmt *f = fmt;
+    if (!f)
+        return;
+    f->ctx->dev_free(f->ctx, f->d_diags);
+    f->ctx->dev_free(f->ctx, f->d_val);
+    free(f->diags);
+    free(f->val);
+    free(f);
+}
+
+/* Finds the diagonals: first[o] and last[o] (offset o + rows - 1) receive
+ * the rows of each diagonal's first and last entry (-1: none). Sets ndiag,
+ * stored and the offsets' range. */
+static void dia_scan(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, int32_t *last, size_t noff)
+{
+    for (size_t o = 0; o < noff; o++)
+        first[o] = last[o] = -1;
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            size_t o = (size_t)((int64_t)A->col_idx[k] - i + A->rows - 1);
+            if (first[o] < 0)
+                first[o] = i;
+            last[o] = i;
+        }
+    for (size_t o = 0; o < noff; o++)
+        if (first[o] >= 0) {
+            int32_t offset = (int32_t)((int64_t)o - (A->rows - 1));
+            if (f->ndiag++ == 0)
+                f->min_off = offset;
+            f->max_off = offset;
+            f->stored += (int64_t)last[o] - first[o] + 1;
+        }
+}
+
+/* Fills diags and val from A; first[] becomes the diagonal number of each
+ * offset. Values outside the real entries stay zero. */
+static void dia_fill(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const int32_t *last, size_t noff)
+{
+    int32_t d = 0, start = 0;
+    for (size_t o = 0; o < noff; o++) {
+        if (first[o] < 0)
+            continue;
+        dia_diag *g = &f->diags[d];
+        g->offset = (int32_t)((int64_t)o - (A->rows - 1));
+        g->begin = first[o];
+        g->end = last[o] + 1;
+        g->start = start;
+        start += g->end - g->begin;
+        first[o] = d++;
+    }
+    size_t vs = spmvlab_dtype_size(f->dtype);
+    const char *src = A->val;
+    char *val = f->val;
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            const dia_diag *g = &f->diags[first[(size_t)((int64_t)A->col_idx[k] - i + A->rows - 1)]];
+            memcpy(val + ((size_t)g->start + (size_t)(i - g->begin)) * vs, src + (size_t)k * vs, vs);
+        }
+}
+
+/* Applies the guards to the scanned counts. Returns OK or LIMIT with the
+ * numbers. */
+static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    double fill = f->nnz > 0 ? (double)f->stored / f->nnz : 0.0;
+    if (f->ndiag > o->max_diags)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "dia needs %d diagonals, more than max_diags %d (%lld stored entries for %d non-zeros, "
+                         "fill %.3f)", f->ndiag, o->max_diags, (long long)f->stored, f->nnz, fill);
+    if ((double)f->stored > o->max_fill * (double)f->nnz)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "dia's %d diagonals store %lld entries for %d non-zeros, fill %.3f exceeds max_fill %.2f",
+                         f->ndiag, (long long)f->stored, f->nnz, fill, o->max_fill);
+    if (f->stored > INT32_MAX)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT, "dia's %lld stored entries exceed 32-bit positions",
+                         (long long)f->stored);
+    size_t window = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
+    if (o->x_reuse == DIA_REUSE_SHARED && window > DIA_SMEM_MAX)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "dia's x window of %zu bytes (offsets %d to %d) exceeds the %d bytes of shared memory "
+                         "x_reuse = shared may use", window, f->min_off, f->max_off, DIA_SMEM_MAX);
+    return SPMVLAB_OK;
+}
+
+/* Builds DIA from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
+ * from the guards (checked before the value array is allocated); NOMEM or
+ * the core's status when an allocation fails. On failure nothing is kept. */
+static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                  spmvlab_err *err)
+{
+    *out = NULL;
+    const dia_opts *o = spmvlab_opts_fields(opts);
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "dia supports f64 and f32 values only");
+    dia_fmt *f = calloc(1, sizeof *f);
+    if (!f)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the dia descriptor");
+    f->ctx = ctx;
+    f->dtype = A->dtype;
+    f->rows = A->rows;
+    f->cols = A->cols;
+    f->nnz = A->nnz;
+    size_t noff = A->nnz > 0 ? (size_t)A->rows + (size_t)A->cols - 1 : 0;
+    int32_t *first = malloc(noff * sizeof *first + 1), *last = malloc(noff * sizeof *last + 1);
+    spmvlab_status st = SPMVLAB_OK;
+    if (!first || !last)
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu dia offsets", noff);
+    if (st == SPMVLAB_OK) {
+        dia_scan(f, A, first, last, noff);
+        st = dia_guard(f, o, err);
+    }
+    size_t vs = spmvlab_dtype_size(f->dtype);
+    if (st == SPMVLAB_OK) {
+        /* one extra byte each so that NULL means failure even for 0 bytes */
+        f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
+        f->val = calloc((size_t)f->stored * vs + 1, 1); /* zeros inside the band: all-zero bits, +0.0 */
+        if (!f->diags || !f->val)
+            st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld dia entries", (long long)f->stored);
+    }
+    if (st == SPMVLAB_OK) {
+        dia_fill(f, A, first, last, noff);
+        f->shared = o->x_reuse == DIA_REUSE_SHARED ||
+                    (o->x_reuse == DIA_REUSE_AUTO && f->max_off - f->min_off <= DIA_BLOCK);
+        st = spmvlab_put(ctx, (void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags, err);
+    }
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put(ctx, &f->d_val, f->val, (size_t)f->stored * vs, err);
+    free(first);
+    free(last);
+    if (st != SPMVLAB_OK) {
+        dia_destroy(f);
+        return st;
+    }
+    *out = f;
+    return SPMVLAB_OK;
+}
+
+/* y = A x on the device in one launch. Returns CUDA_ERROR with the
+ * runtime's text when the launch failed. */
+static spmvlab_status dia_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    dia_fmt *f = fmt;
+    int rc = dia_launch(f, x, y, stream);
+    if (rc)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "dia kernel launch failed: %s", dia_error_string(rc));
+    return SPMVLAB_OK;
+}
+
+/* The kernel's loop on the CPU: per row, the diagonals in ascending offset
+ * that cover it, one fused multiply-add each. */
+#define DIA_HOST(T, FMA, SUFFIX)                                                                      \
+    static void dia_host_##SUFFIX(const dia_fmt *f, const T *x, T *y)                                 \
+    {                                                                                                 \
+        const T *val = f->val;                                                                        \
+        for (int32_t i = 0; i < f->rows; i++) {                                                       \
+            T sum = 0;                                                                                \
+            for (int32_t d = 0; d < f->ndiag; d++) {                                                  \
+                const dia_diag *g = &f->diags[d];                                                     \
+                if (i >= g->begin && i < g->end)                                                      \
+                    sum = FMA(val[(size_t)g->start + (size_t)(i - g->begin)], x[(int64_t)i + g->offset], sum); \
+            }                                                                                         \
+            y[i] = sum;                                                                               \
+        }                                                                                             \
+    }
+DIA_HOST(double, fma, f64)
+DIA_HOST(float, fmaf, f32)
+SPMVLAB_SPMV_HOST_F64_F32(dia, dia_fmt, dtype)
+
+/* Facts for reports: diagonals, their offsets' range, stored entries, fill
+ * and how x is reused. */
+static void dia_describe(const void *fmt, char *buf, size_t len)
+{
+    const dia_fmt *f = fmt;
+    snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s", f->ndiag, f->min_off,
+             f->max_off, (long long)f->stored, f->nnz > 0 ? (double)f->stored / f->nnz : 0.0,
+             f->shared ? "shared" : "l1");
+}
+
+static const spmvlab_plugin dia_plugin = {
+    SPMVLAB_PLUGIN_HEADER,
+    .name = "dia",
+    .summary = "diagonals with their own start and length, fill guard, x window in shared memory",
+    .version = "1.0.0",
+    .reference = "Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 3.4; "
+                 "N. Bell, M. Garland, SC'09 (the DIA kernel)",
+    .dtypes = SPMVLAB_DTYPES_F64_F32,
+    .options = dia_options,
+    .options_size = sizeof(dia_opts),
+    .convert = dia_convert,
+    .spmv = dia_spmv,
+    .destroy = dia_destroy,
+    .spmv_host = dia_spmv_host,
+    .describe = dia_describe,
+};
+
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &dia_plugin; }

@@ -1,0 +1,61 @@
+/* The dia plugin's format, shared by the host side (dia.c) and the kernel
+ * launcher (dia.cu). */
+#ifndef DIA_H
+#define DIA_H
+
+#include <stdint.h>
+
+#include <spmvlab/plugin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DIA_BLOCK 256 /* rows (threads) per thread block */
+#define DIA_SMEM_MAX (48 * 1024) /* shared memory a window may take without opt-in */
+
+/* How the kernel reuses x across the diagonals (option x_reuse). */
+enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1 };
+
+/* The typed options (ABI 1.1), filled by the core from the option table. */
+typedef struct dia_opts {
+    double max_fill; /* refuse when stored entries exceed max_fill * nnz */
+    int max_diags;   /* refuse when the matrix has more diagonals */
+    int x_reuse;     /* enum dia_reuse */
+} dia_opts;
+
+/* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
+ * val[start + i - begin]. begin and end are the rows of its first and last
+ * non-zero, so nothing beyond the band's ends is stored. 16 bytes: the
+ * kernel reads it as one int4. */
+typedef struct dia_diag {
+    int32_t offset; /* column - row */
+    int32_t begin;  /* first row stored */
+    int32_t end;    /* one past the last row stored */
+    int32_t start;  /* position of row begin in val */
+} dia_diag;
+
+/* One DIA matrix: host arrays for spmv_host, device copies for spmv. */
+typedef struct dia_fmt {
+    spmvlab_ctx *ctx;     /* the instance's services; frees device memory */
+    spmvlab_dtype dtype;  /* f64 or f32: values, x and y */
+    int32_t rows, cols, nnz;
+    int32_t ndiag;        /* diagonals stored, ascending offsets */
+    int64_t stored;       /* values stored: the sum of the diagonals' lengths */
+    int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
+    int shared;           /* 1: the kernel stages the x window in shared memory */
+    dia_diag *diags;      /* host, ndiag */
+    void *val;            /* host, stored values of dtype */
+    dia_diag *d_diags;    /* device copies */
+    void *d_val;
+} dia_fmt;
+
+/* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
+ * cudaError_t code of the launch. */
+int dia_launch(const dia_fmt *f, const void *x, void *y, void *stream);
+const char *dia_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

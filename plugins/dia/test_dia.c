@@ -1,0 +1,170 @@
+/*
+ * dia: a diagonal is stored from its first to its last entry (nothing at
+ * the band's ends), the fill guard and the diagonal guard refuse with the
+ * numbers before anything is allocated, x_reuse = shared refuses a window
+ * beyond 48 KiB and auto falls back to L1 there, and the device bytes
+ * follow README.md's formula (16 per diagonal + the stored values). CPU
+ * only; every accepted case is checked through spmv_host in f64 and f32.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+/* n x m with the given diagonals: offsets[d] holds entries in rows
+ * [lo[d], hi[d]) (clipped to the matrix). */
+static int gen_diagonals(spmvlab_csr *A, int32_t n, int32_t m, int nd, const int32_t *offsets, const int32_t *lo,
+                         const int32_t *hi)
+{
+    size_t cap = (size_t)nd * (size_t)n + 1, k = 0;
+    spmvlab_triplet *t = malloc(cap * sizeof *t);
+    for (int d = 0; d < nd; d++)
+        for (int32_t i = lo[d]; i < hi[d] && i < n; i++)
+            if (i + offsets[d] >= 0 && i + offsets[d] < m)
+                t[k++] = (spmvlab_triplet){i, i + offsets[d], 1.0 + 0.25 * (double)((i * 7 + d) % 9)};
+    spmvlab_err err;
+    return spmvlab_csr_from_triplets(A, n, m, t, k, &err);
+}
+
+/* Converts with sets, verifies f64 and f32, returns the f64 footprint and
+ * describe() text. */
+static size_t convert_and_verify(const spmvlab_csr *A, const char *const *sets, char *desc, size_t len)
+{
+    size_t bytes = 0;
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        test_instance *t;
+        spmvlab_err err = {{0}};
+        spmvlab_status st = test_convert("dia", A, dtypes[d], sets, &t, &err);
+        TEST_CHECK(st == SPMVLAB_OK);
+        if (st != SPMVLAB_OK) {
+            fprintf(stderr, "convert failed: %s\n", err.msg);
+        } else {
+            TEST_CHECK(test_verify_host(t, 23) <= 1.0);
+            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+            if (d == 0) {
+                snprintf(desc, len, "%s", test_describe(t));
+                bytes = spmvlab_instance_footprint(&t->in);
+            }
+        }
+        test_instance_free(t);
+    }
+    return bytes;
+}
+
+/* Expects LIMIT with the given parts of the sentence and no allocation. */
+static void expect_refusal(const spmvlab_csr *A, const char *const *sets, const char *part1, const char *part2)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dia", A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_LIMIT);
+    TEST_CONTAINS(err.msg, part1);
+    TEST_CONTAINS(err.msg, part2);
+    TEST_CHECK(t->in.peak_bytes == 0 && t->in.live_allocs == 0);
+    test_instance_free(t);
+}
+
+static void test_tridiagonal_stores_no_padding(void)
+{
+    spmvlab_csr A;
+    const int32_t off[] = {-1, 0, 1}, lo[] = {0, 0, 0}, hi[] = {1000, 1000, 1000};
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, off, lo, hi) == 0);
+    TEST_CHECK(A.nnz == 2998);
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "diagonals=3 offsets=-1..1 stored=2998 fill=1.000 x_reuse=shared");
+    TEST_CHECK(bytes == 16 * 3 + 8 * 2998);
+    spmvlab_csr_free(&A);
+}
+
+/* Diagonal +5 holds entries in rows 100..199 only: 100 values stored. */
+static void test_a_diagonal_is_stored_between_its_first_and_last_entry(void)
+{
+    spmvlab_csr A;
+    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "diagonals=2 offsets=0..5 stored=1100 fill=1.000");
+    TEST_CHECK(bytes == 16 * 2 + 8 * 1100);
+    spmvlab_csr_free(&A);
+}
+
+/* Diagonal +3 with entries in rows 0 and 996 only: 997 stored for 2. */
+static void test_fill_guard_refuses_with_the_numbers(void)
+{
+    spmvlab_csr A;
+    const int32_t off[] = {0, 3, 3}, lo[] = {0, 0, 996}, hi[] = {1000, 1, 997};
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, off, lo, hi) == 0);
+    TEST_CHECK(A.nnz == 1002);
+    expect_refusal(&A, NULL, "dia's 2 diagonals store 1997 entries for 1002 non-zeros",
+                   "fill 1.993 exceeds max_fill 1.50");
+    const char *looser[] = {"max_fill=2", NULL};
+    char desc[256] = "";
+    convert_and_verify(&A, looser, desc, sizeof desc);
+    TEST_CONTAINS(desc, "stored=1997 fill=1.993");
+    spmvlab_csr_free(&A);
+}
+
+static void test_diagonal_guard_refuses_a_random_matrix(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, 200, 200, 3, 4) == 0);
+    const char *sets[] = {"max_fill=1e6", "max_diags=10", NULL};
+    expect_refusal(&A, sets, "diagonals, more than max_diags 10", "for 600 non-zeros");
+    spmvlab_csr_free(&A);
+}
+
+/* Offsets 0 and +10000: the window of 256 + 10000 f64 values is 82048 bytes. */
+static void test_wide_band_reads_x_through_l1(void)
+{
+    spmvlab_csr A;
+    const int32_t off[] = {0, 10000}, lo[] = {0, 0}, hi[] = {20000, 20000};
+    TEST_CHECK(gen_diagonals(&A, 20000, 20000, 2, off, lo, hi) == 0);
+    const char *shared[] = {"x_reuse=shared", NULL};
+    expect_refusal(&A, shared, "x window of 82048 bytes (offsets 0 to 10000)", "x_reuse = shared may use");
+    char desc[256] = "";
+    convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "x_reuse=l1");
+    spmvlab_csr_free(&A);
+}
+
+/* 50 x 80 with offsets -10, 0 and +30: rows and columns both clip. */
+static void test_rectangular_band(void)
+{
+    spmvlab_csr A;
+    const int32_t off[] = {-10, 0, 30}, lo[] = {0, 0, 0}, hi[] = {50, 50, 50};
+    TEST_CHECK(gen_diagonals(&A, 50, 80, 3, off, lo, hi) == 0);
+    TEST_CHECK(A.nnz == 40 + 50 + 50);
+    char desc[256] = "";
+    const char *l1[] = {"x_reuse=l1", NULL};
+    convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "diagonals=3 offsets=-10..30 stored=140 fill=1.000 x_reuse=shared");
+    convert_and_verify(&A, l1, desc, sizeof desc);
+    TEST_CONTAINS(desc, "x_reuse=l1");
+    spmvlab_csr_free(&A);
+}
+
+static void test_no_nonzeros_converts(void)
+{
+    spmvlab_csr A;
+    const int32_t lengths[] = {0, 0, 0, 0, 0};
+    TEST_CHECK(test_gen_rows(&A, 5, 4, lengths, 1) == 0);
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    TEST_CONTAINS(desc, "diagonals=0");
+    TEST_CHECK(bytes == 0); /* nothing stored; the kernel writes 0 to every row */
+    spmvlab_csr_free(&A);
+}
+
+int main(void)
+{
+    test_tridiagonal_stores_no_padding();
+    test_a_diagonal_is_stored_between_its_first_and_last_entry();
+    test_fill_guard_refuses_with_the_numbers();
+    test_diagonal_guard_refuses_a_random_matrix();
+    test_wide_band_reads_x_through_l1();
+    test_rectangular_band();
+    test_no_nonzeros_converts();
+    return test_done("dia guards");
+}
