@@ -10,6 +10,8 @@ int cmd_gen(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_new_plugin(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Exit codes shared by the commands. */
 enum {

@@ -1,192 +1,187 @@
-/* Command line and [run] section of run / tune; see run_options.h. */
-#include <ctype.h>
-#include <errno.h>
+/*
+ * Command line and [run] section of run / tune; see run_options.h.
+ *
+ * Each setting is one row below: the core's option row (INI key, type,
+ * default, range or choices, help, and the run_settings member the engine
+ * fills) plus what the command line adds. The flag is the key with '_' as
+ * '-' ("time_budget_ms" is --time-budget-ms); a row may add a short alias.
+ * Values the engine does not type (lists, byte counts, a 64-bit seed) go
+ * through the row's apply function instead of a member.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
 #include "run_options.h"
+#include "run_values.h"
+#include "spmvlab/core.h"
 
-/* Flags given on the command line, which the [run] section may not change. */
-enum {
-    GIVEN_LABELS = 1 << 0, GIVEN_DTYPE = 1 << 1, GIVEN_OUTPUT = 1 << 2, GIVEN_JSON = 1 << 3,
-    GIVEN_BASELINE = 1 << 4, GIVEN_REPS = 1 << 5, GIVEN_WARMUP = 1 << 6, GIVEN_BUDGET = 1 << 7,
-    GIVEN_FLUSH = 1 << 8, GIVEN_ISOLATE = 1 << 9, GIVEN_TIMEOUT = 1 << 10, GIVEN_SEED = 1 << 11,
-    GIVEN_MEMLIMIT = 1 << 12, GIVEN_MATRICES = 1 << 13, GIVEN_TIMING = 1 << 14, GIVEN_NOISE = 1 << 15
+enum { ON_CLI = 1, ON_INI = 2, BOTH = 3 };
+
+typedef struct run_key {
+    spmvlab_option opt;         /* the engine's row; its member, or field_size 0 with apply */
+    unsigned where;             /* ON_CLI, ON_INI or BOTH */
+    const char *alias;          /* a short flag, or NULL */
+    const char *meta;           /* the value's name in --help; NULL for a switch */
+    run_apply_fn apply;            /* for values the engine does not type, else NULL */
+} run_key;
+
+#define I SPMVLAB_OPT_INT
+#define F SPMVLAB_OPT_FLOAT
+#define B SPMVLAB_OPT_BOOL
+#define E SPMVLAB_OPT_ENUM
+#define S SPMVLAB_OPT_STRING
+#define AT(member) SPMVLAB_FIELD(run_settings, member)
+
+static const run_key run_keys[] = {
+    {{"plugins", S, "", 0, 0, NULL, "instances: plugin names or INI section labels, comma list (default: every "
+      "section of -c FILE)", AT(labels)}, BOTH, "-p", "LABELS", NULL},
+    {{"config", S, "", 0, 0, NULL, "instance sections and a [run] section (flags win)", 0, 0}, ON_CLI, "-c",
+     "FILE.ini", run_apply_config},
+    {{"matrices", S, "", 0, 0, NULL, "matrix files, folders, archives or lists (the command line names them "
+      "as arguments)", 0, 0}, ON_INI, NULL, NULL, run_apply_matrices},
+    {{"set", S, "", 0, 0, NULL, "LABEL.KEY=V[,V]: set or sweep an instance's option; NAME: add the matrices of "
+      "set NAME (small, large or FILE.ini)", 0, 0}, BOTH, NULL, "ARG", run_apply_set},
+    {{"dtype", S, "f64", 0, 0, NULL, "value type(s), comma list of f64, f32, f16", 0, 0}, BOTH, NULL, "LIST",
+     run_apply_dtype},
+    {{"output", S, "", 0, 0, NULL, "results: .csv (a row per matrix x instance x dtype as measured, the summary "
+      "in OUT-summary.csv) or .json", AT(output)}, BOTH, "-o", "OUT", NULL},
+    {{"json", S, "", 0, 0, NULL, "rows, samples and summary as JSON", AT(json)}, BOTH, NULL, "OUT.json", NULL},
+    {{"baseline", S, "", 0, 0, NULL, "speedups relative to LABEL (default cusparse, else csr, else the first)",
+      AT(baseline)}, BOTH, NULL, "LABEL", NULL},
+    {{"plugin_dir", S, "", 0, 0, NULL, "search DIR for plugins first (repeatable)", 0, 0}, BOTH, NULL, "DIR",
+     run_apply_plugin_dir},
+    {{"reps", I, "100", 1, 100000000, NULL, "most rounds per matrix", AT(reps)}, BOTH, NULL, "N", NULL},
+    {{"warmup", I, "10", 0, 100000000, NULL, "untimed launches per instance", AT(warmup)}, BOTH, NULL, "N", NULL},
+    {{"time_budget_ms", F, "1000", 0, 1e12, NULL, "stop a matrix after T ms per instance, >= 10 rounds (0: only "
+      "--reps counts)", AT(time_budget_ms)}, BOTH, NULL, "T", NULL},
+    {{"timing", E, "batch", 0, 0, "batch|single", "which timing drives speedups and summaries", AT(timing)},
+     BOTH, NULL, "batch|single", NULL},
+    {{"noise", F, "0.01", 0, 1, NULL, "a win or loss also needs the speedup beyond 1 +- F", AT(noise)}, BOTH,
+     NULL, "F", NULL},
+    {{"flush_l2", B, "false", 0, 0, NULL, "overwrite a buffer larger than L2 before every sample",
+      AT(flush_l2)}, BOTH, NULL, NULL, NULL},
+    {{"isolate", B, "false", 0, 0, NULL, "each instance x matrix in a child process (crash, timeout)",
+      AT(isolate)}, BOTH, NULL, NULL, NULL},
+    {{"timeout", F, "120", 0.001, 1e9, NULL, "seconds per child with --isolate", AT(timeout_s)}, BOTH, NULL,
+     "SECONDS", NULL},
+    {{"resume", S, "", 0, 0, NULL, "keep the cells already in OUT.csv, measure and append the rest",
+      AT(resume)}, BOTH, NULL, "OUT.csv", NULL},
+    {{"seed", S, "1", 0, 0, NULL, "seed of the random x", 0, 0}, BOTH, NULL, "N", run_apply_seed},
+    {{"mem_limit", S, "", 0, 0, NULL, "device bytes one instance may hold (e.g. 4G)", 0, 0}, BOTH, NULL, "BYTES",
+     run_apply_mem_limit},
+    {{"shard", S, "", 0, 0, NULL, "measure only shard I of N (cells by a hash of matrix and dtype); merge the "
+      "parts with spmvlab merge", 0, 0}, BOTH, NULL, "I/N", run_apply_shard},
+    {{"devices", S, "", 0, 0, NULL, "one worker process per GPU (all, or a list like 0,1; cpu:N: N workers "
+      "without a GPU), merged into -o OUT.csv", 0, 0}, BOTH, NULL, "SPEC", run_apply_devices},
+    {{"device", S, "", 0, 0, NULL, "run on this CUDA device only (cpu: none)", 0, 0}, ON_CLI, NULL, "D",
+     run_apply_device},
+    {{"verbose", B, "false", 0, 0, NULL, "plugin log lines and format facts", AT(verbose)}, BOTH, "-v", NULL,
+     NULL},
+    {{"columns", B, "false", 0, 0, NULL, "print the CSV columns with their meaning and exit", AT(show_columns)},
+     ON_CLI, NULL, NULL, NULL},
 };
+#define NKEYS ((int)(sizeof run_keys / sizeof *run_keys))
 
-static int parse_int(const char *t, long lo, long hi, int *out)
+#undef I
+#undef F
+#undef B
+#undef E
+#undef S
+#undef AT
+
+/* "--time-budget-ms" for key "time_budget_ms". */
+static void flag_of(const run_key *k, char *out, size_t len)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(t, &end, 10);
-    if (end == t || *end || errno || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
+    snprintf(out, len, "--%s", k->opt.key);
+    for (char *p = out + 2; *p; p++)
+        if (*p == '_')
+            *p = '-';
 }
 
-static int parse_double(const char *t, double lo, double hi, double *out)
+static int key_of_flag(const char *arg)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(t, &end);
-    if (end == t || *end || errno || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_u64(const char *t, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!isdigit((unsigned char)t[0]))
-        return -1;
-    unsigned long long v = strtoull(t, &end, 10);
-    if (*end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_bool(const char *t, int *out)
-{
-    static const char *yes[] = {"1", "true", "yes", "on"}, *no[] = {"0", "false", "no", "off"};
-    for (int k = 0; k < 4; k++) {
-        if (strcasecmp(t, yes[k]) == 0)
-            return *out = 1, 0;
-        if (strcasecmp(t, no[k]) == 0)
-            return *out = 0, 0;
+    char flag[80];
+    for (int k = 0; k < NKEYS; k++) {
+        flag_of(&run_keys[k], flag, sizeof flag);
+        if ((run_keys[k].where & ON_CLI) &&
+            (strcmp(arg, flag) == 0 || (run_keys[k].alias && strcmp(arg, run_keys[k].alias) == 0)))
+            return k;
     }
     return -1;
 }
 
-int run_parse_bytes(const char *text, size_t *out)
+int run_flag_values(const char *arg)
 {
-    char *end;
-    errno = 0;
-    if (!isdigit((unsigned char)text[0]))
-        return -1;
-    double v = strtod(text, &end);
-    if (end == text || errno || v < 0)
-        return -1;
-    double mult = 1;
-    if (*end) {
-        switch (tolower((unsigned char)*end)) {
-        case 'k': mult = 1024.0; break;
-        case 'm': mult = 1024.0 * 1024; break;
-        case 'g': mult = 1024.0 * 1024 * 1024; break;
-        case 't': mult = 1024.0 * 1024 * 1024 * 1024; break;
-        default: return -1;
-        }
-        end++;
-        if (*end == 'i' || *end == 'I')
-            end++;
-        if (*end == 'b' || *end == 'B')
-            end++;
-        if (*end)
-            return -1;
-    }
-    v *= mult;
-    if (v > 1.8e19)
-        return -1;
-    *out = (size_t)v;
-    return 0;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        return 0;
+    int k = key_of_flag(arg);
+    return k < 0 ? -1 : run_keys[k].meta != NULL;
 }
 
-static int parse_dtypes(run_settings *s, const char *text, spmvlab_err *err)
+/* Sets row k from text, found in ini (NULL: the command line, as flag).
+ * Returns 0, or -1 with a sentence naming where. */
+static int set_key(run_settings *s, spmvlab_optset *eng, int k, const char *text, const char *ini, int line,
+                   const char *flag, spmvlab_err *err)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    s->ndtypes = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
-        spmvlab_dtype d;
-        if (spmvlab_dtype_parse(t, &d))
-            return spmvlab_errf(err, "unknown dtype '%s'; use f64, f32 or f16", t), -1;
-        int seen = 0;
-        for (int k = 0; k < s->ndtypes; k++)
-            seen |= s->dtypes[k] == d;
-        if (!seen)
-            s->dtypes[s->ndtypes++] = d;
-    }
-    if (!s->ndtypes)
-        return spmvlab_errf(err, "no dtype given; use f64, f32 or f16"), -1;
-    return 0;
-}
-
-static int parse_timing(run_settings *s, const char *t, spmvlab_err *err)
-{
-    if (strcmp(t, "batch") == 0)
-        s->timing = RUN_TIMING_BATCH;
-    else if (strcmp(t, "single") == 0)
-        s->timing = RUN_TIMING_SINGLE;
+    const run_key *row = &run_keys[k];
+    spmvlab_err why;
+    int bad = row->apply ? row->apply(s, ini, text, &why) : spmvlab_optset_set(eng, "run", row->opt.key, text, &why);
+    if (!bad)
+        return 0;
+    if (ini)
+        spmvlab_errf(err, "%s:%d: [run] %s%s%s", ini, line, row->apply ? row->opt.key : "",
+                     row->apply ? ": " : "", why.msg);
     else
-        return spmvlab_errf(err, "unknown timing '%s'; use batch or single", t), -1;
-    return 0;
+        spmvlab_errf(err, "%s: %s", flag, why.msg);
+    return -1;
 }
 
-static int push_str(char **list, int *n, int max, const char *v, const char *what, spmvlab_err *err)
+/* Prints text from column indent on, wrapped before column width. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
 {
-    if (*n == max)
-        return spmvlab_errf(err, "more than %d %s", max, what), -1;
-    list[*n] = strdup(v);
-    if (!list[*n])
-        return spmvlab_errf(err, "out of host memory"), -1;
-    (*n)++;
-    return 0;
-}
-
-/* --set VALUE: an instance override when it holds '=', else a matrix set. */
-static int add_set(run_settings *s, const char *v, spmvlab_err *err)
-{
-    if (!v[0])
-        return spmvlab_errf(err, "--set needs LABEL.KEY=VALUES or the name of a matrix set"), -1;
-    if (strchr(v, '='))
-        return push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, v, "--set overrides", err);
-    return push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, v, "matrix sets", err);
+    int col = indent;
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        int n = (int)strlen(w);
+        if (col > indent && col + 1 + n > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        col += fprintf(out, " %s", w);
+    }
+    fputc('\n', out);
 }
 
 static void usage(FILE *out, run_mode mode)
 {
     if (mode == RUN_MODE_TUNE)
-        fprintf(out,
-                "usage: spmvlab tune -p LABEL --set LABEL.KEY=V1,V2,... [options] MATRICES...\n"
-                "Measures every combination of the swept options on each matrix and picks the\n"
-                "fastest; reports the search time and memory. Takes the options of run.\n\n");
+        fprintf(out, "usage: spmvlab tune -p LABEL --set LABEL.KEY=V1,V2,... [options] MATRICES...\n"
+                     "Measures every combination of the swept options on each matrix and picks the\n"
+                     "fastest; reports the search time and memory. Takes the options of run.\n\n");
     else
         fprintf(out, "usage: spmvlab run -p LABELS [options] MATRICES...\n"
                      "Converts, verifies and times plugin instances over matrices (A/B).\n\n");
-    fprintf(out,
-            "MATRICES are .mtx / .mtx.gz files or folders of them.\n"
-            "  -p LABELS              instances: plugin names or INI section labels, comma list\n"
-            "                         (default: plugins = in [run], else every section of -c FILE)\n"
-            "  -c FILE.ini            instance sections and a [run] section (flags win)\n"
-            "  --dtype f64|f32|f16    value type(s), comma list (default f64)\n"
-            "  -o OUT.csv             one row per matrix x instance x dtype, appended as measured\n"
-            "                         (the summary goes to OUT-summary.csv)\n"
-            "  --json OUT.json        rows, samples and summary\n"
-            "  --baseline LABEL       speedups relative to LABEL (default cusparse, else csr, else first)\n"
-            "  --set LABEL.KEY=V[,V]  set or sweep an option of an instance (repeatable)\n"
-            "  --set NAME             add the matrices of a set: small, large or FILE.ini\n"
-            "  --plugin-dir DIR       search DIR for plugins first\n"
-            "  --reps N               most rounds per matrix (default 100)\n"
-            "  --warmup N             untimed launches per instance (default 10)\n"
-            "  --time-budget-ms T     stop a matrix after T ms per instance, >= 10 rounds (default 1000;\n"
-            "                         0: only --reps counts)\n"
-            "  --timing batch|single  which timing drives speedups and summaries (default batch)\n"
-            "  --noise F              a win or loss also needs the speedup beyond 1 +- F (default 0.01)\n"
-            "  --flush-l2             overwrite a buffer larger than L2 before every sample\n"
-            "  --isolate              each instance x matrix in a child process (crash, timeout)\n"
-            "  --timeout SECONDS      per child with --isolate (default 120)\n"
-            "  --resume OUT.csv       keep the cells already in OUT.csv, measure and append the rest\n"
-            "  --seed N               seed of the random x (default 1)\n"
-            "  --mem-limit BYTES      device bytes one instance may hold (e.g. 4G)\n"
-            "  --columns              print the CSV columns with their meaning and exit\n"
-            "  -v                     plugin log lines and format facts\n"
-            "Without a GPU, run says so once and checks each instance's spmv_host (no timings).\n");
+    fprintf(out, "MATRICES are .mtx / .mtx.gz files, SuiteSparse archives (Name.tar.gz), folders of them\n"
+                 "(also in the ssget layout Group/Name/), or list files (.txt: a path or Group/Name a line).\n"
+                 "Every option is also a key of the [run] section of -c FILE.ini (key: the flag without\n"
+                 "'--', '-' as '_'); flags win.\n");
+    for (int k = 0; k < NKEYS; k++) {
+        const run_key *r = &run_keys[k];
+        if (!(r->where & ON_CLI))
+            continue;
+        char flag[80], left[160];
+        flag_of(r, flag, sizeof flag);
+        snprintf(left, sizeof left, "%s%s%s%s%s", r->alias ? r->alias : "", r->alias ? ", " : "", flag,
+                 r->meta ? " " : "", r->meta ? r->meta : "");
+        const char *def = r->opt.def && r->opt.def[0] && r->opt.type != SPMVLAB_OPT_BOOL ? r->opt.def : NULL;
+        char help[600];
+        snprintf(help, sizeof help, "%s%s%s%s", r->opt.help, def ? " (default " : "", def ? def : "", def ? ")" : "");
+        fprintf(out, "  %-24s", left);
+        print_wrapped(out, help, 26, 100);
+    }
+    fprintf(out, "Without a GPU, run says so once and checks each instance's spmv_host (no timings).\n");
 }
 
 static void build_command(run_settings *s, int argc, char **argv)
@@ -199,110 +194,106 @@ static void build_command(run_settings *s, int argc, char **argv)
     }
 }
 
-/* A relative matrix path of the INI file: as given when it exists, else
- * beside the INI file. */
-static void resolve_ini_path(const char *ini, const char *p, char *out, size_t len)
+/* The command line; given[k] marks the rows it set. Returns 0, 1 (help
+ * printed) or -1 with a sentence. */
+static int parse_argv(run_settings *s, spmvlab_optset *eng, int argc, char **argv, char *given, spmvlab_err *err)
 {
-    struct stat st;
-    snprintf(out, len, "%s", p);
-    if (p[0] == '/' || stat(p, &st) == 0)
-        return;
-    const char *slash = strrchr(ini, '/');
-    if (slash)
-        snprintf(out, len, "%.*s/%s", (int)(slash - ini), ini, p);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, s->mode);
+            return 1;
+        }
+        int k = key_of_flag(a);
+        if (k < 0 && a[0] == '-' && a[1])
+            return spmvlab_errf(err, "unknown option '%s'; see %s --help", a, s->prog), -1;
+        if (k < 0) {
+            if (run_push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, a, "matrix arguments", err))
+                return -1;
+            s->matrices_given = 1;
+            continue;
+        }
+        const char *v = "true";
+        if (run_keys[k].meta) {
+            if (i + 1 >= argc)
+                return spmvlab_errf(err, "%s needs a value; see --help", a), -1;
+            v = argv[++i];
+        }
+        if (set_key(s, eng, k, v, NULL, 0, a, err))
+            return -1;
+        given[k] = 1;
+    }
+    return 0;
 }
 
-static int run_key(run_settings *s, const spmvlab_kv *kv, unsigned given, spmvlab_err *err)
+/* The [run] section of the INI file, for the rows the command line left. */
+static int parse_ini(run_settings *s, spmvlab_optset *eng, spmvlab_config *cfg, const char *given,
+                     spmvlab_err *err)
 {
-    char at[600];
-    snprintf(at, sizeof at, "%s:%d: [run] %s", kv->file, kv->line, kv->key);
-    const char *v = kv->value, *k = kv->key;
-    spmvlab_err why;
-    if (strcmp(k, "plugins") == 0) {
-        if (!(given & GIVEN_LABELS))
-            snprintf(s->labels, sizeof s->labels, "%s", v);
-    } else if (strcmp(k, "matrices") == 0) {
-        if (given & GIVEN_MATRICES)
-            return 0;
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s", v);
-        for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
-            char p[4096];
-            resolve_ini_path(kv->file, t, p, sizeof p);
-            if (push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, p, "matrix arguments", &why))
-                return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
+    const spmvlab_section *run = spmvlab_config_section(cfg, "run");
+    for (int j = 0; run && j < run->nkv; j++) {
+        const spmvlab_kv *kv = &run->kv[j];
+        int k = 0;
+        while (k < NKEYS && !((run_keys[k].where & ON_INI) && strcmp(run_keys[k].opt.key, kv->key) == 0))
+            k++;
+        if (k == NKEYS) {
+            char known[600] = "";
+            size_t used = 0;
+            for (int r = 0; r < NKEYS && used < sizeof known; r++)
+                if (run_keys[r].where & ON_INI)
+                    used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
+                                             run_keys[r].opt.key);
+            return spmvlab_errf(err, "%s:%d: unknown key '%s' in [run]; known: %s", kv->file, kv->line, kv->key,
+                                known),
+                   -1;
         }
-    } else if (strcmp(k, "set") == 0) {
-        if (given & GIVEN_MATRICES)
-            return 0;
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s", v);
-        for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
-            if (strchr(t, '='))
-                return spmvlab_errf(err, "%s names matrix sets; options belong in the instance's section", at), -1;
-            char p[4096];
-            if (strstr(t, ".ini"))
-                resolve_ini_path(kv->file, t, p, sizeof p);
-            else
-                snprintf(p, sizeof p, "%s", t);
-            if (push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, p, "matrix sets", &why))
-                return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
-        }
-    } else if (strcmp(k, "dtype") == 0) {
-        if (!(given & GIVEN_DTYPE) && parse_dtypes(s, v, &why))
-            return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
-    } else if (strcmp(k, "reps") == 0) {
-        if (!(given & GIVEN_REPS) && parse_int(v, 1, 100000000, &s->reps))
-            return spmvlab_errf(err, "%s = %s is not a whole number from 1 on", at, v), -1;
-    } else if (strcmp(k, "warmup") == 0) {
-        if (!(given & GIVEN_WARMUP) && parse_int(v, 0, 100000000, &s->warmup))
-            return spmvlab_errf(err, "%s = %s is not a whole number from 0 on", at, v), -1;
-    } else if (strcmp(k, "time_budget_ms") == 0) {
-        if (!(given & GIVEN_BUDGET) && parse_double(v, 0, 1e12, &s->time_budget_ms))
-            return spmvlab_errf(err, "%s = %s is not a number of milliseconds >= 0", at, v), -1;
-    } else if (strcmp(k, "baseline") == 0) {
-        if (!(given & GIVEN_BASELINE))
-            snprintf(s->baseline, sizeof s->baseline, "%s", v);
-    } else if (strcmp(k, "output") == 0) {
-        if (!(given & GIVEN_OUTPUT))
-            snprintf(s->output, sizeof s->output, "%s", v);
-    } else if (strcmp(k, "json") == 0) {
-        if (!(given & GIVEN_JSON))
-            snprintf(s->json, sizeof s->json, "%s", v);
-    } else if (strcmp(k, "flush_l2") == 0) {
-        if (!(given & GIVEN_FLUSH) && parse_bool(v, &s->flush_l2))
-            return spmvlab_errf(err, "%s = %s is not true or false", at, v), -1;
-    } else if (strcmp(k, "isolate") == 0) {
-        if (!(given & GIVEN_ISOLATE) && parse_bool(v, &s->isolate))
-            return spmvlab_errf(err, "%s = %s is not true or false", at, v), -1;
-    } else if (strcmp(k, "timeout") == 0) {
-        if (!(given & GIVEN_TIMEOUT) && parse_double(v, 0.001, 1e9, &s->timeout_s))
-            return spmvlab_errf(err, "%s = %s is not a number of seconds > 0", at, v), -1;
-    } else if (strcmp(k, "seed") == 0) {
-        if (!(given & GIVEN_SEED) && parse_u64(v, &s->seed))
-            return spmvlab_errf(err, "%s = %s is not a whole number >= 0", at, v), -1;
-    } else if (strcmp(k, "mem_limit") == 0) {
-        if (!(given & GIVEN_MEMLIMIT) && run_parse_bytes(v, &s->mem_limit))
-            return spmvlab_errf(err, "%s = %s is not a byte count (e.g. 4G)", at, v), -1;
-    } else if (strcmp(k, "timing") == 0) {
-        if (!(given & GIVEN_TIMING) && parse_timing(s, v, &why))
-            return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
-    } else if (strcmp(k, "noise") == 0) {
-        if (!(given & GIVEN_NOISE) && parse_double(v, 0, 1, &s->noise))
-            return spmvlab_errf(err, "%s = %s is not a fraction from 0 to 1", at, v), -1;
-    } else if (strcmp(k, "plugin_dir") == 0) {
-        char p[4096];
-        resolve_ini_path(kv->file, v, p, sizeof p);
-        if (push_str(s->plugin_dirs, &s->nplugin_dirs, 32, p, "plugin folders", &why))
-            return spmvlab_errf(err, "%s: %s", at, why.msg), -1;
-    } else {
-        return spmvlab_errf(err,
-                            "%s:%d: unknown key '%s' in [run]; known: plugins, matrices, set, dtype, reps, "
-                            "warmup, time_budget_ms, timing, noise, baseline, output, json, flush_l2, isolate, "
-                            "timeout, seed, mem_limit, plugin_dir",
-                            kv->file, kv->line, k),
+        /* Plugin folders add up; any other flag replaces the file's value. */
+        int skip = given[k] && run_keys[k].apply != run_apply_plugin_dir;
+        if (!skip && set_key(s, eng, k, kv->value, kv->file, kv->line, NULL, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* What follows from the settings together: -o by extension, resume's
+ * file, the instances of the INI file. */
+static int settle(run_settings *s, const spmvlab_config *cfg, const char *given, spmvlab_err *err)
+{
+    size_t n = strlen(s->output);
+    if (n >= 5 && strcmp(s->output + n - 5, ".json") == 0) {
+        if (s->json[0] && strcmp(s->json, s->output) != 0)
+            return spmvlab_errf(err, "-o %s and --json %s both ask for JSON; give one", s->output, s->json), -1;
+        s->json = s->output;
+        s->output = "";
+    } else if (n && (n < 4 || strcmp(s->output + n - 4, ".csv") != 0)) {
+        return spmvlab_errf(err, "-o %s: spmvlab writes .csv or .json; name the file with one of them", s->output),
                -1;
     }
+    if (s->resume[0]) {
+        int o = key_of_flag("-o");
+        if (s->output[0] && strcmp(s->output, s->resume) != 0 && given[o])
+            return spmvlab_errf(err, "--resume %s and -o %s name different files; resume appends to the file it "
+                                "reads", s->resume, s->output),
+                   -1;
+        s->output = s->resume;
+    }
+    /* Without -p or plugins =, every instance section of the file runs. */
+    if (!s->labels[0]) {
+        for (int j = 0; j < cfg->nsections; j++) {
+            size_t used = strlen(s->label_list);
+            if (strcmp(cfg->sections[j].label, "run") != 0)
+                snprintf(s->label_list + used, sizeof s->label_list - used, "%s%s", used ? "," : "",
+                         cfg->sections[j].label);
+        }
+        s->labels = s->label_list;
+    }
+    if (!s->labels[0])
+        return spmvlab_errf(err, "no instances given: use -p LABELS (or plugins = in [run], or instance sections "
+                            "in -c FILE)"),
+               -1;
+    if (!s->nmatrix_args && !s->nset_names)
+        return spmvlab_errf(err, "no matrices given: name files, folders or --set NAME (or matrices = in [run])"),
+               -1;
     return 0;
 }
 
@@ -312,159 +303,40 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
     memset(s, 0, sizeof *s);
     s->mode = mode;
     s->prog = mode == RUN_MODE_TUNE ? "spmvlab tune" : "spmvlab run";
-    s->dtypes[0] = SPMVLAB_F64;
-    s->ndtypes = 1;
-    s->reps = 100;
-    s->warmup = 10;
-    s->time_budget_ms = 1000;
-    s->timeout_s = 120;
-    s->seed = 1;
-    s->noise = 0.01;
+    s->labels = s->output = s->json = s->baseline = s->resume = "";
     build_command(s, argc, argv);
-    unsigned given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = 1;
-#define NEED()                                                                         \
-    do {                                                                               \
-        if (!v)                                                                        \
-            return spmvlab_errf(err, "%s needs a value; see --help", a), -1;            \
-    } while (0)
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout, mode);
-            return 1;
-        } else if (strcmp(a, "--columns") == 0) {
-            s->show_columns = 1;
-            takes = 0;
-        } else if (strcmp(a, "-p") == 0 || strcmp(a, "--plugins") == 0) {
-            NEED();
-            snprintf(s->labels, sizeof s->labels, "%s", v);
-            given |= GIVEN_LABELS;
-        } else if (strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) {
-            NEED();
-            snprintf(s->config_path, sizeof s->config_path, "%s", v);
-        } else if (strcmp(a, "--dtype") == 0) {
-            NEED();
-            if (parse_dtypes(s, v, err))
-                return -1;
-            given |= GIVEN_DTYPE;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            NEED();
-            snprintf(s->output, sizeof s->output, "%s", v);
-            given |= GIVEN_OUTPUT;
-        } else if (strcmp(a, "--json") == 0) {
-            NEED();
-            snprintf(s->json, sizeof s->json, "%s", v);
-            given |= GIVEN_JSON;
-        } else if (strcmp(a, "--baseline") == 0) {
-            NEED();
-            snprintf(s->baseline, sizeof s->baseline, "%s", v);
-            given |= GIVEN_BASELINE;
-        } else if (strcmp(a, "--set") == 0) {
-            NEED();
-            if (add_set(s, v, err))
-                return -1;
-            if (!strchr(v, '='))
-                given |= GIVEN_MATRICES;
-        } else if (strcmp(a, "--plugin-dir") == 0) {
-            NEED();
-            if (push_str(s->plugin_dirs, &s->nplugin_dirs, 32, v, "plugin folders", err))
-                return -1;
-        } else if (strcmp(a, "--reps") == 0) {
-            NEED();
-            if (parse_int(v, 1, 100000000, &s->reps))
-                return spmvlab_errf(err, "--reps %s is not a whole number from 1 on", v), -1;
-            given |= GIVEN_REPS;
-        } else if (strcmp(a, "--warmup") == 0) {
-            NEED();
-            if (parse_int(v, 0, 100000000, &s->warmup))
-                return spmvlab_errf(err, "--warmup %s is not a whole number from 0 on", v), -1;
-            given |= GIVEN_WARMUP;
-        } else if (strcmp(a, "--time-budget-ms") == 0) {
-            NEED();
-            if (parse_double(v, 0, 1e12, &s->time_budget_ms))
-                return spmvlab_errf(err, "--time-budget-ms %s is not a number of milliseconds >= 0", v), -1;
-            given |= GIVEN_BUDGET;
-        } else if (strcmp(a, "--timing") == 0) {
-            NEED();
-            if (parse_timing(s, v, err))
-                return -1;
-            given |= GIVEN_TIMING;
-        } else if (strcmp(a, "--noise") == 0) {
-            NEED();
-            if (parse_double(v, 0, 1, &s->noise))
-                return spmvlab_errf(err, "--noise %s is not a fraction from 0 to 1", v), -1;
-            given |= GIVEN_NOISE;
-        } else if (strcmp(a, "--flush-l2") == 0) {
-            s->flush_l2 = 1;
-            given |= GIVEN_FLUSH;
-            takes = 0;
-        } else if (strcmp(a, "--isolate") == 0) {
-            s->isolate = 1;
-            given |= GIVEN_ISOLATE;
-            takes = 0;
-        } else if (strcmp(a, "--timeout") == 0) {
-            NEED();
-            if (parse_double(v, 0.001, 1e9, &s->timeout_s))
-                return spmvlab_errf(err, "--timeout %s is not a number of seconds > 0", v), -1;
-            given |= GIVEN_TIMEOUT;
-        } else if (strcmp(a, "--resume") == 0) {
-            NEED();
-            snprintf(s->resume, sizeof s->resume, "%s", v);
-        } else if (strcmp(a, "--seed") == 0) {
-            NEED();
-            if (parse_u64(v, &s->seed))
-                return spmvlab_errf(err, "--seed %s is not a whole number >= 0", v), -1;
-            given |= GIVEN_SEED;
-        } else if (strcmp(a, "--mem-limit") == 0) {
-            NEED();
-            if (run_parse_bytes(v, &s->mem_limit))
-                return spmvlab_errf(err, "--mem-limit %s is not a byte count (e.g. 4G)", v), -1;
-            given |= GIVEN_MEMLIMIT;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            s->verbose = 1;
-            takes = 0;
-        } else if (a[0] == '-' && a[1]) {
-            return spmvlab_errf(err, "unknown option '%s'; see %s --help", a, s->prog), -1;
-        } else {
-            if (push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, a, "matrix arguments", err))
-                return -1;
-            given |= GIVEN_MATRICES;
-            takes = 0;
-        }
-#undef NEED
-        i += takes;
+    /* The engine reads the rows as a plugin's table whose options struct
+     * is run_settings. */
+    spmvlab_option table[NKEYS + 1];
+    memset(table, 0, sizeof table);
+    for (int k = 0; k < NKEYS; k++)
+        table[k] = run_keys[k].opt;
+    spmvlab_plugin desc = {SPMVLAB_PLUGIN_HEADER, .name = "run", .options = table,
+                           .options_size = sizeof(run_settings)};
+    spmvlab_optset *eng = calloc(1, sizeof *eng);
+    if (!eng || spmvlab_optset_init(eng, &desc, err)) {
+        free(eng);
+        return eng ? -1 : (spmvlab_errf(err, "out of host memory"), -1);
     }
+    s->engine = eng;
+    for (int k = 0; k < NKEYS; k++)
+        if (run_keys[k].apply && run_keys[k].opt.def[0] && run_keys[k].apply(s, NULL, run_keys[k].opt.def, err))
+            return -1;
+    char given[NKEYS] = {0};
+    int rc = parse_argv(s, eng, argc, argv, given, err);
+    if (rc == 0 && !s->show_columns && s->config_path[0])
+        rc = spmvlab_config_read(cfg, s->config_path, err) ? -1 : parse_ini(s, eng, cfg, given, err);
+    /* The engine filled its copy of run_settings; take the members it owns. */
+    for (int k = 0; k < NKEYS; k++)
+        if (run_keys[k].opt.field_size)
+            memcpy((char *)s + run_keys[k].opt.field_offset, (const char *)eng->fields + run_keys[k].opt.field_offset,
+                   run_keys[k].opt.field_size);
+    s->prog = mode == RUN_MODE_TUNE ? "spmvlab tune" : "spmvlab run";
+    if (rc)
+        return rc;
     if (s->show_columns)
         return 1;
-    if (s->config_path[0]) {
-        if (spmvlab_config_read(cfg, s->config_path, err))
-            return -1;
-        const spmvlab_section *run = spmvlab_config_section(cfg, "run");
-        for (int k = 0; run && k < run->nkv; k++)
-            if (run_key(s, &run->kv[k], given, err))
-                return -1;
-    }
-    if (s->resume[0]) {
-        if (s->output[0] && strcmp(s->output, s->resume) != 0 && (given & GIVEN_OUTPUT))
-            return spmvlab_errf(err, "--resume %s and -o %s name different files; resume appends to the file it reads",
-                                s->resume, s->output),
-                   -1;
-        snprintf(s->output, sizeof s->output, "%s", s->resume);
-    }
-    /* Without -p or plugins =, every instance section of the file runs. */
-    for (int j = 0, from_file = !s->labels[0]; from_file && j < cfg->nsections; j++) {
-        size_t n = strlen(s->labels);
-        if (strcmp(cfg->sections[j].label, "run") != 0)
-            snprintf(s->labels + n, sizeof s->labels - n, "%s%s", n ? "," : "", cfg->sections[j].label);
-    }
-    if (!s->labels[0])
-        return spmvlab_errf(err, "no instances given: use -p LABELS (or plugins = in [run], or instance sections in -c FILE)"),
-               -1;
-    if (!s->nmatrix_args && !s->nset_names)
-        return spmvlab_errf(err, "no matrices given: name files, folders or --set NAME (or matrices = in [run])"), -1;
-    return 0;
+    return settle(s, cfg, given, err);
 }
 
 /* Splits the -p list into trimmed labels. */
@@ -540,4 +412,10 @@ void run_settings_free(run_settings *s)
     for (int i = 0; i < s->nplugin_dirs; i++)
         free(s->plugin_dirs[i]);
     s->nmatrix_args = s->nset_names = s->noverrides = s->nplugin_dirs = 0;
+    if (s->engine) {
+        spmvlab_optset_free(s->engine);
+        free(s->engine);
+        s->engine = NULL;
+    }
+    s->labels = s->output = s->json = s->baseline = s->resume = "";
 }

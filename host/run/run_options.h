@@ -1,7 +1,9 @@
 /*
  * Settings of `spmvlab run` and `spmvlab tune`: the command line, the [run]
  * section of an INI file (command-line flags win), instance overrides
- * (--set LABEL.KEY=VALUES) and matrix sets (--set NAME).
+ * (--set LABEL.KEY=VALUES) and matrix sets (--set NAME). Each setting is
+ * one row of a table read by the core's option engine (typed values,
+ * ranges, choices), which gives its INI key, its flag and its help.
  */
 #ifndef SPMVLAB_HOST_RUN_OPTIONS_H
 #define SPMVLAB_HOST_RUN_OPTIONS_H
@@ -26,20 +28,20 @@ typedef enum run_timing {
 typedef struct run_settings {
     run_mode mode;
     const char *prog;                   /* "spmvlab run" / "spmvlab tune" for messages */
-    char labels[4096];                  /* -p / plugins = */
+    const char *labels;                 /* -p / plugins = ; never NULL */
     char config_path[4096];             /* -c */
     spmvlab_dtype dtypes[3];            /* --dtype (list), default f64 */
     int ndtypes;
-    char output[4096];                  /* -o / output = ; "" none */
-    char json[4096];                    /* --json / json = ; "" none */
-    char baseline[128];                 /* --baseline / baseline = ; "" default rule */
+    const char *output;                 /* -o / output = (.csv); "" none */
+    const char *json;                   /* --json / json = , or -o with .json; "" none */
+    const char *baseline;               /* --baseline / baseline = ; "" default rule */
     int reps;                           /* most rounds per matrix (default 100) */
     int warmup;                         /* untimed launches per instance (default 10) */
     double time_budget_ms;              /* per instance and matrix (default 1000) */
     int flush_l2;
     int isolate;
     double timeout_s;                   /* per child with --isolate (default 120) */
-    char resume[4096];                  /* --resume */
+    const char *resume;                 /* --resume; "" none */
     uint64_t seed;                      /* random x (default 1) */
     size_t mem_limit;                   /* bytes per instance; 0: the runtime's default */
     run_timing timing;
@@ -47,9 +49,14 @@ typedef struct run_settings {
     int verbose;
     int show_columns;                   /* --columns: print the CSV schema and exit */
 
-    /* matrix sources: files / folders, then named sets, in order */
+    /* scale: this process's shard and, for run --devices, its workers */
+    int shard_index, shard_count;       /* --shard I/N; 0/1 when not sharded */
+    char devices[256];                  /* --devices all|0,1,..|cpu:N; "" none */
+
+    /* matrix sources: files / folders / archives / lists, then named sets, in order */
     char *matrix_args[RUN_MAX_LIST];
     int nmatrix_args;
+    int matrices_given;                 /* the command line named matrices: [run] may not */
     char *set_names[RUN_MAX_LIST];
     int nset_names;
     /* instance overrides "LABEL.KEY=VALUES" (or "KEY=VALUES" with one label) */
@@ -59,6 +66,8 @@ typedef struct run_settings {
     int nplugin_dirs;
 
     char command[2048];                 /* the command line, for the results */
+    char label_list[4096];              /* labels gathered from the INI file's sections */
+    void *engine;                       /* the option engine's values, which the strings point into */
 } run_settings;
 
 /* Parses argv (argv[0] is the command) and the INI file it names into s and
@@ -74,5 +83,10 @@ void run_settings_free(run_settings *s);
 
 /* Parses "1234", "64M", "2G", "512k" (powers of 1024). Returns 0 or -1. */
 int run_parse_bytes(const char *text, size_t *out);
+
+/* How many values the command-line flag arg takes: 0 (a switch), 1, or -1
+ * when run does not know it (then it is a matrix when it does not start
+ * with '-'). For the workers of --devices, which pass flags on. */
+int run_flag_values(const char *arg);
 
 #endif

@@ -1,0 +1,39 @@
+/*
+ * spmvlab merge OUT.csv PARTS...: the result CSVs of shards (run --shard,
+ * a Slurm job array, run --devices) as one results file and summary.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "merge.h"
+#include "run_summary.h"
+
+int cmd_merge(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
+               "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
+               "Refuses parts of another column set, commit or version, and a cell that appears twice.\n");
+        return EXIT_OK;
+    }
+    if (argc < 3) {
+        fprintf(stderr, "usage: spmvlab merge OUT.csv PARTS.csv...\n");
+        return EXIT_USAGE;
+    }
+    size_t n = strlen(argv[1]);
+    if (n < 4 || strcmp(argv[1] + n - 4, ".csv") != 0) {
+        fprintf(stderr, "spmvlab merge: %s is not a .csv file name; merge writes CSV.\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    spmvlab_err err;
+    int rows = 0;
+    if (merge_parts(argv[1], argv + 2, argc - 2, 1, &rows, &err)) {
+        fprintf(stderr, "spmvlab merge: %s.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    char sp[4200];
+    summary_path(argv[1], sp, sizeof sp);
+    printf("\nmerged %d parts: %s (%d rows); summary: %s\n", argc - 2, argv[1], rows, sp);
+    return EXIT_OK;
+}

@@ -1,0 +1,194 @@
+/*
+ * The values of run's settings that the option engine does not type:
+ * lists (matrices, sets, plugin folders), dtypes, byte counts, the 64-bit
+ * seed, shards and devices. Each apply function is named by a row of the
+ * settings table (run_options.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run_values.h"
+#include "shard.h"
+#include "workers.h"
+
+int run_parse_bytes(const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)text[0]))
+        return -1;
+    double v = strtod(text, &end);
+    if (end == text || errno || v < 0)
+        return -1;
+    const char *units = "kmgt", *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+    if (*end && !u)
+        return -1;
+    for (const char *p = units; u && p <= u; p++)
+        v *= 1024.0;
+    if (u) {
+        end++;
+        if (*end == 'i' || *end == 'I')
+            end++;
+        if (*end == 'b' || *end == 'B')
+            end++;
+    }
+    if (*end || v > 1.8e19)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int run_push_str(char **list, int *n, int max, const char *v, const char *what, spmvlab_err *err)
+{
+    if (*n == max)
+        return spmvlab_errf(err, "more than %d %s", max, what), -1;
+    list[*n] = strdup(v);
+    if (!list[*n])
+        return spmvlab_errf(err, "out of host memory"), -1;
+    (*n)++;
+    return 0;
+}
+
+/* A relative path of the INI file: as given when it exists, else beside
+ * the INI file. */
+static void resolve_ini_path(const char *ini, const char *p, char *out, size_t len)
+{
+    struct stat st;
+    snprintf(out, len, "%s", p);
+    if (!ini || p[0] == '/' || stat(p, &st) == 0)
+        return;
+    const char *slash = strrchr(ini, '/');
+    if (slash)
+        snprintf(out, len, "%.*s/%s", (int)(slash - ini), ini, p);
+}
+
+int run_apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    s->ndtypes = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        spmvlab_dtype d;
+        if (spmvlab_dtype_parse(t, &d))
+            return spmvlab_errf(err, "unknown dtype '%s'; use f64, f32 or f16", t), -1;
+        int seen = 0;
+        for (int k = 0; k < s->ndtypes; k++)
+            seen |= s->dtypes[k] == d;
+        if (!seen)
+            s->dtypes[s->ndtypes++] = d;
+    }
+    return s->ndtypes ? 0 : (spmvlab_errf(err, "no dtype given; use f64, f32 or f16"), -1);
+}
+
+int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (!isdigit((unsigned char)text[0]) || *end || errno)
+        return spmvlab_errf(err, "'%s' is not a whole number >= 0", text), -1;
+    s->seed = v;
+    return 0;
+}
+
+int run_apply_mem_limit(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    s->mem_limit = 0;
+    if (text[0] && run_parse_bytes(text, &s->mem_limit))
+        return spmvlab_errf(err, "'%s' is not a byte count (e.g. 4G)", text), -1;
+    return 0;
+}
+
+int run_apply_config(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    (void)err;
+    snprintf(s->config_path, sizeof s->config_path, "%s", text);
+    return 0;
+}
+
+/* Calls each for every item of a comma or blank separated list. */
+static int each_item(run_settings *s, const char *ini, const char *text, spmvlab_err *err,
+                     int (*each)(run_settings *, const char *, const char *, spmvlab_err *))
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save))
+        if (each(s, ini, t, err))
+            return -1;
+    return 0;
+}
+
+static int add_matrix(run_settings *s, const char *ini, const char *t, spmvlab_err *err)
+{
+    char p[4096];
+    resolve_ini_path(ini, t, p, sizeof p);
+    return run_push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, p, "matrix arguments", err);
+}
+
+int run_apply_matrices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    return s->matrices_given ? 0 : each_item(s, ini, text, err, add_matrix);
+}
+
+static int add_set_name(run_settings *s, const char *ini, const char *t, spmvlab_err *err)
+{
+    if (strchr(t, '='))
+        return spmvlab_errf(err, "names matrix sets; options belong in the instance's section"), -1;
+    char p[4096];
+    if (strstr(t, ".ini"))
+        resolve_ini_path(ini, t, p, sizeof p);
+    else
+        snprintf(p, sizeof p, "%s", t);
+    return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, p, "matrix sets", err);
+}
+
+/* INI: a list of set names. Command line: an instance override when it
+ * holds '=', else one set name. */
+int run_apply_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    if (ini)
+        return s->matrices_given ? 0 : each_item(s, ini, text, err, add_set_name);
+    if (!text[0])
+        return spmvlab_errf(err, "--set needs LABEL.KEY=VALUES or the name of a matrix set"), -1;
+    if (strchr(text, '='))
+        return run_push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, text, "--set overrides", err);
+    s->matrices_given = 1;
+    return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, text, "matrix sets", err);
+}
+
+int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    char p[4096];
+    resolve_ini_path(ini, text, p, sizeof p);
+    return text[0] ? run_push_str(s->plugin_dirs, &s->nplugin_dirs, 32, p, "plugin folders", err) : 0;
+}
+
+int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    s->shard_index = 0;
+    s->shard_count = 1;
+    return text[0] ? shard_parse(text, &s->shard_index, &s->shard_count, err) : 0;
+}
+
+int run_apply_devices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    snprintf(s->devices, sizeof s->devices, "%s", text);
+    return text[0] ? workers_check_spec(text, err) : 0;
+}
+
+int run_apply_device(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)s;
+    (void)ini;
+    return text[0] ? workers_select_device(text, err) : 0;
+}

@@ -1,0 +1,314 @@
+/*
+ * Worker processes of run --devices; see workers.h. The workers are the
+ * spmvlab binary itself (/proc/self/exe), so a worker is exactly a
+ * `spmvlab run --shard k/N --device d` a user could start by hand; the
+ * parent only splits, watches and merges. A worker's shard refines the
+ * parent's: with --shard k/N and M workers, worker j runs shard k + N*j of
+ * N*M, which holds exactly the cells of k/N that fall to it.
+ */
+#define _GNU_SOURCE
+#include <cuda_runtime.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "merge.h"
+#include "progress.h"
+#include "run_summary.h"
+#include "shard.h"
+#include "spmvlab/core.h"
+#include "workers.h"
+
+#define MAX_WORKERS 64
+
+typedef struct worker {
+    pid_t pid;
+    char device[16];            /* "0", "1", ... or "cpu" */
+    int shard;                  /* index among count * nworkers */
+    char part[4200], log[4200];
+    long cells;                 /* rows it is to write */
+    int status;                 /* exit code; -1 while running */
+} worker;
+
+/* Device names of spec into dev (at most MAX_WORKERS). Returns the count,
+ * or -1 with a sentence. */
+static int parse_spec(const char *spec, char dev[][16], spmvlab_err *err)
+{
+    if (strncmp(spec, "cpu:", 4) == 0) {
+        char *end;
+        long n = strtol(spec + 4, &end, 10);
+        if (end == spec + 4 || *end || n < 1 || n > MAX_WORKERS)
+            return spmvlab_errf(err, "--devices %s: cpu:N needs N from 1 to %d", spec, MAX_WORKERS), -1;
+        for (long i = 0; i < n; i++)
+            snprintf(dev[i], 16, "cpu");
+        return (int)n;
+    }
+    if (strcmp(spec, "all") == 0) {
+        int n = 0;
+        if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1)
+            return spmvlab_errf(err, "--devices all: no CUDA device found; --devices cpu:N runs N workers without "
+                                "a GPU"),
+                   -1;
+        n = n > MAX_WORKERS ? MAX_WORKERS : n;
+        for (int i = 0; i < n; i++)
+            snprintf(dev[i], 16, "%d", i);
+        return n;
+    }
+    int n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long d = strtol(t, &end, 10);
+        if (end == t || *end || d < 0 || d > 1023)
+            return spmvlab_errf(err, "--devices %s: '%s' is not a device number; use all, a list like 0,1 or "
+                                "cpu:N", spec, t),
+                   -1;
+        for (int k = 0; k < n; k++)
+            if (atoi(dev[k]) == d)
+                return spmvlab_errf(err, "--devices %s names device %ld twice", spec, d), -1;
+        if (n == MAX_WORKERS)
+            return spmvlab_errf(err, "--devices %s names more than %d devices", spec, MAX_WORKERS), -1;
+        snprintf(dev[n++], 16, "%ld", d);
+    }
+    return n ? n : (spmvlab_errf(err, "--devices needs all, a list like 0,1 or cpu:N"), -1);
+}
+
+int workers_check_spec(const char *spec, spmvlab_err *err)
+{
+    char dev[MAX_WORKERS][16];
+    /* "all" is counted when the workers start, not while reading options. */
+    return strcmp(spec, "all") == 0 || parse_spec(spec, dev, err) > 0 ? 0 : -1;
+}
+
+int workers_select_device(const char *text, spmvlab_err *err)
+{
+    if (strcmp(text, "cpu") == 0)
+        return setenv("CUDA_VISIBLE_DEVICES", "", 1) ? (spmvlab_errf(err, "cannot set the environment"), -1) : 0;
+    char *end;
+    long d = strtol(text, &end, 10);
+    if (end == text || *end || d < 0 || d > 1023)
+        return spmvlab_errf(err, "'%s' is not a device number or cpu", text), -1;
+    /* Device numbers count the devices this process may see. */
+    char mapped[64];
+    snprintf(mapped, sizeof mapped, "%ld", d);
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (vis && *vis) {
+        char buf[512];
+        long k = 0;
+        snprintf(buf, sizeof buf, "%s", vis);
+        char *save = NULL, *t = strtok_r(buf, ",", &save);
+        for (; t && k < d; k++)
+            t = strtok_r(NULL, ",", &save);
+        if (!t)
+            return spmvlab_errf(err, "device %ld is not among CUDA_VISIBLE_DEVICES=%s", d, vis), -1;
+        snprintf(mapped, sizeof mapped, "%s", t);
+    }
+    return setenv("CUDA_VISIBLE_DEVICES", mapped, 1) ? (spmvlab_errf(err, "cannot set the environment"), -1) : 0;
+}
+
+/* Starts one worker: run's arguments without the ones the parent decides
+ * (outputs, shard, devices), then this worker's. */
+static int start(const run_settings *s, worker *w, int count, int argc, char **argv, spmvlab_err *err)
+{
+    static const char *const own[] = {"-o", "--output", "--json", "--resume", "--shard", "--devices", "--device"};
+    char **args = calloc((size_t)argc + 16, sizeof *args), shard[48], exe[4096];
+    if (!args)
+        return spmvlab_errf(err, "out of host memory"), -1;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        free(args);
+        return spmvlab_errf(err, "cannot find the spmvlab binary (/proc/self/exe): %s", strerror(errno)), -1;
+    }
+    exe[n] = '\0';
+    int m = 0;
+    args[m++] = "spmvlab";
+    args[m++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        int skip = 0;
+        for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+            skip |= strcmp(argv[i], own[k]) == 0;
+        int values = run_flag_values(argv[i]);
+        if (!skip)
+            args[m++] = argv[i];
+        if (values == 1 && i + 1 < argc) {
+            if (!skip)
+                args[m++] = argv[i + 1];
+            i++;
+        }
+    }
+    snprintf(shard, sizeof shard, "%d/%d", w->shard, count);
+    const char *tail[] = {"--shard", shard, "--device", w->device, "--devices", "", "--json", "",
+                          s->resume[0] ? "--resume" : "-o", w->part};
+    for (size_t k = 0; k < sizeof tail / sizeof *tail; k++)
+        args[m++] = (char *)tail[k];
+    args[m] = NULL;
+    int fd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        free(args);
+        return spmvlab_errf(err, "cannot write %s: %s", w->log, strerror(errno)), -1;
+    }
+    fflush(NULL);
+    w->pid = fork();
+    if (w->pid == 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        execv(exe, args);
+        _exit(127);
+    }
+    close(fd);
+    free(args);
+    w->status = -1;
+    if (w->pid < 0)
+        return spmvlab_errf(err, "cannot start a worker: %s", strerror(errno)), -1;
+    return 0;
+}
+
+/* Rows in a part so far (lines after the header). */
+static long rows_written(const char *part)
+{
+    FILE *f = fopen(part, "r");
+    if (!f)
+        return 0;
+    long lines = 0;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++)
+            lines += buf[i] == '\n';
+    fclose(f);
+    return lines > 0 ? lines - 1 : 0;
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1; /* the workers, in this process group, stop on their own */
+}
+
+/* The worst exit code: a usage error, then a failure, then success. */
+static int worse(int a, int b)
+{
+    static const int rank[] = {EXIT_OK, EXIT_FAILED, 130, EXIT_USAGE};
+    int ra = 3, rb = 3;
+    for (int k = 0; k < 4; k++) {
+        ra = rank[k] == a ? k : ra;
+        rb = rank[k] == b ? k : rb;
+    }
+    return ra >= rb ? a : b;
+}
+
+static void show_log_tail(const worker *w)
+{
+    FILE *f = fopen(w->log, "r");
+    char lines[4][512] = {{0}};
+    int n = 0;
+    while (f && fgets(lines[n % 4], sizeof lines[0], f))
+        n++;
+    for (int i = n > 4 ? n - 4 : 0; i < n; i++)
+        fprintf(stderr, "  | %s", lines[i % 4]);
+    if (f)
+        fclose(f);
+}
+
+int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int argc, char **argv)
+{
+    spmvlab_err err;
+    char dev[MAX_WORKERS][16], dir[4100];
+    int nw = parse_spec(s->devices, dev, &err);
+    if (nw > 0 && (!s->output[0] || s->json[0]))
+        nw = (spmvlab_errf(&err, "--devices writes one CSV part per worker and merges them: give -o OUT.csv "
+                           "(or --resume OUT.csv), and no JSON output"), -1);
+    snprintf(dir, sizeof dir, "%.4000s.parts", s->output);
+    if (nw > 0 && mkdir(dir, 0755) != 0 && errno != EEXIST)
+        nw = (spmvlab_errf(&err, "cannot create %s: %s", dir, strerror(errno)), -1);
+    if (nw < 0) {
+        fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
+        return EXIT_USAGE;
+    }
+    int count = s->shard_count * nw, rc = EXIT_OK, running = 0;
+    worker w[MAX_WORKERS];
+    memset(w, 0, sizeof w);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    progress_line bar;
+    progress_line_init(&bar, nw);
+    for (int j = 0; j < nw; j++) {
+        w[j].shard = s->shard_index + s->shard_count * j;
+        memcpy(w[j].device, dev[j], sizeof w[j].device);
+        snprintf(w[j].part, sizeof w[j].part, "%s/part-%d-of-%d.csv", dir, w[j].shard, count);
+        snprintf(w[j].log, sizeof w[j].log, "%s/part-%d-of-%d.log", dir, w[j].shard, count);
+        for (int p = 0; p < npaths; p++) {
+            char label[256];
+            spmvlab_matrix_label(paths[p], label, sizeof label);
+            for (int d = 0; d < s->ndtypes; d++)
+                w[j].cells += shard_of(count, label, s->dtypes[d]) == w[j].shard ? nspecs : 0;
+        }
+        if (start(s, &w[j], count, argc, argv, &err)) {
+            fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
+            w[j].status = EXIT_FAILED;
+            rc = EXIT_FAILED;
+            continue;
+        }
+        running++;
+    }
+    while (running > 0) {
+        int st;
+        pid_t pid = waitpid(-1, &st, WNOHANG);
+        for (int j = 0; pid > 0 && j < nw; j++)
+            if (w[j].pid == pid && w[j].status < 0) {
+                w[j].status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                running--;
+            }
+        if (pid > 0)
+            continue;
+        for (int j = 0; j < nw; j++) {
+            char name[24];
+            if (strcmp(w[j].device, "cpu") == 0)
+                snprintf(name, sizeof name, "cpu%d", j);
+            else
+                snprintf(name, sizeof name, "gpu%s", w[j].device);
+            progress_line_part(&bar, j, name, rows_written(w[j].part), w[j].cells, w[j].status >= 0);
+        }
+        progress_line_show(&bar);
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    progress_line_clear(&bar);
+    sigaction(SIGINT, &old, NULL);
+    char *parts[MAX_WORKERS];
+    int nparts = 0;
+    for (int j = 0; j < nw; j++) {
+        if (w[j].status != EXIT_OK && w[j].status != EXIT_FAILED) {
+            fprintf(stderr, "%s: worker %d (device %s, shard %d/%d) exited with status %d; its log, %s, ends:\n",
+                    s->prog, j, w[j].device, w[j].shard, count, w[j].status, w[j].log);
+            show_log_tail(&w[j]);
+        }
+        rc = worse(rc, w[j].status == 0 || w[j].status == 1 || w[j].status == 2 || w[j].status == 130
+                           ? w[j].status : EXIT_FAILED);
+        if (access(w[j].part, R_OK) == 0)
+            parts[nparts++] = w[j].part;
+    }
+    int rows = 0;
+    if (nparts && merge_parts(s->output, parts, nparts, 1, &rows, &err)) {
+        fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
+        return EXIT_USAGE;
+    }
+    char sp[4300];
+    summary_path(s->output, sp, sizeof sp);
+    printf("\nresults: %s (%d rows from %d workers); summary: %s; parts and logs: %s/\n", s->output, rows, nw, sp,
+           dir);
+    return interrupted ? 130 : rc;
+}
