@@ -11,7 +11,8 @@
  *             stride through the row, then a shuffle tree.
  *   adaptive  CSR-Adaptive / CSR-stream (Greathouse & Daga, SC'14): rows
  *             binned at conversion into blocks of at most 128 rows and 1024
- *             non-zeros, staged through shared memory with coalesced loads
+ *             non-zeros (fewer on small matrices, so there are two blocks
+ *             per SM), staged through shared memory with coalesced loads
  *             and reduced by 1-32 lanes per row; rows longer than 256 split
  *             into pieces of 2048 non-zeros, one block each, whose sums the
  *             row's last piece adds in a fixed order (no atomics on y).
@@ -97,7 +98,7 @@ static void csr_destroy(void *handle)
 static spmvlab_status csr_adaptive_upload(csr_format *f, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
-    if (csr_adaptive_build(&f->plan, f->rows, f->row_ptr) != 0)
+    if (csr_adaptive_build(&f->plan, f->rows, f->row_ptr, ctx->device->present ? ctx->device->sm_count : 0) != 0)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the adaptive row blocks of %d rows",
                          f->rows);
     const size_t np = (size_t)f->plan.pieces, vs = spmvlab_dtype_size(f->dtype);
@@ -175,9 +176,11 @@ SPMVLAB_SPMV_HOST_F64_F32(csr, csr_format, dtype)
 static void csr_describe(const void *handle, char *buf, size_t len)
 {
     const csr_format *f = handle;
-    snprintf(buf, len, "kernel=%s width=%d mean=%.2f cv=%.2f max=%d blocks=%d pieces=%d long_rows=%d",
+    snprintf(buf, len,
+             "kernel=%s width=%d mean=%.2f cv=%.2f max=%d blocks=%d block_rows=%d block_nnz=%d pieces=%d "
+             "long_rows=%d",
              csr_kernel_names[f->kernel], f->width, f->stats.mean, f->stats.cv, f->stats.max, f->plan.blocks,
-             f->plan.pieces, f->plan.long_rows);
+             f->plan.block_rows, f->plan.block_nnz, f->plan.pieces, f->plan.long_rows);
 }
 
 static const spmvlab_plugin csr_plugin = {

@@ -64,9 +64,20 @@ void csr_adaptive_free(csr_adaptive_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr)
+int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr, int sm_count)
 {
     memset(p, 0, sizeof *p);
+    const long long want = 2LL * (sm_count > 0 ? sm_count : 132);
+    int32_t max_rows = CSR_AD_BLOCK, cap = CSR_AD_CAP;
+    for (;;) { /* blocks are at least rows / max_rows and nnz / cap */
+        long long by_rows = rows / max_rows, by_nnz = row_ptr[rows] / cap;
+        if ((by_rows > by_nnz ? by_rows : by_nnz) >= want || (max_rows <= 8 && cap <= CSR_AD_LONG))
+            break;
+        max_rows = max_rows > 8 ? max_rows / 2 : max_rows;
+        cap = cap > CSR_AD_LONG ? cap / 2 : cap;
+    }
+    p->block_rows = max_rows;
+    p->block_nnz = cap;
     long long pieces = 0;
     for (int32_t i = 0; i < rows; i++) {
         int32_t len = row_ptr[i + 1] - row_ptr[i];
@@ -96,9 +107,9 @@ int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_pt
             continue;
         }
         int32_t r = i, n = 0;
-        while (r < rows && r - i < CSR_AD_BLOCK) {
+        while (r < rows && r - i < max_rows) {
             int32_t l = row_ptr[r + 1] - row_ptr[r];
-            if (l > CSR_AD_LONG || n + l > CSR_AD_CAP)
+            if (l > CSR_AD_LONG || n + l > cap)
                 break;
             n += l;
             r++;

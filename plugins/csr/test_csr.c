@@ -90,12 +90,20 @@ static void test_regular_short_rows_run_scalar(void)
     spmvlab_csr_free(&A);
 }
 
-/* 300 rows of 10: blocks close at 1024 non-zeros (102 rows), not at 128 rows. */
+/* 30000 rows of 10: blocks close at 1024 non-zeros (102 rows, so 295
+ * blocks), not at 128 rows. 300 rows of 10 would give 3 blocks for 132 SMs:
+ * blocks shrink to 8 rows and 256 non-zeros, 38 blocks. */
 static void test_regular_medium_rows_run_adaptive_blocks(void)
 {
     spmvlab_csr A;
+    TEST_CHECK(gen(&A, 30000, 40000, len10) == 0);
+    expect(&A, NULL,
+           (const char *const[]){"kernel", "adaptive", "blocks", "295", "block_rows", "128", "block_nnz", "1024",
+                                 "pieces", "0", NULL});
+    spmvlab_csr_free(&A);
     TEST_CHECK(gen(&A, 300, 400, len10) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", "blocks", "3", "pieces", "0", NULL});
+    expect(&A, NULL,
+           (const char *const[]){"kernel", "adaptive", "blocks", "38", "block_rows", "8", "block_nnz", "256", NULL});
     spmvlab_csr_free(&A);
 }
 
