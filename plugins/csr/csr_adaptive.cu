@@ -36,11 +36,23 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
     const int32_t rows = last - first, base = __ldg(rp + first), n = __ldg(rp + last) - base;
     if (rows == 1 && n > CSR_AD_LONG)
         return; // a long row: its pieces sum it
+    int32_t c[kStream];
+    T a[kStream];
+#pragma unroll
+    for (int j = 0; j < kStream; j++) { // all index and value loads first, then the gathers
+        const int k = tid + j * CSR_AD_BLOCK;
+        c[j] = 0;
+        a[j] = 0;
+        if (k < n) {
+            c[j] = __ldg(ci + base + k);
+            a[j] = __ldg(val + base + k);
+        }
+    }
 #pragma unroll
     for (int j = 0; j < kStream; j++) {
         const int k = tid + j * CSR_AD_BLOCK;
         if (k < n)
-            prod[k] = mul(__ldg(val + base + k), __ldg(x + __ldg(ci + base + k)));
+            prod[k] = mul(a[j], __ldg(x + c[j]));
     }
     __syncthreads();
     int g = 1;
