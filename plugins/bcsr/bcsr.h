@@ -16,6 +16,23 @@ extern "C" {
 #define BCSR_MAX_DIM 8     /* r and c range over 1..BCSR_MAX_DIM */
 #define BCSR_WARP 32       /* lanes of the warp that walks one block row */
 
+/* col / c for c in 1..8, by constant divisors: the conversion divides every
+ * column index several times, and a division by a variable costs tens of
+ * cycles where a constant one is a multiply. */
+static inline int32_t bcsr_div(int32_t col, int c)
+{
+    switch (c) {
+    case 1: return col;
+    case 2: return col / 2;
+    case 3: return col / 3;
+    case 4: return col / 4;
+    case 5: return col / 5;
+    case 6: return col / 6;
+    case 7: return col / 7;
+    default: return col / 8;
+    }
+}
+
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct bcsr_opts {
     int r;           /* block rows, or SPMVLAB_AUTO: chosen by the shape rule */

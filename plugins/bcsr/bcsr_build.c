@@ -27,7 +27,7 @@ static int32_t classify(const spmvlab_matrix *A, const bcsr_fmt *f, int32_t br, 
 {
     int32_t nt = 0, lo = br * f->r, hi = lo + f->r < A->rows ? lo + f->r : A->rows;
     for (int32_t k = A->row_ptr[lo]; k < A->row_ptr[hi]; k++) {
-        int32_t bc = A->col_idx[k] / f->c;
+        int32_t bc = bcsr_div(A->col_idx[k], f->c);
         if (count[bc]++ == 0)
             touched[nt++] = bc;
     }
@@ -52,7 +52,7 @@ static void count_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int
         for (int32_t i = lo; i < hi; i++) {
             int32_t left = 0;
             for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
-                left += count[A->col_idx[k] / f->c] == BCSR_LEFT;
+                left += count[bcsr_div(A->col_idx[k], f->c)] == BCSR_LEFT;
             f->rptr[i + 1] = f->rptr[i] + left;
         }
         for (int32_t t = 0; t < nt; t++)
@@ -88,7 +88,7 @@ static void fill_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int3
         for (int32_t i = lo; i < hi; i++) {
             int32_t q = f->rptr ? f->rptr[i] : 0;
             for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-                int32_t col = A->col_idx[k], bc = col / f->c;
+                int32_t col = A->col_idx[k], bc = bcsr_div(col, f->c);
                 if (count[bc] == BCSR_KEPT) {
                     int32_t s = slot[bc];
                     size_t at = (size_t)s * rc + (size_t)(i - lo) * (size_t)f->c + (size_t)(col - f->bcol[s]);

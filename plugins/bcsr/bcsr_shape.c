@@ -34,7 +34,7 @@ void bcsr_shape_measure(const spmvlab_matrix *A, int r, int c, double max_fill, 
     for (int32_t br = 0; br < nbr; br += stride) {
         int32_t nt = 0, row_end = br * r + r < A->rows ? br * r + r : A->rows;
         for (int32_t k = A->row_ptr[br * r]; k < A->row_ptr[row_end]; k++) {
-            int32_t bc = A->col_idx[k] / c;
+            int32_t bc = bcsr_div(A->col_idx[k], c);
             if (count[bc]++ == 0)
                 touched[nt++] = bc;
         }
