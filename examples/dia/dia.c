@@ -40,15 +40,20 @@ typedef struct dia_format {
     int32_t ndiag;            /* diagonals stored */
     int32_t *offsets;         /* host: ndiag offsets, ascending */
     void *data;               /* host: ndiag·rows values of dtype */
-    int32_t *d_offsets;       /* device copies, from ctx->dev_alloc */
+    int32_t *d_offsets;       /* device copies, from spmvlab_put */
     void *d_data;
-    size_t bytes;             /* live device bytes */
 } dia_format;
+
+/* The options, parsed, range-checked and defaulted by the core. */
+typedef struct dia_opts {
+    double max_fill; /* stored entries allowed per non-zero */
+} dia_opts;
 
 static const spmvlab_option dia_options[] = {
     {"max_fill", SPMVLAB_OPT_FLOAT, "3", 1, 1e6, NULL,
-     "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz",
+     SPMVLAB_FIELD(dia_opts, max_fill)},
+    {NULL},
 };
 
 static void dia_destroy(void *handle)
@@ -112,18 +117,13 @@ static int32_t dia_slot(const int32_t *off, int32_t ndiag, int32_t o)
     return lo;
 }
 
-static spmvlab_status dia_put(dia_format *f, void **dst, const void *src, size_t bytes, spmvlab_err *err)
-{
-    return spmvlab_dev_put(f->ctx, dst, src, bytes, &f->bytes, err);
-}
-
 /* Builds DIA from CSR on the host, then uploads. Returns OK; LIMIT when
  * the padding would exceed max_fill; NOMEM; or the core's upload status. */
 static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
     *out = NULL;
-    double max_fill = spmvlab_opt_float(opts, "max_fill");
+    double max_fill = ((const dia_opts *)spmvlab_opts_fields(opts))->max_fill;
     int32_t *off;
     int32_t ndiag = dia_find_offsets(A, &off);
     if (ndiag < 0)
@@ -160,9 +160,9 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
             int32_t d = dia_slot(off, ndiag, A->col_idx[k] - i);
             memcpy(data + ((size_t)d * (size_t)A->rows + (size_t)i) * vs, val + (size_t)k * vs, vs);
         }
-    spmvlab_status st = dia_put(f, (void **)&f->d_offsets, f->offsets, (size_t)ndiag * sizeof(int32_t), err);
+    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_offsets, f->offsets, (size_t)ndiag * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = dia_put(f, &f->d_data, f->data, db, err);
+        st = spmvlab_put(ctx, &f->d_data, f->data, db, err);
     if (st != SPMVLAB_OK) {
         dia_destroy(f);
         return st;
@@ -226,20 +226,8 @@ static void dia_host_f16(const dia_format *f, const uint16_t *x, uint16_t *y)
     }
 }
 
-static spmvlab_status dia_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
-{
-    const dia_format *f = handle;
-    (void)err;
-    if (f->dtype == SPMVLAB_F64)
-        dia_host_f64(f, x, y);
-    else if (f->dtype == SPMVLAB_F32)
-        dia_host_f32(f, x, y);
-    else
-        dia_host_f16(f, x, y);
-    return SPMVLAB_OK;
-}
-
-static size_t dia_footprint(const void *handle) { return ((const dia_format *)handle)->bytes; }
+/* dia_spmv_host: one of the three above, by f->dtype. */
+SPMVLAB_SPMV_HOST_F64_F32_F16(dia, dia_format, dtype)
 
 static void dia_describe(const void *handle, char *buf, size_t len)
 {
@@ -250,9 +238,7 @@ static void dia_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin dia_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "dia",
     .summary = "diagonal format for banded matrices, thread per row",
     .version = "1.0.0",
@@ -260,10 +246,9 @@ static const spmvlab_plugin dia_plugin = {
                  "processors, SC'09; Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 3.4",
     .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
     .options = dia_options,
-    .check_options = NULL,
+    .options_size = sizeof(dia_opts),
     .convert = dia_convert,
     .spmv = dia_spmv,
-    .footprint = dia_footprint,
     .destroy = dia_destroy,
     .spmv_host = dia_spmv_host,
     .describe = dia_describe,
