@@ -9,7 +9,8 @@
 //  - r*c > 32 (S = 2): a step is one block; lane l serves positions l and
 //    l + 32 with one accumulator each.
 // The c values of x a block needs are consecutive (x[col0 .. col0 + c)),
-// read through the read-only path. The lanes' partial sums are then summed
+// read through the read-only path; the block columns are fetched 32 at a
+// time, one per lane, and passed by shuffles. The lanes' partial sums are then summed
 // per block-row row with xor shuffles (every lane gets each total), after
 // each lane has added its share of that row's CSR remainder, so y is
 // written once per row, remainder included, in one launch. bcsr_host.c
@@ -44,16 +45,26 @@ bcsr_kernel(int32_t nbr, int32_t rows, int r, int c, int g, const int32_t *__res
     const bool act0 = goff < g, act1 = S == 2 && p1 < rc;
     const int ii0 = p0 / c, jj0 = p0 - ii0 * c, ii1 = p1 / c, jj1 = p1 - ii1 * c;
 
+    // The block columns come 32 at a time, one per lane, in one coalesced
+    // load; a lane takes its block's column from its owner by a shuffle, so
+    // the x loads wait for no second memory round trip. The step loop has
+    // the same trip count on every lane, as the shuffle needs.
     T acc0 = 0, acc1 = 0;
     const int32_t kb = __ldg(bptr + br), ke = __ldg(bptr + br + 1);
-    if (act0) {
+    for (int32_t cb = kb; cb < ke; cb += BCSR_WARP) {
+        const int nb = ke - cb < BCSR_WARP ? ke - cb : BCSR_WARP;
+        const int32_t mycol = lane < nb ? __ldg(bcol + cb + lane) : 0;
+        const T *v = bval + (size_t)cb * (size_t)rc;
 #pragma unroll 4
-        for (int32_t b = kb + goff; b < ke; b += g) {
-            const int32_t col0 = __ldg(bcol + b);
-            const T *v = bval + (size_t)b * (size_t)rc;
-            acc0 = bcsr_fma(__ldg(v + p0), __ldg(x + col0 + jj0), acc0);
-            if (S == 2 && act1)
-                acc1 = bcsr_fma(__ldg(v + p1), __ldg(x + col0 + jj1), acc1);
+        for (int j0 = 0; j0 < nb; j0 += g) {
+            const int j = j0 + goff;
+            const int32_t col0 = __shfl_sync(kFull, mycol, j & (BCSR_WARP - 1));
+            if (act0 && j < nb) {
+                const T *vb = v + (size_t)j * (size_t)rc;
+                acc0 = bcsr_fma(__ldg(vb + p0), __ldg(x + col0 + jj0), acc0);
+                if (S == 2 && act1)
+                    acc1 = bcsr_fma(__ldg(vb + p1), __ldg(x + col0 + jj1), acc1);
+            }
         }
     }
     const int64_t row0 = br * r;

@@ -25,11 +25,15 @@
                 ii0[l] = p0 / f->c;                                                                 \
                 ii1[l] = p1 / f->c;                                                                 \
                 acc0[l] = acc1[l] = 0;                                                              \
-                for (int32_t b = f->bptr[br] + goff; act0[l] && b < f->bptr[br + 1]; b += g) {      \
-                    const T *v = bval + (size_t)b * (size_t)rc;                                     \
-                    acc0[l] = FMA(v[p0], x[f->bcol[b] + jj0], acc0[l]);                             \
-                    if (act1[l])                                                                    \
-                        acc1[l] = FMA(v[p1], x[f->bcol[b] + jj1], acc1[l]);                         \
+                /* chunks of 32 blocks; group goff takes j = goff, goff + g, ... of each */        \
+                for (int32_t cb = f->bptr[br]; act0[l] && cb < f->bptr[br + 1]; cb += BCSR_WARP) { \
+                    int32_t nb = f->bptr[br + 1] - cb < BCSR_WARP ? f->bptr[br + 1] - cb : BCSR_WARP; \
+                    for (int32_t b = cb + goff; b < cb + nb; b += g) {                              \
+                        const T *v = bval + (size_t)b * (size_t)rc;                                 \
+                        acc0[l] = FMA(v[p0], x[f->bcol[b] + jj0], acc0[l]);                         \
+                        if (act1[l])                                                                \
+                            acc1[l] = FMA(v[p1], x[f->bcol[b] + jj1], acc1[l]);                     \
+                    }                                                                               \
                 }                                                                                   \
             }                                                                                       \
             for (int ii = 0; ii < f->r; ii++) {                                                     \
