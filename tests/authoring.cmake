@@ -2,7 +2,7 @@
 # - broken_plugins/: plugins broken on purpose and the failures that
 #   `spmvlab check` must report for them;
 # - authoring.out_of_tree: install spmvlab into a temporary prefix, write a
-#   plugin with `spmvlab new-plugin`, build it and examples/dia against the
+#   plugin with `spmvlab new-plugin`, build it and examples/band against the
 #   installed package, and run the installed `spmvlab check` on both (CPU).
 add_subdirectory(broken_plugins)
 

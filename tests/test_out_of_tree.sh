@@ -1,7 +1,7 @@
 #!/bin/sh
 # A plugin written, built and checked outside the tree, as a researcher does
 # it: install spmvlab into a temporary prefix; `spmvlab new-plugin foo`;
-# build foo and examples/dia with find_package(spmvlab) and
+# build foo and examples/band with find_package(spmvlab) and
 # spmvlab_add_plugin for one CUDA architecture; run the installed
 # `spmvlab check` on both (CPU) and foo's own tests; install both plugins
 # and find them without --plugin-dir; compile against the pkg-config file.
@@ -45,20 +45,20 @@ step "install spmvlab into a temporary prefix" "$CMAKE" --install "$SPMVLAB_BUIL
 step "spmvlab new-plugin foo" "$spmvlab" new-plugin foo "$work/foo"
 step "refuses to overwrite foo" sh -c '! "$1" new-plugin foo "$2"' sh "$spmvlab" "$work/foo"
 step "build foo against the package (sm_$ARCH)" build foo "$work/foo"
-step "build examples/dia against the package (sm_$ARCH)" build dia "$SPMVLAB_SOURCE_DIR/examples/dia"
+step "build examples/band against the package (sm_$ARCH)" build band "$SPMVLAB_SOURCE_DIR/examples/band"
 data=$prefix/share/spmvlab/data
 step "spmvlab check foo" "$spmvlab" check foo --plugin-dir "$work/build-foo" --matrix-dir "$data"
-step "spmvlab check dia" "$spmvlab" check dia --plugin-dir "$work/build-dia" --matrix-dir "$data"
-step "spmvlab check dia --set max_fill=1.5" "$spmvlab" check dia --plugin-dir "$work/build-dia" --set max_fill=1.5
+step "spmvlab check band" "$spmvlab" check band --plugin-dir "$work/build-band" --matrix-dir "$data"
+step "spmvlab check band --set max_fill=1.5" "$spmvlab" check band --plugin-dir "$work/build-band" --set max_fill=1.5
 step "foo's own tests" sh -c 'cd "$1" && "$2" --output-on-failure -LE gpu' sh "$work/build-foo" "$CTEST"
-step "dia's own tests (with generated banded matrices)" sh -c 'cd "$1" && "$2" --output-on-failure -LE gpu' \
-    sh "$work/build-dia" "$CTEST"
-step "install foo and dia into the prefix" sh -c \
-    '"$1" --install "$2/build-foo" --prefix "$3" && "$1" --install "$2/build-dia" --prefix "$3"' \
+step "band's own tests (with generated banded matrices)" sh -c 'cd "$1" && "$2" --output-on-failure -LE gpu' \
+    sh "$work/build-band" "$CTEST"
+step "install foo and band into the prefix" sh -c \
+    '"$1" --install "$2/build-foo" --prefix "$3" && "$1" --install "$2/build-band" --prefix "$3"' \
     sh "$CMAKE" "$work" "$prefix"
 step "the installed host finds them" sh -c \
-    '"$1" list > "$2/list.txt" && grep -q "^ *foo" "$2/list.txt" && grep -q "^ *dia" "$2/list.txt" &&
-     "$1" check dia --no-edge-cases --matrix "$3/dw8192.mtx.gz"' sh "$spmvlab" "$work" "$data"
+    '"$1" list > "$2/list.txt" && grep -q "^ *foo" "$2/list.txt" && grep -q "^ *band" "$2/list.txt" &&
+     "$1" check band --no-edge-cases --matrix "$3/dw8192.mtx.gz"' sh "$spmvlab" "$work" "$data"
 if command -v pkg-config > /dev/null 2>&1; then
     step "compile foo.c with pkg-config's flags" sh -c \
         'cc -std=c11 -fsyntax-only $(PKG_CONFIG_PATH="$1/lib/pkgconfig" pkg-config --cflags spmvlab) "$2/foo/foo.c"' \

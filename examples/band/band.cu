@@ -1,8 +1,8 @@
-// dia kernel: one thread per row over the stored diagonals.
+// band kernel: one thread per row over the stored diagonals.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "dia_kernels.h"
+#include "band_kernels.h"
 
 namespace {
 
@@ -23,10 +23,10 @@ template <> struct Value<__half> {
 
 // Thread i: for each diagonal d, the entry data[d·rows + i] sits in column
 // i + offsets[d]; entries whose column falls outside the matrix are padding
-// and skipped, as in dia_spmv_host. Consecutive threads read consecutive
+// and skipped, as in band_spmv_host. Consecutive threads read consecutive
 // data, so the loads coalesce.
 template <typename T>
-__global__ void dia_rows(int32_t rows, int32_t cols, int32_t ndiag, const int32_t *__restrict__ offsets,
+__global__ void band_rows(int32_t rows, int32_t cols, int32_t ndiag, const int32_t *__restrict__ offsets,
                          const T *__restrict__ data, const T *__restrict__ x, T *__restrict__ y)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,14 +48,14 @@ cudaError_t launch(int32_t rows, int32_t cols, int32_t ndiag, const int32_t *off
     if (rows == 0) // no empty grids; with ndiag == 0 every row still gets its 0
         return cudaSuccess;
     unsigned blocks = (unsigned)(((int64_t)rows + kBlock - 1) / kBlock);
-    dia_rows<T><<<blocks, kBlock, 0, s>>>(rows, cols, ndiag, offsets, static_cast<const T *>(data),
+    band_rows<T><<<blocks, kBlock, 0, s>>>(rows, cols, ndiag, offsets, static_cast<const T *>(data),
                                           static_cast<const T *>(x), static_cast<T *>(y));
     return cudaGetLastError();
 }
 
 } // namespace
 
-extern "C" int dia_launch(int dtype, int32_t rows, int32_t cols, int32_t ndiag, const int32_t *offsets,
+extern "C" int band_launch(int dtype, int32_t rows, int32_t cols, int32_t ndiag, const int32_t *offsets,
                           const void *data, const void *x, void *y, void *stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
@@ -66,4 +66,4 @@ extern "C" int dia_launch(int dtype, int32_t rows, int32_t cols, int32_t ndiag, 
     }
 }
 
-extern "C" const char *dia_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+extern "C" const char *band_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }

@@ -1,5 +1,5 @@
 /*
- * dia — the diagonal format, for banded matrices: the worked example of
+ * band — the diagonal format, for banded matrices: the worked example of
  * docs/writing-a-plugin.md, built out of tree against the installed package.
  *
  * Layout: the distinct diagonals the matrix uses, by offset = col - row,
@@ -31,9 +31,9 @@
 
 #include <spmvlab/plugin.h>
 
-#include "dia_kernels.h"
+#include "band_kernels.h"
 
-typedef struct dia_format {
+typedef struct band_format {
     spmvlab_ctx *ctx;         /* the core's services, for dev_free and fail */
     spmvlab_dtype dtype;
     int32_t rows, cols, nnz;
@@ -42,23 +42,23 @@ typedef struct dia_format {
     void *data;               /* host: ndiag·rows values of dtype */
     int32_t *d_offsets;       /* device copies, from spmvlab_put */
     void *d_data;
-} dia_format;
+} band_format;
 
 /* The options, parsed, range-checked and defaulted by the core. */
-typedef struct dia_opts {
+typedef struct band_opts {
     double max_fill; /* stored entries allowed per non-zero */
-} dia_opts;
+} band_opts;
 
-static const spmvlab_option dia_options[] = {
+static const spmvlab_option band_options[] = {
     {"max_fill", SPMVLAB_OPT_FLOAT, "3", 1, 1e6, NULL,
      "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz",
-     SPMVLAB_FIELD(dia_opts, max_fill)},
+     SPMVLAB_FIELD(band_opts, max_fill)},
     {NULL},
 };
 
-static void dia_destroy(void *handle)
+static void band_destroy(void *handle)
 {
-    dia_format *f = handle;
+    band_format *f = handle;
     if (!f)
         return;
     f->ctx->dev_free(f->ctx, f->d_offsets);
@@ -71,7 +71,7 @@ static void dia_destroy(void *handle)
 /* The distinct offsets (col - row) of A, ascending, into a malloc'd array.
  * A bitmap over the rows + cols - 1 possible offsets keeps this linear.
  * Returns the count, or -1 when out of memory. */
-static int32_t dia_find_offsets(const spmvlab_matrix *A, int32_t **out)
+static int32_t band_find_offsets(const spmvlab_matrix *A, int32_t **out)
 {
     *out = NULL;
     if (A->nnz == 0)
@@ -104,7 +104,7 @@ static int32_t dia_find_offsets(const spmvlab_matrix *A, int32_t **out)
 }
 
 /* Index of offset o in the ascending offsets (it is there). */
-static int32_t dia_slot(const int32_t *off, int32_t ndiag, int32_t o)
+static int32_t band_slot(const int32_t *off, int32_t ndiag, int32_t o)
 {
     int32_t lo = 0, hi = ndiag - 1;
     while (lo < hi) {
@@ -119,13 +119,13 @@ static int32_t dia_slot(const int32_t *off, int32_t ndiag, int32_t o)
 
 /* Builds DIA from CSR on the host, then uploads. Returns OK; LIMIT when
  * the padding would exceed max_fill; NOMEM; or the core's upload status. */
-static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+static spmvlab_status band_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
     *out = NULL;
-    double max_fill = ((const dia_opts *)spmvlab_opts_fields(opts))->max_fill;
+    double max_fill = ((const band_opts *)spmvlab_opts_fields(opts))->max_fill;
     int32_t *off;
-    int32_t ndiag = dia_find_offsets(A, &off);
+    int32_t ndiag = band_find_offsets(A, &off);
     if (ndiag < 0)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory while finding the diagonals");
     /* The guard comes before the big allocation: ndiag·rows can be huge. */
@@ -137,13 +137,13 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
                          "%.2f (DIA suits banded matrices)",
                          ndiag, A->rows, stored, A->nnz, stored / A->nnz, max_fill);
     }
-    dia_format *f = calloc(1, sizeof *f);
+    band_format *f = calloc(1, sizeof *f);
     size_t vs = spmvlab_dtype_size(A->dtype), db = (size_t)ndiag * (size_t)A->rows * vs;
     if (f)
         f->data = calloc(db ? db : 1, 1); /* zero bits are 0.0 in every dtype: the padding */
     if (!f || !f->data) {
         free(off);
-        dia_destroy(f);
+        band_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu bytes of diagonals", db);
     }
     f->ctx = ctx;
@@ -157,33 +157,33 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     const char *val = A->val;
     for (int32_t i = 0; i < A->rows; i++)
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            int32_t d = dia_slot(off, ndiag, A->col_idx[k] - i);
+            int32_t d = band_slot(off, ndiag, A->col_idx[k] - i);
             memcpy(data + ((size_t)d * (size_t)A->rows + (size_t)i) * vs, val + (size_t)k * vs, vs);
         }
     spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_offsets, f->offsets, (size_t)ndiag * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
         st = spmvlab_put(ctx, &f->d_data, f->data, db, err);
     if (st != SPMVLAB_OK) {
-        dia_destroy(f);
+        band_destroy(f);
         return st;
     }
     *out = f;
     return SPMVLAB_OK;
 }
 
-static spmvlab_status dia_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
+static spmvlab_status band_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
-    dia_format *f = handle;
-    int rc = dia_launch((int)f->dtype, f->rows, f->cols, f->ndiag, f->d_offsets, f->d_data, x, y, stream);
+    band_format *f = handle;
+    int rc = band_launch((int)f->dtype, f->rows, f->cols, f->ndiag, f->d_offsets, f->d_data, x, y, stream);
     if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dia_error_string(rc));
+        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", band_error_string(rc));
     return SPMVLAB_OK;
 }
 
 /* The kernel's loop on the CPU, one function per dtype: row i walks the
  * diagonals in order and multiply-adds every stored entry whose column is
- * inside the matrix, padding zeros included, exactly as dia_rows does. */
-static void dia_host_f64(const dia_format *f, const double *x, double *y)
+ * inside the matrix, padding zeros included, exactly as band_rows does. */
+static void band_host_f64(const band_format *f, const double *x, double *y)
 {
     const double *data = f->data;
     for (int32_t i = 0; i < f->rows; i++) {
@@ -197,7 +197,7 @@ static void dia_host_f64(const dia_format *f, const double *x, double *y)
     }
 }
 
-static void dia_host_f32(const dia_format *f, const float *x, float *y)
+static void band_host_f32(const band_format *f, const float *x, float *y)
 {
     const float *data = f->data;
     for (int32_t i = 0; i < f->rows; i++) {
@@ -211,7 +211,7 @@ static void dia_host_f32(const dia_format *f, const float *x, float *y)
     }
 }
 
-static void dia_host_f16(const dia_format *f, const uint16_t *x, uint16_t *y)
+static void band_host_f16(const band_format *f, const uint16_t *x, uint16_t *y)
 {
     const uint16_t *data = f->data;
     for (int32_t i = 0; i < f->rows; i++) {
@@ -226,32 +226,32 @@ static void dia_host_f16(const dia_format *f, const uint16_t *x, uint16_t *y)
     }
 }
 
-/* dia_spmv_host: one of the three above, by f->dtype. */
-SPMVLAB_SPMV_HOST_F64_F32_F16(dia, dia_format, dtype)
+/* band_spmv_host: one of the three above, by f->dtype. */
+SPMVLAB_SPMV_HOST_F64_F32_F16(band, band_format, dtype)
 
-static void dia_describe(const void *handle, char *buf, size_t len)
+static void band_describe(const void *handle, char *buf, size_t len)
 {
-    const dia_format *f = handle;
+    const band_format *f = handle;
     int32_t lo = f->ndiag ? f->offsets[0] : 0, hi = f->ndiag ? f->offsets[f->ndiag - 1] : 0;
     snprintf(buf, len, "diagonals=%d offsets=%d..%d fill=%.2f", f->ndiag, lo, hi,
              f->nnz ? (double)f->ndiag * f->rows / f->nnz : 0.0);
 }
 
-static const spmvlab_plugin dia_plugin = {
+static const spmvlab_plugin band_plugin = {
     SPMVLAB_PLUGIN_HEADER,
-    .name = "dia",
+    .name = "band",
     .summary = "diagonal format for banded matrices, thread per row",
     .version = "1.0.0",
     .reference = "Bell & Garland, Implementing sparse matrix-vector multiplication on throughput-oriented "
                  "processors, SC'09; Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 3.4",
     .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .options = dia_options,
-    .options_size = sizeof(dia_opts),
-    .convert = dia_convert,
-    .spmv = dia_spmv,
-    .destroy = dia_destroy,
-    .spmv_host = dia_spmv_host,
-    .describe = dia_describe,
+    .options = band_options,
+    .options_size = sizeof(band_opts),
+    .convert = band_convert,
+    .spmv = band_spmv,
+    .destroy = band_destroy,
+    .spmv_host = band_spmv_host,
+    .describe = band_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &dia_plugin; }
+SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &band_plugin; }
