@@ -114,12 +114,28 @@ typedef struct spmvlab_optset {
     size_t fields_size;
 } spmvlab_optset;
 
+/* Why a text is not a value of an option row. */
+typedef enum spmvlab_opt_problem {
+    SPMVLAB_OPT_FINE = 0,
+    SPMVLAB_OPT_NOT_NUMBER,     /* INT, INT_AUTO, FLOAT: no (finite) number */
+    SPMVLAB_OPT_NOT_INTEGER,    /* INT, INT_AUTO: a number with a fraction */
+    SPMVLAB_OPT_OUT_OF_RANGE,   /* outside [min, max] */
+    SPMVLAB_OPT_NOT_CHOICE,     /* ENUM: not one of the choices */
+    SPMVLAB_OPT_NOT_BOOL,       /* BOOL: not true/false, yes/no, on/off, 1/0 */
+    SPMVLAB_OPT_BAD_TYPE        /* the row's type is unknown */
+} spmvlab_opt_problem;
+
+/* Parses text as a value of row o into v (v->s is left to the caller). The
+ * one parser of option values: plugin options and generator parameters. */
+spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *text, spmvlab_opt_value *v);
+
 /* Reads a loaded descriptor's option table: widens ABI 1.0 rows into a
  * table of today's rows (*owned, freed with the plugin) and checks typed
  * fields against their types and the options struct. -1 with a sentence
  * naming the file and the option. */
 int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_option **owned, spmvlab_err *err);
-/* Writes v into the options struct member the row names, if any. */
+/* Writes v into the options struct member the row names, if any. An INT
+ * member may be int or, for the core's own tables, int64_t (by its size). */
 void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spmvlab_opt_value *v);
 
 /* Fills defaults from the plugin's table. Returns 0 or -1 (bad default). */

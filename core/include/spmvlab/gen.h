@@ -55,21 +55,23 @@ const char *spmvlab_gen_params_get(const spmvlab_gen_params *p, const char *key)
 
 /* ---- generator kinds ----------------------------------------------------- */
 
-/* One generator. Its parameter table reuses the plugin option rows (types
- * INT, FLOAT and ENUM; key NULL ends it); every kind takes `seed` and
- * `values` (random: ±[1/8, 1] in steps of 2^-20; ones: all 1). */
+/* One generator. Its parameters are a table of plugin option rows (types
+ * INT, FLOAT and ENUM; key NULL ends it) parsed by the core's option engine
+ * into the kind's own parameter struct, each row naming its member with
+ * SPMVLAB_FIELD; every kind takes `seed` and `values` (random: ±[1/8, 1] in
+ * steps of 2^-20; ones: all 1). */
 typedef struct spmvlab_gen_kind {
     const char *name;                 /* e.g. "stencil2d5" */
     const char *summary;              /* one line for `spmvlab gen --help` */
     const spmvlab_option *params;     /* parameter table, defaults as text */
     int version;                      /* bumped when the output for given parameters changes */
-    /* Cross-parameter rules and size limits on the typed values v (table
-     * order; INT and FLOAT as double, ENUM as the choice index), already
-     * range-checked one by one. Returns 0, or -1 with a sentence. */
-    int (*check)(const double *v, spmvlab_err *err);
+    /* Cross-parameter rules and size limits on the parameter struct p,
+     * already range-checked one by one. Returns 0, or -1 with a sentence. */
+    int (*check)(const void *p, spmvlab_err *err);
     /* Builds the structure (row_ptr, col_idx; val allocated) from checked
-     * values; the caller fills the values. Returns 0, or -1 with a sentence. */
-    int (*generate)(const double *v, spmvlab_csr *out, spmvlab_err *err);
+     * parameters; the caller fills the values. Returns 0, or -1 with a sentence. */
+    int (*generate)(const void *p, spmvlab_csr *out, spmvlab_err *err);
+    size_t params_size;               /* sizeof the kind's parameter struct */
 } spmvlab_gen_kind;
 
 /* The kinds in help order; NULL past the end. */

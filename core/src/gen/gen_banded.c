@@ -4,13 +4,16 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_N, P_BW, P_SEED, P_VALUES };
+typedef struct banded_params {
+    gen_common common;
+    int n, bandwidth;
+} banded_params;
 
 static const spmvlab_option params[] = {
-    {"n", SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, NULL, "rows and columns"},
-    {"bandwidth", SPMVLAB_OPT_INT, "8", 0, 1073741823.0, NULL,
-     "half bandwidth: entries with |i - j| <= bandwidth"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(banded_params, n, SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, "rows and columns"),
+    GEN_PARAM(banded_params, bandwidth, SPMVLAB_OPT_INT, "8", 0, 1073741823.0,
+              "half bandwidth: entries with |i - j| <= bandwidth"),
+    GEN_COMMON_PARAMS(banded_params),
     {0},
 };
 
@@ -21,16 +24,18 @@ static double band_nnz(double n, double b)
     return n * (2 * b + 1) - b * (b + 1);
 }
 
-static int check(const double *v, spmvlab_err *err)
+static int check(const void *params_, spmvlab_err *err)
 {
-    return gen_fits("banded", "non-zeros", band_nnz(v[P_N], v[P_BW]), err);
+    const banded_params *p = params_;
+    return gen_fits("banded", "non-zeros", band_nnz(p->n, p->bandwidth), err);
 }
 
-static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
-    int32_t n = (int32_t)v[P_N];
-    int64_t b = (int64_t)v[P_BW];
-    if (gen_csr_alloc(A, "banded", n, n, (int64_t)band_nnz(v[P_N], v[P_BW]), err))
+    const banded_params *p = params_;
+    int32_t n = p->n;
+    int64_t b = p->bandwidth;
+    if (gen_csr_alloc(A, "banded", n, n, (int64_t)band_nnz(p->n, p->bandwidth), err))
         return -1;
     int64_t k = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -44,5 +49,5 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
 
 const spmvlab_gen_kind gen_kind_banded = {
     "banded", "full band of half width bandwidth around the diagonal (n x n)",
-    params, 1, check, generate,
+    params, 1, check, generate, sizeof(banded_params),
 };

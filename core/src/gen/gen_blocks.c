@@ -8,45 +8,49 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_BROWS, P_BPR, P_R, P_C, P_SPREAD, P_SEED, P_VALUES };
+typedef struct blocks_params {
+    gen_common common;
+    int block_rows, bpr, r, c, spread;
+} blocks_params;
 
 static const spmvlab_option params[] = {
-    {"block_rows", SPMVLAB_OPT_INT, "1000", 1, 2147483647.0, NULL,
-     "block-rows (and block-columns): block_rows*r rows, block_rows*c columns"},
-    {"bpr", SPMVLAB_OPT_INT, "8", 1, 2147483647.0, NULL, "blocks per block-row"},
-    {"r", SPMVLAB_OPT_INT, "3", 1, 1024, NULL, "rows of a block"},
-    {"c", SPMVLAB_OPT_INT, "3", 1, 1024, NULL, "columns of a block"},
-    {"spread", SPMVLAB_OPT_INT, "0", 0, 1073741823.0, NULL,
-     "off-diagonal blocks lie within this many block-columns of the diagonal; 0: anywhere"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(blocks_params, block_rows, SPMVLAB_OPT_INT, "1000", 1, 2147483647.0,
+              "block-rows (and block-columns): block_rows*r rows, block_rows*c columns"),
+    GEN_PARAM(blocks_params, bpr, SPMVLAB_OPT_INT, "8", 1, 2147483647.0, "blocks per block-row"),
+    GEN_PARAM(blocks_params, r, SPMVLAB_OPT_INT, "3", 1, 1024, "rows of a block"),
+    GEN_PARAM(blocks_params, c, SPMVLAB_OPT_INT, "3", 1, 1024, "columns of a block"),
+    GEN_PARAM(blocks_params, spread, SPMVLAB_OPT_INT, "0", 0, 1073741823.0,
+              "off-diagonal blocks lie within this many block-columns of the diagonal; 0: anywhere"),
+    GEN_COMMON_PARAMS(blocks_params),
     {0},
 };
 
 /* Block-columns a block-row may draw from: the whole range or a window of
  * 2·spread + 1 kept inside the matrix. */
-static int64_t window(const double *v)
+static int64_t window(const blocks_params *p)
 {
-    int64_t nb = (int64_t)v[P_BROWS], s = (int64_t)v[P_SPREAD];
+    int64_t nb = p->block_rows, s = p->spread;
     return s == 0 || 2 * s + 1 > nb ? nb : 2 * s + 1;
 }
 
-static int check(const double *v, spmvlab_err *err)
+static int check(const void *params_, spmvlab_err *err)
 {
-    if (v[P_BPR] > (double)window(v))
+    const blocks_params *p = params_;
+    double nb = p->block_rows;
+    if (p->bpr > window(p))
         return spmvlab_errf(err,
-                            "blocks: bpr = %.0f blocks do not fit the %lld block-columns in reach",
-                            v[P_BPR], (long long)window(v)), -1;
-    if (gen_fits("blocks", "rows", v[P_BROWS] * v[P_R], err) ||
-        gen_fits("blocks", "columns", v[P_BROWS] * v[P_C], err))
+                            "blocks: bpr = %d blocks do not fit the %lld block-columns in reach",
+                            p->bpr, (long long)window(p)), -1;
+    if (gen_fits("blocks", "rows", nb * p->r, err) || gen_fits("blocks", "columns", nb * p->c, err))
         return -1;
-    return gen_fits("blocks", "non-zeros", v[P_BROWS] * v[P_BPR] * v[P_R] * v[P_C], err);
+    return gen_fits("blocks", "non-zeros", nb * p->bpr * p->r * p->c, err);
 }
 
-static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
-    int32_t nb = (int32_t)v[P_BROWS], bpr = (int32_t)v[P_BPR], br = (int32_t)v[P_R],
-            bc = (int32_t)v[P_C];
-    int32_t w = (int32_t)window(v), s = (int32_t)v[P_SPREAD];
+    const blocks_params *p = params_;
+    int32_t nb = p->block_rows, bpr = p->bpr, br = p->r, bc = p->c;
+    int32_t w = (int32_t)window(p), s = p->spread;
     int64_t len = (int64_t)bpr * bc; /* entries per row */
     if (gen_csr_alloc(A, "blocks", (int64_t)nb * br, (int64_t)nb * bc, len * nb * br, err))
         return -1;
@@ -56,7 +60,7 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
         return spmvlab_errf(err, "blocks: out of host memory"), -1;
     }
     gen_rng r;
-    gen_rng_seed(&r, (uint64_t)v[P_SEED], gen_salt("blocks"));
+    gen_rng_seed(&r, (uint64_t)p->common.seed, gen_salt("blocks"));
     for (int32_t ib = 0; ib < nb; ib++) {
         int32_t lo = w == nb ? 0 : ib - s;
         lo = lo < 0 ? 0 : lo > nb - w ? nb - w : lo;
@@ -85,5 +89,5 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
 
 const spmvlab_gen_kind gen_kind_blocks = {
     "blocks", "dense r x c blocks, bpr per block-row, near the diagonal (FEM-like)",
-    params, 1, check, generate,
+    params, 1, check, generate, sizeof(blocks_params),
 };

@@ -75,17 +75,30 @@ int gen_fits(const char *kind, const char *what, double count, spmvlab_err *err)
  * in binary), mode 1 all ones. */
 void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed);
 
-/* The two parameters every kind ends its table with; the dispatcher reads
- * them from the last two typed values. */
-#define GEN_MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a double */
-#define GEN_COMMON_PARAMS                                                                      \
-    {"seed", SPMVLAB_OPT_INT, "1", 0, GEN_MAX_SEED, NULL, "random seed (structure and values)"}, \
-    {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones",                                 \
-     "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1"}
+/* The parameters every kind takes: the first member of each kind's
+ * parameter struct, so the dispatcher finds them in any of them. */
+typedef struct gen_common {
+    int64_t seed;   /* seed of the structure and the values */
+    int values;     /* 0 random, 1 ones (the choice index) */
+} gen_common;
 
-/* Checks one key = value against kind's table (no cross-parameter rules).
- * Returns the table row, or -1 with a sentence. */
-int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value,
+/* The rows of gen_common, ending every kind's table; T is the kind's
+ * parameter struct, whose first member is `gen_common common`. */
+#define GEN_MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a double */
+#define GEN_COMMON_PARAMS(T)                                                                   \
+    {"seed", SPMVLAB_OPT_INT, "1", 0, GEN_MAX_SEED, NULL, "random seed (structure and values)", \
+     SPMVLAB_FIELD(T, common.seed)},                                                           \
+    {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones",                                 \
+     "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1",                     \
+     SPMVLAB_FIELD(T, common.values)}
+
+/* A row of a kind's table: key, type, default, range, help, and member. */
+#define GEN_PARAM(T, key, type, def, min, max, help) {#key, type, def, min, max, NULL, help, SPMVLAB_FIELD(T, key)}
+
+/* Checks one key = value against kind's table (no cross-parameter rules)
+ * and stores it into the parameter struct p (NULL: check only). Returns the
+ * table row, or -1 with a sentence. */
+int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value, void *p,
                   spmvlab_err *err);
 
 /* The kinds, defined in their gen_<family>.c files. */

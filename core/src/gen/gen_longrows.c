@@ -8,39 +8,43 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_N, P_COLS, P_K, P_LROWS, P_LLEN, P_SEED, P_VALUES };
+typedef struct longrows_params {
+    gen_common common;
+    int n, cols, k, long_rows, long_len;
+} longrows_params;
 
 static const spmvlab_option params[] = {
-    {"n", SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, NULL, "rows"},
-    {"cols", SPMVLAB_OPT_INT, "0", 0, 2147483647.0, NULL, "columns; 0: as many as rows"},
-    {"k", SPMVLAB_OPT_INT, "8", 0, 2147483647.0, NULL, "mean length of the short rows"},
-    {"long_rows", SPMVLAB_OPT_INT, "4", 0, 2147483647.0, NULL, "number of long rows"},
-    {"long_len", SPMVLAB_OPT_INT, "100000", 0, 2147483647.0, NULL,
-     "length of a long row (capped at cols)"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(longrows_params, n, SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, "rows"),
+    GEN_PARAM(longrows_params, cols, SPMVLAB_OPT_INT, "0", 0, 2147483647.0, "columns; 0: as many as rows"),
+    GEN_PARAM(longrows_params, k, SPMVLAB_OPT_INT, "8", 0, 2147483647.0, "mean length of the short rows"),
+    GEN_PARAM(longrows_params, long_rows, SPMVLAB_OPT_INT, "4", 0, 2147483647.0, "number of long rows"),
+    GEN_PARAM(longrows_params, long_len, SPMVLAB_OPT_INT, "100000", 0, 2147483647.0,
+              "length of a long row (capped at cols)"),
+    GEN_COMMON_PARAMS(longrows_params),
     {0},
 };
 
-static double cols_of(const double *v)
+static double cols_of(const longrows_params *p)
 {
-    return v[P_COLS] > 0 ? v[P_COLS] : v[P_N];
+    return p->cols > 0 ? p->cols : p->n;
 }
 
-static int check(const double *v, spmvlab_err *err)
+static int check(const void *params_, spmvlab_err *err)
 {
-    if (v[P_LROWS] > v[P_N])
-        return spmvlab_errf(err, "longrows: long_rows = %.0f exceeds the %.0f rows", v[P_LROWS],
-                            v[P_N]), -1;
-    double llen = v[P_LLEN] < cols_of(v) ? v[P_LLEN] : cols_of(v);
-    double kk = v[P_K] < cols_of(v) ? v[P_K] : cols_of(v);
+    const longrows_params *p = params_;
+    if (p->long_rows > p->n)
+        return spmvlab_errf(err, "longrows: long_rows = %d exceeds the %d rows", p->long_rows, p->n), -1;
+    double llen = p->long_len < cols_of(p) ? p->long_len : cols_of(p);
+    double kk = p->k < cols_of(p) ? p->k : cols_of(p);
     return gen_fits("longrows", "non-zeros (expected)",
-                    (v[P_N] - v[P_LROWS]) * kk + v[P_LROWS] * llen, err);
+                    ((double)p->n - p->long_rows) * kk + (double)p->long_rows * llen, err);
 }
 
-static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
-    int32_t n = (int32_t)v[P_N], cols = (int32_t)cols_of(v), nl = (int32_t)v[P_LROWS];
-    int32_t llen = v[P_LLEN] < cols ? (int32_t)v[P_LLEN] : cols;
+    const longrows_params *p = params_;
+    int32_t n = p->n, cols = (int32_t)cols_of(p), nl = p->long_rows;
+    int32_t llen = p->long_len < cols ? p->long_len : cols;
     int32_t *len = malloc((size_t)n * sizeof *len), *at = malloc(((size_t)nl + 1) * sizeof *at);
     int rc = -1;
     if (!len || !at) {
@@ -48,14 +52,14 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
         goto done;
     }
     gen_rng r;
-    gen_rng_seed(&r, (uint64_t)v[P_SEED], gen_salt("longrows"));
+    gen_rng_seed(&r, (uint64_t)p->common.seed, gen_salt("longrows"));
     gen_sample_sorted(&r, n, nl, at);
     for (int32_t i = 0, q = 0; i < n; i++) {
         if (q < nl && at[q] == i) {
             len[i] = llen;
             q++;
         } else {
-            len[i] = gen_jitter_len(&r, (int32_t)v[P_K], cols);
+            len[i] = gen_jitter_len(&r, p->k, cols);
         }
     }
     rc = gen_random_rows(A, "longrows", n, cols, len, &r, err);
@@ -67,5 +71,5 @@ done:
 
 const spmvlab_gen_kind gen_kind_longrows = {
     "longrows", "mostly short random rows plus a few extremely long rows (n x cols)",
-    params, 1, check, generate,
+    params, 1, check, generate, sizeof(longrows_params),
 };

@@ -8,49 +8,55 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_N, P_COLS, P_SLEN, P_MLEN, P_LLEN, P_SFRAC, P_MFRAC, P_SEED, P_VALUES };
+typedef struct mixed_params {
+    gen_common common;
+    int n, cols, short_len, medium_len, long_len;
+    double short_frac, medium_frac;
+} mixed_params;
 
 static const spmvlab_option params[] = {
-    {"n", SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, NULL, "rows"},
-    {"cols", SPMVLAB_OPT_INT, "0", 0, 2147483647.0, NULL, "columns; 0: as many as rows"},
-    {"short_len", SPMVLAB_OPT_INT, "4", 0, 2147483647.0, NULL, "mean length of short rows"},
-    {"medium_len", SPMVLAB_OPT_INT, "64", 0, 2147483647.0, NULL, "mean length of medium rows"},
-    {"long_len", SPMVLAB_OPT_INT, "1024", 0, 2147483647.0, NULL, "mean length of long rows"},
-    {"short_frac", SPMVLAB_OPT_FLOAT, "0.9", 0, 1, NULL, "fraction of short rows"},
-    {"medium_frac", SPMVLAB_OPT_FLOAT, "0.09", 0, 1, NULL,
-     "fraction of medium rows (long rows: the rest)"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(mixed_params, n, SPMVLAB_OPT_INT, "10000", 1, 2147483647.0, "rows"),
+    GEN_PARAM(mixed_params, cols, SPMVLAB_OPT_INT, "0", 0, 2147483647.0, "columns; 0: as many as rows"),
+    GEN_PARAM(mixed_params, short_len, SPMVLAB_OPT_INT, "4", 0, 2147483647.0, "mean length of short rows"),
+    GEN_PARAM(mixed_params, medium_len, SPMVLAB_OPT_INT, "64", 0, 2147483647.0, "mean length of medium rows"),
+    GEN_PARAM(mixed_params, long_len, SPMVLAB_OPT_INT, "1024", 0, 2147483647.0, "mean length of long rows"),
+    GEN_PARAM(mixed_params, short_frac, SPMVLAB_OPT_FLOAT, "0.9", 0, 1, "fraction of short rows"),
+    GEN_PARAM(mixed_params, medium_frac, SPMVLAB_OPT_FLOAT, "0.09", 0, 1,
+              "fraction of medium rows (long rows: the rest)"),
+    GEN_COMMON_PARAMS(mixed_params),
     {0},
 };
 
-static double cols_of(const double *v)
+static double cols_of(const mixed_params *p)
 {
-    return v[P_COLS] > 0 ? v[P_COLS] : v[P_N];
+    return p->cols > 0 ? p->cols : p->n;
 }
 
-static int check(const double *v, spmvlab_err *err)
+static int check(const void *params_, spmvlab_err *err)
 {
-    if (v[P_SFRAC] + v[P_MFRAC] > 1 + 1e-12)
+    const mixed_params *p = params_;
+    if (p->short_frac + p->medium_frac > 1 + 1e-12)
         return spmvlab_errf(err, "mixed: short_frac + medium_frac = %.6g exceeds 1",
-                            v[P_SFRAC] + v[P_MFRAC]), -1;
-    double lfrac = 1 - v[P_SFRAC] - v[P_MFRAC];
+                            p->short_frac + p->medium_frac), -1;
+    double lfrac = 1 - p->short_frac - p->medium_frac;
     lfrac = lfrac < 0 ? 0 : lfrac;
-    double mean = v[P_SFRAC] * v[P_SLEN] + v[P_MFRAC] * v[P_MLEN] + lfrac * v[P_LLEN];
-    return gen_fits("mixed", "non-zeros (expected)", v[P_N] * mean, err);
+    double mean = p->short_frac * p->short_len + p->medium_frac * p->medium_len + lfrac * p->long_len;
+    return gen_fits("mixed", "non-zeros (expected)", p->n * mean, err);
 }
 
-static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
-    int32_t n = (int32_t)v[P_N], cols = (int32_t)cols_of(v);
+    const mixed_params *p = params_;
+    int32_t n = p->n, cols = (int32_t)cols_of(p);
     int32_t *len = malloc((size_t)n * sizeof *len);
     if (!len)
         return spmvlab_errf(err, "mixed: out of host memory for %d rows", n), -1;
     /* Class thresholds on 32-bit uniforms. */
-    uint64_t ts = (uint64_t)(v[P_SFRAC] * 4294967296.0),
-             tm = (uint64_t)((v[P_SFRAC] + v[P_MFRAC]) * 4294967296.0);
-    int32_t lens[3] = {(int32_t)v[P_SLEN], (int32_t)v[P_MLEN], (int32_t)v[P_LLEN]};
+    uint64_t ts = (uint64_t)(p->short_frac * 4294967296.0),
+             tm = (uint64_t)((p->short_frac + p->medium_frac) * 4294967296.0);
+    int32_t lens[3] = {p->short_len, p->medium_len, p->long_len};
     gen_rng r;
-    gen_rng_seed(&r, (uint64_t)v[P_SEED], gen_salt("mixed"));
+    gen_rng_seed(&r, (uint64_t)p->common.seed, gen_salt("mixed"));
     for (int32_t i = 0; i < n; i++) {
         uint64_t u = gen_next(&r) >> 32;
         len[i] = gen_jitter_len(&r, lens[u < ts ? 0 : u < tm ? 1 : 2], cols);
@@ -62,5 +68,5 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
 
 const spmvlab_gen_kind gen_kind_mixed = {
     "mixed", "short, medium and long random rows in given fractions (n x cols)",
-    params, 1, check, generate,
+    params, 1, check, generate, sizeof(mixed_params),
 };

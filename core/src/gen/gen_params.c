@@ -1,7 +1,8 @@
 /* Generator parameters as text, the table of kinds, and the dispatcher
- * that validates parameters, generates the structure and fills values. */
+ * that parses parameters with the core's option engine into the kind's
+ * parameter struct, generates the structure and fills values. */
 #include <ctype.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,6 @@ static const spmvlab_gen_kind *const kinds[] = {
     &gen_kind_blocks,     &gen_kind_mixed,      &gen_kind_longrows,
 };
 #define KIND_COUNT ((int)(sizeof kinds / sizeof *kinds))
-#define MAX_TABLE 24 /* rows of the longest parameter table */
 
 const spmvlab_gen_kind *spmvlab_gen_kind_at(int i)
 {
@@ -96,56 +96,65 @@ const char *spmvlab_gen_params_get(const spmvlab_gen_params *p, const char *key)
     return NULL;
 }
 
-/* ---- typed values ----------------------------------------------------------- */
+/* ---- typed values: the core's option engine ------------------------------ */
 
-/* Parses text as the row's type into *out. Returns 0, or -1 with a sentence. */
-static int parse_value(const char *kind, const spmvlab_option *o, const char *text, double *out,
+/* A parameter struct of any kind fits here (kinds declare a few numbers). */
+typedef union params_buf {
+    max_align_t align;
+    unsigned char bytes[512];
+} params_buf;
+
+/* Parses text as row o and stores it into the struct p (when not NULL).
+ * Returns 0, or -1 with a sentence naming the kind and the key. */
+static int parse_value(const char *kind, const spmvlab_option *o, const char *text, void *p,
                        spmvlab_err *err)
 {
-    if (o->type == SPMVLAB_OPT_ENUM) {
-        const char *c = o->choices;
-        for (int idx = 0; c && *c; idx++) {
-            size_t n = strcspn(c, "|");
-            if (strlen(text) == n && strncmp(c, text, n) == 0) {
-                *out = idx;
-                return 0;
-            }
-            c += n + (c[n] == '|');
-        }
-        return spmvlab_errf(err, "%s: %s = '%s' is not one of %s", kind, o->key, text, o->choices),
-               -1;
-    }
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v))
-        return spmvlab_errf(err, "%s: %s = '%s' is not a number", kind, o->key, text), -1;
-    if (o->type == SPMVLAB_OPT_INT && v != floor(v))
+    spmvlab_opt_value v = {0};
+    switch (spmvlab_option_parse(o, text, &v)) {
+    case SPMVLAB_OPT_FINE:
+        v.s = text;
+        spmvlab_option_field_store(p, o, &v);
+        return 0;
+    case SPMVLAB_OPT_NOT_CHOICE:
+        return spmvlab_errf(err, "%s: %s = '%s' is not one of %s", kind, o->key, text, o->choices), -1;
+    case SPMVLAB_OPT_NOT_INTEGER:
         return spmvlab_errf(err, "%s: %s = '%s' is not an integer", kind, o->key, text), -1;
-    if (v < o->min || v > o->max)
-        return spmvlab_errf(err, "%s: %s = %s is outside [%.15g, %.15g]", kind, o->key, text,
-                            o->min, o->max), -1;
-    *out = v;
-    return 0;
+    case SPMVLAB_OPT_OUT_OF_RANGE:
+        return spmvlab_errf(err, "%s: %s = %s is outside [%.15g, %.15g]", kind, o->key, text, o->min,
+                            o->max), -1;
+    default:
+        return spmvlab_errf(err, "%s: %s = '%s' is not a number", kind, o->key, text), -1;
+    }
 }
 
-static int table_size(const spmvlab_gen_kind *k)
+/* The value of row o in the struct p, as a double. */
+static double field_value(const void *p, const spmvlab_option *o)
 {
-    int n = 0;
-    while (k->params[n].key)
-        n++;
-    return n;
+    const unsigned char *at = (const unsigned char *)p + o->field_offset;
+    if (o->type == SPMVLAB_OPT_FLOAT) {
+        double d;
+        memcpy(&d, at, sizeof d);
+        return d;
+    }
+    if (o->field_size == sizeof(int64_t)) {
+        int64_t i;
+        memcpy(&i, at, sizeof i);
+        return (double)i;
+    }
+    int i;
+    memcpy(&i, at, sizeof i);
+    return i;
 }
 
-int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value,
+int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value, void *p,
                   spmvlab_err *err)
 {
-    int n = table_size(kind);
-    for (int i = 0; i < n; i++) {
-        if (strcmp(kind->params[i].key, key) == 0) {
-            double v;
-            return parse_value(kind->name, &kind->params[i], value, &v, err) ? -1 : i;
-        }
-    }
+    int n = 0;
+    while (kind->params[n].key)
+        n++;
+    for (int i = 0; i < n; i++)
+        if (strcmp(kind->params[i].key, key) == 0)
+            return parse_value(kind->name, &kind->params[i], value, p, err) ? -1 : i;
     char names[512] = "";
     for (int i = 0; i < n; i++) {
         size_t used = strlen(names);
@@ -155,9 +164,10 @@ int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *val
     return -1;
 }
 
-/* Finds the kind and fills v[] (table order) from defaults and p, then runs
- * the kind's cross checks. Returns the kind, or NULL with a sentence. */
-static const spmvlab_gen_kind *resolve(const char *name, const spmvlab_gen_params *p, double *v,
+/* Finds the kind and fills its parameter struct b from the defaults and p,
+ * then runs the kind's cross checks. Returns the kind, or NULL with a
+ * sentence. */
+static const spmvlab_gen_kind *resolve(const char *name, const spmvlab_gen_params *p, params_buf *b,
                                        spmvlab_err *err)
 {
     const spmvlab_gen_kind *kind = spmvlab_gen_kind_find(name);
@@ -170,35 +180,35 @@ static const spmvlab_gen_kind *resolve(const char *name, const spmvlab_gen_param
         spmvlab_errf(err, "unknown generator '%s' (kinds: %s)", name ? name : "", names);
         return NULL;
     }
-    int n = table_size(kind);
-    for (int i = 0; i < n; i++)
-        if (parse_value(kind->name, &kind->params[i], kind->params[i].def, &v[i], err))
+    memset(b, 0, sizeof *b);
+    if (kind->params_size > sizeof *b) /* caught by the tests */
+        return spmvlab_errf(err, "%s: parameter struct too large", kind->name), NULL;
+    for (int i = 0; kind->params[i].key; i++)
+        if (parse_value(kind->name, &kind->params[i], kind->params[i].def, b, err))
             return NULL; /* a bad default: caught by the tests */
-    for (int j = 0; p && j < p->count; j++) {
-        int i = gen_check_key(kind, p->kv[j].key, p->kv[j].value, err);
-        if (i < 0 || parse_value(kind->name, &kind->params[i], p->kv[j].value, &v[i], err))
+    for (int j = 0; p && j < p->count; j++)
+        if (gen_check_key(kind, p->kv[j].key, p->kv[j].value, b, err) < 0)
             return NULL;
-    }
-    if (kind->check && kind->check(v, err))
+    if (kind->check && kind->check(b, err))
         return NULL;
     return kind;
 }
 
 int spmvlab_gen_check(const char *kind, const spmvlab_gen_params *p, spmvlab_err *err)
 {
-    double v[MAX_TABLE];
-    return resolve(kind, p, v, err) ? 0 : -1;
+    params_buf b;
+    return resolve(kind, p, &b, err) ? 0 : -1;
 }
 
 int spmvlab_gen(const char *name, const spmvlab_gen_params *p, spmvlab_csr *out, spmvlab_err *err)
 {
-    double v[MAX_TABLE];
+    params_buf b;
     memset(out, 0, sizeof *out);
-    const spmvlab_gen_kind *kind = resolve(name, p, v, err);
-    if (!kind || kind->generate(v, out, err))
+    const spmvlab_gen_kind *kind = resolve(name, p, &b, err);
+    if (!kind || kind->generate(&b, out, err))
         return -1;
-    int n = table_size(kind);
-    gen_fill_values(out, (int)v[n - 1], (uint64_t)v[n - 2]);
+    const gen_common *c = (const gen_common *)(const void *)&b;
+    gen_fill_values(out, c->values, (uint64_t)c->seed);
     return 0;
 }
 
@@ -215,23 +225,24 @@ static void format_double(char *buf, size_t len, double v)
 int spmvlab_gen_describe(const char *name, const spmvlab_gen_params *p, char *buf, size_t len,
                          spmvlab_err *err)
 {
-    double v[MAX_TABLE];
-    const spmvlab_gen_kind *kind = resolve(name, p, v, err);
+    params_buf b;
+    const spmvlab_gen_kind *kind = resolve(name, p, &b, err);
     if (!kind)
         return -1;
     size_t used = (size_t)snprintf(buf, len, "%s", kind->name);
     for (int i = 0; kind->params[i].key && used < len; i++) {
         const spmvlab_option *o = &kind->params[i];
+        double v = field_value(&b, o);
         char val[64];
         if (o->type == SPMVLAB_OPT_ENUM) {
             const char *c = o->choices;
-            for (int k = 0; k < (int)v[i]; k++)
+            for (int k = 0; k < (int)v; k++)
                 c += strcspn(c, "|") + 1;
             snprintf(val, sizeof val, "%.*s", (int)strcspn(c, "|"), c);
         } else if (o->type == SPMVLAB_OPT_INT) {
-            snprintf(val, sizeof val, "%.0f", v[i]);
+            snprintf(val, sizeof val, "%.0f", v);
         } else {
-            format_double(val, sizeof val, v[i]);
+            format_double(val, sizeof val, v);
         }
         used += (size_t)snprintf(buf + used, len - used, " %s=%s", o->key, val);
     }

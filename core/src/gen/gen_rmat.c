@@ -11,32 +11,38 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_SCALE, P_EF, P_A, P_B, P_C, P_D, P_PERMUTE, P_UNDIRECTED, P_SEED, P_VALUES };
+typedef struct rmat_params {
+    gen_common common;
+    int scale, edge_factor;
+    double a, b, c, d;
+    int permute, undirected;
+} rmat_params;
 
 static const spmvlab_option params[] = {
-    {"scale", SPMVLAB_OPT_INT, "14", 0, 30, NULL, "2^scale rows and columns"},
-    {"edge_factor", SPMVLAB_OPT_INT, "16", 1, 1048576, NULL, "edges drawn per row"},
-    {"a", SPMVLAB_OPT_FLOAT, "0.57", 0, 1, NULL, "probability of the top-left quadrant"},
-    {"b", SPMVLAB_OPT_FLOAT, "0.19", 0, 1, NULL, "probability of the top-right quadrant"},
-    {"c", SPMVLAB_OPT_FLOAT, "0.19", 0, 1, NULL, "probability of the bottom-left quadrant"},
-    {"d", SPMVLAB_OPT_FLOAT, "0.05", 0, 1, NULL, "probability of the bottom-right quadrant"},
-    {"permute", SPMVLAB_OPT_INT, "1", 0, 1, NULL, "1: shuffle vertex labels (Graph500)"},
-    {"undirected", SPMVLAB_OPT_INT, "0", 0, 1, NULL, "1: store every edge both ways"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(rmat_params, scale, SPMVLAB_OPT_INT, "14", 0, 30, "2^scale rows and columns"),
+    GEN_PARAM(rmat_params, edge_factor, SPMVLAB_OPT_INT, "16", 1, 1048576, "edges drawn per row"),
+    GEN_PARAM(rmat_params, a, SPMVLAB_OPT_FLOAT, "0.57", 0, 1, "probability of the top-left quadrant"),
+    GEN_PARAM(rmat_params, b, SPMVLAB_OPT_FLOAT, "0.19", 0, 1, "probability of the top-right quadrant"),
+    GEN_PARAM(rmat_params, c, SPMVLAB_OPT_FLOAT, "0.19", 0, 1, "probability of the bottom-left quadrant"),
+    GEN_PARAM(rmat_params, d, SPMVLAB_OPT_FLOAT, "0.05", 0, 1, "probability of the bottom-right quadrant"),
+    GEN_PARAM(rmat_params, permute, SPMVLAB_OPT_INT, "1", 0, 1, "1: shuffle vertex labels (Graph500)"),
+    GEN_PARAM(rmat_params, undirected, SPMVLAB_OPT_INT, "0", 0, 1, "1: store every edge both ways"),
+    GEN_COMMON_PARAMS(rmat_params),
     {0},
 };
 
-static double edges_of(const double *v)
+static double edges_of(const rmat_params *p)
 {
-    return v[P_EF] * ldexp(1.0, (int)v[P_SCALE]) * (v[P_UNDIRECTED] != 0 ? 2 : 1);
+    return p->edge_factor * ldexp(1.0, p->scale) * (p->undirected != 0 ? 2 : 1);
 }
 
-static int check(const double *v, spmvlab_err *err)
+static int check(const void *params_, spmvlab_err *err)
 {
-    double sum = v[P_A] + v[P_B] + v[P_C] + v[P_D];
+    const rmat_params *p = params_;
+    double sum = p->a + p->b + p->c + p->d;
     if (fabs(sum - 1) > 1e-9)
         return spmvlab_errf(err, "rmat: a + b + c + d = %.17g, not 1", sum), -1;
-    return gen_fits("rmat", "edges", edges_of(v), err);
+    return gen_fits("rmat", "edges", edges_of(p), err);
 }
 
 /* Draws one edge, returned as row << 32 | col: two quadrant choices (32
@@ -73,14 +79,15 @@ static void count_sort(int32_t *key, int32_t *other, size_t m, int32_t n, int64_
     }
 }
 
-static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
-    int scale = (int)v[P_SCALE];
+    const rmat_params *p = params_;
+    int scale = p->scale;
     int32_t n = (int32_t)1 << scale;
-    size_t drawn = (size_t)v[P_EF] << scale, m = drawn * (v[P_UNDIRECTED] != 0 ? 2 : 1);
+    size_t drawn = (size_t)p->edge_factor << scale, m = drawn * (p->undirected != 0 ? 2 : 1);
     /* Quadrant thresholds on 32-bit uniforms: [0,a) [a,a+b) [a+b,a+b+c) rest. */
-    uint64_t t[3] = {(uint64_t)ldexp(v[P_A], 32), (uint64_t)ldexp(v[P_A] + v[P_B], 32),
-                     (uint64_t)ldexp(v[P_A] + v[P_B] + v[P_C], 32)};
+    uint64_t t[3] = {(uint64_t)ldexp(p->a, 32), (uint64_t)ldexp(p->a + p->b, 32),
+                     (uint64_t)ldexp(p->a + p->b + p->c, 32)};
     int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec);
     int32_t *sr = malloc(m * sizeof *sr), *sc = malloc(m * sizeof *sc);
     int32_t *perm = malloc((size_t)n * sizeof *perm);
@@ -91,7 +98,7 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
         goto done;
     }
     gen_rng r;
-    gen_rng_seed(&r, (uint64_t)v[P_SEED], gen_salt("rmat"));
+    gen_rng_seed(&r, (uint64_t)p->common.seed, gen_salt("rmat"));
     for (size_t e = 0; e < drawn; e++) {
         uint64_t ij = draw_edge(&r, scale, t);
         er[e] = (int32_t)(ij >> 32);
@@ -99,7 +106,7 @@ static int generate(const double *v, spmvlab_csr *A, spmvlab_err *err)
     }
     for (int32_t i = 0; i < n; i++)
         perm[i] = i;
-    if (v[P_PERMUTE] != 0)
+    if (p->permute != 0)
         for (int32_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
             int32_t j = (int32_t)gen_below(&r, (uint64_t)i + 1), tmp = perm[i];
             perm[i] = perm[j];
@@ -148,5 +155,5 @@ done:
 
 const spmvlab_gen_kind gen_kind_rmat = {
     "rmat", "R-MAT / Kronecker graph as in Graph500: 2^scale rows, heavy-tailed rows",
-    params, 1, check, generate,
+    params, 1, check, generate, sizeof(rmat_params),
 };

@@ -99,7 +99,7 @@ static void finish_section(set_parser *sp)
     const spmvlab_gen_kind *kind = spmvlab_gen_kind_find(e->kind);
     spmvlab_err why;
     for (int i = 0; i < e->params.count; i++)
-        if (gen_check_key(kind, e->params.kv[i].key, e->params.kv[i].value, &why) < 0) {
+        if (gen_check_key(kind, e->params.kv[i].key, e->params.kv[i].value, NULL, &why) < 0) {
             fail_at(sp, sp->key_line[i], "%s", why.msg);
             return;
         }

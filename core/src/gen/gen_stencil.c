@@ -5,36 +5,41 @@
 #include "gen_internal.h"
 #include "spmvlab/core.h"
 
-enum { P_N, P_SEED, P_VALUES };
+typedef struct stencil_params {
+    gen_common common;
+    int n; /* grid side */
+} stencil_params;
 
 static const spmvlab_option params_2d[] = {
-    {"n", SPMVLAB_OPT_INT, "100", 1, 46340, NULL, "grid side: n x n points, one row each"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(stencil_params, n, SPMVLAB_OPT_INT, "100", 1, 46340, "grid side: n x n points, one row each"),
+    GEN_COMMON_PARAMS(stencil_params),
     {0},
 };
 
 static const spmvlab_option params_3d[] = {
-    {"n", SPMVLAB_OPT_INT, "30", 1, 1290, NULL, "grid side: n x n x n points, one row each"},
-    GEN_COMMON_PARAMS,
+    GEN_PARAM(stencil_params, n, SPMVLAB_OPT_INT, "30", 1, 1290, "grid side: n x n x n points, one row each"),
+    GEN_COMMON_PARAMS(stencil_params),
     {0},
 };
+
+static double side(const void *p) { return ((const stencil_params *)p)->n; }
 
 /* Entries of each kind as a function of n (boundary rows lose neighbours). */
 static double nnz_2d5(double n) { return 5 * n * n - 4 * n; }
 static double nnz_3d7(double n) { return 7 * n * n * n - 6 * n * n; }
 static double nnz_3d27(double n) { return (3 * n - 2) * (3 * n - 2) * (3 * n - 2); }
 
-static int check_2d5(const double *v, spmvlab_err *err)
+static int check_2d5(const void *p, spmvlab_err *err)
 {
-    return gen_fits("stencil2d5", "non-zeros", nnz_2d5(v[P_N]), err);
+    return gen_fits("stencil2d5", "non-zeros", nnz_2d5(side(p)), err);
 }
-static int check_3d7(const double *v, spmvlab_err *err)
+static int check_3d7(const void *p, spmvlab_err *err)
 {
-    return gen_fits("stencil3d7", "non-zeros", nnz_3d7(v[P_N]), err);
+    return gen_fits("stencil3d7", "non-zeros", nnz_3d7(side(p)), err);
 }
-static int check_3d27(const double *v, spmvlab_err *err)
+static int check_3d27(const void *p, spmvlab_err *err)
 {
-    return gen_fits("stencil3d27", "non-zeros", nnz_3d27(v[P_N]), err);
+    return gen_fits("stencil3d27", "non-zeros", nnz_3d27(side(p)), err);
 }
 
 /* Fills a grid of nz x n x n points (nz = 1 for 2D) with the neighbours
@@ -71,28 +76,31 @@ static int stencil(const char *kind, int32_t n, int32_t nz, int max_nonzero, dou
     return 0;
 }
 
-static int gen_2d5(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int gen_2d5(const void *p, spmvlab_csr *A, spmvlab_err *err)
 {
-    return stencil("stencil2d5", (int32_t)v[P_N], 1, 1, nnz_2d5(v[P_N]), A, err);
+    int32_t n = ((const stencil_params *)p)->n;
+    return stencil("stencil2d5", n, 1, 1, nnz_2d5(n), A, err);
 }
-static int gen_3d7(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int gen_3d7(const void *p, spmvlab_csr *A, spmvlab_err *err)
 {
-    return stencil("stencil3d7", (int32_t)v[P_N], (int32_t)v[P_N], 1, nnz_3d7(v[P_N]), A, err);
+    int32_t n = ((const stencil_params *)p)->n;
+    return stencil("stencil3d7", n, n, 1, nnz_3d7(n), A, err);
 }
-static int gen_3d27(const double *v, spmvlab_csr *A, spmvlab_err *err)
+static int gen_3d27(const void *p, spmvlab_csr *A, spmvlab_err *err)
 {
-    return stencil("stencil3d27", (int32_t)v[P_N], (int32_t)v[P_N], 3, nnz_3d27(v[P_N]), A, err);
+    int32_t n = ((const stencil_params *)p)->n;
+    return stencil("stencil3d27", n, n, 3, nnz_3d27(n), A, err);
 }
 
 const spmvlab_gen_kind gen_kind_stencil2d5 = {
     "stencil2d5", "5-point Laplacian pattern on an n x n grid (n^2 rows, <= 5 per row)",
-    params_2d, 1, check_2d5, gen_2d5,
+    params_2d, 1, check_2d5, gen_2d5, sizeof(stencil_params),
 };
 const spmvlab_gen_kind gen_kind_stencil3d7 = {
     "stencil3d7", "7-point stencil on an n x n x n grid (n^3 rows, <= 7 per row)",
-    params_3d, 1, check_3d7, gen_3d7,
+    params_3d, 1, check_3d7, gen_3d7, sizeof(stencil_params),
 };
 const spmvlab_gen_kind gen_kind_stencil3d27 = {
     "stencil3d27", "27-point stencil on an n x n x n grid (n^3 rows, <= 27 per row)",
-    params_3d, 1, check_3d27, gen_3d27,
+    params_3d, 1, check_3d27, gen_3d27, sizeof(stencil_params),
 };

@@ -5,6 +5,7 @@
  * plugin loads, so a bad table is refused by name instead of writing past
  * the struct later.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,9 @@ void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spm
         memcpy(at, &v->f, sizeof v->f);
     } else if (o->type == SPMVLAB_OPT_STRING) {
         memcpy(at, &v->s, sizeof v->s);
+    } else if (o->field_size == sizeof(int64_t)) {
+        int64_t i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int64_t)v->i;
+        memcpy(at, &i, sizeof i);
     } else {
         int i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int)v->i;
         memcpy(at, &i, sizeof i);

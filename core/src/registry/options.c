@@ -1,6 +1,9 @@
 /*
- * Option values checked against a plugin's table: type, range, choices.
- * Every refusal names the plugin, the key and what is allowed.
+ * The option engine: values checked against a table of spmvlab_option rows
+ * (type, range, choices) and stored into the members the rows name. Plugin
+ * options and generator parameters (gen/gen_params.c) go through the same
+ * parser; a plugin option's refusal names the plugin, the key and what is
+ * allowed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -58,74 +61,93 @@ static void range_text(const spmvlab_option *o, char *buf, size_t len)
                  o->type == SPMVLAB_OPT_INT_AUTO ? " or 'auto'" : "");
 }
 
-static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *plugin,
-                     const char *value, spmvlab_err *err)
+spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *text, spmvlab_opt_value *v)
 {
-    char allowed[160];
     v->is_auto = 0;
     v->i = 0;
     v->f = 0;
     switch (o->type) {
     case SPMVLAB_OPT_INT_AUTO:
-        if (strcasecmp(value, "auto") == 0) {
+        if (strcasecmp(text, "auto") == 0) {
             v->is_auto = 1;
-            return 0;
+            return SPMVLAB_OPT_FINE;
         }
         /* fall through */
     case SPMVLAB_OPT_INT: {
         long long x;
-        if (parse_integer(value, &x) || x < o->min || x > o->max) {
-            range_text(o, allowed, sizeof allowed);
-            spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
-            return -1;
-        }
+        double d;
+        if (parse_integer(text, &x))
+            return parse_double(text, &d) ? SPMVLAB_OPT_NOT_NUMBER : SPMVLAB_OPT_NOT_INTEGER;
+        if (x < o->min || x > o->max)
+            return SPMVLAB_OPT_OUT_OF_RANGE;
         v->i = x;
         v->f = (double)x;
-        return 0;
+        return SPMVLAB_OPT_FINE;
     }
     case SPMVLAB_OPT_FLOAT: {
         double x;
-        if (parse_double(value, &x) || x < o->min || x > o->max) {
-            range_text(o, allowed, sizeof allowed);
-            spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
-            return -1;
-        }
+        if (parse_double(text, &x))
+            return SPMVLAB_OPT_NOT_NUMBER;
+        if (x < o->min || x > o->max)
+            return SPMVLAB_OPT_OUT_OF_RANGE;
         v->f = x;
         v->i = (long long)x;
-        return 0;
+        return SPMVLAB_OPT_FINE;
     }
     case SPMVLAB_OPT_BOOL: {
         static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off"};
         for (int k = 0; k < 4; k++) {
-            if (strcasecmp(value, yes[k]) == 0)
-                return v->i = 1, v->f = 1, 0;
-            if (strcasecmp(value, no[k]) == 0)
-                return 0;
+            if (strcasecmp(text, yes[k]) == 0)
+                return v->i = 1, v->f = 1, SPMVLAB_OPT_FINE;
+            if (strcasecmp(text, no[k]) == 0)
+                return SPMVLAB_OPT_FINE;
         }
-        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected true or false", plugin, o->key, value);
-        return -1;
+        return SPMVLAB_OPT_NOT_BOOL;
     }
     case SPMVLAB_OPT_ENUM: {
         const char *c = o->choices ? o->choices : "";
         for (long long idx = 0; *c; idx++) {
             const char *bar = strchr(c, '|');
             size_t n = bar ? (size_t)(bar - c) : strlen(c);
-            if (strlen(value) == n && strncmp(value, c, n) == 0) {
+            if (strlen(text) == n && strncmp(text, c, n) == 0) {
                 v->i = idx;
                 v->f = (double)idx;
-                return 0;
+                return SPMVLAB_OPT_FINE;
             }
             c = bar ? bar + 1 : c + n;
         }
+        return SPMVLAB_OPT_NOT_CHOICE;
+    }
+    case SPMVLAB_OPT_STRING:
+        return SPMVLAB_OPT_FINE;
+    }
+    return SPMVLAB_OPT_BAD_TYPE;
+}
+
+/* Parses value for a plugin option; the refusal names the plugin, the key
+ * and what is allowed. */
+static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *plugin,
+                     const char *value, spmvlab_err *err)
+{
+    char allowed[160];
+    switch (spmvlab_option_parse(o, value, v)) {
+    case SPMVLAB_OPT_FINE:
+        return 0;
+    case SPMVLAB_OPT_NOT_BOOL:
+        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected true or false", plugin, o->key, value);
+        return -1;
+    case SPMVLAB_OPT_NOT_CHOICE:
         spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected one of %s", plugin, o->key, value,
                      o->choices ? o->choices : "(none)");
         return -1;
+    case SPMVLAB_OPT_BAD_TYPE:
+        spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key, (int)o->type);
+        return -1;
+    default:
+        range_text(o, allowed, sizeof allowed);
+        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
+        return -1;
     }
-    case SPMVLAB_OPT_STRING:
-        return 0;
-    }
-    spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key, (int)o->type);
-    return -1;
 }
 
 int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err *err)
