@@ -16,6 +16,9 @@
 #include "run_inputs.h"
 #include "run_isolate.h"
 #include "run_output.h"
+#include "progress.h"
+#include "shard.h"
+#include "workers.h"
 #include "run_status.h"
 #include "run_summary.h"
 #include "tune_table.h"
@@ -55,7 +58,7 @@ typedef struct run_state {
     run_cells done;             /* resumed cells */
     char **paths;
     int npaths;
-    run_progress prog;
+    progress_line prog;
     void *flush_buf;
     size_t flush_bytes;
 } run_state;
@@ -124,7 +127,7 @@ static int load_resume(run_state *st, spmvlab_err *err)
 
 static void emit(run_state *st, const run_row *r)
 {
-    progress_clear(&st->prog);
+    progress_line_row(&st->prog);
     table_row(stdout, r);
     if (st->s.verbose && r->describe[0])
         printf("    facts: %s\n", r->describe);
@@ -158,7 +161,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_update, &st->prog};
+                   st->flush_bytes, progress_line_update, &st->prog};
     int done = n;
     if (st->s.isolate) {
         for (int i = 0; i < n; i++) {
@@ -166,7 +169,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
                 done = i;
                 break;
             }
-            progress_update(&st->prog, m[i].spec->label, "in a child", i, n);
+            progress_line_update(&st->prog, m[i].spec->label, "in a child", i, n);
             isolate_member(&g, m[i].spec, &m[i].row);
         }
     } else {
@@ -185,7 +188,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         tune_rows(rows, base_of, done);
     if (stop_flag) {
         st->abandoned++;
-        progress_clear(&st->prog);
+        progress_line_clear(&st->prog);
         say(st, "interrupted during %s (%s): its cells are not written", label, spmvlab_dtype_name(d));
     } else {
         for (int i = 0; i < done; i++)
@@ -204,7 +207,7 @@ static void run_matrix(run_state *st, int mi)
     const char *path = st->paths[mi];
     char label[256];
     spmvlab_matrix_label(path, label, sizeof label);
-    progress_matrix(&st->prog, mi, label);
+    progress_line_matrix(&st->prog, mi, label);
     char *todo = calloc((size_t)st->s.ndtypes * st->nspecs + 1, 1);
     if (!todo) {
         say(st, "out of host memory");
@@ -214,7 +217,8 @@ static void run_matrix(run_state *st, int mi)
     int any = 0;
     for (int d = 0; d < st->s.ndtypes; d++)
         for (int k = 0; k < st->nspecs; k++) {
-            int t = !cells_has(&st->done, label, &st->specs[k], st->s.dtypes[d]);
+            int t = shard_owns(st->s.shard_index, st->s.shard_count, label, st->s.dtypes[d]) &&
+                    !cells_has(&st->done, label, &st->specs[k], st->s.dtypes[d]);
             todo[d * st->nspecs + k] = (char)t;
             any |= t;
         }
@@ -226,9 +230,9 @@ static void run_matrix(run_state *st, int mi)
     }
     spmvlab_csr A;
     spmvlab_err err = {{0}};
-    progress_update(&st->prog, "", "loading", 0, 1);
+    progress_line_update(&st->prog, "", "loading", 0, 1);
     int lrc = load_matrix(path, &A, &err);
-    progress_clear(&st->prog);
+    progress_line_clear(&st->prog);
     if (lrc == -2) {
         say(st, "skipping %s: %s", path, err.msg);
     } else if (lrc) {
@@ -291,7 +295,7 @@ static int write_json(run_state *st, const run_summary *sum, spmvlab_err *err)
 
 static int finish(run_state *st)
 {
-    progress_clear(&st->prog);
+    progress_line_clear(&st->prog);
     run_summary sum;
     spmvlab_err err;
     int rc = 0;
@@ -413,6 +417,10 @@ int run_command(int argc, char **argv, run_mode mode)
         say(st, "%s", err.msg);
         goto out;
     }
+    if (st->s.devices[0]) { /* the workers measure; this process merges */
+        rc = workers_run(&st->s, st->paths, st->npaths, st->nspecs, argc, argv);
+        goto out;
+    }
     run_meta_init(&st->meta, st->s.command);
     if (st->s.resume[0] && load_resume(st, &err)) {
         say(st, "%s", err.msg);
@@ -428,7 +436,9 @@ int run_command(int argc, char **argv, run_mode mode)
     }
     if ((rc = open_device(st)) != 0)
         goto out;
-    progress_init(&st->prog, st->npaths);
+    progress_line_init(&st->prog, 0);
+    progress_line_totals(&st->prog, st->npaths,
+                         inputs_cells(&st->s, st->paths, st->npaths, st->nspecs) - st->done.n);
     table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);

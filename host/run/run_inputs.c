@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "host_util.h"
 #include "run_inputs.h"
+#include "shard.h"
 #include "spmvlab/gen.h"
 
 static int same_file(const char *a, const char *b)
@@ -44,11 +46,11 @@ static void say(const run_settings *s, const char *fmt, ...)
 int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err *err)
 {
     for (int i = 0; i < s->nmatrix_args; i++) {
-        int got = collect_matrices(s->matrix_args[i], paths, npaths, err);
+        int got = collect_inputs(s->matrix_args[i], paths, npaths, err);
         if (got < 0)
             return -1;
         if (got == 0)
-            return spmvlab_errf(err, "folder %s holds no .mtx or .mtx.gz files", s->matrix_args[i]), -1;
+            return spmvlab_errf(err, "%s holds no .mtx, .mtx.gz or .tar.gz files", s->matrix_args[i]), -1;
     }
     for (int i = 0; i < s->nset_names; i++) {
         spmvlab_set set;
@@ -95,7 +97,33 @@ int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err
             break;
         }
     }
+    /* A shard keeps the matrices with a cell of its own. */
+    int kept = 0;
+    for (int i = 0; i < *npaths; i++) {
+        char label[256];
+        spmvlab_matrix_label((*paths)[i], label, sizeof label);
+        int mine = 0;
+        for (int d = 0; d < s->ndtypes; d++)
+            mine |= shard_owns(s->shard_index, s->shard_count, label, s->dtypes[d]);
+        if (mine)
+            (*paths)[kept++] = (*paths)[i];
+        else
+            free((*paths)[i]);
+    }
+    *npaths = kept;
     return 0;
+}
+
+long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nspecs)
+{
+    long cells = 0;
+    for (int i = 0; i < npaths; i++) {
+        char label[256];
+        spmvlab_matrix_label(paths[i], label, sizeof label);
+        for (int d = 0; d < s->ndtypes; d++)
+            cells += shard_owns(s->shard_index, s->shard_count, label, s->dtypes[d]) ? nspecs : 0;
+    }
+    return cells;
 }
 
 static char *cell_key(const char *matrix, const char *instance, const char *dtype, const char *options)

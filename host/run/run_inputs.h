@@ -7,10 +7,16 @@
 #include "run_row.h"
 #include "spmvlab/config.h"
 
-/* Collects the matrix files of s (files, folders, then sets, generating set
- * members on demand) into *paths; the same file twice is kept once, two
- * files with one label are refused. Returns 0, or -1 with a sentence. */
+/* Collects the matrix files of s (files, archives, folders, lists, then
+ * sets, generating set members on demand) into *paths; the same file twice
+ * is kept once, two files with one label are refused; with --shard, only
+ * matrices with a cell in the shard stay. Returns 0, or -1 with a
+ * sentence. */
 int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err *err);
+
+/* The cells (matrix x dtype x instance) of paths that belong to s's shard,
+ * with nspecs instances. */
+long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nspecs);
 
 /* The cells (matrix x instance x dtype x options) of resumed rows, sorted. */
 typedef struct run_cells {

@@ -304,6 +304,7 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
     s->mode = mode;
     s->prog = mode == RUN_MODE_TUNE ? "spmvlab tune" : "spmvlab run";
     s->labels = s->output = s->json = s->baseline = s->resume = "";
+    s->shard_count = 1;
     build_command(s, argc, argv);
     /* The engine reads the rows as a plugin's table whose options struct
      * is run_settings. */

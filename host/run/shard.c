@@ -14,13 +14,13 @@ int shard_parse(const char *text, int *index, int *count, spmvlab_err *err)
     errno = 0;
     long i = strtol(text, &slash, 10);
     if (slash == text || *slash != '/' || errno)
-        return spmvlab_errf(err, "--shard %s is not of the form I/N (e.g. 0/4)", text), -1;
+        return spmvlab_errf(err, "'%s' is not of the form I/N (e.g. 0/4)", text), -1;
     long n = strtol(slash + 1, &end, 10);
     if (end == slash + 1 || *end || errno || n < 1 || n > SHARD_MAX)
-        return spmvlab_errf(err, "--shard %s: the shard count must be a whole number from 1 to %d", text, SHARD_MAX),
+        return spmvlab_errf(err, "'%s': the shard count must be a whole number from 1 to %d", text, SHARD_MAX),
                -1;
     if (i < 0 || i >= n)
-        return spmvlab_errf(err, "--shard %s: the index must lie from 0 to %ld (shards are numbered from 0)", text,
+        return spmvlab_errf(err, "'%s': the index must lie from 0 to %ld (shards are numbered from 0)", text,
                             n - 1),
                -1;
     *index = (int)i;

@@ -302,7 +302,11 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
             parts[nparts++] = w[j].part;
     }
     int rows = 0;
-    if (nparts && merge_parts(s->output, parts, nparts, 1, &rows, &err)) {
+    if (!nparts || rc == EXIT_USAGE) {
+        fprintf(stderr, "%s: the workers wrote no results to merge.\n", s->prog);
+        return EXIT_USAGE;
+    }
+    if (merge_parts(s->output, parts, nparts, 1, &rows, &err)) {
         fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
         return EXIT_USAGE;
     }

@@ -164,7 +164,7 @@ void spmvlab_matrix_label(const char *path, char *out, size_t len)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t n = strlen(base);
-    static const char *const suffixes[] = {".mtx.gz", ".mtx", ".gz", ".gen"};
+    static const char *const suffixes[] = {".mtx.gz", ".mtx", ".tar.gz", ".tgz", ".tar", ".gz", ".gen"};
     for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
         size_t m = strlen(suffixes[k]);
         if (n > m && strcmp(base + n - m, suffixes[k]) == 0) {
