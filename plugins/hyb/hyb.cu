@@ -11,6 +11,7 @@
 namespace {
 
 constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kUnroll = 4; // ELL slots per lane loaded together
 
 /* a*b + c rounded once, as fma()/fmaf() in hyb_host_*. */
 __device__ __forceinline__ double hyb_fma(double a, double b, double c)
@@ -38,12 +39,32 @@ __global__ void __launch_bounds__(HYB_BLOCK)
     const long long i = t / G;
     T sum = 0;
     if (i < rows) {
-        size_t slot = (size_t)g * (size_t)rows + (size_t)i;
-        for (int32_t k = g; k < width; k += G, slot += (size_t)G * (size_t)rows) {
-            const int32_t c = __ldg(col + slot);
-            if (c < 0)
+        // kUnroll slots per step: their column loads, then their value and x
+        // loads, are in flight together; padding (col < 0) only ever ends a
+        // row, so the in-order sum over the valid slots is the host's.
+        for (int32_t k0 = g; k0 < width; k0 += kUnroll * G) {
+            int32_t c[kUnroll];
+            T a[kUnroll], b[kUnroll];
+#pragma unroll
+            for (int u = 0; u < kUnroll; u++) {
+                const int32_t k = k0 + u * G;
+                c[u] = k < width ? __ldg(col + (size_t)k * (size_t)rows + (size_t)i) : -1;
+            }
+#pragma unroll
+            for (int u = 0; u < kUnroll; u++) {
+                a[u] = 0;
+                b[u] = 0;
+                if (c[u] >= 0) {
+                    a[u] = __ldg(val + (size_t)(k0 + u * G) * (size_t)rows + (size_t)i);
+                    b[u] = __ldg(x + c[u]);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < kUnroll; u++)
+                if (c[u] >= 0)
+                    sum = hyb_fma(a[u], b[u], sum);
+            if (c[kUnroll - 1] < 0)
                 break;
-            sum = hyb_fma(__ldg(val + slot), __ldg(x + c), sum);
         }
     }
     for (int s = G / 2; s > 0; s /= 2) /* every lane takes part, rows or not */
