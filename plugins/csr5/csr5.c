@@ -60,35 +60,39 @@
 #include "csr5_format.h"
 #include "csr5_tile.h"
 
+#define CSR5_OPT(member) SPMVLAB_FIELD(csr5_opts, member)
 static const spmvlab_option csr5_options[] = {
     {"sigma", SPMVLAB_OPT_INT_AUTO, "auto", 1, CSR5_SIGMA_MAX, NULL,
-     "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"},
+     "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32",
+     CSR5_OPT(sigma)},
     {"calibrate", SPMVLAB_OPT_ENUM, "kernel", 0, 0, "kernel|inline",
      "rows crossing tiles: finished by a second kernel, one thread per tile, or by the last tile to arrive "
-     "(inline: one launch, an atomic counter and a fence per crossing row)"},
+     "(inline: one launch, an atomic counter and a fence per crossing row)", CSR5_OPT(calibrate)},
     {"arrive", SPMVLAB_OPT_ENUM, "release", 0, 0, "release|acq_rel",
      "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces "
-     "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)"},
+     "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)", CSR5_OPT(arrive)},
     {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
      "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
-     "4: up to 64)"},
+     "4: up to 64)", CSR5_OPT(occupancy)},
     {"launch", SPMVLAB_OPT_ENUM, "overlap", 0, 0, "overlap|serial",
      "calibrate=kernel on sm_90+: the calibration launched as a programmatic dependent launch that starts "
-     "while the main kernel ends (overlap) or after it (serial)"},
+     "while the main kernel ends (overlap) or after it (serial)", CSR5_OPT(launch)},
     {"stores", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|direct|staged",
      "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in "
      "shared memory and written as consecutive rows by the warp (staged); auto: staged for sigma <= 12 "
-     "without empty rows, else direct"},
+     "without empty rows, else direct", CSR5_OPT(stores)},
     {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
      "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
-     "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"},
+     "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)", CSR5_OPT(empty)},
     {"sigma_mean", SPMVLAB_OPT_ENUM, "all", 0, 0, "all|stored",
      "sigma = auto with empty = compress: the mean row length over all rows of A (all) or over the stored, "
-     "non-empty rows (stored)"},
+     "non-empty rows (stored)", CSR5_OPT(sigma_mean)},
     {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
-     "after a GPU conversion, also convert on the host and require identical arrays (testing)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "after a GPU conversion, also convert on the host and require identical arrays (testing)",
+     CSR5_OPT(verify_convert)},
+    {NULL},
 };
+#undef CSR5_OPT
 
 /* The paper's rule for GPUs, from the mean row length. */
 static int csr5_auto_sigma(const spmvlab_matrix *A)
@@ -128,27 +132,20 @@ static void csr5_destroy(void *handle)
     ctx->dev_free(ctx, (void *)f->d.run_start);
     ctx->dev_free(ctx, (void *)f->d.run_len);
     csr5_arrays_free(&f->h);
+    free(f->h_pieces);
     free(f);
 }
 
-/* A tracked device array of bytes (NULL for 0 bytes). */
+/* A tracked device array of bytes (NULL for 0 bytes), counted by the core. */
 static spmvlab_status csr5_dev_array(csr5_fmt *f, const void **dst, size_t bytes, spmvlab_err *err)
 {
-    void *p = NULL;
-    spmvlab_status st = f->ctx->dev_alloc(f->ctx, &p, bytes, err);
-    *dst = p;
-    if (st == SPMVLAB_OK)
-        f->bytes += bytes;
-    return st;
+    return spmvlab_put(f->ctx, (void **)dst, NULL, bytes, err);
 }
 
 /* Allocates a device array and uploads the host array src into it. */
 static spmvlab_status csr5_put(csr5_fmt *f, const void **dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    spmvlab_status st = csr5_dev_array(f, dst, bytes, err);
-    if (st == SPMVLAB_OK && bytes)
-        st = f->ctx->upload(f->ctx, (void *)*dst, src, bytes, err);
-    return st;
+    return spmvlab_put(f->ctx, (void **)dst, src, bytes, err);
 }
 
 /* Allocates a host copy and downloads the device array src into it. */
@@ -313,15 +310,17 @@ static spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spm
     b.tile_slots = (int32_t *)slots;
     b.empty_count = (int32_t *)counts;
     b.arrivals = f->d.arrivals;
-    /* The core's uploads of A went through the legacy stream: wait for them. */
-    if ((rc = csr5_gpu_sync()) || (rc = csr5_gpu_build_tiles(&b, ctx->stream)) || (rc = csr5_gpu_sync())) {
+    /* A is on the device already (the core's uploads wait for their copies);
+     * each step is waited for on the stream so that a failing kernel is
+     * reported by its step. */
+    if ((rc = csr5_gpu_build_tiles(&b, ctx->stream)) || (rc = csr5_gpu_wait(ctx->stream))) {
         st = csr5_cuda_fail(f, err, rc, "GPU conversion (tiles and transpose)");
         goto out;
     }
     st = csr5_place_lists(f, &b, nchunks, err);
     if (st != SPMVLAB_OK)
         goto out;
-    if ((rc = csr5_gpu_sync()) || (rc = csr5_gpu_build_lists(&b, ctx->stream)) || (rc = csr5_gpu_sync())) {
+    if ((rc = csr5_gpu_build_lists(&b, ctx->stream)) || (rc = csr5_gpu_wait(ctx->stream))) {
         st = csr5_cuda_fail(f, err, rc, "GPU conversion (empty rows)");
         goto out;
     }
@@ -331,7 +330,6 @@ out:
     /* The temporaries are freed on every path; the format keeps the rest. */
     ctx->dev_free(ctx, (void *)slots);
     ctx->dev_free(ctx, (void *)counts);
-    f->bytes -= (slots ? tiles * 4 : 0) + (counts ? (size_t)nchunks * 4 : 0);
     return st;
 }
 
@@ -365,20 +363,20 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->rows_all = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->sigma_auto = spmvlab_opt_is_auto(opts, "sigma");
-    f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : (int)spmvlab_opt_int(opts, "sigma");
+    const csr5_opts *o = spmvlab_opts_fields(opts);
+    f->sigma_auto = o->sigma == SPMVLAB_AUTO;
+    f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : o->sigma;
     f->W = csr5_desc_words(f->sigma);
     f->d.rows = A->rows;
     f->d.sigma = f->sigma;
     f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
-    f->d.calib_inline = strcmp(spmvlab_opt_str(opts, "calibrate"), "inline") == 0;
-    f->d.arrive_release = strcmp(spmvlab_opt_str(opts, "arrive"), "release") == 0;
-    f->d.occ4 = strcmp(spmvlab_opt_str(opts, "occupancy"), "4") == 0;
-    f->d.pdl = ctx->device->present && ctx->device->cc_major >= 9 &&
-               strcmp(spmvlab_opt_str(opts, "launch"), "overlap") == 0;
+    f->d.calib_inline = o->calibrate == CSR5_CAL_INLINE;
+    f->d.arrive_release = o->arrive == CSR5_ARRIVE_RELEASE;
+    f->d.occ4 = o->occupancy == CSR5_OCC_4;
+    f->d.pdl = ctx->device->present && ctx->device->cc_major >= 9 && o->launch == CSR5_LAUNCH_OVERLAP;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));
-    const int want_compress = strcmp(spmvlab_opt_str(opts, "empty"), "compress") == 0;
+    const int want_compress = o->empty == CSR5_EMPTY_COMPRESS;
     for (int32_t r = 0; want_compress && r < A->rows; r++) /* offsets counts them while converting */
         f->n_empty_all += A->row_ptr[r + 1] == A->row_ptr[r];
     /* empty = compress: the format is built over Ac, A without its empty
@@ -403,7 +401,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             Ac.d_row_ptr = d_crp;
         }
     }
-    if (f->compress && f->sigma_auto && strcmp(spmvlab_opt_str(opts, "sigma_mean"), "stored") == 0) {
+    if (f->compress && f->sigma_auto && o->sigma_mean == CSR5_MEAN_STORED) {
         /* The paper's rule over the rows the tiles hold. */
         f->sigma = csr5_auto_sigma(&Ac);
         f->W = csr5_desc_words(f->sigma);
@@ -412,11 +410,10 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (st == SPMVLAB_OK)
         st = f->on_gpu ? csr5_convert_gpu(f, &Ac, err) : csr5_convert_host(f, &Ac, err);
-    if (st == SPMVLAB_OK && f->on_gpu && spmvlab_opt_int(opts, "verify_convert"))
+    if (st == SPMVLAB_OK && f->on_gpu && o->verify_convert)
         st = csr5_verify_gpu(f, &Ac, err);
     if (d_crp) {
         ctx->dev_free(ctx, (void *)d_crp);
-        f->bytes -= ((size_t)Ac.rows + 1) * 4;
     }
     free(crp);
     if (f->compress) {
@@ -437,13 +434,18 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         csr5_destroy(f);
         return st;
     }
+    f->h_pieces = malloc((2 * (size_t)f->d.tiles + 1) * spmvlab_dtype_size(f->dtype));
+    if (!f->h_pieces) {
+        csr5_destroy(f);
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d partial sums", 2 * f->d.tiles + 1);
+    }
     if (!f->compress)
         f->n_empty_all = f->h.n_empty;
     /* stores = auto: the stage pays where tiles hold many short rows and
      * lose to it where rows are long or empty rows intervene (README). */
-    f->stores_auto = strcmp(spmvlab_opt_str(opts, "stores"), "auto") == 0;
+    f->stores_auto = o->stores == CSR5_STORES_AUTO;
     f->d.staged = f->stores_auto ? f->sigma <= CSR5_STAGE_SIGMA_MAX && f->n_empty_all == 0
-                                 : strcmp(spmvlab_opt_str(opts, "stores"), "staged") == 0;
+                                 : o->stores == CSR5_STORES_STAGED;
     csr5_layout_scalars(f);
     ctx->log(ctx, "csr5: sigma %d, %d tiles, tail from %d, %d crossing rows, converted on the %s", f->sigma,
              f->d.tiles, f->d.tail_start, f->d.n_cross, f->on_gpu ? "GPU" : "host");
@@ -462,7 +464,7 @@ static spmvlab_status csr5_spmv(void *handle, const void *x, void *y, void *stre
     return SPMVLAB_OK;
 }
 
-static size_t csr5_footprint(const void *handle) { return ((const csr5_fmt *)handle)->bytes; }
+SPMVLAB_SPMV_HOST_F64_F32(csr5, csr5_fmt, dtype)
 
 static void csr5_describe(const void *handle, char *buf, size_t len)
 {
@@ -482,20 +484,19 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin csr5_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "csr5",
     .summary = "CSR5: 32 x sigma tiles, transposed, bit-flag descriptors, segmented sums",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .reference = "W. Liu, B. Vinter, CSR5: An Efficient Storage Format for Cross-Platform Sparse "
                  "Matrix-Vector Multiplication, ICS 2015",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = csr5_options,
+    .options_size = sizeof(csr5_opts),
     .check_options = NULL,
     .convert = csr5_convert,
     .spmv = csr5_spmv,
-    .footprint = csr5_footprint,
+    .footprint = NULL, /* the core's count of the live dev_alloc bytes */
     .destroy = csr5_destroy,
     .spmv_host = csr5_spmv_host,
     .describe = csr5_describe,

@@ -84,8 +84,9 @@ int csr5_gpu_build_tiles(const csr5_gpu_build *b, void *stream);
  * rows of the flagged tiles (eo_ptr adjusted for the head slot) and the
  * list of empty rows. */
 int csr5_gpu_build_lists(const csr5_gpu_build *b, void *stream);
-/* Waits for all device work (the core's pageable uploads included). */
-int csr5_gpu_sync(void);
+/* Waits for the work queued on stream, so that a failing conversion kernel
+ * is reported by its step. Returns a cudaError_t as int. */
+int csr5_gpu_wait(void *stream);
 /* The text of a CUDA error code returned above. */
 const char *csr5_cuda_error_text(int code);
 

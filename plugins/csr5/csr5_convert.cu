@@ -156,4 +156,4 @@ extern "C" int csr5_gpu_build_lists(const csr5_gpu_build *b, void *stream)
     return 0;
 }
 
-extern "C" int csr5_gpu_sync(void) { return (int)cudaDeviceSynchronize(); }
+extern "C" int csr5_gpu_wait(void *stream) { return (int)cudaStreamSynchronize(static_cast<cudaStream_t>(stream)); }

@@ -43,8 +43,30 @@ typedef struct csr5_fmt {
     double gpu_ms;         /* wall time of the GPU conversion before the host copies */
     csr5_arrays h;         /* host copies for spmv_host */
     csr5_dev d;            /* device arrays and the scalars the kernels need */
-    size_t bytes;          /* live dev_alloc bytes */
+    void *h_pieces;        /* spmv_host scratch, 2 tiles + 1 values (one spmv_host at a time) */
 } csr5_fmt;
+
+/* The options, filled by the core from the table in csr5.c; enums in the
+ * order of each option's choices. */
+typedef struct csr5_opts {
+    int sigma;          /* 1..CSR5_SIGMA_MAX or SPMVLAB_AUTO */
+    int calibrate;      /* CSR5_CAL_KERNEL, CSR5_CAL_INLINE */
+    int arrive;         /* CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL */
+    int occupancy;      /* CSR5_OCC_3, CSR5_OCC_4 */
+    int launch;         /* CSR5_LAUNCH_OVERLAP, CSR5_LAUNCH_SERIAL */
+    int stores;         /* CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED */
+    int empty;          /* CSR5_EMPTY_OFFSETS, CSR5_EMPTY_COMPRESS */
+    int sigma_mean;     /* CSR5_MEAN_ALL, CSR5_MEAN_STORED */
+    int verify_convert; /* 0 or 1 */
+} csr5_opts;
+
+enum { CSR5_CAL_KERNEL, CSR5_CAL_INLINE };
+enum { CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL };
+enum { CSR5_OCC_3, CSR5_OCC_4 };
+enum { CSR5_LAUNCH_OVERLAP, CSR5_LAUNCH_SERIAL };
+enum { CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED };
+enum { CSR5_EMPTY_OFFSETS, CSR5_EMPTY_COMPRESS };
+enum { CSR5_MEAN_ALL, CSR5_MEAN_STORED };
 
 /* Builds every array of the format on the host from A (the CPU conversion,
  * and the reference for verify_convert). Returns 0, or -1 when out of host
@@ -68,7 +90,8 @@ int csr5_arrays_equal(const csr5_arrays *a, const csr5_arrays *b, int32_t rows, 
  * rows) into f->d, from the host copies. */
 void csr5_layout_scalars(csr5_fmt *f);
 /* spmv_host: the kernels' algorithm, operation for operation, on the host
- * copies. Returns OK or NOMEM. */
-spmvlab_status csr5_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err);
+ * copies, with f->h_pieces as scratch. */
+void csr5_host_f64(const csr5_fmt *f, const double *x, double *y);
+void csr5_host_f32(const csr5_fmt *f, const float *x, float *y);
 
 #endif /* SPMVLAB_CSR5_FORMAT_H */

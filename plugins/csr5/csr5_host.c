@@ -3,7 +3,6 @@
  * and f32. The algorithm lives in csr5_host_impl.h, instantiated per type.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "csr5_format.h"
@@ -28,17 +27,6 @@
 #undef CSR5_FMA
 #undef CSR5_FN
 
-spmvlab_status csr5_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
-{
-    const csr5_fmt *f = handle;
-    size_t vs = spmvlab_dtype_size(f->dtype), n = 2 * (size_t)f->d.tiles + 1;
-    void *pieces = malloc(n * vs);
-    if (!pieces)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu partial sums", n);
-    if (f->dtype == SPMVLAB_F64)
-        csr5_host_spmv_f64(f, x, y, pieces);
-    else
-        csr5_host_spmv_f32(f, x, y, pieces);
-    free(pieces);
-    return SPMVLAB_OK;
-}
+void csr5_host_f64(const csr5_fmt *f, const double *x, double *y) { csr5_host_spmv_f64(f, x, y, f->h_pieces); }
+
+void csr5_host_f32(const csr5_fmt *f, const float *x, float *y) { csr5_host_spmv_f32(f, x, y, f->h_pieces); }

@@ -73,6 +73,18 @@
  * when the blocks kept at `threshold` hold less than 0.9 real entries, the
  * conversion is redone with threshold 1, only full blocks).
  *
+ * balance (auto | off | on): the balanced path instead of the row classes.
+ * It runs every row as CSR on the CUDA cores, cut by merge path (Merrill &
+ * Garland, SC'16) into warps of DASP_BAL_ITEMS rows + non-zeros each; rows
+ * spanning warps are summed from per-warp pieces by the last warp to finish
+ * them (dasp_balanced.c, dasp_balanced.cu). auto takes it when the
+ * coefficient of variation of the row lengths is at least DASP_BALANCE_CV
+ * = 2 (power-law and long-row matrices; regular ones are below 1). Its
+ * device bytes: 4 (rows + 1) + nnz (V + 4) for the CSR, 8 (W + 1) + (8 + Pz) W
+ * for the W warps' coordinates, crossing ids and tail pieces, (16 + Pz) X
+ * for the X crossing rows (row, warps, head piece, counter). l1 (driver | max): max sets the row-class
+ * kernels' shared-memory carveout to 0, all L1, as the original program.
+ *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
  * f32-input mode (tf32) cannot meet the f32 error bound.
@@ -93,39 +105,54 @@
 /* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
 #define DASP_RPW_LEN 16
 
+#define DASP_OPT(member) SPMVLAB_FIELD(dasp_opts, member)
 static const spmvlab_option dasp_options[] = {
     {"max_len", SPMVLAB_OPT_INT, "256", 5, 1073741824, NULL,
-     "rows with at least this many entries are long rows (split over warps)"},
+     "rows with at least this many entries are long rows (split over warps)", DASP_OPT(max_len)},
     {"threshold", SPMVLAB_OPT_FLOAT, "0.75", 0, 1, NULL,
-     "minimum share of real entries in a kept 8 x K MMA block of medium rows"},
+     "minimum share of real entries in a kept 8 x K MMA block of medium rows", DASP_OPT(threshold)},
     {"rows_per_warp", SPMVLAB_OPT_INT_AUTO, "auto", 8, 32, NULL,
-     "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count"},
+     "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count",
+     DASP_OPT(rows_per_warp)},
     {"f64_shape", SPMVLAB_OPT_ENUM, "m8n8k4", 0, 0, "m8n8k4|m16n8k4|m16n8k8|m16n8k16",
-     "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"},
+     "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)", DASP_OPT(f64_shape)},
     {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k8", 0, 0, "m16n8k16|m16n8k8",
-     "f16 MMA (f32 accumulators) of medium blocks and long rows"},
-    {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL,
-     "values of a long row per warp, a multiple of 128"},
+     "f16 MMA (f32 accumulators) of medium blocks and long rows", DASP_OPT(f16_shape)},
+    {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL, "values of a long row per warp, a multiple of 128",
+     DASP_OPT(long_chunk)},
     {"empty_runs", SPMVLAB_OPT_INT, "0", 0, 1, NULL,
-     "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"},
+     "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp",
+     DASP_OPT(empty_runs)},
     {"rpw_rule", SPMVLAB_OPT_ENUM, "length", 0, 0, "count|length",
      "rows_per_warp = auto by the medium-row count (count, the paper), or length: 8 when medium rows average "
-     ">= 16 entries, else count"},
+     ">= 16 entries, else count",
+     DASP_OPT(rpw_rule)},
     {"threshold_rule", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|fill",
      "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again "
-     "with threshold 1"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "with threshold 1",
+     DASP_OPT(threshold_rule)},
+    {"balance", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|off|on",
+     "on: every row on the balanced merge-path path (CUDA cores) instead of the row classes; auto: on when the "
+     "row lengths' coefficient of variation is >= 2 (power-law and long rows)",
+     DASP_OPT(balance)},
+    {"l1", SPMVLAB_OPT_ENUM, "driver", 0, 0, "driver|max",
+     "row-class kernels' shared-memory carveout: the driver's choice, or max: all of it L1 for the x gathers "
+     "(carveout 0, as the original program)",
+     DASP_OPT(l1)},
+    {NULL},
 };
+#undef DASP_OPT
 
 static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
-    long long rpw = spmvlab_opt_int(opts, "rows_per_warp"), chunk = spmvlab_opt_int(opts, "long_chunk");
-    if (!spmvlab_opt_is_auto(opts, "rows_per_warp") && rpw != 8 && rpw != 16 && rpw != 32) {
-        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %lld must be 8, 16 or 32", rpw);
+    const dasp_opts *o = spmvlab_opts_fields(opts);
+    if (o->rows_per_warp != SPMVLAB_AUTO && o->rows_per_warp != 8 && o->rows_per_warp != 16 &&
+        o->rows_per_warp != 32) {
+        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
         return SPMVLAB_INVALID_OPTION;
     }
-    if (chunk % 128) {
-        snprintf(err->msg, sizeof err->msg, "dasp option long_chunk = %lld must be a multiple of 128", chunk);
+    if (o->long_chunk % 128) {
+        snprintf(err->msg, sizeof err->msg, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
@@ -146,21 +173,39 @@ static void dasp_destroy(void *handle)
     free(f);
 }
 
-/* Copies every host array to tracked device memory. */
+/* Copies every host array to tracked device memory (the core counts it:
+ * the footprint is the core's). */
 static spmvlab_status dasp_upload(dasp_format *f, spmvlab_err *err)
 {
     for (int i = 0; i < DASP_A_NUM; i++) {
-        if (!f->a[i].bytes)
-            continue;
-        spmvlab_status st = f->ctx->dev_alloc(f->ctx, &f->a[i].dev, f->a[i].bytes, err);
-        if (st != SPMVLAB_OK)
-            return st;
-        f->dev_bytes += f->a[i].bytes;
-        st = f->ctx->upload(f->ctx, f->a[i].dev, f->a[i].host, f->a[i].bytes, err);
+        spmvlab_status st = spmvlab_put(f->ctx, &f->a[i].dev, f->a[i].host, f->a[i].bytes, err);
         if (st != SPMVLAB_OK)
             return st;
     }
     return SPMVLAB_OK;
+}
+
+/* The balanced path's kernel view. */
+static void dasp_fill_bal(dasp_format *f)
+{
+    dasp_bal_launch *L = &f->bal;
+#define DEV(id) (f->a[id].dev)
+    L->f16 = f->dtype == SPMVLAB_F16;
+    L->rows = f->rows;
+    L->warps = f->bal_warps;
+    L->row_ptr = DEV(DASP_A_BAL_ROW_PTR);
+    L->col = DEV(DASP_A_BAL_COL);
+    L->val = DEV(DASP_A_BAL_VAL);
+    L->w_row = DEV(DASP_A_BAL_W_ROW);
+    L->w_nz = DEV(DASP_A_BAL_W_NZ);
+    L->w_cross = DEV(DASP_A_BAL_W_CROSS);
+    L->x_row = DEV(DASP_A_BAL_X_ROW);
+    L->x_w0 = DEV(DASP_A_BAL_X_W0);
+    L->x_w1 = DEV(DASP_A_BAL_X_W1);
+    L->tail = DEV(DASP_A_BAL_TAIL);
+    L->head = DEV(DASP_A_BAL_HEAD);
+    L->count = DEV(DASP_A_BAL_COUNT);
+#undef DEV
 }
 
 /* The kernel's view: device pointers and the warps of each part. */
@@ -230,23 +275,27 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
+    const dasp_opts *o = spmvlab_opts_fields(opts);
     if (A->dtype == SPMVLAB_F64)
-        f->shape = (dasp_shape)(DASP_F64_M8N8K4 + spmvlab_opt_int(opts, "f64_shape"));
+        f->shape = (dasp_shape)(DASP_F64_M8N8K4 + o->f64_shape);
     else
-        f->shape = spmvlab_opt_int(opts, "f16_shape") == 0 ? DASP_F16_M16N8K16 : DASP_F16_M16N8K8;
+        f->shape = o->f16_shape == 0 ? DASP_F16_M16N8K16 : DASP_F16_M16N8K8;
     f->vpl = dasp_shape_vpl(f->shape);
     f->bk = dasp_shape_bk(f->shape);
     f->nlev = dasp_shape_levels(f->shape, f->lev);
-    f->max_len = (int32_t)spmvlab_opt_int(opts, "max_len");
-    f->threshold = spmvlab_opt_float(opts, "threshold");
-    f->long_chunk = (int32_t)spmvlab_opt_int(opts, "long_chunk");
-    f->empty_runs = (int)spmvlab_opt_int(opts, "empty_runs");
-    f->rpw_rule = (int)spmvlab_opt_int(opts, "rpw_rule");
-    spmvlab_status st = dasp_build(f, A, err);
+    f->max_len = o->max_len;
+    f->threshold = o->threshold;
+    f->long_chunk = o->long_chunk;
+    f->empty_runs = o->empty_runs;
+    f->rpw_rule = o->rpw_rule;
+    f->row_cv = dasp_row_cv(A);
+    f->balance_auto = o->balance == DASP_BAL_AUTO;
+    f->balanced = f->balance_auto ? dasp_balance_rule(A) : o->balance == DASP_BAL_ON;
+    spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
      * loads than their MMA saves (H100: stencil3d7 1.07x at threshold 1). */
-    if (st == SPMVLAB_OK && spmvlab_opt_int(opts, "threshold_rule") == 1 && f->threshold < 1.0 &&
+    if (st == SPMVLAB_OK && !f->balanced && o->threshold_rule == DASP_THR_FILL && f->threshold < 1.0 &&
         f->n.block_slots && (double)f->n.block_nnz < DASP_FILL_MIN * (double)f->n.block_slots) {
         for (int i = 0; i < DASP_A_NUM; i++) {
             free(f->a[i].host);
@@ -258,9 +307,9 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         st = dasp_build(f, A, err);
     }
     if (st == SPMVLAB_OK) {
-        f->rows_per_warp_auto = spmvlab_opt_is_auto(opts, "rows_per_warp");
+        f->rows_per_warp_auto = o->rows_per_warp == SPMVLAB_AUTO;
         f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)
-                                                 : (int)spmvlab_opt_int(opts, "rows_per_warp");
+                                                 : o->rows_per_warp;
         /* rpw_rule = length: long medium rows (mean >= DASP_RPW_LEN entries)
          * keep 8 rows a warp whatever their count. H100 large set, 8 against
          * the count rule: better on every matrix with a mean of 17 or more
@@ -268,15 +317,25 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
          * mixed 17/20), worse on all of 9 or less (0.69-0.74x at 5); any
          * cut in 10..17 splits the set the same way. */
         int64_t med_nnz = f->n.block_nnz + f->n.irr;
-        if (f->rows_per_warp_auto && f->rpw_rule == 1 && f->n.medium && med_nnz >= DASP_RPW_LEN * f->n.medium)
+        if (f->rows_per_warp_auto && f->rpw_rule == DASP_RPW_LENGTH && f->n.medium &&
+            med_nnz >= DASP_RPW_LEN * f->n.medium)
             f->rows_per_warp = 8;
         st = dasp_upload(f, err);
+    }
+    /* l1 = max: the carveout is an attribute of the kernels, not of this
+     * instance; an instance with l1 = driver leaves it as it is. */
+    if (st == SPMVLAB_OK && o->l1 == DASP_L1_MAX && ctx->device->present) {
+        int rc = dasp_prefer_l1();
+        if (rc)
+            st = ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "setting the L1 carveout failed: %s",
+                           dasp_cuda_error_text(rc));
     }
     if (st != SPMVLAB_OK) {
         dasp_destroy(f);
         return st;
     }
     dasp_fill_launch(f);
+    dasp_fill_bal(f);
     *out = f;
     return SPMVLAB_OK;
 }
@@ -284,7 +343,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
 static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     dasp_format *f = handle;
-    int rc = dasp_spmv_launch(&f->launch, x, y, stream);
+    int rc = f->balanced ? dasp_bal_spmv_launch(&f->bal, x, y, stream) : dasp_spmv_launch(&f->launch, x, y, stream);
     if (rc)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dasp_cuda_error_text(rc));
     return SPMVLAB_OK;
@@ -300,12 +359,16 @@ static spmvlab_status dasp_spmv_host(const void *handle, const void *x, void *y,
     return SPMVLAB_OK;
 }
 
-static size_t dasp_footprint(const void *handle) { return ((const dasp_format *)handle)->dev_bytes; }
-
 static void dasp_describe(const void *handle, char *buf, size_t len)
 {
     const dasp_format *f = handle;
     const dasp_counts *n = &f->n;
+    const char *why = f->balance_auto ? "(auto)" : "";
+    if (f->balanced) {
+        snprintf(buf, len, "path=balanced%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld", why,
+                 f->row_cv, (long long)f->bal_warps, DASP_BAL_ITEMS, (long long)f->bal_cross);
+        return;
+    }
     double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;
     double stored = (double)(n->block_slots + n->irr + n->long_stored + n->singles) +
                     (double)(n->tiles13 + n->tiles22 + n->tiles4) * DASP_SHORT_TILE;
@@ -314,11 +377,11 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
         at += snprintf(levels + at, sizeof levels - (size_t)at, "%s%d:%lld", l ? "," : "", dasp_shape_bk(f->lev[l]),
                        (long long)n->level_blocks[l]);
     snprintf(buf, len,
-             "shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d empty=%lld short1=%lld short2=%lld "
+             "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d empty=%lld short1=%lld short2=%lld "
              "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",
-             dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
+             why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
              (long long)n->long_rows, (long long)n->rb, (long long)n->blocks, levels, fill, (long long)n->irr,
@@ -327,20 +390,19 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin dasp_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "dasp",
     .summary = "rows by length on tensor-core MMA blocks (short tiles, medium row-blocks, split long rows)",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .reference = "Yuechen Lu and Weifeng Liu, DASP: Specific Dense Matrix Multiply-Accumulate Units Accelerated "
                  "General Sparse Matrix-Vector Multiplication, SC'23",
     .dtypes = SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
     .options = dasp_options,
+    .options_size = sizeof(dasp_opts),
     .check_options = dasp_check_options,
     .convert = dasp_convert,
     .spmv = dasp_spmv,
-    .footprint = dasp_footprint,
+    .footprint = NULL, /* the core's count of the arrays' dev_alloc bytes */
     .destroy = dasp_destroy,
     .spmv_host = dasp_spmv_host,
     .describe = dasp_describe,

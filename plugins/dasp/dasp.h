@@ -127,6 +127,43 @@ typedef struct dasp_launch {
     const int32_t *run_start, *run_len;
 } dasp_launch;
 
+/* The balanced (merge-path) path: every row, CSR on the CUDA cores, the
+ * merge of row ends and non-zeros (rows + nnz items) cut into equal pieces
+ * of DASP_BAL_ITEMS, one warp each (DASP_BAL_K consecutive items a lane).
+ * A row spanning warps is a crossing row: each of its warps leaves a piece
+ * and the last to finish (an atomic counter per crossing row, reset by that
+ * warp) adds the pieces in warp order and stores y. */
+#define DASP_BAL_K 7 /* odd: the walk's shared-memory reads (stride about K) avoid bank conflicts */
+#define DASP_BAL_ITEMS (32 * DASP_BAL_K)
+
+typedef struct dasp_bal_launch {
+    int32_t f16;             /* 1: binary16 values, x, y (f32 accumulation); 0: f64 */
+    int32_t rows;            /* rows of A */
+    int64_t warps;           /* merge-path pieces, one warp each */
+    const int32_t *row_ptr;  /* CSR of A: rows + 1 */
+    const int32_t *col;      /* nnz */
+    const void *val;         /* nnz */
+    const int32_t *w_row;    /* merge coordinate (row) where each warp starts, warps + 1 */
+    const int32_t *w_nz;     /* merge coordinate (non-zero) where each warp starts, warps + 1 */
+    const int32_t *w_cross;  /* per warp: crossing row of its last, unfinished row (tail
+                                piece) and of its first row begun earlier (head), -1 none; 2 warps */
+    const int32_t *x_row;    /* row of each crossing row */
+    const int32_t *x_w0;     /* first warp holding a piece of it */
+    const int32_t *x_w1;     /* the warp that ends it (its head piece) */
+    void *tail;              /* scratch: tail piece of each warp (f64 or f32) */
+    void *head;              /* scratch: head piece of each crossing row */
+    int32_t *count;          /* scratch: pieces written per crossing row, 0 between calls */
+} dasp_bal_launch;
+
+/* Launches the balanced path on stream; nothing without warps. Returns the
+ * cudaError_t of the launch as an int. */
+int dasp_bal_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream);
+
+/* Sets the preferred shared-memory carveout of every row-class kernel to 0
+ * (the most L1 for the x gathers, as the original program does). Returns a
+ * cudaError_t as an int. */
+int dasp_prefer_l1(void);
+
 /* Launches y = A*x on stream (a cudaStream_t); nothing when every warp
  * range is empty. Returns the cudaError_t of the launch as an int. */
 int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream);

@@ -20,6 +20,10 @@ enum dasp_array_id {
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
     DASP_A_RUN_START, DASP_A_RUN_LEN,
+    /* balanced path (dasp_balanced.c) */
+    DASP_A_BAL_ROW_PTR, DASP_A_BAL_COL, DASP_A_BAL_VAL, DASP_A_BAL_W_ROW, DASP_A_BAL_W_NZ,
+    DASP_A_BAL_W_CROSS, DASP_A_BAL_X_ROW, DASP_A_BAL_X_W0, DASP_A_BAL_X_W1,
+    DASP_A_BAL_TAIL, DASP_A_BAL_HEAD, DASP_A_BAL_COUNT,
     DASP_A_NUM
 };
 
@@ -66,11 +70,54 @@ typedef struct dasp_format {
     int32_t long_chunk;      /* values of one long segment */
     int empty_runs;          /* empty rows stored as runs (start, length), not one index each */
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
+    int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
+    int balance_auto;        /* balanced came from the row-length rule (balance = auto) */
+    double row_cv;           /* coefficient of variation of the row lengths (the rule's input) */
+    int64_t bal_warps;       /* balanced path: merge-path pieces (one warp each) */
+    int64_t bal_cross;       /* balanced path: rows spanning several warps */
     dasp_counts n;
     dasp_array a[DASP_A_NUM];
-    size_t dev_bytes;        /* live device bytes (footprint) */
     dasp_launch launch;      /* device pointers and warp ranges */
+    dasp_bal_launch bal;     /* the balanced path's device pointers */
 } dasp_format;
+
+/* The options, filled by the core from the table in dasp.c. */
+typedef struct dasp_opts {
+    int max_len;        /* rows at least this long are long rows */
+    double threshold;   /* minimum fill of a kept MMA block */
+    int rows_per_warp;  /* 8, 16, 32 or SPMVLAB_AUTO */
+    int f64_shape;      /* dasp_shape from DASP_F64_M8N8K4 */
+    int f16_shape;      /* 0 m16n8k16, 1 m16n8k8 */
+    int long_chunk;     /* values of a long row per warp */
+    int empty_runs;     /* 0 or 1 */
+    int rpw_rule;       /* DASP_RPW_COUNT or DASP_RPW_LENGTH */
+    int threshold_rule; /* DASP_THR_FIXED or DASP_THR_FILL */
+    int balance;        /* DASP_BAL_AUTO, DASP_BAL_OFF or DASP_BAL_ON */
+    int l1;             /* DASP_L1_DRIVER or DASP_L1_MAX */
+} dasp_opts;
+
+enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
+enum { DASP_THR_FIXED, DASP_THR_FILL };
+enum { DASP_BAL_AUTO, DASP_BAL_OFF, DASP_BAL_ON };
+enum { DASP_L1_DRIVER, DASP_L1_MAX };
+
+/* balance = auto: the balanced path takes the matrix when the coefficient
+ * of variation (standard deviation over mean) of its row lengths is at
+ * least this (README: every regular matrix of the sets is below 1, every
+ * power-law or long-row one above 3). */
+#define DASP_BALANCE_CV 2.0
+
+/* The coefficient of variation of A's row lengths over all rows (0 for a
+ * matrix without rows or non-zeros). */
+double dasp_row_cv(const spmvlab_matrix *A);
+
+/* 1 when balance = auto sends A to the balanced path (row_cv >= DASP_BALANCE_CV). */
+int dasp_balance_rule(const spmvlab_matrix *A);
+
+/* Builds the balanced path's host arrays of f from A: the merge-path
+ * coordinates of every warp and the crossing rows. Returns OK, or NOMEM /
+ * LIMIT with the sentence in err; arrays made so far stay in f->a. */
+spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err);
 
 /* Builds the host arrays and counts of f (fields up to long_chunk set) from
  * A. Returns OK, or NOMEM / LIMIT with the sentence in err; arrays made so

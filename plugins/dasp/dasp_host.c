@@ -29,6 +29,10 @@
 
 void dasp_host_f64(const dasp_format *f, const double *x, double *y)
 {
+    if (f->balanced) {
+        host_balanced_f64(f, x, y);
+        return;
+    }
     host_long_f64(f, x, y);
     host_medium_f64(f, x, y);
     host_short_f64(f, x, y);
@@ -38,6 +42,10 @@ void dasp_host_f64(const dasp_format *f, const double *x, double *y)
 
 void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
 {
+    if (f->balanced) {
+        host_balanced_f16(f, x, y);
+        return;
+    }
     host_long_f16(f, x, y);
     host_medium_f16(f, x, y);
     host_short_f16(f, x, y);

@@ -157,3 +157,82 @@ static void DASP_FN(host_runs)(const dasp_format *f, void *y)
         for (int32_t i = 0; i < rl[k]; i++)
             DASP_STORE(y, rs[k] + i, (DASP_ACC)0);
 }
+
+/* Balanced path: warp by warp as dasp_balanced.cu, lane by lane: products
+ * rounded once, each lane's walk of DASP_BAL_K merge items from its
+ * diagonal, the segmented scan of the lanes' carries (Hillis-Steele, keyed
+ * by row), each lane's first closed row plus the scan of the lane before;
+ * then every crossing row from its tail pieces (lane l adds pieces l, l+32,
+ * ... in order, then a butterfly) and its head piece. */
+static void DASP_FN(host_balanced)(const dasp_format *f, const void *x, void *y)
+{
+    const int32_t *rp = f->a[DASP_A_BAL_ROW_PTR].host, *col = f->a[DASP_A_BAL_COL].host,
+                  *wr = f->a[DASP_A_BAL_W_ROW].host, *wn = f->a[DASP_A_BAL_W_NZ].host,
+                  *wc = f->a[DASP_A_BAL_W_CROSS].host, *xr = f->a[DASP_A_BAL_X_ROW].host,
+                  *x0 = f->a[DASP_A_BAL_X_W0].host, *x1 = f->a[DASP_A_BAL_X_W1].host;
+    const void *val = f->a[DASP_A_BAL_VAL].host;
+    /* The pieces go to the host copies of the device scratch (one spmv at a
+     * time per instance, as on the device). */
+    DASP_ACC *tails = f->a[DASP_A_BAL_TAIL].host, *heads = f->a[DASP_A_BAL_HEAD].host, prod[DASP_BAL_ITEMS];
+    for (int64_t w = 0; w < f->bal_warps; w++) {
+        const int32_t r0 = wr[w], n0 = wn[w], alen = wr[w + 1] - r0, blen = wn[w + 1] - n0, total = alen + blen;
+        for (int32_t j = 0; j < blen; j++)
+            prod[j] = DASP_LOAD(val, n0 + j) * DASP_LOAD(x, col[n0 + j]);
+        DASP_ACC sc[32], done[32][DASP_BAL_K], out[DASP_BAL_ITEMS];
+        int32_t key[32], start[32], drow[32][DASP_BAL_K];
+        for (int l = 0; l < 32; l++) {
+            int32_t d = l * DASP_BAL_K < total ? l * DASP_BAL_K : total;
+            int32_t lo = d - blen > 0 ? d - blen : 0, hi = d < alen ? d : alen;
+            while (lo < hi) {
+                int32_t p = (lo + hi) >> 1;
+                if (rp[r0 + p + 1] <= n0 + d - p - 1)
+                    lo = p + 1;
+                else
+                    hi = p;
+            }
+            int32_t i = lo, j = d - lo;
+            DASP_ACC run = 0;
+            start[l] = lo;
+            for (int k = 0; k < DASP_BAL_K; k++) {
+                drow[l][k] = -1;
+                if (d + k >= total)
+                    continue;
+                if (j < blen && (i == alen || n0 + j < rp[r0 + i + 1])) {
+                    run = run + prod[j++];
+                } else {
+                    done[l][k] = run;
+                    drow[l][k] = i++;
+                    run = 0;
+                }
+            }
+            sc[l] = run;
+            key[l] = i;
+        }
+        for (int off = 1; off < 32; off <<= 1) {
+            DASP_ACC nsc[32];
+            for (int l = 0; l < 32; l++)
+                nsc[l] = l >= off && key[l - off] == key[l] ? sc[l - off] + sc[l] : sc[l];
+            memcpy(sc, nsc, sizeof sc);
+        }
+        for (int l = 0; l < 32; l++)
+            for (int k = 0, first = 1; k < DASP_BAL_K; k++)
+                if (drow[l][k] >= 0) {
+                    out[drow[l][k]] = first && l > 0 && drow[l][k] == start[l] ? sc[l - 1] + done[l][k] : done[l][k];
+                    first = 0;
+                }
+        const int32_t ct = wc[2 * w], ch = wc[2 * w + 1];
+        for (int32_t r = 0; r < alen; r++)
+            if (r > 0 || ch < 0)
+                DASP_STORE(y, r0 + r, out[r]);
+        if (ct >= 0)
+            tails[w] = sc[31];
+        if (ch >= 0)
+            heads[ch] = out[0];
+    }
+    for (int64_t c = 0; c < f->bal_cross; c++) {
+        DASP_ACC lanes[32] = {0};
+        for (int32_t t = x0[c]; t < x1[c]; t++)
+            lanes[(t - x0[c]) % 32] = lanes[(t - x0[c]) % 32] + tails[t];
+        DASP_STORE(y, xr[c], DASP_FN(butterfly)(lanes) + heads[c]);
+    }
+}

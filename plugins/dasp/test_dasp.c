@@ -18,15 +18,32 @@ static const char *const variant_k4m16[] = {"f64_shape=m16n8k4", NULL};
 static const char *const variant_k8[] = {"f64_shape=m16n8k8", "f16_shape=m16n8k8", "rows_per_warp=16", NULL};
 static const char *const variant_k16[] = {"f64_shape=m16n8k16", "rows_per_warp=32", "long_chunk=128", NULL};
 static const char *const variant_len64[] = {"max_len=64", "long_chunk=128", NULL};
+static const char *const variant_bal[] = {"balance=on", NULL};
 static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
-                                             variant_k16, variant_len64};
+                                             variant_k16, variant_len64, variant_bal};
+
+/* sets with "balance=off" added unless they name balance, in out (16
+ * entries): the row-class tests keep the row classes whatever the rule says. */
+static const char *const *classes(const char *const *sets, const char *out[16])
+{
+    int n = 0, named = 0;
+    for (; sets && sets[n] && n < 14; n++) {
+        out[n] = sets[n];
+        named |= strncmp(sets[n], "balance=", 8) == 0;
+    }
+    if (!named)
+        out[n++] = "balance=off";
+    out[n] = NULL;
+    return out;
+}
 
 /* Converts A with sets in dtype and checks spmv_host against the bound. */
 static void check_bound(const char *what, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets)
 {
     test_instance *t;
     spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("dasp", A, dtype, sets, &t, &err);
+    const char *buf[16];
+    spmvlab_status st = test_convert("dasp", A, dtype, classes(sets, buf), &t, &err);
     TEST_CHECK(st == SPMVLAB_OK);
     if (st != SPMVLAB_OK) {
         fprintf(stderr, "%s (%s): %s\n", what, spmvlab_dtype_name(dtype), err.msg);
@@ -58,7 +75,8 @@ static void expect_describe(const char *what, const spmvlab_csr *A, const char *
 {
     test_instance *t;
     spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("dasp", A, SPMVLAB_F64, sets, &t, &err);
+    const char *buf[16];
+    spmvlab_status st = test_convert("dasp", A, SPMVLAB_F64, classes(sets, buf), &t, &err);
     TEST_CHECK(st == SPMVLAB_OK);
     if (st == SPMVLAB_OK) {
         char text[600];
@@ -323,6 +341,75 @@ static void test_real_matrices(void)
     }
 }
 
+/* balance = auto: the coefficient of variation of the row lengths against
+ * DASP_BALANCE_CV = 2, checked by the value describe() prints and the path
+ * taken on either side of the cut. */
+static void test_balance_rule(void)
+{
+    spmvlab_csr A = uniform(64, 9, 100);
+    expect_describe("equal rows", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", "row_cv=0.000", NULL});
+    spmvlab_csr_free(&A);
+    /* {13, 1, 1, 1}: mean 4, CV^2 = (172 / 4) / 16 - 1 = 1.6875 (CV 1.299).
+     * {a, 1 x 11}: mean (a + 11) / 12, CV^2 = 12 (a^2 + 11) / (a + 11)^2 - 1:
+     * a = 19 gives 3.96 (CV 1.990, classes), a = 20 gives 4.132 (CV 2.033,
+     * balanced). */
+    int32_t four[4] = {13, 1, 1, 1};
+    A = make(50, four, 4, 21);
+    expect_describe("cv 1.30", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", "row_cv=1.299", NULL});
+    spmvlab_csr_free(&A);
+    int32_t twelve[12] = {19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    A = make(50, twelve, 12, 22);
+    expect_describe("cv 1.99", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", "row_cv=1.990", NULL});
+    spmvlab_csr_free(&A);
+    twelve[0] = 20;
+    A = make(50, twelve, 12, 23);
+    expect_describe("cv 2.03", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=balanced(auto)", "row_cv=2.033", NULL});
+    check_all("cv 2.03", &A);
+    spmvlab_csr_free(&A);
+    /* Forced either way, whatever the rule says. */
+    A = uniform(64, 9, 100);
+    expect_describe("forced on", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"path=balanced", "warps=3", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* The balanced path's pieces: rows crossing 1, 2 and 22 warps of 224 items,
+ * empty rows around them, rows ending on warp edges, only empty rows. */
+static void test_balanced_pieces(void)
+{
+    int32_t len[9] = {0, 500, 0, 0, 215, 7, 5000, 1, 0};
+    spmvlab_csr A = make(6000, len, 9, 31);
+    /* rows + nnz = 5732 items: 26 warps. */
+    expect_describe("crossing rows", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"path=balanced", "warps=26", NULL});
+    check_all("crossing rows", &A);
+    spmvlab_csr_free(&A);
+    int32_t exact[2] = {223, 223}; /* 224 items a row: each warp closes exactly one row */
+    A = make(300, exact, 2, 32);
+    expect_describe("rows ending on warp edges", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2", "crossing_rows=0", NULL});
+    check_all("rows ending on warp edges", &A);
+    spmvlab_csr_free(&A);
+    /* A warp takes all 224 entries of row 0; the next closes it with an
+     * empty head piece, and so again for row 1. */
+    int32_t past[2] = {224, 223};
+    A = make(300, past, 2, 34);
+    expect_describe("row ends one item past a warp", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=3", "crossing_rows=2", NULL});
+    check_all("row ends one item past a warp", &A);
+    spmvlab_csr_free(&A);
+    int32_t none[300] = {0};
+    A = make(10, none, 300, 33);
+    expect_describe("empty rows only", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2", "crossing_rows=0", NULL});
+    check_all("empty rows only", &A);
+    spmvlab_csr_free(&A);
+}
+
 static void test_refusals(void)
 {
     spmvlab_csr A = uniform(16, 4, 20);
@@ -355,6 +442,8 @@ int main(void)
     test_threshold_rule();
     test_mixture();
     test_real_matrices();
+    test_balance_rule();
+    test_balanced_pieces();
     test_refusals();
     return test_done("dasp");
 }

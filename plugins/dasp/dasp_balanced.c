@@ -1,0 +1,109 @@
+/*
+ * DASP balanced path, host side: the row-length rule that picks it and its
+ * conversion. The path (dasp_balanced.cu) runs every row as CSR on the CUDA
+ * cores, balanced by merge path over the rows + nnz items of the matrix;
+ * the conversion copies the CSR arrays and finds, for every warp, the merge
+ * coordinate it starts at and the crossing rows (rows spanning warps) it
+ * leaves pieces of. Linear in rows + nnz, plus one binary search per warp.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dasp_format.h"
+
+double dasp_row_cv(const spmvlab_matrix *A)
+{
+    if (A->rows == 0 || A->nnz == 0)
+        return 0.0;
+    /* sum L^2 exactly in 64 bits would overflow for rows of 2^31 entries:
+     * doubles keep 53 bits, far more than the rule's two digits need. */
+    double sq = 0.0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        double len = (double)(A->row_ptr[i + 1] - A->row_ptr[i]);
+        sq += len * len;
+    }
+    double mean = (double)A->nnz / A->rows, var = sq / A->rows - mean * mean;
+    return var > 0.0 ? sqrt(var) / mean : 0.0;
+}
+
+int dasp_balance_rule(const spmvlab_matrix *A) { return A->nnz > 0 && dasp_row_cv(A) >= DASP_BALANCE_CV; }
+
+/* Allocates the host copy of array id, n elements of es bytes set to fill. */
+static int bal_make(dasp_format *f, int id, size_t n, size_t es, int fill)
+{
+    f->a[id].bytes = n * es;
+    f->a[id].host = malloc(n * es > 0 ? n * es : 1);
+    if (!f->a[id].host)
+        return -1;
+    memset(f->a[id].host, fill, n * es);
+    return 0;
+}
+
+/* The merge coordinate on diagonal d of A's merge path (row ends against
+ * non-zero indices, a row end first on ties): *row rows closed, *nz
+ * non-zeros taken, *row + *nz = d. */
+static void bal_search(const spmvlab_matrix *A, int64_t d, int32_t *row, int32_t *nz)
+{
+    int64_t lo = d - A->nnz > 0 ? d - A->nnz : 0, hi = d < A->rows ? d : A->rows;
+    while (lo < hi) {
+        int64_t p = (lo + hi) / 2;
+        if (A->row_ptr[p + 1] <= d - p - 1)
+            lo = p + 1;
+        else
+            hi = p;
+    }
+    *row = (int32_t)lo;
+    *nz = (int32_t)(d - lo);
+}
+
+spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    const int64_t total = (int64_t)A->rows + A->nnz, warps = (total + DASP_BAL_ITEMS - 1) / DASP_BAL_ITEMS;
+    const size_t es = spmvlab_dtype_size(A->dtype), ps = A->dtype == SPMVLAB_F64 ? 8 : 4;
+    if (warps > INT32_MAX / 2)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "%lld merge-path warps exceed the 32-bit limit",
+                            (long long)warps);
+    if (bal_make(f, DASP_A_BAL_ROW_PTR, (size_t)A->rows + 1, 4, 0) ||
+        bal_make(f, DASP_A_BAL_COL, (size_t)A->nnz, 4, 0) || bal_make(f, DASP_A_BAL_VAL, (size_t)A->nnz, es, 0) ||
+        bal_make(f, DASP_A_BAL_W_ROW, (size_t)warps + 1, 4, 0) ||
+        bal_make(f, DASP_A_BAL_W_NZ, (size_t)warps + 1, 4, 0) ||
+        bal_make(f, DASP_A_BAL_W_CROSS, 2 * (size_t)warps, 4, 0xff) ||
+        bal_make(f, DASP_A_BAL_TAIL, (size_t)warps, ps, 0))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the balanced path of %lld warps",
+                            (long long)warps);
+    memcpy(f->a[DASP_A_BAL_ROW_PTR].host, A->row_ptr, ((size_t)A->rows + 1) * 4);
+    memcpy(f->a[DASP_A_BAL_COL].host, A->col_idx, (size_t)A->nnz * 4);
+    memcpy(f->a[DASP_A_BAL_VAL].host, A->val, (size_t)A->nnz * es);
+    int32_t *wr = f->a[DASP_A_BAL_W_ROW].host, *wn = f->a[DASP_A_BAL_W_NZ].host, *wc = f->a[DASP_A_BAL_W_CROSS].host;
+    for (int64_t w = 0; w <= warps; w++)
+        bal_search(A, w * DASP_BAL_ITEMS < total ? w * DASP_BAL_ITEMS : total, &wr[w], &wn[w]);
+    /* Warp w leaves a tail piece of row wr[w + 1] when it took some of that
+     * row's entries (wn[w + 1] past the row's start); consecutive tails of
+     * one row belong to one crossing row, closed by the first warp after
+     * them (its head piece: the entries it adds before the row's end). */
+    int64_t nx = 0;
+    for (int64_t w = 0; w < warps; w++) {
+        int32_t r1 = wr[w + 1];
+        if (r1 < A->rows && wn[w + 1] > A->row_ptr[r1])
+            wc[2 * w] = w > 0 && wc[2 * w - 2] >= 0 && wr[w] == r1 ? wc[2 * w - 2] : (int32_t)nx++;
+        if (w > 0 && wc[2 * w - 2] >= 0 && wr[w] < wr[w + 1])
+            wc[2 * w + 1] = wc[2 * w - 2];
+    }
+    f->bal_warps = warps;
+    f->bal_cross = nx;
+    if (bal_make(f, DASP_A_BAL_X_ROW, (size_t)nx, 4, 0) || bal_make(f, DASP_A_BAL_X_W0, (size_t)nx, 4, 0) ||
+        bal_make(f, DASP_A_BAL_X_W1, (size_t)nx, 4, 0) || bal_make(f, DASP_A_BAL_HEAD, (size_t)nx, ps, 0) ||
+        bal_make(f, DASP_A_BAL_COUNT, (size_t)nx, 4, 0))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld crossing rows", (long long)nx);
+    int32_t *xr = f->a[DASP_A_BAL_X_ROW].host, *x0 = f->a[DASP_A_BAL_X_W0].host, *x1 = f->a[DASP_A_BAL_X_W1].host;
+    for (int64_t w = warps; w-- > 0;) { /* backwards: x0 ends at the first tail of each */
+        if (wc[2 * w] >= 0) {
+            xr[wc[2 * w]] = wr[w + 1];
+            x0[wc[2 * w]] = (int32_t)w;
+        }
+        if (wc[2 * w + 1] >= 0)
+            x1[wc[2 * w + 1]] = (int32_t)w;
+    }
+    return SPMVLAB_OK;
+}

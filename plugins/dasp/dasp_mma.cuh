@@ -1,0 +1,328 @@
+// DASP device building blocks shared by the kernels (dasp_spmv.cu,
+// dasp_balanced.cu): the MMA instructions, the value types (f64; f16 with f32
+// accumulation), one lane's fragment of a block row, the MMA shapes and
+// their medium levels, and the warp sums. The format and the MMA diagonal
+// trick are described at the top of dasp.c.
+#ifndef SPMVLAB_DASP_MMA_CUH
+#define SPMVLAB_DASP_MMA_CUH
+
+#include <cstdint>
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "dasp.h"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "dasp needs sm_80 or newer (f64 and f16 mma.sync)"
+#endif
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kWarps = DASP_BLOCK_THREADS / 32;
+constexpr int kTailPerLane = DASP_TAIL_PER_WARP / 32; // singles / empty rows per lane
+constexpr int kIrrUnroll = 4; // irregular entries a lane loads before it multiplies
+
+// ---- MMA instructions -------------------------------------------------------
+// Only rows 0-7 of A carry values (row g: the lane's own); rows 8-15 of the
+// m16 shapes are zero, their C rows go to scratch outputs. c[0], c[1] are
+// C[g][2t], C[g][2t+1]: the diagonal C[g][g] is in lane 4g + g/2, c[g & 1].
+
+__device__ __forceinline__ void mma_m8n8k4(double (&c)[2], double a, double b)
+{
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                 : "+d"(c[0]), "+d"(c[1])
+                 : "d"(a), "d"(b));
+}
+
+__device__ __forceinline__ void mma_m16n8k4(double (&c)[2], double a, double b)
+{
+#if __CUDA_ARCH__ >= 900
+    double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                 : "d"(a), "d"(0.0), "d"(b));
+#else
+    mma_m8n8k4(c, a, b);
+#endif
+}
+
+// A: a0 (g, t), a2 (g, t+4) hold the lane's values; B: b0 (t, g), b1 (t+4, g).
+__device__ __forceinline__ void mma_m16n8k8(double (&c)[2], const double (&a)[2], const double (&b)[2])
+{
+#if __CUDA_ARCH__ >= 900
+    double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %6, %5, %6}, "
+                 "{%7, %8}, {%0, %1, %2, %3};\n"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                 : "d"(a[0]), "d"(a[1]), "d"(0.0), "d"(b[0]), "d"(b[1]));
+#else
+    mma_m8n8k4(c, a[0], b[0]);
+    mma_m8n8k4(c, a[1], b[1]);
+#endif
+}
+
+// A: a(2j) = (g, t+4j) holds the lane's value j; B: b(j) = (t+4j, g).
+__device__ __forceinline__ void mma_m16n8k16(double (&c)[2], const double (&a)[4], const double (&b)[4])
+{
+#if __CUDA_ARCH__ >= 900
+    double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                 "{%4, %8, %5, %8, %6, %8, %7, %8}, {%9, %10, %11, %12}, {%0, %1, %2, %3};\n"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(0.0), "d"(b[0]), "d"(b[1]), "d"(b[2]),
+                   "d"(b[3]));
+#else
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        mma_m8n8k4(c, a[j], b[j]);
+#endif
+}
+
+// f16 x f16 + f32. A reg0 = {(g, 2t), (g, 2t+1)}, B reg0 = {(2t, g), (2t+1, g)}.
+__device__ __forceinline__ void mma_m16n8k8_f16(float (&c)[2], uint32_t a0, uint32_t b0)
+{
+    float d2 = 0.0f, d3 = 0.0f; // rows 8-15: scratch, not results
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(d2), "+f"(d3)
+                 : "r"(a0), "r"(0u), "r"(b0));
+}
+
+// A reg0 = row g slots 2t, 2t+1; reg2 = row g slots 2t+8, 2t+9; B likewise.
+__device__ __forceinline__ void mma_m16n8k16_f16(float (&c)[2], uint32_t a0, uint32_t a2, uint32_t b0, uint32_t b1)
+{
+    float d2 = 0.0f, d3 = 0.0f; // rows 8-15: scratch, not results
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %6, %5, %6}, "
+                 "{%7, %8}, {%0, %1, %2, %3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(d2), "+f"(d3)
+                 : "r"(a0), "r"(a2), "r"(0u), "r"(b0), "r"(b1));
+}
+
+// ---- value types ----------------------------------------------------------------
+
+struct F64 {
+    using val_t = double;
+    using acc_t = double;
+    __device__ static double acc(double v) { return v; }
+    __device__ static double x_at(const double *x, int c) { return __ldg(x + c); }
+    __device__ static double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+    __device__ static double mul(double a, double b) { return __dmul_rn(a, b); }
+    __device__ static void store(double *y, int row, double v) { y[row] = v; }
+};
+
+struct F16 {
+    using val_t = unsigned short; // binary16 bits
+    using acc_t = float;
+    __device__ static float acc(unsigned short v) { return __half2float(__ushort_as_half(v)); }
+    __device__ static float x_at(const unsigned short *x, int c) { return acc(__ldg(x + c)); }
+    __device__ static float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+    __device__ static float mul(float a, float b) { return __fmul_rn(a, b); }
+    __device__ static void store(unsigned short *y, int row, float v) { y[row] = __half_as_ushort(__float2half_rn(v)); }
+};
+
+__device__ __forceinline__ uint32_t pack_half2(unsigned short lo, unsigned short hi)
+{
+    return (uint32_t)lo | ((uint32_t)hi << 16);
+}
+
+__device__ __forceinline__ unsigned short x_half(const unsigned short *x, int c)
+{
+    return c >= 0 ? __ldg(x + c) : (unsigned short)0;
+}
+
+// ---- fragments: one lane's VPL values of a block row and their columns
+// (streaming loads), then x at those columns (read-only path; 0 for padding
+// and for fragments that load nothing). Two steps, so a warp issues the
+// value / column loads of all its fragments before any gather. -------------
+
+template <int VPL>
+struct FragF64 {
+    double a[VPL], b[VPL];
+    int c[VPL];
+    __device__ __forceinline__ void load(const double *val, const int32_t *col, int64_t off, bool ok)
+    {
+#pragma unroll
+        for (int j = 0; j < VPL; j++)
+            a[j] = 0.0, c[j] = DASP_PAD_COL;
+        if (!ok)
+            return;
+        if constexpr (VPL == 1) {
+            a[0] = __ldcs(val + off);
+            c[0] = __ldcs(col + off);
+        } else if constexpr (VPL == 2) {
+            double2 v = __ldcs(reinterpret_cast<const double2 *>(val + off));
+            int2 k = __ldcs(reinterpret_cast<const int2 *>(col + off));
+            a[0] = v.x, a[1] = v.y, c[0] = k.x, c[1] = k.y;
+        } else {
+            double2 v0 = __ldcs(reinterpret_cast<const double2 *>(val + off));
+            double2 v1 = __ldcs(reinterpret_cast<const double2 *>(val + off + 2));
+            int4 k = __ldcs(reinterpret_cast<const int4 *>(col + off));
+            a[0] = v0.x, a[1] = v0.y, a[2] = v1.x, a[3] = v1.y;
+            c[0] = k.x, c[1] = k.y, c[2] = k.z, c[3] = k.w;
+        }
+    }
+    __device__ __forceinline__ void gather(const double *x)
+    {
+#pragma unroll
+        for (int j = 0; j < VPL; j++)
+            b[j] = c[j] >= 0 ? __ldg(x + c[j]) : 0.0;
+    }
+};
+
+template <int VPL>
+struct FragF16 {
+    uint32_t a[VPL / 2], b[VPL / 2];
+    int c[VPL];
+    __device__ __forceinline__ void load(const unsigned short *val, const int32_t *col, int64_t off, bool ok)
+    {
+#pragma unroll
+        for (int j = 0; j < VPL; j++)
+            c[j] = DASP_PAD_COL;
+#pragma unroll
+        for (int j = 0; j < VPL / 2; j++)
+            a[j] = 0u;
+        if (!ok)
+            return;
+        if constexpr (VPL == 2) {
+            a[0] = __ldcs(reinterpret_cast<const unsigned int *>(val + off));
+            int2 k = __ldcs(reinterpret_cast<const int2 *>(col + off));
+            c[0] = k.x, c[1] = k.y;
+        } else {
+            uint2 v = __ldcs(reinterpret_cast<const uint2 *>(val + off));
+            int4 k = __ldcs(reinterpret_cast<const int4 *>(col + off));
+            a[0] = v.x, a[1] = v.y;
+            c[0] = k.x, c[1] = k.y, c[2] = k.z, c[3] = k.w;
+        }
+    }
+    __device__ __forceinline__ void gather(const unsigned short *x)
+    {
+#pragma unroll
+        for (int j = 0; j < VPL / 2; j++)
+            b[j] = pack_half2(x_half(x, c[2 * j]), x_half(x, c[2 * j + 1]));
+    }
+};
+
+// ---- shapes: value type, values per lane, block width, fragment, MMA, and
+// U, the blocks a warp loads before it multiplies (about 4 values a lane) ---
+
+template <int S>
+struct Shape;
+
+template <>
+struct Shape<DASP_F64_M8N8K4> {
+    using V = F64;
+    static constexpr int VPL = 1, BK = 4, U = 4;
+    using Frag = FragF64<1>;
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); }
+};
+template <>
+struct Shape<DASP_F64_M16N8K4> {
+    using V = F64;
+    static constexpr int VPL = 1, BK = 4, U = 4;
+    using Frag = FragF64<1>;
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k4(c, f.a[0], f.b[0]); }
+};
+template <>
+struct Shape<DASP_F64_M16N8K8> {
+    using V = F64;
+    static constexpr int VPL = 2, BK = 8, U = 2;
+    using Frag = FragF64<2>;
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k8(c, f.a, f.b); }
+};
+template <>
+struct Shape<DASP_F64_M16N8K16> {
+    using V = F64;
+    static constexpr int VPL = 4, BK = 16, U = 1;
+    using Frag = FragF64<4>;
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k16(c, f.a, f.b); }
+};
+template <>
+struct Shape<DASP_F16_M16N8K8> {
+    using V = F16;
+    static constexpr int VPL = 2, BK = 8, U = 4;
+    using Frag = FragF16<2>;
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); }
+};
+template <>
+struct Shape<DASP_F16_M16N8K16> {
+    using V = F16;
+    static constexpr int VPL = 4, BK = 16, U = 2;
+    using Frag = FragF16<4>;
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k16_f16(c, f.a[0], f.a[1], f.b[0], f.b[1]); }
+};
+// 8 x 4 blocks on m16n8k8: lanes t < 2 hold slots 2t, 2t+1; t >= 2 hold zero.
+template <>
+struct Shape<DASP_F16_M16N8K8_K4> {
+    using V = F16;
+    static constexpr int VPL = 2, BK = 4, U = 4;
+    using Frag = FragF16<2>;
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); }
+};
+
+// The medium levels of a top shape (dasp_shape_levels): block widths BK,
+// BK/2, ..., 4.
+template <int S>
+struct Levels {
+    static constexpr int N = 1;
+    static constexpr int at[DASP_MAX_LEVELS] = {S, S, S};
+};
+template <>
+struct Levels<DASP_F64_M16N8K8> {
+    static constexpr int N = 2;
+    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F64_M16N8K8, DASP_F64_M16N8K4, 0};
+};
+template <>
+struct Levels<DASP_F64_M16N8K16> {
+    static constexpr int N = 3;
+    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F64_M16N8K16, DASP_F64_M16N8K8, DASP_F64_M16N8K4};
+};
+template <>
+struct Levels<DASP_F16_M16N8K8> {
+    static constexpr int N = 2;
+    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4, 0};
+};
+template <>
+struct Levels<DASP_F16_M16N8K16> {
+    static constexpr int N = 3;
+    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F16_M16N8K16, DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4};
+};
+
+// Sum over the warp; every lane ends with the same bits (dasp_host_impl.h's
+// butterfly).
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        v += __shfl_xor_sync(kFull, v, off);
+    return v;
+}
+
+// Lane 4g+t's candidate for the diagonal C[g][g]: its c[g & 1], the true
+// diagonal in lane 4g + g/2 only.
+template <typename T>
+__device__ __forceinline__ T diag_pick(const T (&c)[2], int lane)
+{
+    return (lane >> 2) & 1 ? c[1] : c[0];
+}
+__device__ __forceinline__ int diag_lane(int g) { return 4 * g + (g >> 1); }
+
+// Lane 4g+t reads values g*BK + t*VPL.. of a block; lanes with t*VPL >= BK
+// (8 x 4 blocks on a k8 MMA) read nothing.
+template <int S>
+__device__ __forceinline__ int64_t lane_offset(int lane)
+{
+    return (lane >> 2) * Shape<S>::BK + (lane & 3) * Shape<S>::VPL;
+}
+template <int S>
+__device__ __forceinline__ bool lane_active(int lane)
+{
+    return (lane & 3) * Shape<S>::VPL < Shape<S>::BK;
+}
+
+} // namespace
+
+#endif // SPMVLAB_DASP_MMA_CUH

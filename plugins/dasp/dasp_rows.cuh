@@ -1,0 +1,230 @@
+// DASP kernel parts for rows of the row-class split (dasp_spmv.cu): long
+// rows, one warp per segment with the last warp of a row reducing, and
+// medium row-blocks on the MMA levels with their irregular (CUDA-core)
+// entries. dasp_host_impl.h runs the same steps on the CPU.
+#ifndef SPMVLAB_DASP_ROWS_CUH
+#define SPMVLAB_DASP_ROWS_CUH
+
+#include "dasp_mma.cuh"
+
+namespace {
+
+// ---- long rows: one warp per segment; the last warp of a row reduces -------
+
+// Accumulates the long tiles [t0, t1) of 8 x BK values at val/col into c,
+// U tiles at a time; values at or past len (the row's end) load nothing.
+template <int S>
+__device__ __forceinline__ void long_tiles(typename Shape<S>::V::acc_t (&c)[2], const typename Shape<S>::V::val_t *val,
+                                           const int32_t *col, int64_t t0, int64_t t1, int64_t len,
+                                           const typename Shape<S>::V::val_t *x, int lane)
+{
+    using Sh = Shape<S>;
+    constexpr int TE = DASP_BM * Sh::BK, U = Sh::U;
+    const int64_t lo = lane_offset<S>(lane);
+    for (int64_t t = t0; t < t1; t += U) {
+        typename Sh::Frag fr[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int64_t off = (t + u) * TE + lo;
+            fr[u].load(val, col, off, t + u < t1 && off < len);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            fr[u].gather(x);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (t + u < t1)
+                Sh::mma(c, fr[u]);
+    }
+}
+
+template <int S>
+__device__ __forceinline__ void long_warp(const dasp_launch &L, const typename Shape<S>::V::val_t *x,
+                                          typename Shape<S>::V::val_t *y, int64_t s, int lane)
+{
+    using V = typename Shape<S>::V;
+    using acc_t = typename V::acc_t;
+    constexpr int TE = DASP_BM * Shape<S>::BK;
+    const int lr = __ldg(L.seg_row + s);
+    const int sp0 = __ldg(L.seg_ptr + lr), nseg = __ldg(L.seg_ptr + lr + 1) - sp0;
+    const int row = __ldg(L.long_row + lr);
+    const int64_t base = __ldg(L.long_ptr + lr), len = __ldg(L.long_ptr + lr + 1) - base;
+    const int64_t ntiles = (len + TE - 1) / TE, t0 = (int64_t)(s - sp0) * L.seg_tiles;
+    const int64_t t1 = t0 + L.seg_tiles < ntiles ? t0 + L.seg_tiles : ntiles;
+    acc_t c[2] = {0, 0};
+    long_tiles<S>(c, static_cast<const typename V::val_t *>(L.long_val) + base, L.long_col + base, t0, t1, len, x,
+                  lane);
+    const acc_t v = warp_sum(lane == diag_lane(lane >> 2) ? diag_pick(c, lane) : acc_t(0));
+    if (nseg == 1) {
+        if (lane == 0)
+            V::store(y, row, v);
+        return;
+    }
+    acc_t *partial = static_cast<acc_t *>(L.partial);
+    int last = 0;
+    if (lane == 0) {
+        partial[s] = v;
+        __threadfence(); // the partial is visible before the count says so
+        last = atomicAdd(L.count + lr, 1) == nseg - 1;
+    }
+    if (!__shfl_sync(kFull, last, 0))
+        return;
+    __threadfence();
+    acc_t p = 0;
+    for (int i = lane; i < nseg; i += 32)
+        p += __ldcg(partial + sp0 + i);
+    p = warp_sum(p);
+    if (lane == 0) {
+        V::store(y, row, p);
+        L.count[lr] = 0; // ready for the next call
+    }
+}
+
+// ---- medium rows: RB row-blocks (8 RB rows) per warp --------------------------
+
+// Level I.. of top shape S for the warp's nrb row-blocks (level starts q, in
+// units of 32 values). G row-blocks run together, each with its own
+// accumulator, UB blocks of each per step, so a warp has about 4 values a
+// lane in flight even when every row-block is one block wide.
+template <int S, int RB, int I>
+__device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[RB][2], const dasp_launch &L,
+                                              const int32_t (&q)[RB][DASP_MAX_LEVELS + 1],
+                                              const typename Shape<S>::V::val_t *x, int lane)
+{
+    if constexpr (I < Levels<S>::N) {
+        constexpr int SL = Levels<S>::at[I];
+        using Sh = Shape<SL>;
+        using val_t = typename Shape<S>::V::val_t;
+        constexpr int TE = DASP_BM * Sh::BK;
+        // All RB row-blocks load together where registers allow (f16
+        // fragments are small: always; f64 about 4 values a lane), so a
+        // warp of one-block-wide row-blocks waits for one round trip.
+        constexpr int budget = sizeof(val_t) == 2 ? 16 : 4;
+        constexpr int G = RB < budget / Sh::VPL ? RB : (budget / Sh::VPL > 0 ? budget / Sh::VPL : 1);
+        constexpr int UB = Sh::U / G > 0 ? Sh::U / G : 1;
+        const val_t *val = static_cast<const val_t *>(L.med_val);
+        const int64_t lo = lane_offset<SL>(lane);
+        const bool active = lane_active<SL>(lane);
+#pragma unroll
+        for (int gb = 0; gb < RB; gb += G) {
+            int64_t base[G];
+            int nb[G], nmax = 0;
+#pragma unroll
+            for (int b = 0; b < G; b++) {
+                base[b] = (int64_t)q[gb + b][I] * 32;
+                nb[b] = (int)(((int64_t)q[gb + b][I + 1] - q[gb + b][I]) * 32 / TE);
+                nmax = nb[b] > nmax ? nb[b] : nmax;
+            }
+            for (int k = 0; k < nmax; k += UB) {
+                typename Sh::Frag fr[G][UB];
+#pragma unroll
+                for (int b = 0; b < G; b++)
+#pragma unroll
+                    for (int u = 0; u < UB; u++) {
+                        const int64_t off = base[b] + (int64_t)(k + u) * TE + lo;
+                        fr[b][u].load(val, L.med_col, off, active && k + u < nb[b]);
+                    }
+#pragma unroll
+                for (int b = 0; b < G; b++)
+#pragma unroll
+                    for (int u = 0; u < UB; u++)
+                        fr[b][u].gather(x);
+#pragma unroll
+                for (int b = 0; b < G; b++)
+#pragma unroll
+                    for (int u = 0; u < UB; u++)
+                        if (k + u < nb[b])
+                            Sh::mma(c[gb + b], fr[b][u]);
+            }
+        }
+        medium_levels<S, RB, I + 1>(c, L, q, x, lane);
+    }
+}
+
+// The warp's rows: row j = lane / LPR of its 8 RB rows (LPR = 4 / RB lanes
+// per row) sums the row's irregular entries (lane sub takes entries sub,
+// sub + LPR, ...; then a butterfly over the LPR lanes), takes the MMA
+// diagonal of its row-block from lane 4g + g/2, and stores y once.
+template <int S, int RB>
+__device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename Shape<S>::V::val_t *x,
+                                            typename Shape<S>::V::val_t *y, int64_t w, int lane)
+{
+    using V = typename Shape<S>::V;
+    using val_t = typename V::val_t;
+    using acc_t = typename V::acc_t;
+    constexpr int NL = Levels<S>::N, LPR = 4 / RB;
+    const int64_t rb0 = w * RB;
+    const int nrb = L.n_rb - rb0 < RB ? (int)(L.n_rb - rb0) : RB;
+    const int j = lane / LPR, sub = lane % LPR;
+    const int64_t r = rb0 * DASP_BM + j;
+    int i0 = 0, i1 = 0, row = -1;
+    if (j < nrb * DASP_BM) {
+        i0 = __ldg(L.irr_ptr + r);
+        i1 = __ldg(L.irr_ptr + r + 1);
+        row = __ldg(L.med_row + r);
+    }
+    int32_t q[RB][DASP_MAX_LEVELS + 1];
+#pragma unroll
+    for (int b = 0; b < RB; b++)
+#pragma unroll
+        for (int l = 0; l <= NL; l++)
+            q[b][l] = b < nrb ? __ldg(L.rb_ptr + (rb0 + b) * NL + l) : 0;
+    // The lane's first irregular entry is loaded with the blocks.
+    const val_t *ival = static_cast<const val_t *>(L.irr_val);
+    int i = i0 + sub, c0 = DASP_PAD_COL;
+    val_t v0 = 0;
+    if (i < i1) {
+        v0 = __ldcs(ival + i);
+        c0 = __ldcs(L.irr_col + i);
+    }
+    acc_t c[RB][2];
+#pragma unroll
+    for (int b = 0; b < RB; b++)
+        c[b][0] = c[b][1] = 0;
+    medium_levels<S, RB, 0>(c, L, q, x, lane);
+    acc_t s = 0;
+    if (c0 >= 0)
+        s = V::fma(V::acc(v0), V::x_at(x, c0), s);
+    // The rest, kIrrUnroll entries a lane per step: their value / column
+    // loads, then their x gathers, are all issued before the first FMA (the
+    // same FMAs in the same order as one entry at a time).
+    for (i += LPR; i < i1; i += kIrrUnroll * LPR) {
+        val_t v[kIrrUnroll];
+        int cl[kIrrUnroll];
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++) {
+            const int k = i + u * LPR;
+            v[u] = 0, cl[u] = DASP_PAD_COL;
+            if (k < i1) {
+                v[u] = __ldcs(ival + k);
+                cl[u] = __ldcs(L.irr_col + k);
+            }
+        }
+        acc_t xv[kIrrUnroll];
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++)
+            xv[u] = cl[u] >= 0 ? V::x_at(x, cl[u]) : acc_t(0);
+#pragma unroll
+        for (int u = 0; u < kIrrUnroll; u++)
+            if (cl[u] >= 0)
+                s = V::fma(V::acc(v[u]), xv[u], s);
+    }
+    if constexpr (LPR >= 2)
+        s += __shfl_xor_sync(kFull, s, 1);
+    if constexpr (LPR >= 4)
+        s += __shfl_xor_sync(kFull, s, 2);
+    const int g = j % DASP_BM, jb = j / DASP_BM;
+    acc_t d = 0;
+#pragma unroll
+    for (int b = 0; b < RB; b++) {
+        const acc_t got = __shfl_sync(kFull, diag_pick(c[b], lane), diag_lane(g));
+        if (jb == b)
+            d = got;
+    }
+    if (sub == 0 && row >= 0)
+        V::store(y, row, d + s);
+}
+
+} // namespace
+
+#endif // SPMVLAB_DASP_ROWS_CUH

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Rebuilds the original research programs for sm_90 from the sources under
+# .research/ (fetched once, never committed; see README.md), with the
+# smallest patches CUDA 13 needs:
+#   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16
+#   .research/CSR5   weifengliu-ssslab/Benchmark_SpMV_using_CSR5 -> .research/bin/csr5_f64
+# Each with the flags of its own Makefile (DASP: -O3, -fopenmp-simd,
+# cuSPARSE and cuBLAS for its cuSPARSE baseline; CSR5: -O3, NUM_RUN=1000),
+# the architecture set to sm_90 and the CUDA runtime linked statically.
+# No network access. Usage: tools/research/build.sh [ARCH, default sm_90]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/tools/research"
+src="$root/.research"
+arch=${1:-sm_90}
+nvcc=${NVCC:-nvcc}
+mkdir -p "$src/bin"
+
+# apply PATCH DIR: applies a patch once (a second run finds it applied).
+apply() {
+  if patch -p1 -R -s -f --dry-run -d "$2" < "$1" > /dev/null 2>&1; then return 0; fi
+  patch -p1 -s -d "$2" < "$1"
+}
+
+if [ -d "$src/DASP/src" ]; then
+  # DASP compiles unchanged with CUDA 13; its Makefile's compiler paths
+  # (/usr/local/cuda-12.0, gcc-12.2) and sm_80 target are replaced here.
+  (cd "$src/DASP" &&
+    "$nvcc" -O3 -m64 -arch="$arch" -cudart static src/main_f64.cu -o "$src/bin/dasp_f64" -D f64 \
+      -Xcompiler -fopenmp-simd -lineinfo -lcusparse -lcublas -w &&
+    "$nvcc" -O3 -m64 -arch="$arch" -cudart static src/main_f16.cu -o "$src/bin/dasp_f16" \
+      -Xcompiler -fopenmp-simd -lineinfo -lcusparse -lcublas -w)
+  echo "built $src/bin/dasp_f64 $src/bin/dasp_f16"
+else
+  echo "no $src/DASP: fetch it first (tools/research/README.md)" >&2
+fi
+
+if [ -d "$src/CSR5/CSR5_cuda" ]; then
+  apply "$here/csr5-cuda13.patch" "$src/CSR5"
+  (cd "$src/CSR5/CSR5_cuda" &&
+    "$nvcc" -O3 -w -m64 -arch="$arch" -cudart static main.cu -o "$src/bin/csr5_f64" \
+      -D VALUE_TYPE=double -D NUM_RUN=1000)
+  echo "built $src/bin/csr5_f64"
+else
+  echo "no $src/CSR5: fetch it first (tools/research/README.md)" >&2
+fi
