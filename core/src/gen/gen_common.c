@@ -1,5 +1,8 @@
 /* Random streams, column sampling, CSR allocation and values for the
  * matrix generators. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,4 +165,29 @@ void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed)
         int32_t m = (1 << 17) + (int32_t)(((x >> 32) * ((1u << 20) - (1u << 17) + 1)) >> 32);
         A->val[k] = (x & 1 ? -(double)m : (double)m) * 0x1p-20;
     }
+}
+
+int gen_textf(char *out, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int gen_name_ok(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || strchr("_.+-", *s)))
+            return 0;
+    return 1;
+}
+
+int gen_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
 }

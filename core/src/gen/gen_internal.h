@@ -101,6 +101,23 @@ typedef struct gen_common {
 int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value, void *p,
                   spmvlab_err *err);
 
+/* snprintf without the compiler's truncation guesses; returns -1 when the
+ * text did not fit (it is then cut). */
+int gen_textf(char *out, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* 1 when s is a matrix name of a set: [A-Za-z0-9_.+-]+. */
+int gen_name_ok(const char *s);
+int gen_ends_with(const char *s, const char *suffix);
+
+/* Set paths (gen_set_paths.c): relative paths resolved against root (itself
+ * relative to the set file's folder), and the folder entries (is_dir[i])
+ * expanded into their matrix files. Return 0, or -1 naming file and line. */
+int gen_set_resolve_paths(spmvlab_set *s, const char *file, const char *root, spmvlab_err *err);
+int gen_set_expand_folders(spmvlab_set *s, const char *file, const unsigned char *is_dir, spmvlab_err *err);
+
 /* The kinds, defined in their gen_<family>.c files. */
 extern const spmvlab_gen_kind gen_kind_stencil2d5, gen_kind_stencil3d7, gen_kind_stencil3d27,
     gen_kind_banded, gen_kind_uniform, gen_kind_rmat, gen_kind_blocks, gen_kind_mixed,
