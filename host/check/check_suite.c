@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "check_cases.h"
+#include "check_child.h"
 #include "check_suite.h"
+#include "check_variant.h"
 #include "commands.h"
 #include "host_util.h"
 #include "spmvlab/edge.h"
@@ -44,79 +46,6 @@ static void report(tally *t, const check_result *r, const char *dtype, const cha
         t->failed++;
     }
     printf("%-7s %-4s %-28s %s\n", names[r->verdict], dtype, what, r->detail);
-}
-
-static int child_main(void *arg, int out_fd)
-{
-    dup2(STDERR_FILENO, STDOUT_FILENO); /* a plugin that prints adds to its last words */
-    check_result r;
-    check_job_execute(arg, &r);
-    const char *p = (const char *)&r;
-    size_t left = sizeof r;
-    while (left) {
-        ssize_t n = write(out_fd, p, left);
-        if (n <= 0)
-            return 3;
-        p += n;
-        left -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Splits a child's stderr tail into the last "stage: " it announced and
- * the rest (what the plugin or a sanitizer printed), on one line. */
-static void read_last_words(const char *words, char *stage, size_t slen, char *rest, size_t rlen)
-{
-    snprintf(stage, slen, "startup");
-    rest[0] = '\0';
-    size_t used = 0;
-    for (const char *line = words; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        if (n > 7 && strncmp(line, "stage: ", 7) == 0)
-            snprintf(stage, slen, "%.*s", (int)(n - 7), line + 7);
-        else if (n && used + 4 < rlen)
-            used += (size_t)snprintf(rest + used, rlen - used, "%s%.*s", used ? " | " : "", (int)n, line);
-        line = nl ? nl + 1 : NULL;
-    }
-    if (used >= rlen)
-        rest[rlen - 1] = '\0';
-}
-
-/* Runs one check in a child (or here with --no-fork) and fills r; a child
- * that crashes, hangs or exits without a result becomes a FAIL saying how
- * and during which step. */
-static void run_job(const check_options *o, check_job *j, check_result *r)
-{
-    if (o->no_fork) {
-        j->sandboxed = 0;
-        check_job_execute(j, r);
-        return;
-    }
-    j->sandboxed = 1;
-    spmvlab_sandbox_result sr;
-    spmvlab_err err = {{0}};
-    if (spmvlab_sandbox_run(child_main, j, o->timeout_s, &sr, &err)) {
-        r->verdict = CHECK_FAIL;
-        snprintf(r->detail, sizeof r->detail, "%s", err.msg);
-        return;
-    }
-    if (sr.end == SPMVLAB_SANDBOX_EXITED && sr.exit_code == 0 && sr.output_len == sizeof *r) {
-        memcpy(r, sr.output, sizeof *r);
-        free(sr.output);
-        return;
-    }
-    char stage[128], rest[640], how[320];
-    read_last_words(sr.last_words, stage, sizeof stage, rest, sizeof rest);
-    if (sr.end == SPMVLAB_SANDBOX_CRASHED)
-        snprintf(how, sizeof how, "crashed (signal %d) during %s: %s", sr.signal, stage, strsignal(sr.signal));
-    else if (sr.end == SPMVLAB_SANDBOX_TIMEOUT)
-        snprintf(how, sizeof how, "timed out after %g s during %s", o->timeout_s, stage);
-    else
-        snprintf(how, sizeof how, "exited with status %d during %s without a result", sr.exit_code, stage);
-    r->verdict = CHECK_FAIL;
-    snprintf(r->detail, sizeof r->detail, "%s%s%s", how, rest[0] ? "; last words: " : "", rest);
-    free(sr.output);
 }
 
 static uint32_t case_dtypes(const spmvlab_plugin *p, const check_options *o);
@@ -156,15 +85,8 @@ static int batch_main(void *arg, int out_fd)
     for (int i = b->from; i < b->n; i++) {
         check_result r;
         check_job_execute(&b->q[i]->job, &r);
-        const char *p = (const char *)&r;
-        size_t left = sizeof r;
-        while (left) {
-            ssize_t n = write(out_fd, p, left);
-            if (n <= 0)
-                return 3;
-            p += n;
-            left -= (size_t)n;
-        }
+        if (check_write_result(out_fd, &r))
+            return 3;
     }
     return 0;
 }
@@ -198,16 +120,8 @@ static void batch_flush(batch *b)
         }
         b->from += done;
         if (b->from < b->n) { /* the child ended during case b->from */
-            char stage[128], rest[640], how[320];
-            read_last_words(sr.last_words, stage, sizeof stage, rest, sizeof rest);
-            if (sr.end == SPMVLAB_SANDBOX_CRASHED)
-                snprintf(how, sizeof how, "crashed (signal %d) during %s: %s", sr.signal, stage, strsignal(sr.signal));
-            else if (sr.end == SPMVLAB_SANDBOX_TIMEOUT)
-                snprintf(how, sizeof how, "timed out after %g s during %s", b->o->timeout_s, stage);
-            else
-                snprintf(how, sizeof how, "exited with status %d during %s without a result", sr.exit_code, stage);
-            check_result r = {CHECK_FAIL, ""};
-            snprintf(r.detail, sizeof r.detail, "%s%s%s", how, rest[0] ? "; last words: " : "", rest);
+            check_result r;
+            check_child_failure(&sr, b->o->timeout_s, &r);
             batch_report(b, b->from, &r);
             b->from++;
         }
@@ -264,79 +178,6 @@ static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *nam
     memset(A, 0, sizeof *A);
 }
 
-/* Values worth trying for one option, nearest the current value first. */
-static int option_candidates(const spmvlab_option *t, const spmvlab_opt_value *v, char out[][64], int max)
-{
-    int n = 0;
-    switch (t->type) {
-    case SPMVLAB_OPT_BOOL:
-        snprintf(out[n++], 64, "%s", v->i ? "false" : "true");
-        break;
-    case SPMVLAB_OPT_ENUM:
-        for (const char *c = t->choices ? t->choices : ""; *c && n < max;) {
-            const char *bar = strchr(c, '|');
-            int len = bar ? (int)(bar - c) : (int)strlen(c);
-            snprintf(out[n++], 64, "%.*s", len, c);
-            c = bar ? bar + 1 : c + len;
-        }
-        break;
-    case SPMVLAB_OPT_INT_AUTO:
-        if (v->is_auto) {
-            snprintf(out[n++], 64, "%.0f", t->min);
-            snprintf(out[n++], 64, "%.0f", t->min + 1);
-            snprintf(out[n++], 64, "%.0f", t->max);
-            break;
-        }
-        snprintf(out[n++], 64, "auto");
-        /* fall through */
-    case SPMVLAB_OPT_INT: {
-        long long c[] = {v->i * 2, v->i / 2, v->i + 1, v->i - 1, (long long)t->min, (long long)t->max};
-        for (size_t k = 0; k < sizeof c / sizeof *c && n < max; k++)
-            snprintf(out[n++], 64, "%lld", c[k]);
-        break;
-    }
-    case SPMVLAB_OPT_FLOAT: {
-        double c[] = {v->f * 2, v->f / 2, t->min, t->max};
-        for (size_t k = 0; k < sizeof c / sizeof *c && n < max; k++)
-            snprintf(out[n++], 64, "%.17g", c[k]);
-        break;
-    }
-    default:
-        break;
-    }
-    return n;
-}
-
-/* b = a with one option changed to a value the plugin accepts: the first
- * option, in table order, that has one. Returns 0, or -1 when none has (b
- * is then a plain copy of a). */
-static int make_variant(const spmvlab_plugin *p, const spmvlab_optset *a, spmvlab_optset *b)
-{
-    spmvlab_err err;
-    for (int k = 0; k < a->opts.count; k++) {
-        char cand[8][64];
-        int n = option_candidates(&a->table[k], &a->values[k], cand, 8);
-        for (int c = 0; c < n; c++) {
-            if (strcmp(cand[c], a->text[k]) == 0 || spmvlab_optset_copy(b, a, &err))
-                continue;
-            if (spmvlab_optset_set(b, p->name, a->table[k].key, cand[c], &err) == 0 &&
-                (!p->check_options || p->check_options(&b->opts, &err) == SPMVLAB_OK))
-                return 0;
-            spmvlab_optset_free(b);
-        }
-    }
-    spmvlab_optset_copy(b, a, &err);
-    return -1;
-}
-
-static int options_differ(const spmvlab_optset *a, const spmvlab_optset *b)
-{
-    for (int k = 0; k < a->opts.count; k++)
-        if (strcmp(a->text[k], b->text[k]) != 0)
-            return 1;
-    return 0;
-}
-
 /* Applies --set to opts; returns 0 or the exit code after a message. */
 static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check_options *o)
 {
@@ -381,7 +222,7 @@ static void check_matrix(tally *t, const check_options *o, check_job *base, cons
         j.nmats = 1;
         j.dtype = (spmvlab_dtype)d;
         check_result r;
-        run_job(o, &j, &r);
+        check_run_job(o, &j, &r);
         report(t, &r, spmvlab_dtype_name(j.dtype), name);
     }
 }
@@ -422,14 +263,14 @@ static void check_extras(tally *t, const check_options *o, check_job *base, cons
     int have_other = 0;
     if (o->nsets && spmvlab_optset_init(&other, p, &err) == 0) {
         have_other = 1;
-        if (!options_differ(opts, &other)) {
+        if (!check_options_differ(opts, &other)) {
             spmvlab_optset_free(&other);
-            make_variant(p, opts, &other);
+            check_make_variant(p, opts, &other);
         }
     } else if (spmvlab_optset_copy(&other, opts, &err) == 0) {
         have_other = 1;
         spmvlab_optset_free(&other);
-        make_variant(p, opts, &other);
+        check_make_variant(p, opts, &other);
     }
     for (int d = 0; have_other && n && d < 3; d++) {
         if (!(case_dtypes(p, o) & SPMVLAB_DTYPE_BIT(d)))
@@ -442,7 +283,7 @@ static void check_extras(tally *t, const check_options *o, check_job *base, cons
         j.nmats = n;
         j.dtype = (spmvlab_dtype)d;
         check_result r;
-        run_job(o, &j, &r);
+        check_run_job(o, &j, &r);
         report(t, &r, spmvlab_dtype_name(j.dtype), "two_instances");
     }
     if (have_other)
@@ -456,7 +297,7 @@ static void check_extras(tally *t, const check_options *o, check_job *base, cons
         j.kind = CHECK_UNDECLARED;
         j.dtype = (spmvlab_dtype)d;
         check_result r;
-        run_job(o, &j, &r);
+        check_run_job(o, &j, &r);
         report(t, &r, spmvlab_dtype_name(j.dtype), "undeclared_dtype");
     }
 }
@@ -475,7 +316,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
      * reported, then here. */
     base.kind = CHECK_LOAD;
     if (!o->no_fork) {
-        run_job(o, &base, &r);
+        check_run_job(o, &base, &r);
         if (r.verdict != CHECK_PASS) {
             printf("FAIL    load: %s\n", r.detail);
             return EXIT_FAILED;
@@ -510,7 +351,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
     char mode[sizeof r.detail] = "CPU (spmv_host; device memory emulated on the host)";
     if (o->gpu) {
         base.kind = CHECK_DEVICE;
-        run_job(o, &base, &r);
+        check_run_job(o, &base, &r);
         if (r.verdict != CHECK_PASS) {
             printf("%s: --gpu asked for the GPU path but %s\n", r.verdict == CHECK_SKIP ? "skipped" : "FAIL", r.detail);
             spmvlab_optset_free(&opts);
