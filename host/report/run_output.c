@@ -241,3 +241,12 @@ void progress_clear(run_progress *p)
         p->shown = 0;
     }
 }
+
+void columns_print(FILE *f)
+{
+    for (int c = 0; c < run_column_count(); c++) {
+        const run_column *col = run_column_at(c);
+        fprintf(f, "%-20s %-4s %s\n", col->name,
+                col->type == RUN_COL_STR ? "text" : col->type == RUN_COL_INT ? "int" : "real", col->doc);
+    }
+}

@@ -16,6 +16,8 @@
 FILE *csv_open(const char *path, int append, spmvlab_err *err);
 /* Appends one row and pushes it to the disk (fflush + fsync). */
 void csv_append(FILE *f, const run_row *r);
+/* The CSV schema, one column a line: name, type, meaning (--columns). */
+void columns_print(FILE *f);
 
 /* ---- JSON ------------------------------------------------------------------ */
 

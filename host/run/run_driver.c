@@ -15,6 +15,7 @@
 #include "run_engine.h"
 #include "run_inputs.h"
 #include "run_isolate.h"
+#include "run_json.h"
 #include "run_output.h"
 #include "progress.h"
 #include "shard.h"
@@ -251,48 +252,6 @@ static void run_matrix(run_state *st, int mi)
     free(todo);
 }
 
-/* ---- outputs ----------------------------------------------------------- */
-
-static void print_columns(void)
-{
-    for (int c = 0; c < run_column_count(); c++) {
-        const run_column *col = run_column_at(c);
-        printf("%-20s %-4s %s\n", col->name, col->type == RUN_COL_STR ? "text" : col->type == RUN_COL_INT ? "int" : "real",
-               col->doc);
-    }
-}
-
-static int write_json(run_state *st, const run_summary *sum, spmvlab_err *err)
-{
-    FILE *f = st->json;
-    fputs("{\n  \"spmvlab\": ", f);
-    json_string(f, st->meta.version);
-    fputs(",\n  \"command\": ", f);
-    json_string(f, st->s.prog);
-    fprintf(f, ",\n  \"interrupted\": %s,\n  \"meta\": ", stop_flag ? "true" : "false");
-    json_meta(f, &st->meta, "  ");
-    fputs(",\n  \"settings\": {\"reps\": ", f);
-    fprintf(f, "%d, \"warmup\": %d, \"time_budget_ms\": ", st->s.reps, st->s.warmup);
-    json_number(f, st->s.time_budget_ms);
-    fprintf(f, ", \"timing\": \"%s\", \"flush_l2\": %s, \"isolate\": %s, \"seed\": %llu, \"bootstrap_iterations\": %d, "
-               "\"confidence\": %g, \"noise\": %g},\n  \"rows\": [",
-            st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch", st->s.flush_l2 ? "true" : "false",
-            st->s.isolate ? "true" : "false", (unsigned long long)st->s.seed, RUN_BOOTSTRAP_ITERS, RUN_CI_LEVEL, st->s.noise);
-    for (int i = 0; i < st->rows.n; i++) {
-        fputs(i ? ",\n" : "\n", f);
-        json_row(f, &st->rows.v[i], "    ");
-    }
-    fputs("\n  ],\n  \"summary\": ", f);
-    summary_write_json(f, sum);
-    fputs("\n}\n", f);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    st->json = NULL;
-    if (bad)
-        return spmvlab_errf(err, "writing %s failed", st->s.json), -1;
-    return 0;
-}
-
 static int finish(run_state *st)
 {
     progress_line_clear(&st->prog);
@@ -319,9 +278,14 @@ static int finish(run_state *st)
                    st->s.json[0] ? "; json: " : "", st->s.json);
         }
     }
-    if (st->json && write_json(st, &sum, &err)) {
-        say(st, "%s", err.msg);
-        rc = EXIT_FAILED;
+    if (st->json) {
+        FILE *f = st->json;
+        st->json = NULL;
+        run_document doc = {&st->meta, &st->s, &st->rows, &sum, stop_flag != 0};
+        if (json_write_run(f, st->s.json, &doc, &err)) {
+            say(st, "%s", err.msg);
+            rc = EXIT_FAILED;
+        }
     }
     summary_free(&sum);
     if (stop_flag) {
@@ -391,7 +355,7 @@ int run_command(int argc, char **argv, run_mode mode)
     int prc = run_settings_parse(&st->s, &st->cfg, mode, argc, argv, &err);
     if (prc == 1) {
         if (st->s.show_columns)
-            print_columns();
+            columns_print(stdout);
         rc = EXIT_OK;
         goto out;
     }
