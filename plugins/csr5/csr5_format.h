@@ -68,6 +68,20 @@ enum { CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED };
 enum { CSR5_EMPTY_OFFSETS, CSR5_EMPTY_COMPRESS };
 enum { CSR5_MEAN_ALL, CSR5_MEAN_STORED };
 
+/* Conversion on the host: builds the arrays and uploads them. Returns OK,
+ * or NOMEM / LIMIT / CUDA_ERROR with the sentence in err. */
+spmvlab_status csr5_convert_host(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
+/* Conversion on the GPU from A's device CSR, then host copies of every
+ * array; sets f->gpu_ms. Returns OK or the failing step's status. */
+spmvlab_status csr5_convert_gpu(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
+/* verify_convert: INTERNAL unless a host conversion gives the same arrays. */
+spmvlab_status csr5_verify_gpu(csr5_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
+/* Allocates bytes of device memory at *dst (counted by the core) and
+ * uploads src there. */
+spmvlab_status csr5_put(csr5_fmt *f, const void **dst, const void *src, size_t bytes, spmvlab_err *err);
+/* A CUDA_ERROR sentence for code rc from the step what. */
+spmvlab_status csr5_cuda_fail(csr5_fmt *f, spmvlab_err *err, int rc, const char *what);
+
 /* Builds every array of the format on the host from A (the CPU conversion,
  * and the reference for verify_convert). Returns 0, or -1 when out of host
  * memory (h is then freed). */

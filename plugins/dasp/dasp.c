@@ -215,6 +215,7 @@ static void dasp_fill_launch(dasp_format *f)
 #define DEV(id) (f->a[id].dev)
     L->shape = (int32_t)f->shape;
     L->rb_per_warp = f->rows_per_warp / DASP_BM;
+    L->l1_max = f->l1_max;
     L->seg_tiles = f->long_chunk / (DASP_BM * f->bk);
     L->w_long = f->n.segs;
     L->w_med = (f->n.rb + L->rb_per_warp - 1) / L->rb_per_warp;
@@ -322,9 +323,10 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             f->rows_per_warp = 8;
         st = dasp_upload(f, err);
     }
-    /* l1 = max: the carveout is an attribute of the kernels, not of this
-     * instance; an instance with l1 = driver leaves it as it is. */
-    if (st == SPMVLAB_OK && o->l1 == DASP_L1_MAX && ctx->device->present) {
+    /* l1 = max: the carveout is an attribute of a kernel function, so these
+     * instances launch copies of the kernels of their own. */
+    f->l1_max = o->l1 == DASP_L1_MAX;
+    if (st == SPMVLAB_OK && f->l1_max && ctx->device->present) {
         int rc = dasp_prefer_l1();
         if (rc)
             st = ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "setting the L1 carveout failed: %s",
@@ -343,7 +345,8 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
 static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     dasp_format *f = handle;
-    int rc = f->balanced ? dasp_bal_spmv_launch(&f->bal, x, y, stream) : dasp_spmv_launch(&f->launch, x, y, stream);
+    int rc = f->balanced ? dasp_bal_spmv_launch(&f->bal, x, y, stream)
+                         : dasp_spmv_launch(&f->launch, x, y, stream);
     if (rc)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dasp_cuda_error_text(rc));
     return SPMVLAB_OK;
@@ -377,7 +380,8 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
         at += snprintf(levels + at, sizeof levels - (size_t)at, "%s%d:%lld", l ? "," : "", dasp_shape_bk(f->lev[l]),
                        (long long)n->level_blocks[l]);
     snprintf(buf, len,
-             "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d empty=%lld short1=%lld short2=%lld "
+             "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d "
+             "empty=%lld short1=%lld short2=%lld "
              "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",

@@ -1,7 +1,8 @@
 /*
- * DASP: what the conversion (dasp_build.c), the CPU execution (dasp_host.c),
- * the plugin glue (dasp.c) and the kernels (dasp.cu) share. The layout is
- * described at the top of dasp.c.
+ * DASP: what the conversion (dasp_build.c, dasp_balanced.c), the CPU
+ * execution (dasp_host.c), the plugin glue (dasp.c) and the kernels
+ * (dasp_spmv.cu, dasp_balanced.cu) share. The layout is described at the
+ * top of dasp.c.
  */
 #ifndef SPMVLAB_DASP_H
 #define SPMVLAB_DASP_H
@@ -88,6 +89,7 @@ typedef struct dasp_launch {
     int32_t shape;           /* dasp_shape; also says the dtype (f16 >= 4) */
     int32_t rb_per_warp;     /* medium row-blocks per warp: 1, 2 or 4 (rows_per_warp / 8) */
     int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
+    int32_t l1_max;          /* 1: the kernels whose carveout dasp_prefer_l1 set to 0 (l1 = max) */
     int64_t w_long;          /* warps of the long part = long segments */
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */
@@ -159,9 +161,10 @@ typedef struct dasp_bal_launch {
  * cudaError_t of the launch as an int. */
 int dasp_bal_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream);
 
-/* Sets the preferred shared-memory carveout of every row-class kernel to 0
- * (the most L1 for the x gathers, as the original program does). Returns a
- * cudaError_t as an int. */
+/* Sets the preferred shared-memory carveout of the l1 = max copies of the
+ * row-class kernels to 0 (the most L1 for the x gathers, as the original
+ * program does); the kernels of l1 = driver instances are not touched.
+ * Returns a cudaError_t as an int. */
 int dasp_prefer_l1(void);
 
 /* Launches y = A*x on stream (a cudaStream_t); nothing when every warp

@@ -217,7 +217,10 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
         runs_warp<V>(L, y, w, lane);
 }
 
-template <int S, int RB>
+// C = 1: the same kernel as a separate function whose shared-memory
+// carveout dasp_prefer_l1 sets to 0 (l1 = max); the carveout belongs to the
+// function, so instances with l1 = driver keep the C = 0 kernels untouched.
+template <int S, int RB, int C>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_launch L, const void *xv, void *yv)
 {
     dasp_body<S, RB>(L, xv, yv);
@@ -227,27 +230,34 @@ __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_lau
 // instances the compiler would otherwise give a few registers more and one
 // block less without need: m16n8k4 with 4 row-blocks a warp (66 -> 64, no
 // spills; nvcc -Xptxas -v).
-template <int S, int RB>
+template <int S, int RB, int C>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS, 4) dasp_kernel_r64(const dasp_launch L, const void *xv, void *yv)
 {
     dasp_body<S, RB>(L, xv, yv);
 }
 
-template <int S>
+template <int S, int C>
 cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
     switch (L.rb_per_warp) {
-    case 1: dasp_kernel<S, 1><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
-    case 2: dasp_kernel<S, 2><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 1: dasp_kernel<S, 1, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 2: dasp_kernel<S, 2, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
     case 4:
         if constexpr (S == DASP_F64_M16N8K4)
-            dasp_kernel_r64<S, 4><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+            dasp_kernel_r64<S, 4, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
         else
-            dasp_kernel<S, 4><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+            dasp_kernel<S, 4, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
         break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
+}
+
+// The kernels of shape S, the l1 = max copies or the others.
+template <int S>
+cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
+{
+    return L.l1_max ? launch<S, 1>(L, x, y, blocks, s) : launch<S, 0>(L, x, y, blocks, s);
 }
 
 } // namespace
@@ -263,12 +273,12 @@ extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, vo
     cudaStream_t s = static_cast<cudaStream_t>(stream);
     const unsigned b = (unsigned)blocks;
     switch (L->shape) {
-    case DASP_F64_M8N8K4: return (int)launch<DASP_F64_M8N8K4>(*L, x, y, b, s);
-    case DASP_F64_M16N8K4: return (int)launch<DASP_F64_M16N8K4>(*L, x, y, b, s);
-    case DASP_F64_M16N8K8: return (int)launch<DASP_F64_M16N8K8>(*L, x, y, b, s);
-    case DASP_F64_M16N8K16: return (int)launch<DASP_F64_M16N8K16>(*L, x, y, b, s);
-    case DASP_F16_M16N8K8: return (int)launch<DASP_F16_M16N8K8>(*L, x, y, b, s);
-    case DASP_F16_M16N8K16: return (int)launch<DASP_F16_M16N8K16>(*L, x, y, b, s);
+    case DASP_F64_M8N8K4: return (int)launch_shape<DASP_F64_M8N8K4>(*L, x, y, b, s);
+    case DASP_F64_M16N8K4: return (int)launch_shape<DASP_F64_M16N8K4>(*L, x, y, b, s);
+    case DASP_F64_M16N8K8: return (int)launch_shape<DASP_F64_M16N8K8>(*L, x, y, b, s);
+    case DASP_F64_M16N8K16: return (int)launch_shape<DASP_F64_M16N8K16>(*L, x, y, b, s);
+    case DASP_F16_M16N8K8: return (int)launch_shape<DASP_F16_M16N8K8>(*L, x, y, b, s);
+    case DASP_F16_M16N8K16: return (int)launch_shape<DASP_F16_M16N8K16>(*L, x, y, b, s);
     default: return (int)cudaErrorInvalidValue;
     }
 }
@@ -277,16 +287,16 @@ extern "C" const char *dasp_cuda_error_text(int code) { return cudaGetErrorStrin
 
 extern "C" int dasp_prefer_l1(void)
 {
-    // Every row-class kernel: carveout 0, the most L1 (none of them uses
-    // shared memory).
+    // Every l1 = max row-class kernel: carveout 0, the most L1 (none of
+    // them uses shared memory).
     cudaError_t e = cudaSuccess;
 #define DASP_CARVE(S)                                                                                  \
     if (e == cudaSuccess)                                                                              \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
-    if (e == cudaSuccess)                                                                              \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 2>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
-    if (e == cudaSuccess)                                                                              \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 4>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
+        e = cudaFuncSetAttribute(dasp_kernel<S, 1, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
+    if (e == cudaSuccess)                                                                                 \
+        e = cudaFuncSetAttribute(dasp_kernel<S, 2, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
+    if (e == cudaSuccess)                                                                                 \
+        e = cudaFuncSetAttribute(dasp_kernel<S, 4, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     DASP_CARVE(DASP_F64_M8N8K4)
     DASP_CARVE(DASP_F64_M16N8K4)
     DASP_CARVE(DASP_F64_M16N8K8)
@@ -295,7 +305,7 @@ extern "C" int dasp_prefer_l1(void)
     DASP_CARVE(DASP_F16_M16N8K16)
 #undef DASP_CARVE
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(dasp_kernel_r64<DASP_F64_M16N8K4, 4>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                 0);
+        e = cudaFuncSetAttribute(dasp_kernel_r64<DASP_F64_M16N8K4, 4, 1>,
+                                 cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     return (int)e;
 }
