@@ -83,5 +83,5 @@ spmvlab_cli_test(run.set_bad_value
 # on free, poison the shadow of every gigabyte it hands out).
 set_property(TEST core.test_registry core.test_isolation core.test_sandbox APPEND PROPERTY ENVIRONMENT
   "ASAN_OPTIONS=handle_segv=0:handle_abort=0:allocator_may_return_null=1:max_allocation_size_mb=2048")
-set_property(TEST core.test_isolation APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
-set_property(TEST core.test_isolation PROPERTY TIMEOUT 300)
+set_property(TEST core.test_isolation core.test_resume APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
+set_property(TEST core.test_isolation core.test_resume PROPERTY TIMEOUT 300)

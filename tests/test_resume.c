@@ -1,0 +1,209 @@
+/*
+ * Resumed and interrupted runs, through the host program (SPMVLAB_HOST) on
+ * the CPU, with the test plugins (SPMVLAB_TEST_PLUGIN_DIR):
+ *
+ * - a run cut short (its CSV truncated to the header and first row, as an
+ *   interrupted run leaves it) and resumed with --resume measures every
+ *   cell exactly once and keeps the row already written;
+ * - Ctrl-C (SIGINT) during a hanging cell ends the run promptly with the
+ *   rows already measured on disk, and the same command with --resume
+ *   finishes it.
+ *
+ * Skipped (77) while `spmvlab run --help` does not mention --isolate.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testlib_host.h"
+
+static const char *host, *plugdir, *datadir;
+static char tmp[] = "/tmp/spmvlab-resume-XXXXXX";
+
+static void path_in_tmp(char *out, size_t len, const char *name) { snprintf(out, len, "%s/%s", tmp, name); }
+
+/* Cuts the file after its first keep lines (an interrupted run's CSV). */
+static void keep_lines(const char *path, int keep)
+{
+    static char text[1 << 18];
+    slurp_into(path, text, sizeof text);
+    char *p = text;
+    for (int k = 0; k < keep && p; k++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (p)
+        *p = '\0';
+    FILE *f = fopen(path, "wb");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void resume_finishes_a_cut_run_measuring_each_cell_once(const char *m1, const char *m2)
+{
+    char csv[PATH_MAX];
+    path_in_tmp(csv, sizeof csv, "resume.csv");
+    const char *first[] = {"run", "-p", "csr,probe", "--plugin-dir", plugdir, "-o", csv, m1, m2, NULL};
+    outcome o;
+    run_host(first, 120, &o);
+    table full;
+    if (table_read(csv, &full)) {
+        fprintf(stderr, "no CSV from the first run; its output:\n%s\n", o.out);
+        test_failures++;
+        return;
+    }
+    TEST_CHECK(cells_once(&full) == 4);
+    keep_lines(csv, 2);
+    table cut;
+    TEST_CHECK(table_read(csv, &cut) == 0 && cut.rows == 1);
+    const char *again[] = {"run", "-p", "csr,probe", "--plugin-dir", plugdir, "--resume", csv, m1, m2, NULL};
+    run_host(again, 120, &o);
+    TEST_CHECK(o.exited && o.code == 0);
+    table resumed;
+    if (table_read(csv, &resumed) == 0) {
+        TEST_CHECK(cells_once(&resumed) == 4);
+        for (int c = 0; c < resumed.cols && cut.rows == 1; c++) /* the row kept was not measured again */
+            TEST_CHECK(strcmp(table_cell(&resumed, 1, c), table_cell(&cut, 1, c)) == 0);
+        table_free(&resumed);
+    } else {
+        fprintf(stderr, "the resumed run left no CSV; its output:\n%s\n", o.out);
+        test_failures++;
+    }
+    /* Resuming a finished run measures nothing more. */
+    run_host(again, 120, &o);
+    if (table_read(csv, &resumed) == 0) {
+        TEST_CHECK(cells_once(&resumed) == 4);
+        table_free(&resumed);
+    }
+    table_free(&full);
+    table_free(&cut);
+}
+
+/* CPU seconds used by the child of parent that has used most; 0 if none. */
+static double busiest_child_seconds(pid_t parent)
+{
+    double best = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], line[1024];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(line, 1, sizeof line - 1, f);
+        fclose(f);
+        line[n] = '\0';
+        char *after = strrchr(line, ')'); /* the name may hold spaces */
+        int ppid = 0;
+        unsigned long utime = 0, stime = 0;
+        if (after && sscanf(after + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ppid, &utime,
+                            &stime) == 3 &&
+            ppid == parent) {
+            double sec = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+            if (sec > best)
+                best = sec;
+        }
+    }
+    closedir(d);
+    return best;
+}
+
+/* Rows of one matrix are written when its group is done, so the run is
+ * interrupted on the second matrix, while bad_hang's child spins (it comes
+ * first in the list, so nothing else runs then), after the first matrix's
+ * rows are on disk. */
+static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
+{
+    char csv[PATH_MAX];
+    path_in_tmp(csv, sizeof csv, "interrupted.csv");
+    const char *args[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
+                          "-o", csv, m1, m2, NULL};
+    double t0 = now_s();
+    pid_t pid = host_start(args);
+    TEST_CHECK(pid > 0);
+    if (pid <= 0)
+        return;
+    table t = {0};
+    int rows = 0, spinning = 0;
+    while (!spinning && now_s() - t0 < 40) {
+        usleep(50000);
+        if (rows < 2 && table_read(csv, &t) == 0) {
+            rows = t.rows;
+            table_free(&t);
+        }
+        spinning = rows == 2 && busiest_child_seconds(pid) > 0.5;
+        if (waitpid(pid, NULL, WNOHANG) == pid) {
+            fprintf(stderr, "the run ended before it was interrupted\n");
+            test_failures++;
+            return;
+        }
+    }
+    TEST_CHECK(rows == 2 && spinning);
+    double t1 = now_s();
+    kill(pid, SIGINT);
+    outcome o;
+    host_finish(pid, t0, 60, &o);
+    TEST_CHECK(now_s() - t1 < 4); /* promptly, not after the hanging child's time limit */
+    TEST_CHECK(o.signal == 0 || o.signal == SIGINT);
+    if (table_read(csv, &t) == 0) {
+        TEST_CHECK(t.rows == 2); /* the first matrix's cells, nothing of the second */
+        expect_status(&t, "csr", "ok", NULL);
+        expect_status(&t, "bad_hang", "timeout", NULL);
+        cells_once(&t);
+        table_free(&t);
+    }
+    /* The same command with --resume measures only the second matrix. */
+    const char *rest[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
+                          "--resume", csv, m1, m2, NULL};
+    run_host(rest, 60, &o);
+    if (table_read(csv, &t) == 0) {
+        TEST_CHECK(cells_once(&t) == 4);
+        table_free(&t);
+    }
+}
+
+int main(void)
+{
+    host = getenv("SPMVLAB_HOST");
+    plugdir = getenv("SPMVLAB_TEST_PLUGIN_DIR");
+    datadir = getenv("SPMVLAB_DATA_DIR");
+    if (!host || !plugdir || !datadir) {
+        printf("test_resume: skipped, SPMVLAB_HOST, SPMVLAB_TEST_PLUGIN_DIR or SPMVLAB_DATA_DIR is not set\n");
+        return 77;
+    }
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    host_use(host, tmp);
+    outcome help;
+    const char *args[] = {"run", "--help", NULL};
+    run_host(args, 30, &help);
+    if (!strstr(help.out, "--isolate")) {
+        printf("test_resume: skipped, `spmvlab run --help` does not offer --isolate yet\n");
+        return 77;
+    }
+    char m1[PATH_MAX], m2[PATH_MAX];
+    snprintf(m1, sizeof m1, "%s/lp_e226.mtx.gz", datadir);
+    snprintf(m2, sizeof m2, "%s/bcspwr10.mtx.gz", datadir);
+    resume_finishes_a_cut_run_measuring_each_cell_once(m1, m2);
+    ctrl_c_keeps_what_was_measured(m1, m2);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp);
+    return test_done("test_resume");
+}
