@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Nsight Compute readings of the SpMV kernels on a lent GPU machine, after
-# tools/gpu-bench.sh gen has filled the cache (same .gpu/ build and paths):
+# tools/gpu-session.sh gen has filled the cache (same .gpu/ build and paths):
 #   tools/ncu-profile.sh MATRIX PLUGIN[:OPTION=VALUE...]...
 # MATRIX is a .mtx[.gz] path or a matrix of sets/large.ini; one report per
 # plugin goes to OUT/ncu-MATRIX-PLUGIN.txt: speed of light, memory workload,
