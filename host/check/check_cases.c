@@ -198,28 +198,29 @@ static void do_case(const check_job *j, spmvlab_runtime *rt, check_result *r)
     spmvlab_trial_close(&t);
 }
 
-/* Converts both instances of a pair; 0 when both converted, else the
- * verdict of the refusal (the first instance destroyed again). */
-static check_verdict convert_pair(const check_job *j, spmvlab_trial *t, spmvlab_instance *a, spmvlab_instance *b,
-                                  spmvlab_conversion *ca, spmvlab_conversion *cb, char *why, size_t len)
+/* Converts both instances of a pair through the wrappers wa and wb, which
+ * the instances point at while they live; CHECK_PASS when both converted,
+ * else the verdict of the refusal (the first instance destroyed again). */
+static check_verdict convert_pair(const check_job *j, spmvlab_trial *t, wrapped *wa, wrapped *wb, spmvlab_instance *a,
+                                  spmvlab_instance *b, spmvlab_conversion *ca, spmvlab_conversion *cb, char *why,
+                                  size_t len)
 {
     const char *pname = j->plugin->desc->name;
     char label_a[128], label_b[128];
     snprintf(label_a, sizeof label_a, "%s#1", pname);
     snprintf(label_b, sizeof label_b, "%s#2", pname);
-    wrapped wa, wb;
-    wrap(&wa, j->plugin, 0);
-    wrap(&wb, j->plugin, 0);
+    wrap(wa, j->plugin, 0);
+    wrap(wb, j->plugin, 0);
     spmvlab_err err = {{0}};
     stage(j, "convert (first instance)");
-    spmvlab_result o = spmvlab_trial_convert(t, a, &wa.loaded, label_a, j->opts, ca, &err);
+    spmvlab_result o = spmvlab_trial_convert(t, a, &wa->loaded, label_a, j->opts, ca, &err);
     if (o != SPMVLAB_RESULT_OK)
-        return judge_refusal(&wa, (spmvlab_status)o, &err, why, len);
+        return judge_refusal(wa, (spmvlab_status)o, &err, why, len);
     stage(j, "convert (second instance)");
-    o = spmvlab_trial_convert(t, b, &wb.loaded, label_b, j->opts_b, cb, &err);
+    o = spmvlab_trial_convert(t, b, &wb->loaded, label_b, j->opts_b, cb, &err);
     if (o == SPMVLAB_RESULT_OK)
         return CHECK_PASS;
-    check_verdict v = judge_refusal(&wb, (spmvlab_status)o, &err, why, len);
+    check_verdict v = judge_refusal(wb, (spmvlab_status)o, &err, why, len);
     stage(j, "destroy (first instance)");
     spmvlab_instance_destroy(a);
     return v;
@@ -246,10 +247,11 @@ static void do_pair(const check_job *j, spmvlab_runtime *rt, check_result *r)
         }
         if (o != SPMVLAB_RESULT_OK)
             return say(r, CHECK_FAIL, "preparing %s: %s", j->names[k], err.msg);
+        wrapped wa, wb;
         spmvlab_instance a, b;
         spmvlab_conversion ca, cb;
         char why[SPMVLAB_ERR_LEN + 512] = "";
-        check_verdict v = convert_pair(j, &t, &a, &b, &ca, &cb, why, sizeof why);
+        check_verdict v = convert_pair(j, &t, &wa, &wb, &a, &b, &ca, &cb, why, sizeof why);
         if (v != CHECK_PASS) {
             spmvlab_trial_close(&t);
             if (v == CHECK_FAIL)
