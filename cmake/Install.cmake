@@ -25,7 +25,7 @@ string(REGEX REPLACE "/$" "" SPMVLAB_PC_TO_PREFIX "${SPMVLAB_PC_TO_PREFIX}")
 configure_file(cmake/spmvlab.pc.in ${PROJECT_BINARY_DIR}/spmvlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/spmvlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-foreach(plugin csr cusparse coo ell hyb jds sell csr5 dasp)
+foreach(plugin ${SPMVLAB_PLUGINS})
   foreach(file ${plugin}.ini README.md)
     if(EXISTS ${PROJECT_SOURCE_DIR}/plugins/${plugin}/${file})
       install(FILES plugins/${plugin}/${file} DESTINATION ${CMAKE_INSTALL_DATADIR}/spmvlab/plugins/${plugin})

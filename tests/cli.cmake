@@ -74,7 +74,7 @@ spmvlab_cli_test(run.ini_cross_check
   "cross_check\\.ini:1: \\[p\\] probe option width = 16 exceeds count = 4\\.\nexit status: 2"
   run -c ${cli_corpus}/ini/cross_check.ini -p p --plugin-dir ${cli_plugins} ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(run.set_bad_value
-  "command line: \\[csr\\] option csr\\.kernel = 'bogus' is invalid: expected one of auto\\|scalar\\|vector\\.\nexit status: 2"
+  "command line: \\[csr\\] option csr\\.kernel = 'bogus' is invalid: expected one of auto\\|scalar\\|vector\\|adaptive\\.\nexit status: 2"
   run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
 
 # The suites that run broken plugins under a sanitizer need real signals

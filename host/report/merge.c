@@ -49,10 +49,15 @@ static int read_parts(char *const *parts, int n, run_rows *all, int **part_of, s
     for (int p = 0; p < n; p++) {
         run_rows rows = {0};
         int same = 0;
-        if (run_rows_read(parts[p], &rows, &same, err))
+        if (run_rows_read(parts[p], &rows, &same, err)) {
+            free((void *)commit);
+            free((void *)version);
             return -1;
+        }
         if (!same) {
             run_rows_free(&rows);
+            free((void *)commit);
+            free((void *)version);
             return spmvlab_errf(err, "%s was written with other columns (another version of spmvlab); merge needs "
                                 "the columns this version writes", parts[p]),
                    -1;

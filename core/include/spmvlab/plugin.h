@@ -350,6 +350,17 @@ static inline spmvlab_status spmvlab_put(spmvlab_ctx *ctx, void **dst, const voi
             P##_host_f32(f, (const float *)x, (float *)y);                                     \
         return SPMVLAB_OK;                                                                     \
     }
+#define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member)                                          \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else                                                                                   \
+            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
+        return SPMVLAB_OK;                                                                     \
+    }
 #define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member)                                      \
     static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
     {                                                                                          \
