@@ -193,7 +193,13 @@ void table_row(FILE *f, const run_row *r)
     num(r->bytes_per_nnz, "%.2f", bn, sizeof bn);
     num(r->convert_ms, "%.3g", cv, sizeof cv);
     num(r->error_ratio, "%.2g", er, sizeof er);
-    fprintf(f, TABLE_FMT, r->matrix, r->instance, r->dtype, r->status, ms, one, gf, gb, pk, sp, db, bn, cv, er,
+    /* Narrow storage shows as "f64/f32" so it never reads as a plain f64 result. */
+    char type[24];
+    if (r->value_storage[0] && strcmp(r->value_storage, r->dtype) != 0)
+        snprintf(type, sizeof type, "%s/%s", r->dtype, r->value_storage);
+    else
+        snprintf(type, sizeof type, "%s", r->dtype);
+    fprintf(f, TABLE_FMT, r->matrix, r->instance, type, r->status, ms, one, gf, gb, pk, sp, db, bn, cv, er,
             r->fits_l2 == 1 ? "in" : "");
     if (strcmp(r->status, "ok") != 0 && r->message[0])
         fprintf(f, "    %s: %s\n", r->status, r->message);
