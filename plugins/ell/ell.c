@@ -42,10 +42,14 @@ cudaError_t ell_launch(int f64, int32_t rows, int block, const int32_t *row_len,
                        const int32_t *col, const void *val, const void *x, void *y,
                        cudaStream_t stream);
 
+typedef struct ell_opts {
+    double max_fill; /* padded slots allowed per non-zero */
+} ell_opts;
+
 static const spmvlab_option ell_options[] = {
     {"max_fill", SPMVLAB_OPT_FLOAT, "3.0", 1.0, 1.0e9, NULL,
-     "refuse when rows * width (padded slots) exceeds max_fill * nnz"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "refuse when rows * width (padded slots) exceeds max_fill * nnz", SPMVLAB_FIELD(ell_opts, max_fill)},
+    {NULL}};
 
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
 typedef struct ell_fmt {
@@ -61,7 +65,6 @@ typedef struct ell_fmt {
     int32_t *d_row_len;     /* device copies of the three arrays */
     int32_t *d_col;
     void *d_val;
-    size_t dev_bytes;       /* sum of the live dev_alloc byte counts */
 } ell_fmt;
 
 /* Frees every host and device array of f (NULL allowed). */
@@ -70,21 +73,11 @@ static void ell_destroy(void *fmt)
     ell_fmt *f = fmt;
     if (!f)
         return;
-    f->ctx->dev_free(f->ctx, f->d_row_len);
-    f->ctx->dev_free(f->ctx, f->d_col);
-    f->ctx->dev_free(f->ctx, f->d_val);
+    spmvlab_free_all(f->ctx, (void *const[]){f->d_row_len, f->d_col, f->d_val}, 3);
     free(f->row_len);
     free(f->col);
     free(f->val);
     free(f);
-}
-
-/* Allocates bytes of tracked device memory into *p and uploads src there;
- * counts them in f->dev_bytes. Returns the core's status. */
-static spmvlab_status ell_upload(ell_fmt *f, void **p, const void *src, size_t bytes,
-                                 spmvlab_err *err)
-{
-    return spmvlab_dev_put(f->ctx, p, src, bytes, &f->dev_bytes, err);
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding
@@ -129,7 +122,7 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
             width = len;
     }
     unsigned long long slots = (unsigned long long)A->rows * (unsigned long long)width;
-    double max_fill = spmvlab_opt_float(opts, "max_fill");
+    double max_fill = ((const ell_opts *)spmvlab_opts_fields(opts))->max_fill;
     if (A->nnz > 0) {
         double fill = (double)slots / (double)A->nnz;
         if ((double)slots > max_fill * (double)A->nnz)
@@ -162,12 +155,12 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     }
     ell_fill(f, A);
 
-    spmvlab_status st =
-        ell_upload(f, (void **)&f->d_row_len, f->row_len, (size_t)A->rows * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = ell_upload(f, (void **)&f->d_col, f->col, f->slots * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = ell_upload(f, &f->d_val, f->val, f->slots * vs, err);
+    const spmvlab_array arrays[] = {
+        {(void **)&f->d_row_len, f->row_len, (size_t)A->rows * sizeof(int32_t)},
+        {(void **)&f->d_col, f->col, f->slots * sizeof(int32_t)},
+        {&f->d_val, f->val, f->slots * vs},
+    };
+    spmvlab_status st = spmvlab_put_all(ctx, arrays, 3, err);
     if (st != SPMVLAB_OK) {
         ell_destroy(f);
         return st;
@@ -191,37 +184,21 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
 
 /* y = A x on the CPU from the format's own arrays: per row, the kernel's
  * loop over its row_len slots with the same fused multiply-adds. */
-static spmvlab_status ell_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
-{
-    const ell_fmt *f = fmt;
-    size_t rows = (size_t)f->rows;
-    if (f->dtype == SPMVLAB_F64) {
-        const double *val = f->val, *xx = x;
-        double *yy = y;
-        for (size_t i = 0; i < rows; i++) {
-            double sum = 0.0;
-            for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)
-                sum = fma(val[s], xx[f->col[s]], sum);
-            yy[i] = sum;
-        }
-    } else {
-        const float *val = f->val, *xx = x;
-        float *yy = y;
-        for (size_t i = 0; i < rows; i++) {
-            float sum = 0.0f;
-            for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)
-                sum = fmaf(val[s], xx[f->col[s]], sum);
-            yy[i] = sum;
-        }
+#define ELL_HOST(NAME, T, FMA)                                                           \
+    static void NAME(const ell_fmt *f, const T *x, T *y)                                 \
+    {                                                                                    \
+        const T *val = f->val;                                                           \
+        size_t rows = (size_t)f->rows;                                                   \
+        for (size_t i = 0; i < rows; i++) {                                              \
+            T sum = 0;                                                                   \
+            for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)         \
+                sum = FMA(val[s], x[f->col[s]], sum);                                    \
+            y[i] = sum;                                                                  \
+        }                                                                                \
     }
-    return SPMVLAB_OK;
-}
-
-/* Device bytes held: rows * 4 + rows * width * (4 + value size). */
-static size_t ell_footprint(const void *fmt)
-{
-    return ((const ell_fmt *)fmt)->dev_bytes;
-}
+ELL_HOST(ell_host_f64, double, fma)
+ELL_HOST(ell_host_f32, float, fmaf)
+SPMVLAB_SPMV_HOST_F64_F32(ell, ell_fmt, dtype)
 
 /* Facts for reports: width, padded slots and fill ratio (slots / nnz). */
 static void ell_describe(const void *fmt, char *buf, size_t len)
@@ -235,21 +212,18 @@ static void ell_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin ell_plugin = {
-    .abi_major = SPMVLAB_ABI_MAJOR,
-    .abi_minor = SPMVLAB_ABI_MINOR,
-    .struct_size = sizeof(spmvlab_plugin),
+    SPMVLAB_PLUGIN_HEADER,
     .name = "ell",
     .summary = "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
                  "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
                  "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = ell_options,
-    .check_options = NULL,
+    .options_size = sizeof(ell_opts),
     .convert = ell_convert,
     .spmv = ell_spmv,
-    .footprint = ell_footprint,
     .destroy = ell_destroy,
     .spmv_host = ell_spmv_host,
     .describe = ell_describe,

@@ -335,6 +335,33 @@ static inline spmvlab_status spmvlab_put(spmvlab_ctx *ctx, void **dst, const voi
     return spmvlab_dev_put(ctx, dst, src, bytes, &unused, err);
 }
 
+/* One array of a format for spmvlab_put_all: where the device pointer goes,
+ * the host data (NULL: allocate only) and its size in bytes. */
+typedef struct spmvlab_array {
+    void **dst;
+    const void *src;
+    size_t bytes;
+} spmvlab_array;
+
+/* spmvlab_put for each of n arrays in order; stops at the first failure
+ * and returns its status (the arrays already placed stay for destroy). */
+static inline spmvlab_status spmvlab_put_all(spmvlab_ctx *ctx, const spmvlab_array *a, int n, spmvlab_err *err)
+{
+    for (int k = 0; k < n; k++) {
+        spmvlab_status st = spmvlab_put(ctx, a[k].dst, a[k].src, a[k].bytes, err);
+        if (st != SPMVLAB_OK)
+            return st;
+    }
+    return SPMVLAB_OK;
+}
+
+/* ctx->dev_free for each of n device pointers (NULL ones are skipped). */
+static inline void spmvlab_free_all(spmvlab_ctx *ctx, void *const *ptrs, int n)
+{
+    for (int k = 0; k < n; k++)
+        ctx->dev_free(ctx, ptrs[k]);
+}
+
 /* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
  * P##_host_f64(const F *, const double *, double *) or P##_host_f32 (and
  * P##_host_f16 on uint16_t for the _F16 form) by the format's dtype member.
