@@ -15,15 +15,18 @@
  * s = 8 (f64) or 4 (f32): 8 + 4/(r c) bytes per non-zero on full blocks.
  *
  * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
- * (0..0.9, default 0.1). With auto, the shape with the fewest device bytes
+ * (0..0.9, default 0.1), kernel (auto|warp|slice). With auto, the shape with the fewest device bytes
  * is chosen (bcsr_shape.c); when it saves less than min_saving of plain
  * CSR's bytes (1x1 saves nothing), the matrix has no usable blocks and
  * convert refuses with SPMVLAB_LIMIT and the measured numbers of the best
  * blocked shape: a warp per block row walking mostly remainder entries
  * would be slower than CSR for the few bytes saved. A fixed shape always
  * converts, unless c exceeds the matrix's columns.
- * Kernel: a warp per block row, lanes over the block row's values (bcsr.cu);
- * the remainder is added in the same launch. spmv_host runs the same lanes.
+ * Kernels (option kernel): warp, a warp per block row, lanes over the
+ * block row's values (bcsr.cu); slice, block rows interleaved in slices of
+ * 32 / r, a lane per row (bcsr_slice.c, bcsr_slice.cu); auto takes slice
+ * unless its padding or the remainder would cost (bcsr_slice_pays). The
+ * remainder is added in the same launch. spmv_host runs the same lanes.
  * Limits: dtypes f64 and f32.
  */
 #include <stdio.h>
@@ -42,6 +45,10 @@ static const spmvlab_option bcsr_options[] = {
     {"min_saving", SPMVLAB_OPT_FLOAT, "0.1", 0.0, 0.9, NULL,
      "auto refuses (limit) unless its shape saves this share of plain CSR's device bytes",
      SPMVLAB_FIELD(bcsr_opts, min_saving)},
+    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|warp|slice",
+     "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; "
+     "auto: slice unless its padding or the remainder exceeds 10 %",
+     SPMVLAB_FIELD(bcsr_opts, kernel)},
     {NULL},
 };
 
@@ -51,10 +58,11 @@ static void bcsr_destroy(void *fmt)
     bcsr_fmt *f = fmt;
     if (!f)
         return;
-    void *dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval};
+    void *dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
     for (size_t k = 0; k < sizeof dev / sizeof *dev; k++)
         f->ctx->dev_free(f->ctx, dev[k]);
     free(f->bptr);
+    free(f->sptr);
     free(f->bcol);
     free(f->bval);
     free(f->rptr);
@@ -122,13 +130,20 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
                        A->cols);
     if (st == SPMVLAB_OK)
         st = bcsr_build(f, A, err);
+    if (st == SPMVLAB_OK) {
+        f->nslots = f->nblocks;
+        if (o->kernel == BCSR_KERNEL_SLICE || (o->kernel == BCSR_KERNEL_AUTO && bcsr_slice_pays(f)))
+            st = bcsr_slice(f, err);
+    }
     const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
     if (st == SPMVLAB_OK)
         st = spmvlab_put(ctx, (void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_bcol, f->bcol, (size_t)f->nblocks * sizeof(int32_t), err);
+        st = spmvlab_put(ctx, (void **)&f->d_bcol, f->bcol, (size_t)f->nslots * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_bval, f->bval, (size_t)f->nblocks * rc * vs, err);
+        st = spmvlab_put(ctx, &f->d_bval, f->bval, (size_t)f->nslots * rc * vs, err);
+    if (st == SPMVLAB_OK && f->sptr)
+        st = spmvlab_put(ctx, (void **)&f->d_sptr, f->sptr, ((size_t)f->nslices + 1) * sizeof(int32_t), err);
     if (st == SPMVLAB_OK && f->rptr)
         st = spmvlab_put(ctx, (void **)&f->d_rptr, f->rptr, ((size_t)f->rows + 1) * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
@@ -139,8 +154,8 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         bcsr_destroy(f);
         return st;
     }
-    ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries", f->r, f->c, f->automatic ? " (auto)" : "",
-             f->nblocks, f->rem_nnz);
+    ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries, %s kernel", f->r, f->c,
+             f->automatic ? " (auto)" : "", f->nblocks, f->rem_nnz, f->slice ? "slice" : "warp");
     *out = f;
     return SPMVLAB_OK;
 }
@@ -150,7 +165,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
 static spmvlab_status bcsr_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     bcsr_fmt *f = fmt;
-    int rc = bcsr_launch(f, x, y, stream);
+    int rc = f->slice ? bcsr_slice_launch(f, x, y, stream) : bcsr_launch(f, x, y, stream);
     if (rc)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "bcsr kernel launch failed: %s", bcsr_error_string(rc));
     return SPMVLAB_OK;
@@ -159,23 +174,27 @@ static spmvlab_status bcsr_spmv(void *fmt, const void *x, void *y, void *stream,
 SPMVLAB_SPMV_HOST_F64_F32(bcsr, bcsr_fmt, dtype)
 
 /* Facts for reports: the shape and how it was chosen, blocks, the fill
- * within kept blocks, the remainder and the device bytes per non-zero. */
+ * within kept blocks, the remainder, the device bytes per non-zero, the
+ * kernel and, for slices, the slots stored (blocks and padding). */
 static void bcsr_describe(const void *fmt, char *buf, size_t len)
 {
     const bcsr_fmt *f = fmt;
-    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz;
-    double bytes = 4.0 * ((double)f->nbr + 1) + f->nblocks * (4 + rc * spmvlab_dtype_size(f->dtype)) +
-                   (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * (4.0 + spmvlab_dtype_size(f->dtype)) : 0);
-    snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f", f->r, f->c,
-             f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0, f->rem_nnz,
-             f->nnz > 0 ? bytes / f->nnz : 0.0);
+    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz, vs = spmvlab_dtype_size(f->dtype);
+    double bytes = 4.0 * ((double)f->nbr + 1) + f->nslots * (4 + rc * vs) +
+                   (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * (4.0 + vs) : 0) +
+                   (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0);
+    int n = snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f kernel=%s", f->r,
+                     f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,
+                     f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");
+    if (f->slice && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d", f->slice_h * f->r, f->nslots);
 }
 
 static const spmvlab_plugin bcsr_plugin = {
     SPMVLAB_PLUGIN_HEADER,
     .name = "bcsr",
-    .summary = "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, warp per block row",
-    .version = "1.0.0",
+    .summary = "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, lane per row over block-row slices",
+    .version = "1.1.0",
     .reference = "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
                  "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005",
     .dtypes = SPMVLAB_DTYPES_F64_F32,

@@ -33,12 +33,16 @@ static inline int32_t bcsr_div(int32_t col, int c)
     }
 }
 
+/* The kernel option's choices, in the option table's order. */
+enum { BCSR_KERNEL_AUTO, BCSR_KERNEL_WARP, BCSR_KERNEL_SLICE };
+
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct bcsr_opts {
     int r;           /* block rows, or SPMVLAB_AUTO: chosen by the shape rule */
     int c;           /* block columns, or SPMVLAB_AUTO */
     double max_fill; /* a block is kept when r*c <= max_fill * its real entries */
     double min_saving; /* auto: the share of 1x1's bytes a shape must save, else LIMIT */
+    int kernel;        /* BCSR_KERNEL_*: the layout and kernel, auto by bcsr_slice_pays */
 } bcsr_opts;
 
 /* The cost of one r x c shape measured on a matrix: what the blocks keep,
@@ -52,9 +56,12 @@ typedef struct bcsr_shape {
 } bcsr_shape;
 
 /* One BCSR matrix with its CSR remainder: host arrays for spmv_host, device
- * copies for spmv. Blocks are r x c, values row-major within a block and
- * the blocks of a block row contiguous; the remainder is a CSR over all
- * rows (absent, every pointer NULL, when no entry is left over). */
+ * copies for spmv. Blocks are r x c. Warp layout: values row-major within a
+ * block and the blocks of a block row contiguous. Slice layout
+ * (bcsr_slice.c): bcol and bval hold nslots slots, block rows interleaved
+ * in slices of BCSR_WARP / r so that a warp's lanes, one per row, read
+ * consecutive words. The remainder is a CSR over all rows (absent, every
+ * pointer NULL, when no entry is left over). */
 typedef struct bcsr_fmt {
     spmvlab_ctx *ctx;     /* the instance's services; frees device memory */
     spmvlab_dtype dtype;  /* f64 or f32: values, x and y */
@@ -65,13 +72,18 @@ typedef struct bcsr_fmt {
     int32_t nbr;          /* block rows: ceil(rows / r) */
     int32_t nblocks;      /* kept blocks */
     int32_t rem_nnz;      /* entries of the remainder */
+    int slice;            /* 1: slice layout and kernel, 0: warp per block row */
+    int32_t nslices;      /* slice layout: slices of slice_h block rows */
+    int32_t slice_h;      /* slice layout: block rows per slice, BCSR_WARP / r */
+    int32_t nslots;       /* entries of bcol (blocks, and slice padding) */
+    int32_t *sptr;        /* host, nslices + 1: first slot of each slice, or NULL */
     int32_t *bptr;        /* host, nbr + 1: first block of each block row */
-    int32_t *bcol;        /* host, nblocks: first column of each block */
-    void *bval;           /* host, nblocks * r * c values */
+    int32_t *bcol;        /* host, nslots: first column of each block */
+    void *bval;           /* host, nslots * r * c values */
     int32_t *rptr;        /* host, rows + 1 remainder row pointers, or NULL */
     int32_t *rcol;        /* host, rem_nnz remainder columns, or NULL */
     void *rval;           /* host, rem_nnz remainder values, or NULL */
-    int32_t *d_bptr, *d_bcol, *d_rptr, *d_rcol; /* device copies */
+    int32_t *d_bptr, *d_bcol, *d_rptr, *d_rcol, *d_sptr; /* device copies */
     void *d_bval, *d_rval;
 } bcsr_fmt;
 
@@ -96,13 +108,30 @@ int bcsr_shape_choose(const spmvlab_matrix *A, const bcsr_opts *o, bcsr_shape *b
  * Returns OK or NOMEM / LIMIT with the sentence in err. */
 spmvlab_status bcsr_build(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
 
+/* The slots the slice layout of f's blocks would take: every block of a
+ * slice padded to its longest block row. */
+int64_t bcsr_slice_slots(const bcsr_fmt *f);
+
+/* Whether the slice kernel should run f under kernel = auto: blocks exist,
+ * slice padding adds at most 10 % of them, and the remainder, walked by one
+ * lane per row, is at most 10 % of the entries and 32 a row. */
+int bcsr_slice_pays(const bcsr_fmt *f);
+
+/* Reorders f's warp-layout bcol and bval into the slice layout and builds
+ * sptr. Returns OK, NOMEM, or LIMIT when the slots exceed int32. */
+spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err);
+
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
 void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y);
 void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y);
+void bcsr_slice_host_f64(const bcsr_fmt *f, const double *x, double *y);
+void bcsr_slice_host_f32(const bcsr_fmt *f, const float *x, float *y);
 
 /* Launches the warp-per-block-row kernel (bcsr.cu) on stream; returns 0 or
  * the cudaError_t code of the launch. */
 int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
+/* Launches the lane-per-row slice kernel (bcsr_slice.cu), as bcsr_launch. */
+int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
 const char *bcsr_error_string(int code);
 
 #ifdef __cplusplus

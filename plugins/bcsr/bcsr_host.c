@@ -61,5 +61,54 @@
 static BCSR_HOST(double, fma)
 static BCSR_HOST(float, fmaf)
 
-void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y) { bcsr_host_double_rows(f, x, y); }
-void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y) { bcsr_host_float_rows(f, x, y); }
+void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y)
+{
+    if (f->slice)
+        bcsr_slice_host_f64(f, x, y);
+    else
+        bcsr_host_double_rows(f, x, y);
+}
+void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y)
+{
+    if (f->slice)
+        bcsr_slice_host_f32(f, x, y);
+    else
+        bcsr_host_float_rows(f, x, y);
+}
+
+/* The slice kernel of bcsr_slice.cu, lane by lane: each row's sum in one
+ * accumulator, blocks in step order and columns in order, then the row's
+ * remainder entries, with the kernel's fused multiply-adds. */
+#define BCSR_SLICE_HOST(T, FMA)                                                                     \
+    void bcsr_slice_host_##T##_rows(const bcsr_fmt *f, const T *x, T *y)                            \
+    {                                                                                               \
+        const int r = f->r, c = f->c;                                                               \
+        const T *bval = f->bval, *rval = f->rval;                                                   \
+        for (int32_t s = 0; s < f->nslices; s++) {                                                  \
+            int64_t br0 = (int64_t)s * f->slice_h;                                                  \
+            int32_t nbs = f->nbr - br0 < f->slice_h ? (int32_t)(f->nbr - br0) : f->slice_h;         \
+            int32_t lanes = nbs * r;                                                                \
+            for (int32_t lane = 0; lane < lanes; lane++) {                                          \
+                int32_t b = lane / r, ii = lane - b * r;                                            \
+                int64_t br = br0 + b, row = br * r + ii;                                            \
+                const int32_t *cp = f->bcol + f->sptr[s] + b;                                       \
+                const T *vp = bval + (size_t)f->sptr[s] * (size_t)(r * c) + lane;                  \
+                T acc = 0;                                                                          \
+                for (int32_t k = 0; k < f->bptr[br + 1] - f->bptr[br]; k++)                         \
+                    for (int jj = 0; jj < c; jj++)                                                  \
+                        acc = FMA(vp[((size_t)k * c + jj) * lanes], x[cp[(size_t)k * nbs] + jj], acc); \
+                if (row >= f->rows)                                                                 \
+                    continue;                                                                       \
+                if (f->rptr)                                                                        \
+                    for (int32_t q = f->rptr[row]; q < f->rptr[row + 1]; q++)                       \
+                        acc = FMA(rval[q], x[f->rcol[q]], acc);                                     \
+                y[row] = acc;                                                                       \
+            }                                                                                       \
+        }                                                                                           \
+    }
+
+static BCSR_SLICE_HOST(double, fma)
+static BCSR_SLICE_HOST(float, fmaf)
+
+void bcsr_slice_host_f64(const bcsr_fmt *f, const double *x, double *y) { bcsr_slice_host_double_rows(f, x, y); }
+void bcsr_slice_host_f32(const bcsr_fmt *f, const float *x, float *y) { bcsr_slice_host_float_rows(f, x, y); }

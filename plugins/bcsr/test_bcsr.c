@@ -55,7 +55,16 @@ static void test_auto_picks_the_matrix_blocks(int r, int c, const char *shape)
     size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
     TEST_CONTAINS(desc, shape);
     TEST_CONTAINS(desc, "blocks=1200 fill=1.000 rem_nnz=0");
-    /* block pointers + one index and r*c f64 values per block, no remainder */
+    /* auto runs equal block rows as slices of 32 / r block rows, the last
+     * one narrower: no padding, one slice pointer more per slice */
+    TEST_CONTAINS(desc, "kernel=slice");
+    size_t h = (size_t)(32 / r), slices = (200 + h - 1) / h;
+    TEST_CHECK(bytes == 4 * (200 + 1) + 4 * (slices + 1) + 1200 * (size_t)(4 + 8 * r * c));
+    /* the warp kernel's layout: block pointers + one index and r*c f64
+     * values per block, no remainder */
+    const char *warp[] = {"kernel=warp", NULL};
+    bytes = convert_and_verify(&A, warp, desc, sizeof desc);
+    TEST_CONTAINS(desc, "kernel=warp");
     TEST_CHECK(bytes == 4 * (200 + 1) + 1200 * (size_t)(4 + 8 * r * c));
     spmvlab_csr_free(&A);
 }
@@ -92,7 +101,8 @@ static void test_stray_entries_go_to_the_remainder(void)
     size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
     snprintf(want, sizeof want, "shape=3x3(auto) blocks=400 fill=1.000 rem_nnz=%d", added);
     TEST_CONTAINS(desc, want);
-    TEST_CHECK(bytes == 4 * 101 + 400 * (4 + 72) + 4 * (300 + 1) + (size_t)added * 12);
+    TEST_CONTAINS(desc, "kernel=slice"); /* 5 short remainder rows: the lanes walk them */
+    TEST_CHECK(bytes == 4 * 101 + 4 * (10 + 1) + 400 * (4 + 72) + 4 * (300 + 1) + (size_t)added * 12);
     spmvlab_csr_free(&A);
     spmvlab_csr_free(&B);
 }
@@ -130,7 +140,34 @@ static void test_partial_blocks_at_the_edges(void)
     char desc[256] = "";
     size_t bytes = convert_and_verify(&A, sets, desc, sizeof desc);
     TEST_CONTAINS(desc, "shape=3x3 blocks=9 fill=1.653 rem_nnz=0");
-    TEST_CHECK(bytes == 4 * 4 + 9 * (4 + 72));
+    TEST_CHECK(bytes == 4 * 4 + 4 * 2 + 9 * (4 + 72)); /* one slice of 3 block rows */
+    spmvlab_csr_free(&A);
+}
+
+/* Block rows of unequal length in slices: each slice is padded to its
+ * longest block row, the padding is counted, and spmv_host (the kernel's
+ * lanes) still skips it; under auto the padding sends it to the warp kernel. */
+static void test_slices_pad_to_their_longest_block_row(void)
+{
+    spmvlab_csr A;
+    int32_t lengths[64];
+    for (int i = 0; i < 64; i++)
+        lengths[i] = i % 16 == 0 ? 40 : 1; /* one long block row a slice */
+    TEST_CHECK(test_gen_rows(&A, 64, 190, lengths, 11) == 0);
+    const char *sets[] = {"r=2", "c=2", "max_fill=64", "kernel=slice", NULL};
+    char desc[256] = "";
+    size_t bytes = convert_and_verify(&A, sets, desc, sizeof desc);
+    int blocks = 0, slots = 0;
+    const char *b = strstr(desc, "blocks="), *q = strstr(desc, "slots=");
+    TEST_CHECK(b && q && sscanf(b, "blocks=%d", &blocks) == 1 && sscanf(q, "slots=%d", &slots) == 1);
+    TEST_CHECK(slots > blocks && blocks > 0);
+    TEST_CONTAINS(desc, "kernel=slice slice_rows=32");
+    TEST_CHECK(slots > 4 * blocks);
+    /* 32 block rows in 2 slices of 16 */
+    TEST_CHECK(bytes == 4 * (32 + 1) + 4 * (2 + 1) + (size_t)slots * (4 + 32));
+    const char *autok[] = {"r=2", "c=2", "max_fill=64", NULL};
+    convert_and_verify(&A, autok, desc, sizeof desc);
+    TEST_CONTAINS(desc, "kernel=warp");
     spmvlab_csr_free(&A);
 }
 
@@ -172,6 +209,7 @@ int main(void)
     test_stray_entries_go_to_the_remainder();
     test_auto_refuses_a_matrix_without_blocks();
     test_partial_blocks_at_the_edges();
+    test_slices_pad_to_their_longest_block_row();
     test_block_wider_than_the_matrix_is_refused();
     test_no_nonzeros_converts();
     return test_done("bcsr shape_rule");

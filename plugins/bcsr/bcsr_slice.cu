@@ -1,0 +1,145 @@
+// bcsr slice kernel: one warp per slice of h = 32 / r block rows, one lane
+// per row of a block row (layout in bcsr_slice.c). Lane (b, ii) walks the
+// blocks of block row b and adds row ii of each: c values, c entries of x.
+// Why not a warp per block row (bcsr.cu): there every lane waits for the
+// block-row pointer, then the block columns, then values and x, and spends
+// five shuffles per row on the reduction, so a warp has one step's loads in
+// flight per memory latency. Here a warp load of column jj of a step is
+// nbs * r consecutive words, U steps' values (U * c loads) are issued
+// before the first multiply, the block columns of the next U steps are
+// fetched one iteration ahead so the x loads wait for no second round trip,
+// and no lane talks to another: the sum of a row stays in one register and
+// y is written once per row by its lane, remainder included (that lane
+// walks its row's remainder entries after the blocks). bcsr_host.c runs the
+// same fused multiply-adds in the same order.
+#include <cuda_runtime.h>
+
+#include "bcsr.h"
+
+namespace {
+
+constexpr int kThreads = 128; // 4 slices per thread block: fine-grained over the SMs
+// 8 blocks of 128 per SM allow 64 registers a thread: without that bound
+// ptxas keeps 40 and sinks each load next to its multiply, so a warp has
+// two or three loads in flight; with it, one iteration's value and x loads
+// (about 14 for c = 3) are all issued before the first multiply waits.
+// 32 warps x 14 loads in flight per SM against 64 x 3.
+constexpr int kMinBlocks = 8;
+
+__device__ __forceinline__ double slice_fma(double a, double b, double c) { return fma(a, b, c); }
+__device__ __forceinline__ float slice_fma(float a, float b, float c) { return fmaf(a, b, c); }
+
+// Steps per iteration: about 16 value loads per lane in flight (12 to 16
+// for c >= 3, the unroll the registers allow at 4 blocks of 128 per SM).
+template <int C> struct steps {
+    static constexpr int value = C == 1 ? 12 : (16 / C < 2 ? 2 : 16 / C);
+};
+
+template <typename T, int C>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__restrict__ bptr,
+                  const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, const T *__restrict__ bval,
+                  const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol,
+                  const T *__restrict__ rval, const T *__restrict__ x, T *__restrict__ y)
+{
+    constexpr int U = steps<C>::value;
+    const int lane = threadIdx.x & (BCSR_WARP - 1);
+    const int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / BCSR_WARP;
+    const int64_t br0 = s * h;
+    if (br0 >= nbr)
+        return;
+    const int nbs = nbr - br0 < h ? (int)(nbr - br0) : h, lanes = nbs * r;
+    if (lane >= lanes) // no lane talks to another: idle lanes simply leave
+        return;
+    const int b = lane / r, ii = lane - b * r;
+    const int64_t br = br0 + b, row = br * r + ii;
+    const int32_t len = __ldg(bptr + br + 1) - __ldg(bptr + br), s0 = __ldg(sptr + s);
+    const int32_t *cp = bcol + s0 + b;
+    const T *vp = bval + (size_t)s0 * (size_t)(r * C) + lane;
+    const size_t vstep = (size_t)C * lanes; // one step's values
+
+    // Full iterations are straight-line code, so every load of one is
+    // issued before its first multiply; the next iteration's block columns
+    // are read at clamped steps (never past the block row), not under a
+    // branch. The last len % U steps follow, each under its own test.
+    T acc = 0;
+    int32_t col[U];
+    if (len > 0)
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            col[u] = __ldg(cp + (size_t)(u < len ? u : len - 1) * nbs);
+    int32_t k = 0;
+    for (; k + U <= len; k += U) {
+        T v[U][C];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int jj = 0; jj < C; jj++)
+                v[u][jj] = __ldg(vp + (size_t)u * vstep + (size_t)jj * lanes);
+        int32_t next[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int32_t at = k + U + u < len ? k + U + u : len - 1;
+            next[u] = __ldg(cp + (size_t)at * nbs);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int jj = 0; jj < C; jj++)
+                acc = slice_fma(v[u][jj], __ldg(x + col[u] + jj), acc);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            col[u] = next[u];
+        vp += (size_t)U * vstep;
+    }
+#pragma unroll
+    for (int u = 0; u < U - 1; u++)
+        if (k + u < len)
+#pragma unroll
+            for (int jj = 0; jj < C; jj++)
+                acc = slice_fma(__ldg(vp + (size_t)u * vstep + (size_t)jj * lanes), __ldg(x + col[u] + jj), acc);
+    if (row >= rows) // a row of the last block row beyond the matrix
+        return;
+    if (rptr)
+        for (int32_t q = __ldg(rptr + row), e = __ldg(rptr + row + 1); q < e; q++)
+            acc = slice_fma(__ldg(rval + q), __ldg(x + __ldg(rcol + q)), acc);
+    y[row] = acc;
+}
+
+template <typename T, int C>
+cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    const int64_t threads = (int64_t)f->nslices * BCSR_WARP;
+    const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
+    bcsr_slice_kernel<T, C><<<grid, kThreads, 0, s>>>(
+        f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, static_cast<const T *>(f->d_bval),
+        f->d_rptr, f->d_rcol, static_cast<const T *>(f->d_rval), x, y);
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    switch (f->c) {
+    case 1: return launch_c<T, 1>(f, x, y, s);
+    case 2: return launch_c<T, 2>(f, x, y, s);
+    case 3: return launch_c<T, 3>(f, x, y, s);
+    case 4: return launch_c<T, 4>(f, x, y, s);
+    case 5: return launch_c<T, 5>(f, x, y, s);
+    case 6: return launch_c<T, 6>(f, x, y, s);
+    case 7: return launch_c<T, 7>(f, x, y, s);
+    default: return launch_c<T, 8>(f, x, y, s);
+    }
+}
+
+} // namespace
+
+extern "C" int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (f->nslices == 0)
+        return cudaSuccess;
+    if (f->dtype == SPMVLAB_F64)
+        return launch_typed<double>(f, static_cast<const double *>(x), static_cast<double *>(y), s);
+    return launch_typed<float>(f, static_cast<const float *>(x), static_cast<float *>(y), s);
+}
