@@ -7,7 +7,11 @@
  * padding; an empty row costs nothing. Device bytes: nnz·(8 + sizeof(value)).
  *
  * Execution: y is zeroed on the stream (cudaMemsetAsync), then one kernel:
- *   segmented  (default) the chunked warp segmented reduction of
+ *   blocked    (default) "thread-sequential then warp" (coo_blocked.h): the
+ *              same chunk per warp, but each lane reduces 8 consecutive
+ *              entries (16-byte loads) in order, then one warp scan per
+ *              256 entries joins the runs that cross lanes;
+ *   segmented  the chunked warp segmented reduction of
  *              coo_segmented.h: each warp owns a fixed chunk of non-zeros,
  *              reduces runs of equal rows with a warp scan, stores the rows
  *              it owns alone and uses atomics only for the runs shared with
@@ -16,38 +20,31 @@
  *   atomic     the textbook kernel: one atomicAdd per non-zero.
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
- * Options: kernel = segmented | atomic.
+ * Options: kernel = blocked | segmented | atomic.
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
  * in which the pieces of a row shared between chunks are added depends on
  * atomic timing: results are reproducible within the error bound only.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
+#include "coo.h"
+#include "coo_blocked.h"
 #include "coo_segmented.h"
 #include "spmvlab/plugin.h"
 
-/* Launcher in coo.cu: zeroes y on the stream, then runs the segmented or the
- * atomic kernel; returns the first CUDA error. */
-cudaError_t coo_launch(int segmented, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
-                       const int32_t *row_idx, const int32_t *col_idx, const void *val,
-                       const void *x, void *y, cudaStream_t stream);
-/* Blocks of the segmented kernel resident per SM (coo.cu); 0 when unknown. */
-int coo_seg_occupancy(int f64);
-
-/* The kernel option's choices, in the order of the table's "a|b" text. */
-enum { COO_KERNEL_SEGMENTED = 0, COO_KERNEL_ATOMIC = 1 };
+static const char *const coo_kernel_names[] = {"blocked", "segmented", "atomic"};
 
 typedef struct coo_opts {
-    int kernel; /* COO_KERNEL_* */
+    int kernel; /* COO_KERNEL_* (coo.h) */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "segmented", 0, 0, "segmented|atomic",
-     "segmented: a warp per chunk of non-zeros, atomics only at chunk edges; atomic: one per non-zero",
+    {"kernel", SPMVLAB_OPT_ENUM, "blocked", 0, 0, "blocked|segmented|atomic",
+     "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan "
+     "per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero",
      SPMVLAB_FIELD(coo_opts, kernel)},
     {NULL}};
 
@@ -57,7 +54,7 @@ typedef struct coo_fmt {
     int32_t rows;           /* rows of A (values of y) */
     int32_t nnz;            /* entries in each array */
     spmvlab_dtype dtype;    /* type of val, x and y */
-    int kernel;             /* COO_KERNEL_SEGMENTED or COO_KERNEL_ATOMIC */
+    int kernel;             /* COO_KERNEL_* */
     coo_seg_plan plan;      /* chunk per warp and warps (the atomic kernel's grid too) */
     int32_t *row_idx;       /* host, nnz row indices, non-decreasing */
     int32_t *col_idx;       /* host, nnz column indices */
@@ -100,9 +97,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->nnz = A->nnz;
     f->dtype = A->dtype;
     f->kernel = o->kernel;
-    f->plan = coo_seg_make_plan(ctx->device,
-                                ctx->device->present ? coo_seg_occupancy(A->dtype == SPMVLAB_F64) : 0,
-                                A->nnz);
+    f->plan = coo_seg_make_plan(
+        ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,
+        A->nnz, f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
@@ -138,18 +135,19 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 static spmvlab_status coo_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     coo_fmt *f = fmt;
-    cudaError_t e = coo_launch(f->kernel == COO_KERNEL_SEGMENTED, f->dtype == SPMVLAB_F64,
+    cudaError_t e = coo_launch(f->kernel, f->dtype == SPMVLAB_F64,
                                f->rows, f->nnz, f->plan, f->d_row_idx, f->d_col_idx, f->d_val,
                                x, y, (cudaStream_t)stream);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "coo %s kernel failed: %s",
-                            f->kernel == COO_KERNEL_SEGMENTED ? "segmented" : "atomic",
-                            cudaGetErrorString(e));
+                            coo_kernel_names[f->kernel], cudaGetErrorString(e));
     return SPMVLAB_OK;
 }
 
 COO_SEG_DEFINE_HOST(double, f64)
 COO_SEG_DEFINE_HOST(float, f32)
+COO_BLK_DEFINE_HOST(double, fma, f64)
+COO_BLK_DEFINE_HOST(float, fmaf, f32)
 
 /* y = A x on the CPU from the format's own arrays, by the selected kernel's
  * algorithm: y zeroed, then one add per non-zero or the segmented chunks. */
@@ -158,6 +156,10 @@ COO_SEG_DEFINE_HOST(float, f32)
     {                                                                                      \
         const T *v = f->val;                                                               \
         memset(y, 0, (size_t)f->rows * sizeof(T));                                         \
+        if (f->kernel == COO_KERNEL_BLOCKED) {                                             \
+            coo_blk_host_##SUFFIX(f->plan, f->nnz, f->row_idx, f->col_idx, v, x, y);       \
+            return;                                                                        \
+        }                                                                                  \
         if (f->kernel == COO_KERNEL_SEGMENTED) {                                           \
             coo_seg_host_##SUFFIX(f->plan, f->nnz, f->row_idx, f->col_idx, v, x, y);       \
             return;                                                                        \
@@ -173,8 +175,8 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len, "kernel=%s warps=%d chunk=%d block=%d",
-             f->kernel == COO_KERNEL_SEGMENTED ? "segmented" : "atomic", f->plan.warps,
+    snprintf(buf, len, "kernel=%s warps=%d chunk=%d block=%d", coo_kernel_names[f->kernel],
+             f->plan.warps,
              f->plan.interval, COO_SEG_BLOCK);
 }
 

@@ -1,9 +1,12 @@
-// coo kernels: the textbook one-atomic-per-non-zero kernel, and the chunked
-// warp segmented reduction of coo_segmented.cuh. y is zeroed first on the
-// same stream. The algorithm is described at the top of coo.c.
+// coo kernels: the textbook one-atomic-per-non-zero kernel, the chunked
+// warp segmented reduction of coo_segmented.cuh and the blocked
+// (thread-sequential then warp) kernel of coo_blocked.cuh. y is zeroed first
+// on the same stream. The algorithms are described at the top of coo.c.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "coo.h"
+#include "coo_blocked.cuh"
 #include "coo_segmented.cuh"
 
 namespace {
@@ -23,11 +26,13 @@ __global__ void coo_atomic_kernel(int32_t nnz, const int32_t *__restrict__ row_i
 }
 
 template <typename T>
-cudaError_t coo_launch_typed(int segmented, coo_seg_plan plan, int32_t nnz,
+cudaError_t coo_launch_typed(int kernel, coo_seg_plan plan, int32_t nnz,
                              const int32_t *row_idx, const int32_t *col_idx, const void *val,
                              const void *x, void *y, cudaStream_t stream)
 {
-    if (segmented)
+    if (kernel == COO_KERNEL_BLOCKED)
+        return coo_blk::launch<T, true>(plan, nnz, row_idx, col_idx, val, x, y, stream);
+    if (kernel == COO_KERNEL_SEGMENTED)
         return coo_seg::launch<T, true>(plan, nnz, row_idx, col_idx, val, x, y, stream);
     // The atomic kernel uses the segmented plan's warps as its grid: one
     // resident wave striding over the non-zeros.
@@ -43,7 +48,7 @@ cudaError_t coo_launch_typed(int segmented, coo_seg_plan plan, int32_t nnz,
 
 // Zeroes y (rows values) on the stream, then launches the chosen kernel when
 // there is a non-zero. Returns the first CUDA error, cudaSuccess otherwise.
-extern "C" cudaError_t coo_launch(int segmented, int f64, int32_t rows, int32_t nnz,
+extern "C" cudaError_t coo_launch(int kernel, int f64, int32_t rows, int32_t nnz,
                                   coo_seg_plan plan, const int32_t *row_idx,
                                   const int32_t *col_idx, const void *val, const void *x,
                                   void *y, cudaStream_t stream)
@@ -56,14 +61,16 @@ extern "C" cudaError_t coo_launch(int segmented, int f64, int32_t rows, int32_t 
     }
     if (nnz <= 0 || plan.warps <= 0)
         return cudaSuccess;
-    return f64 ? coo_launch_typed<double>(segmented, plan, nnz, row_idx, col_idx, val, x, y,
+    return f64 ? coo_launch_typed<double>(kernel, plan, nnz, row_idx, col_idx, val, x, y,
                                           stream)
-               : coo_launch_typed<float>(segmented, plan, nnz, row_idx, col_idx, val, x, y,
+               : coo_launch_typed<float>(kernel, plan, nnz, row_idx, col_idx, val, x, y,
                                          stream);
 }
 
-// Blocks of the segmented kernel resident per SM for the dtype; 0 unknown.
-extern "C" int coo_seg_occupancy(int f64)
+// Blocks of the kernel resident per SM for the dtype; 0 unknown.
+extern "C" int coo_occupancy(int kernel, int f64)
 {
+    if (kernel == COO_KERNEL_BLOCKED)
+        return f64 ? coo_blk::blocks_per_sm<double, true>() : coo_blk::blocks_per_sm<float, true>();
     return f64 ? coo_seg::blocks_per_sm<double, true>() : coo_seg::blocks_per_sm<float, true>();
 }

@@ -36,11 +36,12 @@ typedef struct coo_seg_plan {
 } coo_seg_plan;
 
 /* One chunk per resident warp of the device (so every warp has the same
- * work and there is no tail wave), each a whole number of 32-entry tiles.
+ * work and there is no tail wave), each a whole number of tiles of `tile`
+ * entries (32 for this kernel, 32 x COO_BLK_ITEMS for coo_blocked.h).
  * blocks_per_sm: the kernel's occupancy (cudaOccupancyMaxActiveBlocks...),
  * 0 when unknown (no device): then the device's thread limit, or 132 SMs. */
 static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int blocks_per_sm,
-                                             int32_t entries)
+                                             int32_t entries, int32_t tile)
 {
     coo_seg_plan p = {0, 0};
     long long max_warps = COO_SEG_HOST_WARPS;
@@ -48,11 +49,11 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
         max_warps = (long long)dev->sm_count * blocks_per_sm * (COO_SEG_BLOCK / COO_SEG_WARP);
     else if (dev && dev->present && dev->sm_count > 0 && dev->max_threads_per_sm >= COO_SEG_WARP)
         max_warps = (long long)dev->sm_count * (dev->max_threads_per_sm / COO_SEG_WARP);
-    long long tiles = ((long long)entries + COO_SEG_WARP - 1) / COO_SEG_WARP;
+    long long tiles = ((long long)entries + tile - 1) / tile;
     if (tiles == 0)
         return p;
     long long warps = tiles < max_warps ? tiles : max_warps;
-    long long interval = (tiles + warps - 1) / warps * COO_SEG_WARP;
+    long long interval = (tiles + warps - 1) / warps * tile;
     p.interval = (int32_t)interval;
     p.warps = (int32_t)(((long long)entries + interval - 1) / interval);
     return p;

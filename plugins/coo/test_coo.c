@@ -1,11 +1,21 @@
 /*
  * coo: runs of one row that start, end or straddle the 32-entry warp tiles
- * of the segmented kernel give the reference result with both kernels; rows
- * without entries end as 0; the footprint is nnz * (8 + value size). CPU only.
+ * of the segmented kernel and the 8-entry lanes and 256-entry tiles of the
+ * blocked kernel give the reference result with every kernel; rows without
+ * entries end as 0; the footprint is nnz * (8 + value size). The chunked
+ * algorithms are also run directly with plans of several tiles per chunk
+ * and several blocks (what a GPU plan gives on large matrices). CPU only.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "coo_blocked.h"
+#include "coo_segmented.h"
 #include "testlib.h"
+
+COO_SEG_DEFINE_HOST(double, f64)
+COO_BLK_DEFINE_HOST(double, fma, f64)
 
 /* Row lengths chosen against tiles of 32 non-zeros: a run that fills a tile
  * exactly, runs that cross one and two tile boundaries, single entries
@@ -37,13 +47,69 @@ static void test_runs_across_warp_tiles(const spmvlab_csr *A, const char *kernel
     }
 }
 
+/* Row lengths 0 to 700 (a third empty, some runs longer than a tile), the
+ * kernels' host algorithms with chunks of 1, 2, 3 and 7 tiles against a
+ * plain sum per row; |error| within 64 u times the sum of |products|. */
+static void test_chunks_of_several_tiles(void)
+{
+    enum { rows = 3000 };
+    int32_t *len = malloc(rows * sizeof *len);
+    uint64_t s = 12345;
+    for (int32_t i = 0; i < rows; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t h = (uint32_t)(s >> 33);
+        len[i] = h % 3 == 0 ? 0 : h % 17 == 0 ? (int32_t)(h % 700) : (int32_t)(h % 9);
+    }
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, rows, 4000, len, 5) == 0);
+    free(len);
+    int32_t *row = malloc((size_t)A.nnz * sizeof *row);
+    double *x = malloc(4000 * sizeof *x), *y = malloc(rows * sizeof *y);
+    double *ref = calloc(rows, sizeof *ref), *mag = calloc(rows, sizeof *mag);
+    for (int32_t i = 0; i < 4000; i++)
+        x[i] = 1.0 + (double)((i * 7919) % 1000) / 1000.0 * ((i & 1) ? -1 : 1);
+    for (int32_t i = 0; i < rows; i++)
+        for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; k++) {
+            row[k] = i;
+            ref[i] += A.val[k] * x[A.col_idx[k]];
+            mag[i] += fabs(A.val[k] * x[A.col_idx[k]]);
+        }
+    const int32_t tiles[] = {1, 2, 3, 7};
+    for (int t = 0; t < 4; t++)
+        for (int kind = 0; kind < 2; kind++) {
+            const int32_t tile = kind ? COO_BLK_TILE : COO_SEG_WARP;
+            coo_seg_plan p = {tiles[t] * tile, 0};
+            p.warps = (A.nnz + p.interval - 1) / p.interval;
+            memset(y, 0, rows * sizeof *y);
+            if (kind)
+                coo_blk_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y);
+            else
+                coo_seg_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y);
+            int bad = 0;
+            for (int32_t i = 0; i < rows; i++)
+                bad += fabs(y[i] - ref[i]) > 64 * 1.1e-16 * mag[i] + 1e-300;
+            if (bad)
+                fprintf(stderr, "%s, chunk of %d tiles: %d rows off\n", kind ? "blocked" : "segmented",
+                        tiles[t], bad);
+            TEST_CHECK(bad == 0);
+        }
+    free(row);
+    free(x);
+    free(y);
+    free(ref);
+    free(mag);
+    spmvlab_csr_free(&A);
+}
+
 int main(void)
 {
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, COO_ROWS, 128, coo_lengths, 9) == 0);
     TEST_CHECK(A.nnz == 297);
+    test_runs_across_warp_tiles(&A, "blocked");
     test_runs_across_warp_tiles(&A, "segmented");
     test_runs_across_warp_tiles(&A, "atomic");
     spmvlab_csr_free(&A);
+    test_chunks_of_several_tiles();
     return test_done("coo warp_tiles");
 }

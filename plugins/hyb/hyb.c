@@ -12,19 +12,23 @@
  * row then column.
  *
  * Execution: the ELL kernel (G lanes per row, G = 1, 2, 4 or 8) stores the
- * ELL sum into every y row; then the chunked segmented COO kernel of the coo
- * plugin (coo_segmented.h) adds the overflow: a warp per fixed chunk of
- * entries, plain adds for the rows a chunk owns, atomics only at chunk edges.
- * With K = 0 (pure COO) y is zeroed on the stream instead of the ELL kernel.
+ * ELL sum into every y row; then a chunked COO kernel of the coo plugin adds
+ * the overflow (coo_kernel = blocked, coo_blocked.h: 8 consecutive entries
+ * per lane, one warp scan per 256; or segmented, coo_segmented.h: a warp
+ * scan per 32): a warp per fixed chunk of entries, plain adds for the rows a
+ * chunk owns, atomics only at chunk edges. With K = 0 (pure COO) y is zeroed
+ * on the stream instead of the ELL kernel.
  *
  * Width (ell_width = auto): the largest K such that at least
  * max(min_rows, row_fraction * rows) rows have K or more non-zeros (Bell &
- * Garland: 4096 and 1/3), then the guard: when the ELL part would move more
- * bytes than ell_guard times what COO moves for the same entries
- * (rows*K*(4+s) > ell_guard * ell_entries*(8+s)), ELL does not pay and the
- * matrix goes to COO whole. Lanes (ell_lanes = auto): the fewest that give
- * at least two threads per resident thread slot of the device, at most K
- * and at most 8 (f64) or 4 (f32).
+ * Garland: 4096 and 1/3), then two guards that send the matrix to COO whole:
+ * the ELL part would move more bytes than ell_guard times what COO moves for
+ * the same entries (rows*K*(4+s) > ell_guard * ell_entries*(8+s)), or the
+ * COO part would hold more than coo_share of the non-zeros (a small ELL part
+ * saves 4 bytes on few entries but costs a second kernel and a second pass
+ * over y). ell_guard = 0 turns both off. Lanes (ell_lanes = auto): the fewest
+ * that give at least two threads per resident thread slot of the device, at
+ * most K and at most 8 (f64) or 4 (f32).
  *
  * Limits: f64 and f32; the ELL part may hold at most 2^31 - 1 slots (LIMIT).
  *
@@ -48,8 +52,10 @@ typedef struct hyb_opts {
     int ell_width;       /* K, or SPMVLAB_AUTO */
     double row_fraction; /* auto width: fraction of the rows that must reach K */
     int min_rows;        /* auto width: rows that must reach K, at least */
-    double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guard */
+    double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guards */
+    double coo_share;    /* auto width: largest share of the non-zeros left to COO */
     int ell_lanes;       /* G, or SPMVLAB_AUTO */
+    int coo_kernel;      /* HYB_COO_* */
 } hyb_opts;
 
 static const spmvlab_option hyb_options[] = {
@@ -63,11 +69,17 @@ static const spmvlab_option hyb_options[] = {
      "auto width: at least this many rows have >= K non-zeros (else K = 0)",
      SPMVLAB_FIELD(hyb_opts, min_rows)},
     {"ell_guard", SPMVLAB_OPT_FLOAT, "1", 0, 1000, NULL,
-     "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: off",
+     "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: no guards",
      SPMVLAB_FIELD(hyb_opts, ell_guard)},
+    {"coo_share", SPMVLAB_OPT_FLOAT, "0.25", 0, 1, NULL,
+     "auto width: all COO when the COO part would hold more than this share of the non-zeros",
+     SPMVLAB_FIELD(hyb_opts, coo_share)},
     {"ell_lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 8, NULL,
      "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows",
      SPMVLAB_FIELD(hyb_opts, ell_lanes)},
+    {"coo_kernel", SPMVLAB_OPT_ENUM, "blocked", 0, 0, "blocked|segmented",
+     "the coo plugin's kernel for the COO part: blocked (8 entries per lane) or segmented",
+     SPMVLAB_FIELD(hyb_opts, coo_kernel)},
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -197,10 +209,15 @@ static spmvlab_status hyb_choose_width(hyb_format *f, const spmvlab_matrix *A, c
     if (width < 0)
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the row-length histogram");
     const double es = (double)spmvlab_dtype_size(A->dtype);
+    const long long kept = hyb_ell_entries(A, width);
     const double ell_bytes = (double)width * A->rows * (4 + es);
-    const double coo_bytes = (double)hyb_ell_entries(A, width) * (8 + es);
+    const double coo_bytes = (double)kept * (8 + es);
     if (width > 0 && o->ell_guard > 0 && ell_bytes > o->ell_guard * coo_bytes) {
         f->guarded = 1;
+        width = 0;
+    } else if (width > 0 && o->ell_guard > 0 &&
+               (double)(A->nnz - kept) > o->coo_share * (double)A->nnz) {
+        f->guarded = 2; /* a small ELL part does not pay for its kernel and y's second pass */
         width = 0;
     }
     f->width = width;
@@ -252,9 +269,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
+    f->coo_kernel = o->coo_kernel;
     f->plan = coo_seg_make_plan(
-        ctx->device, ctx->device->present ? hyb_coo_occupancy((int)f->dtype, f->width == 0) : 0,
-        f->coo_entries);
+        ctx->device,
+        ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
+        f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     st = spmvlab_put(ctx, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
     if (st == SPMVLAB_OK)
@@ -284,7 +303,7 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ELL kernel launch failed: %s",
                             cudaGetErrorString(e));
-    e = hyb_launch_coo((int)f->dtype, f->width == 0, f->plan, f->coo_entries, f->d_coo_row,
+    e = hyb_launch_coo(f->coo_kernel, (int)f->dtype, f->width == 0, f->plan, f->coo_entries, f->d_coo_row,
                        f->d_coo_col, f->d_coo_val, x, y, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "COO kernel launch failed: %s",
@@ -294,6 +313,8 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
 
 COO_SEG_DEFINE_HOST(double, f64)
 COO_SEG_DEFINE_HOST(float, f32)
+COO_BLK_DEFINE_HOST(double, fma, f64)
+COO_BLK_DEFINE_HOST(float, fmaf, f32)
 
 /* The kernels on the CPU in value type T: per row, lane g of G sums slots
  * g, g+G, ... with fma until padding, the lanes meet in the kernel's shuffle
@@ -317,8 +338,12 @@ COO_SEG_DEFINE_HOST(float, f32)
                     lane[g] += lane[g + s];                                                 \
             y[i] = lane[0];                                                                 \
         }                                                                                   \
-        coo_seg_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col, f->coo_val,  \
-                              x, y);                                                        \
+        if (f->coo_kernel == HYB_COO_BLOCKED)                                               \
+            coo_blk_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col,          \
+                                  f->coo_val, x, y);                                        \
+        else                                                                                \
+            coo_seg_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col,          \
+                                  f->coo_val, x, y);                                        \
     }
 HYB_DEFINE_HOST(double, fma, f64)
 HYB_DEFINE_HOST(float, fmaf, f32)
@@ -337,10 +362,11 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
     long long nnz = (long long)f->ell_entries + f->coo_entries;
     snprintf(buf, len,
              "ell_width=%d ell_lanes=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f guarded=%d "
-             "coo_entries=%d coo_share=%.3f coo_warps=%d coo_chunk=%d",
+             "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d",
              f->width, f->lanes, slots, f->ell_entries,
              f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->guarded,
-             f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0, f->plan.warps,
+             f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0,
+             f->coo_kernel == HYB_COO_BLOCKED ? "blocked" : "segmented", f->plan.warps,
              f->plan.interval);
 }
 

@@ -1,10 +1,11 @@
 /*
  * hyb kernels: the ELL part (a group of 1, 2, 4 or 8 lanes per row,
- * column-major slots) and the COO part (the chunked segmented kernel shared
- * with the coo plugin). hyb.c mirrors both on the CPU in hyb_host_*.
+ * column-major slots) and the COO part (the blocked or segmented kernel
+ * shared with the coo plugin). hyb.c mirrors both on the CPU in hyb_host_*.
  */
 #include "hyb.h"
 
+#include "../coo/coo_blocked.cuh"
 #include "../coo/coo_segmented.cuh"
 #include "spmvlab/plugin.h"
 
@@ -104,21 +105,41 @@ extern "C" cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, in
     return launch_ell<float>(rows, width, lanes, col, val, x, y, stream);
 }
 
-extern "C" cudaError_t hyb_launch_coo(int dtype, int y_zeroed, coo_seg_plan plan,
+namespace {
+
+template <typename T>
+cudaError_t launch_coo(int kernel, int y_zeroed, coo_seg_plan plan, int32_t entries,
+                       const int32_t *row, const int32_t *col, const void *val, const void *x,
+                       void *y, cudaStream_t stream)
+{
+    if (kernel == HYB_COO_BLOCKED)
+        return y_zeroed ? coo_blk::launch<T, true>(plan, entries, row, col, val, x, y, stream)
+                        : coo_blk::launch<T, false>(plan, entries, row, col, val, x, y, stream);
+    return y_zeroed ? coo_seg::launch<T, true>(plan, entries, row, col, val, x, y, stream)
+                    : coo_seg::launch<T, false>(plan, entries, row, col, val, x, y, stream);
+}
+
+template <typename T> int coo_occupancy(int kernel, int y_zeroed)
+{
+    if (kernel == HYB_COO_BLOCKED)
+        return y_zeroed ? coo_blk::blocks_per_sm<T, true>() : coo_blk::blocks_per_sm<T, false>();
+    return y_zeroed ? coo_seg::blocks_per_sm<T, true>() : coo_seg::blocks_per_sm<T, false>();
+}
+
+} // namespace
+
+extern "C" cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, coo_seg_plan plan,
                                       int32_t entries, const int32_t *row, const int32_t *col,
                                       const void *val, const void *x, void *y,
                                       cudaStream_t stream)
 {
     if (dtype == SPMVLAB_F64)
-        return y_zeroed ? coo_seg::launch<double, true>(plan, entries, row, col, val, x, y, stream)
-                        : coo_seg::launch<double, false>(plan, entries, row, col, val, x, y, stream);
-    return y_zeroed ? coo_seg::launch<float, true>(plan, entries, row, col, val, x, y, stream)
-                    : coo_seg::launch<float, false>(plan, entries, row, col, val, x, y, stream);
+        return launch_coo<double>(kernel, y_zeroed, plan, entries, row, col, val, x, y, stream);
+    return launch_coo<float>(kernel, y_zeroed, plan, entries, row, col, val, x, y, stream);
 }
 
-extern "C" int hyb_coo_occupancy(int dtype, int y_zeroed)
+extern "C" int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed)
 {
-    if (dtype == SPMVLAB_F64)
-        return y_zeroed ? coo_seg::blocks_per_sm<double, true>() : coo_seg::blocks_per_sm<double, false>();
-    return y_zeroed ? coo_seg::blocks_per_sm<float, true>() : coo_seg::blocks_per_sm<float, false>();
+    return dtype == SPMVLAB_F64 ? coo_occupancy<double>(kernel, y_zeroed)
+                                : coo_occupancy<float>(kernel, y_zeroed);
 }

@@ -12,12 +12,17 @@
 
 #include <cuda_runtime_api.h>
 
+#include "../coo/coo_blocked.h"
 #include "../coo/coo_segmented.h"
 #include "spmvlab/plugin.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The coo_kernel option's choices, in the order of its "a|b" text: the COO
+ * kernels of the coo plugin (coo_blocked.h, coo_segmented.h). */
+enum { HYB_COO_BLOCKED = 0, HYB_COO_SEGMENTED = 1 };
 
 /* Threads per block of the ELL kernel. */
 #define HYB_BLOCK 256
@@ -33,7 +38,8 @@ typedef struct hyb_format {
     int32_t lanes;        /* G: lanes of the ELL kernel per row (1, 2, 4, 8) */
     int32_t ell_entries;  /* non-zeros in the ELL part (slots minus padding) */
     int32_t coo_entries;  /* non-zeros in the COO part */
-    int guarded;          /* 1 when the auto width's ELL part did not pay: pure COO */
+    int guarded;          /* auto width made pure COO: 1 by the byte guard, 2 by the COO share */
+    int coo_kernel;       /* HYB_COO_BLOCKED or HYB_COO_SEGMENTED */
     coo_seg_plan plan;    /* chunk per warp of the COO kernel (coo_segmented.h) */
     /* host copies, read by spmv_host */
     int32_t *ell_col;           /* rows*K columns, -1 in padding */
@@ -54,15 +60,15 @@ cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, int32_t lanes
                            const int32_t *col, const void *val, const void *x, void *y,
                            cudaStream_t stream);
 
-/* Adds the COO part to y with the chunked segmented kernel of
- * coo_segmented.cuh (atomics at chunk edges; the rows a chunk owns get a
- * plain store when y_zeroed, i.e. there is no ELL part, else a plain add). */
-cudaError_t hyb_launch_coo(int dtype, int y_zeroed, coo_seg_plan plan, int32_t entries,
+/* Adds the COO part to y with the coo plugin's blocked or segmented kernel
+ * (HYB_COO_*; atomics at chunk edges; the rows a chunk owns get a plain
+ * store when y_zeroed, i.e. there is no ELL part, else a plain add). */
+cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, coo_seg_plan plan, int32_t entries,
                            const int32_t *row, const int32_t *col, const void *val,
                            const void *x, void *y, cudaStream_t stream);
 
 /* Blocks of that COO kernel resident per SM; 0 when unknown (no device). */
-int hyb_coo_occupancy(int dtype, int y_zeroed);
+int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed);
 
 #ifdef __cplusplus
 }

@@ -78,14 +78,20 @@ static void test_min_rows_raises_the_rows_that_must_reach_k(const spmvlab_csr *A
 
 /* K = 7 keeps 25 entries in 63 slots: 63 x 12 bytes against 25 x 16 in
  * COO (f64), so ELL does not pay and the guard makes it pure COO; with
- * ell_guard = 2 (756 <= 800 bytes) the ELL part stays. */
+ * ell_guard = 2 (756 <= 800 bytes) the byte guard passes, but 23 of the 48
+ * non-zeros (0.48) would stay in COO, above coo_share = 0.25: pure COO
+ * again (guarded=2); with coo_share = 0.5 the ELL part stays. */
 static void test_guard_sends_a_non_paying_ell_part_to_coo(const spmvlab_csr *A)
 {
     const char *off[] = {"min_rows=0", NULL};
     test_instance *t = convert_ok(A, SPMVLAB_F64, off);
     TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 1);
     test_instance_free(t);
-    const char *loose[] = {"min_rows=0", "ell_guard=2", NULL};
+    const char *share[] = {"min_rows=0", "ell_guard=2", NULL};
+    t = convert_ok(A, SPMVLAB_F64, share);
+    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 2);
+    test_instance_free(t);
+    const char *loose[] = {"min_rows=0", "ell_guard=2", "coo_share=0.5", NULL};
     t = convert_ok(A, SPMVLAB_F64, loose);
     TEST_CHECK(t && describe_value(t, "ell_width") == 7 && describe_value(t, "guarded") == 0);
     test_instance_free(t);
@@ -188,8 +194,9 @@ static void test_footprint_follows_the_formula(const spmvlab_csr *A)
 }
 
 /* One full row of 4000 entries among rows of one: its 3999 overflow entries
- * are the whole COO part, which the warp plan covers with whole 32-entry
- * steps, and the sums stay within the bound. */
+ * are the whole COO part, which the warp plan covers with whole tiles (256
+ * entries for the blocked kernel, 32 for the segmented one), and the sums
+ * stay within the bound with both. */
 static void test_one_long_overflow_row_is_summed_within_the_bound(void)
 {
     enum { rows = 4000 };
@@ -199,19 +206,24 @@ static void test_one_long_overflow_row_is_summed_within_the_bound(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, rows, rows, lengths, 3) == 0);
     free(lengths);
-    const char *sets[] = {"min_rows=0", NULL}; /* 4000 rows: the default would be all COO */
-    for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++) {
-        test_instance *t = convert_ok(&A, (spmvlab_dtype)d, sets);
-        if (!t)
-            continue;
-        const hyb_format *f = t->in.fmt;
-        TEST_CHECK(f->width == 1);
-        TEST_CHECK(f->coo_entries == rows - 1);
-        TEST_CHECK(f->plan.interval > 0 && f->plan.interval % COO_SEG_WARP == 0);
-        TEST_CHECK((long long)f->plan.warps * f->plan.interval >= f->coo_entries);
-        TEST_CHECK((long long)(f->plan.warps - 1) * f->plan.interval < f->coo_entries);
-        test_instance_free(t);
-    }
+    /* 4000 rows: the default would be all COO; half the non-zeros overflow */
+    const char *blocked[] = {"min_rows=0", "coo_share=1", NULL};
+    const char *segmented[] = {"min_rows=0", "coo_share=1", "coo_kernel=segmented", NULL};
+    const char *const *sets[] = {blocked, segmented};
+    for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++)
+        for (int k = 0; k < 2; k++) {
+            test_instance *t = convert_ok(&A, (spmvlab_dtype)d, sets[k]);
+            if (!t)
+                continue;
+            const hyb_format *f = t->in.fmt;
+            const int32_t tile = k == 0 ? COO_BLK_TILE : COO_SEG_WARP;
+            TEST_CHECK(f->width == 1);
+            TEST_CHECK(f->coo_entries == rows - 1);
+            TEST_CHECK(f->plan.interval > 0 && f->plan.interval % tile == 0);
+            TEST_CHECK((long long)f->plan.warps * f->plan.interval >= f->coo_entries);
+            TEST_CHECK((long long)(f->plan.warps - 1) * f->plan.interval < f->coo_entries);
+            test_instance_free(t);
+        }
     spmvlab_csr_free(&A);
 }
 

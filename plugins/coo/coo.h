@@ -1,0 +1,32 @@
+/*
+ * coo: the kernel choices and the launchers that coo.c calls and coo.cu
+ * defines.
+ */
+#ifndef SPMVLAB_COO_H
+#define SPMVLAB_COO_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "coo_segmented.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernel option's choices, in the order of the table's "a|b|c" text. */
+enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2 };
+
+/* Zeroes y on the stream, then runs the chosen kernel (COO_KERNEL_*) for the
+ * plan; returns the first CUDA error. */
+cudaError_t coo_launch(int kernel, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
+                       const int32_t *row_idx, const int32_t *col_idx, const void *val,
+                       const void *x, void *y, cudaStream_t stream);
+/* Blocks of the blocked or segmented kernel resident per SM; 0 when unknown. */
+int coo_occupancy(int kernel, int f64);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,148 @@
+/*
+ * The blocked COO kernel shared by the coo and hyb plugins ("thread-sequential
+ * then warp", Merrill & Garland, SC'16): its constants and its execution on
+ * the CPU (spmv_host of both). The plan is coo_seg_make_plan with tiles of
+ * COO_BLK_TILE entries.
+ *
+ * Entries are sorted by row. Warp w owns the chunk [w·interval,
+ * (w+1)·interval) (interval a multiple of COO_BLK_TILE). It walks the chunk
+ * in tiles of 32 × COO_BLK_ITEMS entries; lane l of a tile holds the
+ * COO_BLK_ITEMS consecutive entries starting at l × COO_BLK_ITEMS, loaded
+ * with 16-byte vector loads (all row, column and value loads of the tile in
+ * flight, then all the gathers of x). Each lane first reduces its own entries
+ * in order (fma into a running sum, restarted at every new row), which splits
+ * them into a head run (its first row), runs that start and end inside the
+ * lane, and a tail run (its last row; the head when the lane holds one row).
+ * Inner runs belong to this lane alone and are written at once. Then one
+ * run-restricted warp scan over the lanes' tail sums joins the runs that
+ * cross lanes: a lane starts a new segment when it holds more than one row
+ * or when its head row is not the previous lane's tail row. A lane whose
+ * head run ends inside it adds the previous lane's scanned tail (when it is
+ * the same row) and writes it; a lane whose tail run ends at its last entry
+ * (the next lane starts another row) writes its scanned tail; lane 31's
+ * scanned tail is the carry into the next tile, folded into lane 0's head
+ * there. So a tile of 256 entries costs one warp scan, not eight.
+ *
+ * Writes follow coo_segmented.h: a run of the chunk's first row may be shared
+ * with the previous chunk (atomicAdd); every other run that ends inside the
+ * chunk belongs to this warp (plain store after the memset, plain add in
+ * hyb); the chunk's last run is its carry-out, and the carry-outs of a
+ * block's 8 warps are combined by the same scan as the segmented kernel's
+ * and added atomically. Padding (past the last entry) has row -1, never
+ * written; only the last chunk has any.
+ */
+#ifndef SPMVLAB_COO_BLOCKED_H
+#define SPMVLAB_COO_BLOCKED_H
+
+#include "coo_segmented.h"
+
+#define COO_BLK_ITEMS 8 /* consecutive entries per lane: two int4 of rows, of columns */
+#define COO_BLK_TILE (COO_SEG_WARP * COO_BLK_ITEMS) /* entries per warp step */
+
+/* The kernel on the CPU in value type T with FMA (fma or fmaf): the same
+ * chunks, lanes, sequential sums, scan order (coo_blk_scan_*, a Hillis-Steele
+ * scan restricted to segments that start where seg[l] = 1) and carries; every
+ * store, add and atomic becomes y[row] += sum. Expand COO_SEG_DEFINE_HOST
+ * with the same T and SUFFIX first (its scan combines the carry-outs). */
+#define COO_BLK_DEFINE_HOST(T, FMA, SUFFIX)                                                      \
+    static void coo_blk_scan_##SUFFIX(T v[COO_SEG_WARP], const int seg[COO_SEG_WARP])            \
+    {                                                                                            \
+        int start[COO_SEG_WARP];                                                                 \
+        T u[COO_SEG_WARP];                                                                       \
+        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
+            start[l] = seg[l] ? l : start[l - 1];                                                \
+        for (int d = 1; d < COO_SEG_WARP; d <<= 1) {                                             \
+            memcpy(u, v, sizeof u);                                                              \
+            for (int l = d; l < COO_SEG_WARP; l++)                                               \
+                if (l - d >= start[l])                                                           \
+                    v[l] += u[l - d];                                                            \
+        }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    /* One tile: lanes' sequential sums, the carry folded into lane 0, the                    \
+     * scan, the writes; *carry_row / *carry updated to lane 31's tail. */                     \
+    static void coo_blk_tile_##SUFFIX(long long base, long long end, const int32_t *row,          \
+                                      const int32_t *col, const T *val, const T *x, T *y,        \
+                                      int32_t *carry_row, T *carry)                              \
+    {                                                                                            \
+        int32_t hr[COO_SEG_WARP], tr[COO_SEG_WARP];                                              \
+        int multi[COO_SEG_WARP], seg[COO_SEG_WARP];                                              \
+        T hs[COO_SEG_WARP], ts[COO_SEG_WARP];                                                    \
+        for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
+            int32_t cr = -1, h = -1;                                                             \
+            T s = 0;                                                                             \
+            multi[l] = 0;                                                                        \
+            hs[l] = 0;                                                                           \
+            for (int j = 0; j < COO_BLK_ITEMS; j++) {                                            \
+                long long k = base + (long long)l * COO_BLK_ITEMS + j;                           \
+                int32_t r = k < end ? row[k] : -1;                                               \
+                if (j == 0)                                                                      \
+                    cr = h = r;                                                                  \
+                if (r != cr) {                                                                   \
+                    if (!multi[l]) {                                                             \
+                        hs[l] = s;                                                               \
+                        multi[l] = 1;                                                            \
+                    } else if (cr >= 0) {                                                        \
+                        y[cr] += s;                                                              \
+                    }                                                                            \
+                    cr = r;                                                                      \
+                    s = 0;                                                                       \
+                }                                                                                \
+                if (r >= 0)                                                                      \
+                    s = FMA(val[k], x[col[k]], s);                                               \
+            }                                                                                    \
+            hr[l] = h;                                                                           \
+            tr[l] = cr;                                                                          \
+            ts[l] = s;                                                                           \
+        }                                                                                        \
+        if (hr[0] == *carry_row) {                                                               \
+            if (multi[0])                                                                        \
+                hs[0] += *carry;                                                                 \
+            else                                                                                 \
+                ts[0] += *carry;                                                                 \
+        } else if (*carry_row >= 0) {                                                            \
+            y[*carry_row] += *carry;                                                             \
+        }                                                                                        \
+        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
+            seg[l] = l == 0 || multi[l] || hr[l] != tr[l - 1];                                   \
+        coo_blk_scan_##SUFFIX(ts, seg);                                                          \
+        for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
+            if (multi[l] && hr[l] >= 0)                                                          \
+                y[hr[l]] += l > 0 && tr[l - 1] == hr[l] ? hs[l] + ts[l - 1] : hs[l];             \
+            if (l < COO_SEG_WARP - 1 && tr[l] >= 0 && hr[l + 1] != tr[l])                        \
+                y[tr[l]] += ts[l];                                                               \
+        }                                                                                        \
+        *carry_row = tr[COO_SEG_WARP - 1];                                                       \
+        *carry = ts[COO_SEG_WARP - 1];                                                           \
+    }                                                                                            \
+                                                                                                 \
+    static void coo_blk_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
+                                      const int32_t *col, const T *val, const T *x, T *y)        \
+    {                                                                                            \
+        enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
+        int head[COO_SEG_WARP];                                                                  \
+        for (long long b = 0; b * per_block < p.warps; b++) {                                    \
+            int32_t out_rows[COO_SEG_WARP];                                                      \
+            T out_sums[COO_SEG_WARP];                                                            \
+            for (int l = 0; l < COO_SEG_WARP; l++) {                                             \
+                out_rows[l] = -1;                                                                \
+                out_sums[l] = 0;                                                                 \
+            }                                                                                    \
+            for (int w = 0; w < per_block; w++) {                                                \
+                long long begin = (b * per_block + w) * (long long)p.interval;                   \
+                long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
+                int32_t carry_row = -1;                                                          \
+                T carry = 0;                                                                     \
+                for (long long base = begin; base < end; base += COO_BLK_TILE)                   \
+                    coo_blk_tile_##SUFFIX(base, end, row, col, val, x, y, &carry_row, &carry);   \
+                out_rows[w] = carry_row;                                                         \
+                out_sums[w] = carry;                                                             \
+            }                                                                                    \
+            coo_seg_scan_##SUFFIX(out_sums, out_rows, head);                                     \
+            for (int l = 0; l < COO_SEG_WARP; l++)                                               \
+                if (out_rows[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                  \
+                    y[out_rows[l]] += out_sums[l];                                               \
+        }                                                                                        \
+    }
+
+#endif
