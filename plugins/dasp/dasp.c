@@ -139,6 +139,10 @@ static const spmvlab_option dasp_options[] = {
      "row-class kernels' shared-memory carveout: the driver's choice, or max: all of it L1 for the x gathers "
      "(carveout 0, as the original program)",
      DASP_OPT(l1)},
+    {"bal_kernel", SPMVLAB_OPT_ENUM, "stream", 0, 0, "stream|merge",
+     "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge "
+     "(merge path, 224 rows + non-zeros a warp, staged in shared memory)",
+     DASP_OPT(bal_kernel)},
     {NULL},
 };
 #undef DASP_OPT
@@ -191,6 +195,9 @@ static void dasp_fill_bal(dasp_format *f)
     dasp_bal_launch *L = &f->bal;
 #define DEV(id) (f->a[id].dev)
     L->f16 = f->dtype == SPMVLAB_F16;
+    L->stream = f->bal_stream;
+    L->nnz = f->nnz;
+    L->lane_row = DEV(DASP_A_BAL_LANE_ROW);
     L->rows = f->rows;
     L->warps = f->bal_warps;
     L->row_ptr = DEV(DASP_A_BAL_ROW_PTR);
@@ -292,6 +299,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->row_cv = dasp_row_cv(A);
     f->balance_auto = o->balance == DASP_BAL_AUTO;
     f->balanced = f->balance_auto ? dasp_balance_rule(A) : o->balance == DASP_BAL_ON;
+    f->bal_stream = o->bal_kernel == DASP_BK_STREAM;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
@@ -345,8 +353,9 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
 static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     dasp_format *f = handle;
-    int rc = f->balanced ? dasp_bal_spmv_launch(&f->bal, x, y, stream)
-                         : dasp_spmv_launch(&f->launch, x, y, stream);
+    int rc = !f->balanced    ? dasp_spmv_launch(&f->launch, x, y, stream)
+             : f->bal_stream ? dasp_str_spmv_launch(&f->bal, x, y, stream)
+                             : dasp_bal_spmv_launch(&f->bal, x, y, stream);
     if (rc)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dasp_cuda_error_text(rc));
     return SPMVLAB_OK;
@@ -368,8 +377,9 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     const dasp_counts *n = &f->n;
     const char *why = f->balance_auto ? "(auto)" : "";
     if (f->balanced) {
-        snprintf(buf, len, "path=balanced%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld", why,
-                 f->row_cv, (long long)f->bal_warps, DASP_BAL_ITEMS, (long long)f->bal_cross);
+        snprintf(buf, len, "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld",
+                 why, f->bal_stream ? "stream" : "merge", f->row_cv, (long long)f->bal_warps,
+                 f->bal_stream ? DASP_STR_ITEMS : DASP_BAL_ITEMS, (long long)f->bal_cross);
         return;
     }
     double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;

@@ -138,8 +138,30 @@ typedef struct dasp_launch {
 #define DASP_BAL_K 7 /* odd: the walk's shared-memory reads (stride about K) avoid bank conflicts */
 #define DASP_BAL_ITEMS (32 * DASP_BAL_K)
 
+/* bal_kernel = stream: the balanced path cut by non-zeros instead of merge
+ * path. Warp w takes non-zeros [w S, (w + 1) S), S = DASP_STR_ITEMS, stored
+ * tile by tile so that lane l holds DASP_STR_K consecutive ones (l K ..
+ * l K + K - 1 of the tile) and loads them with 16-byte coalesced loads: in a
+ * tile, 16-byte chunk c of lane l is at byte 512 c + 16 l (dasp_str_index).
+ * Each lane starts at its stored first row and walks its K items against
+ * the row ends, closing rows as it goes; then one segmented scan over the
+ * lanes. The crossing rows are those of the balanced path. */
+#define DASP_STR_K 8
+#define DASP_STR_ITEMS (32 * DASP_STR_K)
+
+/* Position in a stream tile of item k of lane l, for elements of es bytes
+ * (16-byte chunks interleaved over the lanes). */
+static inline int dasp_str_index(int l, int k, int es)
+{
+    const int g = 16 / es;
+    return ((k / g) * 32 + l) * g + k % g;
+}
+
 typedef struct dasp_bal_launch {
     int32_t f16;             /* 1: binary16 values, x, y (f32 accumulation); 0: f64 */
+    int32_t stream;          /* 1: bal_kernel = stream (tiles by non-zeros); 0: merge */
+    int32_t nnz;             /* non-zeros of A (stream: items past it are padding) */
+    const int32_t *lane_row; /* stream: row each lane starts in, 32 a warp */
     int32_t rows;            /* rows of A */
     int64_t warps;           /* merge-path pieces, one warp each */
     const int32_t *row_ptr;  /* CSR of A: rows + 1 */
@@ -160,6 +182,9 @@ typedef struct dasp_bal_launch {
 /* Launches the balanced path on stream; nothing without warps. Returns the
  * cudaError_t of the launch as an int. */
 int dasp_bal_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream);
+
+/* The same with the stream kernel (L->stream). */
+int dasp_str_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream);
 
 /* Sets the preferred shared-memory carveout of the l1 = max copies of the
  * row-class kernels to 0 (the most L1 for the x gathers, as the original

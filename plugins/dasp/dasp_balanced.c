@@ -1,10 +1,14 @@
 /*
  * DASP balanced path, host side: the row-length rule that picks it and its
- * conversion. The path (dasp_balanced.cu) runs every row as CSR on the CUDA
- * cores, balanced by merge path over the rows + nnz items of the matrix;
- * the conversion copies the CSR arrays and finds, for every warp, the merge
- * coordinate it starts at and the crossing rows (rows spanning warps) it
- * leaves pieces of. Linear in rows + nnz, plus one binary search per warp.
+ * conversion. The path runs every row as CSR on the CUDA cores, in equal
+ * pieces of work, one warp each: by merge path over the rows + nnz items
+ * (bal_kernel = merge, dasp_balanced.cu) or by non-zeros in tiles of
+ * DASP_STR_ITEMS (bal_kernel = stream, dasp_stream.cu). The conversion
+ * finds, for every warp, the coordinate (row, non-zero) it starts at and
+ * the crossing rows (rows spanning warps) it leaves pieces of; the stream
+ * kernel's values and columns are stored tile by tile in its lanes' load
+ * order, with each lane's first row. Linear in rows + nnz, plus one binary
+ * search per warp (merge) or per lane (stream).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,27 +61,82 @@ static void bal_search(const spmvlab_matrix *A, int64_t d, int32_t *row, int32_t
     *nz = (int32_t)(d - lo);
 }
 
+/* The first row of non-zero n: the rows ending at or before n are closed
+ * (upper bound of n among the row ends). */
+static int32_t bal_row_of(const spmvlab_matrix *A, int64_t n)
+{
+    int64_t lo = 0, hi = A->rows;
+    while (lo < hi) {
+        int64_t p = (lo + hi) / 2;
+        if (A->row_ptr[p + 1] <= n)
+            lo = p + 1;
+        else
+            hi = p;
+    }
+    return (int32_t)lo;
+}
+
+/* bal_kernel = stream: warp w takes non-zeros [w S, (w + 1) S) from row
+ * row_of(w S) (warp 0 from row 0, so leading empty rows are closed); each
+ * lane's first row is stored, and the values and columns go tile by tile
+ * in the lanes' 16-byte-chunk order (padding: value 0, column -1). */
+static int str_fill(dasp_format *f, const spmvlab_matrix *A, int64_t warps, int32_t *wr, int32_t *wn)
+{
+    const size_t es = spmvlab_dtype_size(A->dtype), n = (size_t)warps * DASP_STR_ITEMS;
+    if (bal_make(f, DASP_A_BAL_COL, n, 4, 0xff) || bal_make(f, DASP_A_BAL_VAL, n, es, 0) ||
+        bal_make(f, DASP_A_BAL_LANE_ROW, (size_t)warps * 32, 4, 0))
+        return -1;
+    int32_t *lr = f->a[DASP_A_BAL_LANE_ROW].host, *col = f->a[DASP_A_BAL_COL].host;
+    char *val = f->a[DASP_A_BAL_VAL].host;
+    for (int64_t w = 0; w <= warps; w++) {
+        wn[w] = (int32_t)(w * DASP_STR_ITEMS < A->nnz ? w * DASP_STR_ITEMS : A->nnz);
+        wr[w] = w == 0 ? 0 : bal_row_of(A, wn[w]);
+        for (int l = 0; w < warps && l < 32; l++) {
+            int64_t a = w * DASP_STR_ITEMS + (int64_t)l * DASP_STR_K;
+            lr[32 * w + l] = w == 0 && l == 0 ? 0 : bal_row_of(A, a < A->nnz ? a : A->nnz);
+        }
+    }
+    for (int64_t j = 0; j < A->nnz; j++) {
+        int64_t w = j / DASP_STR_ITEMS;
+        int o = (int)(j % DASP_STR_ITEMS), l = o / DASP_STR_K, k = o % DASP_STR_K;
+        col[w * DASP_STR_ITEMS + dasp_str_index(l, k, 4)] = A->col_idx[j];
+        memcpy(val + (size_t)(w * DASP_STR_ITEMS + dasp_str_index(l, k, (int)es)) * es, (const char *)A->val + j * es,
+               es);
+    }
+    return 0;
+}
+
 spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err)
 {
-    const int64_t total = (int64_t)A->rows + A->nnz, warps = (total + DASP_BAL_ITEMS - 1) / DASP_BAL_ITEMS;
+    const int64_t total = (int64_t)A->rows + A->nnz;
+    int64_t warps = (total + DASP_BAL_ITEMS - 1) / DASP_BAL_ITEMS;
+    if (f->bal_stream) /* at least one warp while there are rows: it closes the empty ones */
+        warps = A->rows == 0 ? 0 : A->nnz == 0 ? 1 : (A->nnz + DASP_STR_ITEMS - 1) / DASP_STR_ITEMS;
     const size_t es = spmvlab_dtype_size(A->dtype), ps = A->dtype == SPMVLAB_F64 ? 8 : 4;
-    if (warps > INT32_MAX / 2)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "%lld merge-path warps exceed the 32-bit limit",
+    if (warps > INT32_MAX / 64)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "%lld balanced-path warps exceed the 32-bit limit",
                             (long long)warps);
     if (bal_make(f, DASP_A_BAL_ROW_PTR, (size_t)A->rows + 1, 4, 0) ||
-        bal_make(f, DASP_A_BAL_COL, (size_t)A->nnz, 4, 0) || bal_make(f, DASP_A_BAL_VAL, (size_t)A->nnz, es, 0) ||
         bal_make(f, DASP_A_BAL_W_ROW, (size_t)warps + 1, 4, 0) ||
         bal_make(f, DASP_A_BAL_W_NZ, (size_t)warps + 1, 4, 0) ||
         bal_make(f, DASP_A_BAL_W_CROSS, 2 * (size_t)warps, 4, 0xff) ||
-        bal_make(f, DASP_A_BAL_TAIL, (size_t)warps, ps, 0))
+        bal_make(f, DASP_A_BAL_TAIL, (size_t)warps, ps, 0) ||
+        (!f->bal_stream && (bal_make(f, DASP_A_BAL_COL, (size_t)A->nnz, 4, 0) ||
+                            bal_make(f, DASP_A_BAL_VAL, (size_t)A->nnz, es, 0))))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the balanced path of %lld warps",
                             (long long)warps);
     memcpy(f->a[DASP_A_BAL_ROW_PTR].host, A->row_ptr, ((size_t)A->rows + 1) * 4);
-    memcpy(f->a[DASP_A_BAL_COL].host, A->col_idx, (size_t)A->nnz * 4);
-    memcpy(f->a[DASP_A_BAL_VAL].host, A->val, (size_t)A->nnz * es);
     int32_t *wr = f->a[DASP_A_BAL_W_ROW].host, *wn = f->a[DASP_A_BAL_W_NZ].host, *wc = f->a[DASP_A_BAL_W_CROSS].host;
-    for (int64_t w = 0; w <= warps; w++)
-        bal_search(A, w * DASP_BAL_ITEMS < total ? w * DASP_BAL_ITEMS : total, &wr[w], &wn[w]);
+    if (f->bal_stream) {
+        if (str_fill(f, A, warps, wr, wn))
+            return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld stream tiles",
+                                (long long)warps);
+    } else {
+        memcpy(f->a[DASP_A_BAL_COL].host, A->col_idx, (size_t)A->nnz * 4);
+        memcpy(f->a[DASP_A_BAL_VAL].host, A->val, (size_t)A->nnz * es);
+        for (int64_t w = 0; w <= warps; w++)
+            bal_search(A, w * DASP_BAL_ITEMS < total ? w * DASP_BAL_ITEMS : total, &wr[w], &wn[w]);
+    }
     /* Warp w leaves a tail piece of row wr[w + 1] when it took some of that
      * row's entries (wn[w + 1] past the row's start); consecutive tails of
      * one row belong to one crossing row, closed by the first warp after

@@ -23,7 +23,7 @@ enum dasp_array_id {
     /* balanced path (dasp_balanced.c) */
     DASP_A_BAL_ROW_PTR, DASP_A_BAL_COL, DASP_A_BAL_VAL, DASP_A_BAL_W_ROW, DASP_A_BAL_W_NZ,
     DASP_A_BAL_W_CROSS, DASP_A_BAL_X_ROW, DASP_A_BAL_X_W0, DASP_A_BAL_X_W1,
-    DASP_A_BAL_TAIL, DASP_A_BAL_HEAD, DASP_A_BAL_COUNT,
+    DASP_A_BAL_TAIL, DASP_A_BAL_HEAD, DASP_A_BAL_COUNT, DASP_A_BAL_LANE_ROW,
     DASP_A_NUM
 };
 
@@ -73,6 +73,7 @@ typedef struct dasp_format {
     int l1_max;              /* l1 = max: kernels with carveout 0 */
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
     int balance_auto;        /* balanced came from the row-length rule (balance = auto) */
+    int bal_stream;          /* balanced path: 1 the stream kernel (tiles by non-zeros), 0 merge path */
     double row_cv;           /* coefficient of variation of the row lengths (the rule's input) */
     int64_t bal_warps;       /* balanced path: merge-path pieces (one warp each) */
     int64_t bal_cross;       /* balanced path: rows spanning several warps */
@@ -95,12 +96,14 @@ typedef struct dasp_opts {
     int threshold_rule; /* DASP_THR_FIXED or DASP_THR_FILL */
     int balance;        /* DASP_BAL_AUTO, DASP_BAL_OFF or DASP_BAL_ON */
     int l1;             /* DASP_L1_DRIVER or DASP_L1_MAX */
+    int bal_kernel;     /* DASP_BK_STREAM or DASP_BK_MERGE */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
 enum { DASP_THR_FIXED, DASP_THR_FILL };
 enum { DASP_BAL_AUTO, DASP_BAL_OFF, DASP_BAL_ON };
 enum { DASP_L1_DRIVER, DASP_L1_MAX };
+enum { DASP_BK_STREAM, DASP_BK_MERGE };
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at
@@ -115,8 +118,10 @@ double dasp_row_cv(const spmvlab_matrix *A);
 /* 1 when balance = auto sends A to the balanced path (row_cv >= DASP_BALANCE_CV). */
 int dasp_balance_rule(const spmvlab_matrix *A);
 
-/* Builds the balanced path's host arrays of f from A: the merge-path
- * coordinates of every warp and the crossing rows. Returns OK, or NOMEM /
+/* Builds the balanced path's host arrays of f from A (f->bal_stream says
+ * which kernel): the coordinates of every warp (merge path, or non-zero
+ * tiles with the lanes' first rows and the tiled values and columns) and
+ * the crossing rows. Returns OK, or NOMEM /
  * LIMIT with the sentence in err; arrays made so far stay in f->a. */
 spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err);
 

@@ -30,7 +30,10 @@
 void dasp_host_f64(const dasp_format *f, const double *x, double *y)
 {
     if (f->balanced) {
-        host_balanced_f64(f, x, y);
+        if (f->bal_stream)
+            host_stream_f64(f, x, y);
+        else
+            host_balanced_f64(f, x, y);
         return;
     }
     host_long_f64(f, x, y);
@@ -43,7 +46,10 @@ void dasp_host_f64(const dasp_format *f, const double *x, double *y)
 void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
 {
     if (f->balanced) {
-        host_balanced_f16(f, x, y);
+        if (f->bal_stream)
+            host_stream_f16(f, x, y);
+        else
+            host_balanced_f16(f, x, y);
         return;
     }
     host_long_f16(f, x, y);

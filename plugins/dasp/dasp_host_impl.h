@@ -158,6 +158,84 @@ static void DASP_FN(host_runs)(const dasp_format *f, void *y)
             DASP_STORE(y, rs[k] + i, (DASP_ACC)0);
 }
 
+/* Crossing rows of the balanced path: the last warp to arrive adds the
+ * tail pieces lane-strided (lane l: pieces l, l + 32, ... in order), then a
+ * butterfly, then the head piece. */
+static void DASP_FN(host_cross)(const dasp_format *f, void *y)
+{
+    const int32_t *xr = f->a[DASP_A_BAL_X_ROW].host, *x0 = f->a[DASP_A_BAL_X_W0].host,
+                  *x1 = f->a[DASP_A_BAL_X_W1].host;
+    const DASP_ACC *tails = f->a[DASP_A_BAL_TAIL].host, *heads = f->a[DASP_A_BAL_HEAD].host;
+    for (int64_t c = 0; c < f->bal_cross; c++) {
+        DASP_ACC lanes[32] = {0};
+        for (int32_t t = x0[c]; t < x1[c]; t++)
+            lanes[(t - x0[c]) % 32] = lanes[(t - x0[c]) % 32] + tails[t];
+        DASP_STORE(y, xr[c], DASP_FN(butterfly)(lanes) + heads[c]);
+    }
+}
+
+/* Balanced path, stream kernel: warp by warp as dasp_stream.cu, lane by
+ * lane: the lane's K items from its tile slots, fused into the running sum
+ * of its row, rows closed at their ends (the first one a lane closes held
+ * for the carry), the segmented scan over the lanes, then the pieces. */
+static void DASP_FN(host_stream)(const dasp_format *f, const void *x, void *y)
+{
+    const int32_t *rp = f->a[DASP_A_BAL_ROW_PTR].host, *col = f->a[DASP_A_BAL_COL].host,
+                  *lr = f->a[DASP_A_BAL_LANE_ROW].host, *wc = f->a[DASP_A_BAL_W_CROSS].host;
+    const void *val = f->a[DASP_A_BAL_VAL].host;
+    const int es = f->dtype == SPMVLAB_F64 ? 8 : 2;
+    DASP_ACC *tails = f->a[DASP_A_BAL_TAIL].host, *heads = f->a[DASP_A_BAL_HEAD].host;
+    for (int64_t w = 0; w < f->bal_warps; w++) {
+        const int64_t t0 = w * DASP_STR_ITEMS;
+        DASP_ACC sc[32], first_sum[32];
+        int32_t key[32], first_row[32];
+        for (int l = 0; l < 32; l++) {
+            const int64_t a = t0 + (int64_t)l * DASP_STR_K;
+            const int nk = a >= f->nnz ? 0 : f->nnz - a < DASP_STR_K ? (int)(f->nnz - a) : DASP_STR_K;
+            int32_t r = lr[32 * w + l], e = r < f->rows ? rp[r + 1] : INT32_MAX;
+            DASP_ACC run = 0;
+            first_row[l] = -1;
+            first_sum[l] = 0;
+            for (int k = 0; k <= nk; k++) {
+                const int64_t j = a + k; /* k == nk: the rows ending at the lane's end */
+                while (e <= j && (k < nk || r < f->rows)) {
+                    if (first_row[l] < 0)
+                        first_row[l] = r, first_sum[l] = run;
+                    else
+                        DASP_STORE(y, r, run);
+                    run = 0;
+                    r++;
+                    e = r < f->rows ? rp[r + 1] : INT32_MAX;
+                }
+                if (k < nk)
+                    run = DASP_FMA(DASP_LOAD(val, t0 + dasp_str_index(l, k, es)),
+                                   DASP_LOAD(x, col[t0 + dasp_str_index(l, k, 4)]), run);
+            }
+            sc[l] = run;
+            key[l] = r;
+        }
+        for (int off = 1; off < 32; off <<= 1) {
+            DASP_ACC nsc[32];
+            for (int l = 0; l < 32; l++)
+                nsc[l] = l >= off && key[l - off] == key[l] ? sc[l - off] + sc[l] : sc[l];
+            memcpy(sc, nsc, sizeof sc);
+        }
+        const int32_t ct = wc[2 * w], ch = wc[2 * w + 1], r0 = lr[32 * w];
+        for (int l = 0; l < 32; l++) {
+            if (first_row[l] < 0)
+                continue;
+            DASP_ACC v = l > 0 ? sc[l - 1] + first_sum[l] : first_sum[l];
+            if (first_row[l] == r0 && ch >= 0)
+                heads[ch] = v;
+            else
+                DASP_STORE(y, first_row[l], v);
+        }
+        if (ct >= 0)
+            tails[w] = sc[31];
+    }
+    DASP_FN(host_cross)(f, y);
+}
+
 /* Balanced path: warp by warp as dasp_balanced.cu, lane by lane: products
  * rounded once, each lane's walk of DASP_BAL_K merge items from its
  * diagonal, the segmented scan of the lanes' carries (Hillis-Steele, keyed
@@ -168,8 +246,7 @@ static void DASP_FN(host_balanced)(const dasp_format *f, const void *x, void *y)
 {
     const int32_t *rp = f->a[DASP_A_BAL_ROW_PTR].host, *col = f->a[DASP_A_BAL_COL].host,
                   *wr = f->a[DASP_A_BAL_W_ROW].host, *wn = f->a[DASP_A_BAL_W_NZ].host,
-                  *wc = f->a[DASP_A_BAL_W_CROSS].host, *xr = f->a[DASP_A_BAL_X_ROW].host,
-                  *x0 = f->a[DASP_A_BAL_X_W0].host, *x1 = f->a[DASP_A_BAL_X_W1].host;
+                  *wc = f->a[DASP_A_BAL_W_CROSS].host;
     const void *val = f->a[DASP_A_BAL_VAL].host;
     /* The pieces go to the host copies of the device scratch (one spmv at a
      * time per instance, as on the device). */
@@ -229,10 +306,5 @@ static void DASP_FN(host_balanced)(const dasp_format *f, const void *x, void *y)
         if (ch >= 0)
             heads[ch] = out[0];
     }
-    for (int64_t c = 0; c < f->bal_cross; c++) {
-        DASP_ACC lanes[32] = {0};
-        for (int32_t t = x0[c]; t < x1[c]; t++)
-            lanes[(t - x0[c]) % 32] = lanes[(t - x0[c]) % 32] + tails[t];
-        DASP_STORE(y, xr[c], DASP_FN(butterfly)(lanes) + heads[c]);
-    }
+    DASP_FN(host_cross)(f, y);
 }

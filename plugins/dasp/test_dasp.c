@@ -18,7 +18,7 @@ static const char *const variant_k4m16[] = {"f64_shape=m16n8k4", NULL};
 static const char *const variant_k8[] = {"f64_shape=m16n8k8", "f16_shape=m16n8k8", "rows_per_warp=16", NULL};
 static const char *const variant_k16[] = {"f64_shape=m16n8k16", "rows_per_warp=32", "long_chunk=128", NULL};
 static const char *const variant_len64[] = {"max_len=64", "long_chunk=128", NULL};
-static const char *const variant_bal[] = {"balance=on", NULL};
+static const char *const variant_bal[] = {"balance=on", "bal_kernel=merge", NULL};
 static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
                                              variant_k16, variant_len64, variant_bal};
 
@@ -372,7 +372,7 @@ static void test_balance_rule(void)
     spmvlab_csr_free(&A);
     /* Forced either way, whatever the rule says. */
     A = uniform(64, 9, 100);
-    expect_describe("forced on", &A, (const char *[]){"balance=on", NULL},
+    expect_describe("forced on", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"path=balanced", "warps=3", NULL});
     spmvlab_csr_free(&A);
 }
@@ -384,13 +384,13 @@ static void test_balanced_pieces(void)
     int32_t len[9] = {0, 500, 0, 0, 215, 7, 5000, 1, 0};
     spmvlab_csr A = make(6000, len, 9, 31);
     /* rows + nnz = 5732 items: 26 warps. */
-    expect_describe("crossing rows", &A, (const char *[]){"balance=on", NULL},
+    expect_describe("crossing rows", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"path=balanced", "warps=26", NULL});
     check_all("crossing rows", &A);
     spmvlab_csr_free(&A);
     int32_t exact[2] = {223, 223}; /* 224 items a row: each warp closes exactly one row */
     A = make(300, exact, 2, 32);
-    expect_describe("rows ending on warp edges", &A, (const char *[]){"balance=on", NULL},
+    expect_describe("rows ending on warp edges", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"warps=2", "crossing_rows=0", NULL});
     check_all("rows ending on warp edges", &A);
     spmvlab_csr_free(&A);
@@ -398,13 +398,13 @@ static void test_balanced_pieces(void)
      * empty head piece, and so again for row 1. */
     int32_t past[2] = {224, 223};
     A = make(300, past, 2, 34);
-    expect_describe("row ends one item past a warp", &A, (const char *[]){"balance=on", NULL},
+    expect_describe("row ends one item past a warp", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"warps=3", "crossing_rows=2", NULL});
     check_all("row ends one item past a warp", &A);
     spmvlab_csr_free(&A);
     int32_t none[300] = {0};
     A = make(10, none, 300, 33);
-    expect_describe("empty rows only", &A, (const char *[]){"balance=on", NULL},
+    expect_describe("empty rows only", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"warps=2", "crossing_rows=0", NULL});
     check_all("empty rows only", &A);
     spmvlab_csr_free(&A);
