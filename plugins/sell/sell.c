@@ -53,6 +53,15 @@ static const spmvlab_option sell_options[] = {
      "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row "
      "length); 2147483647 keeps every row in the slices",
      SPMVLAB_FIELD(sell_opts, long_row)},
+    {"index", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|32|16",
+     "column indices of the slices: 16 stores a 16-bit offset from a per-slice base in every "
+     "slice whose columns span at most 65534 (the others keep 32 bits); auto: 16 when such "
+     "slices hold at least half the slots, else 32",
+     SPMVLAB_FIELD(sell_opts, index)},
+    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
+     "slice values in the run's dtype, or f32 for an f64 run (declared; x, y and the adds stay "
+     "f64; values that overflow f32 or are below its smallest normal are refused)",
+     SPMVLAB_FIELD(sell_opts, values)},
     {NULL}};
 
 /* Cross-option checks made when the configuration is read. Returns OK or
@@ -73,9 +82,10 @@ static void sell_destroy(void *fmt)
         return;
     void *dev[] = {f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
                    f->d_long_ptr,  f->d_piece_ptr, f->d_piece_of, f->d_long_col, f->d_long_val,
-                   f->d_partial};
+                   f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux};
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
-                    f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val};
+                    f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val,
+                    f->lo,        f->hi,       f->aux};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         f->ctx->dev_free(f->ctx, dev[i]);
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
@@ -87,15 +97,22 @@ static void sell_destroy(void *fmt)
 static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
-    size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t);
+    size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t), i2 = sizeof(uint16_t);
+    size_t ss = f->val_f32 ? sizeof(float) : vs; /* slice values' storage size */
     spmvlab_status st =
         spmvlab_put(ctx, (void **)&f->d_slice_ptr, f->slice_ptr, ((size_t)f->nslices + 1) * i4, err);
     if (st == SPMVLAB_OK && f->perm)
         st = spmvlab_put(ctx, (void **)&f->d_perm, f->perm, (size_t)f->rows * i4, err);
-    if (st == SPMVLAB_OK)
+    if (st == SPMVLAB_OK && f->index_bits == 32)
         st = spmvlab_put(ctx, (void **)&f->d_col, f->col, (size_t)f->stored * i4, err);
+    if (st == SPMVLAB_OK && f->index_bits == 16)
+        st = spmvlab_put(ctx, (void **)&f->d_lo, f->lo, (size_t)f->stored * i2, err);
+    if (st == SPMVLAB_OK && f->index_bits == 16)
+        st = spmvlab_put(ctx, (void **)&f->d_aux, f->aux, (size_t)f->nslices * i4, err);
+    if (st == SPMVLAB_OK && f->hi_slots > 0 && f->index_bits == 16)
+        st = spmvlab_put(ctx, (void **)&f->d_hi, f->hi, (size_t)f->hi_slots * i2, err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, f->val, (size_t)f->stored * vs, err);
+        st = spmvlab_put(ctx, &f->d_val, f->val, (size_t)f->stored * ss, err);
     if (st != SPMVLAB_OK || f->nlong == 0)
         return st;
     size_t nl = (size_t)f->nlong;
@@ -138,14 +155,24 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->nnz = A->nnz;
     f->C = o->C;
     spmvlab_status st = sell_build(f, A, o, err);
+    if (st == SPMVLAB_OK && f->dtype == SPMVLAB_F64 && o->values == SELL_VALUES_F32)
+        st = sell_narrow_values(f, A, err);
+    if (st == SPMVLAB_OK)
+        st = sell_compress_index(f, o->index, err);
     if (st == SPMVLAB_OK)
         st = sell_upload(f, err);
     if (st != SPMVLAB_OK) {
         sell_destroy(f);
         return st;
     }
-    ctx->log(ctx, "sell: C=%d sigma=%d slices=%d stored=%d threads_per_row=%d long_rows=%d", f->C,
-             f->sigma, f->nslices, f->stored, f->threads_per_row, f->nlong);
+    if (f->val_f32)
+        ctx->declare_storage(ctx, SPMVLAB_F32);
+    f->index_auto = o->index == SELL_INDEX_AUTO;
+    ctx->log(ctx,
+             "sell: C=%d sigma=%d slices=%d stored=%d threads_per_row=%d long_rows=%d index=%d "
+             "compressed_slices=%d",
+             f->C, f->sigma, f->nslices, f->stored, f->threads_per_row, f->nlong, f->index_bits,
+             f->compressed_slices);
     *out = f;
     return SPMVLAB_OK;
 }
@@ -159,8 +186,9 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
     sell_fmt *f = fmt;
     sell_device_view v = {
         .rows = f->rows, .C = f->C, .threads_per_row = f->threads_per_row,
-        .is_f32 = f->dtype == SPMVLAB_F32, .slice_ptr = f->d_slice_ptr, .perm = f->d_perm,
-        .col = f->d_col, .val = f->d_val, .nlong = f->nlong, .npieces = f->npieces,
+        .is_f32 = f->dtype == SPMVLAB_F32, .val_f32 = f->dtype == SPMVLAB_F32 || f->val_f32,
+        .index_mode = f->index_mode, .slice_ptr = f->d_slice_ptr, .perm = f->d_perm,
+        .col = f->d_col, .lo = f->d_lo, .hi = f->d_hi, .aux = f->d_aux, .val = f->d_val, .nlong = f->nlong, .npieces = f->npieces,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
         .long_val = f->d_long_val, .partial = f->d_partial};
@@ -172,20 +200,39 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
     return SPMVLAB_OK;
 }
 
+/* Bytes of column indices per non-zero: the slices' (32-bit columns, or
+ * 16-bit offsets, high halves and per-slice bases) plus the long rows'. */
+static double sell_index_bytes_per_nnz(const sell_fmt *f)
+{
+    double b = f->index_bits == 32 ? 4.0 * f->stored
+                                   : 2.0 * f->stored + 2.0 * f->hi_slots + 4.0 * f->nslices;
+    b += 4.0 * f->long_nnz;
+    return f->nnz ? b / f->nnz : 0.0;
+}
+
 /* Format facts for the A/B: what the rules chose and what it cost. */
 static void sell_describe(const void *fmt, char *buf, size_t len)
 {
     const sell_fmt *f = fmt;
     double mean = f->nslices ? (double)f->stored / ((double)f->nslices * f->C) : 0.0;
-    snprintf(buf, len,
-             "C=%d sigma=%d sigma_auto=%s threads_per_row=%d tpr_auto=%s long_row=%d "
-             "long_auto=%s long_rows=%d long_nnz=%d pieces=%d fill=%.4f stored=%d padding=%d "
-             "slices=%d mean_width=%.2f max_width=%d perm=%s",
-             f->C, f->sigma, f->sigma_auto ? "yes" : "no", f->threads_per_row,
-             f->tpr_auto ? "yes" : "no", f->long_threshold, f->long_auto ? "yes" : "no", f->nlong,
-             f->long_nnz, f->npieces, f->sell_nnz ? (double)f->stored / f->sell_nnz : 1.0,
-             f->stored, f->stored - f->sell_nnz, f->nslices, mean, f->max_width,
-             f->perm ? "yes" : "no");
+    int n = snprintf(buf, len,
+                     "C=%d sigma=%d sigma_auto=%s threads_per_row=%d tpr_auto=%s long_row=%d "
+                     "long_auto=%s long_rows=%d long_nnz=%d pieces=%d fill=%.4f stored=%d "
+                     "padding=%d slices=%d mean_width=%.2f max_width=%d perm=%s",
+                     f->C, f->sigma, f->sigma_auto ? "yes" : "no", f->threads_per_row,
+                     f->tpr_auto ? "yes" : "no", f->long_threshold, f->long_auto ? "yes" : "no",
+                     f->nlong, f->long_nnz, f->npieces,
+                     f->sell_nnz ? (double)f->stored / f->sell_nnz : 1.0, f->stored,
+                     f->stored - f->sell_nnz, f->nslices, mean, f->max_width,
+                     f->perm ? "yes" : "no");
+    if (n < 0 || (size_t)n >= len)
+        return;
+    snprintf(buf + n, len - (size_t)n,
+             " index=%d index_auto=%s compressed_slices=%d compressed_share=%.4f "
+             "index_bytes_per_nnz=%.3f values=%s",
+             f->index_bits, f->index_auto ? "yes" : "no", f->compressed_slices,
+             f->stored ? (double)f->compressed_slots / f->stored : 0.0,
+             sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : "native");
 }
 
 static const spmvlab_plugin sell_plugin = {
@@ -193,7 +240,7 @@ static const spmvlab_plugin sell_plugin = {
     .name = "sell",
     .summary = "SELL-C-sigma: rows sorted in windows of sigma, slices of C rows stored "
                "column-major, SELL-P lanes per row, long rows split into warp pieces",
-    .version = "2.0.0",
+    .version = "2.1.0",
     .reference = "Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36(5), C401-C423, "
                  "2014; Anzt, Tomov, Dongarra, SELL-P, 2014",
     .dtypes = SPMVLAB_DTYPES_F64_F32,

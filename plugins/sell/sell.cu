@@ -12,7 +12,12 @@
  * and values, then their x (none for padding), then adds them in order: the
  * loads are independent of the data, so they are all in flight at once.
  * The T partial sums of a row meet in a __shfl_xor_sync tree and lane t = 0
- * writes y[perm[p]].
+ * writes y[perm[p]]. Columns come as 32-bit indices (index = 32) or as
+ * 16-bit offsets from a base read once per slice, with 32-bit slices in
+ * low and high halves where a slice spans too far (index = 16; sell_index.c):
+ * one template per case, so the 32-bit kernel is the one before compression.
+ * Values are loaded in their storage type (float for values = f32) and
+ * widened before the add.
  *
  * Long rows. One warp per piece of at most SELL_PIECE entries; lane l adds
  * entries b + l, b + l + 32, ... (consecutive lanes, consecutive addresses);
@@ -30,6 +35,11 @@ namespace {
 
 constexpr int kBlock = 256;                      /* threads per block, whole warps */
 constexpr int kWarpsPerBlock = kBlock / SELL_WARP;
+/* Blocks per SM for full occupancy on sm_90 (2048 threads): the slice
+ * kernel is bound by memory latency, so it keeps every warp slot (32
+ * registers); without the bound the mixed-index kernel takes 40. The f32
+ * mixed-index kernel would spill under it and keeps its 40 registers. */
+constexpr int kFullBlocks = 2048 / kBlock;
 constexpr int kPieceSteps = SELL_PIECE / SELL_WARP; /* entries per lane of a piece */
 
 __device__ __forceinline__ double sell_fma(double a, double b, double c) { return fma(a, b, c); }
@@ -46,11 +56,51 @@ __device__ __forceinline__ V sell_tree(V sum)
     return sum;
 }
 
-template <typename V, int T>
-__global__ void __launch_bounds__(kBlock)
+/* The column indices of the slices as one slice's lanes read them (IX is
+ * SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED; sell.h). bind() reads the
+ * slice's aux word once: the base of a 16-bit slice, or the complement of
+ * its first high-half slot. at(i) is slot i's column, SELL_PAD_COL for
+ * padding (offset SELL_PAD_OFF, or both halves 0xFFFF). */
+template <int IX>
+struct sell_cols {
+    const int32_t *__restrict__ col;
+    const uint16_t *__restrict__ lo;
+    const uint16_t *__restrict__ hi;
+    int32_t base;
+    int64_t hoff; /* high-half slot of slot i: i + hoff */
+    bool wide;
+
+    __device__ __forceinline__ void bind(const int32_t *__restrict__ aux, int32_t s, int32_t first)
+    {
+        base = 0;
+        hoff = 0;
+        wide = false;
+        if (IX == SELL_IX_32)
+            return;
+        const int32_t a = __ldg(aux + s);
+        wide = IX == SELL_IX_MIXED && a < 0;
+        base = wide ? 0 : a;
+        hoff = wide ? (int64_t)~a - first : 0;
+    }
+    __device__ __forceinline__ int32_t at(int64_t i) const
+    {
+        if (IX == SELL_IX_32)
+            return __ldg(col + i);
+        const uint32_t l = __ldg(lo + i);
+        if (IX == SELL_IX_MIXED && wide)
+            return (int32_t)(((uint32_t)__ldg(hi + i + hoff) << 16) | l);
+        return l == SELL_PAD_OFF ? SELL_PAD_COL : base + (int32_t)l;
+    }
+};
+
+/* V: the type of x, y and the adds; S: the type the slice values are
+ * stored in (V, or float for an f64 run with values = f32). */
+template <typename V, typename S, int IX, int T>
+__global__ void __launch_bounds__(kBlock, IX != SELL_IX_MIXED || sizeof(V) == 8 ? kFullBlocks : 1)
     sell_slice_kernel(int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
-                      const int32_t *__restrict__ perm, const int32_t *__restrict__ col,
-                      const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ y)
+                      const int32_t *__restrict__ perm, sell_cols<IX> cols,
+                      const int32_t *__restrict__ aux, const S *__restrict__ val,
+                      const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int R = SELL_WARP / T;
     const int lane = threadIdx.x % SELL_WARP;
@@ -64,6 +114,7 @@ __global__ void __launch_bounds__(kBlock)
         const int32_t p = (int32_t)pos, s = p / C;
         const int32_t base = __ldg(slice_ptr + s);
         const int32_t w = (__ldg(slice_ptr + s + 1) - base) / C;
+        cols.bind(aux, s, base);
         const int64_t step = (int64_t)T * C;
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
@@ -72,8 +123,8 @@ __global__ void __launch_bounds__(kBlock)
             V v[SELL_UNROLL], xv[SELL_UNROLL];
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++) {
-                c[u] = __ldg(col + i + u * step);
-                v[u] = __ldg(val + i + u * step);
+                c[u] = cols.at(i + u * step);
+                v[u] = (V)__ldg(val + i + u * step);
             }
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++)
@@ -83,9 +134,9 @@ __global__ void __launch_bounds__(kBlock)
                 sum = c[u] != SELL_PAD_COL ? sell_fma(v[u], xv[u], sum) : sum;
         }
         for (; k < w; k += T, i += step) {
-            const int32_t c = __ldg(col + i);
+            const int32_t c = cols.at(i);
             if (c != SELL_PAD_COL)
-                sum = sell_fma(__ldg(val + i), __ldg(x + c), sum);
+                sum = sell_fma((V)__ldg(val + i), __ldg(x + c), sum);
         }
     }
     /* All 32 lanes reach the tree: blocks hold whole warps and inactive
@@ -165,29 +216,50 @@ unsigned sell_blocks(int64_t warps)
     return (unsigned)((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
 }
 
-template <typename V, int T>
+template <typename V, typename S, int IX, int T>
 cudaError_t sell_launch_t(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
 {
     constexpr int R = SELL_WARP / T;
-    sell_slice_kernel<V, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0, stream>>>(
-        A->rows, A->C, A->slice_ptr, A->perm, A->col, static_cast<const V *>(A->val),
-        static_cast<const V *>(x), static_cast<V *>(y));
+    const sell_cols<IX> cols = {A->col, A->lo, A->hi, 0, 0, false};
+    sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0,
+                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols, A->aux,
+                                               static_cast<const S *>(A->val),
+                                               static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
+}
+
+template <typename V, typename S, int IX>
+cudaError_t sell_launch_ix(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+{
+    switch (A->threads_per_row) {
+    case 1: return sell_launch_t<V, S, IX, 1>(A, x, y, stream);
+    case 2: return sell_launch_t<V, S, IX, 2>(A, x, y, stream);
+    case 4: return sell_launch_t<V, S, IX, 4>(A, x, y, stream);
+    case 8: return sell_launch_t<V, S, IX, 8>(A, x, y, stream);
+    case 16: return sell_launch_t<V, S, IX, 16>(A, x, y, stream);
+    case 32: return sell_launch_t<V, S, IX, 32>(A, x, y, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <typename V, typename S>
+cudaError_t sell_launch_s(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+{
+    switch (A->index_mode) {
+    case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32>(A, x, y, stream);
+    case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16>(A, x, y, stream);
+    case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED>(A, x, y, stream);
+    default: return cudaErrorInvalidValue;
+    }
 }
 
 template <typename V>
 cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
 {
-    cudaError_t e;
-    switch (A->threads_per_row) {
-    case 1: e = sell_launch_t<V, 1>(A, x, y, stream); break;
-    case 2: e = sell_launch_t<V, 2>(A, x, y, stream); break;
-    case 4: e = sell_launch_t<V, 4>(A, x, y, stream); break;
-    case 8: e = sell_launch_t<V, 8>(A, x, y, stream); break;
-    case 16: e = sell_launch_t<V, 16>(A, x, y, stream); break;
-    case 32: e = sell_launch_t<V, 32>(A, x, y, stream); break;
-    default: return cudaErrorInvalidValue;
-    }
+    /* An f64 run reads its slice values as double, or as float (values = f32). */
+    cudaError_t e = sizeof(V) == sizeof(float) || A->val_f32
+                        ? sell_launch_s<V, float>(A, x, y, stream)
+                        : sell_launch_s<V, V>(A, x, y, stream);
     if (e != cudaSuccess || A->npieces == 0)
         return e;
     sell_piece_kernel<V><<<sell_blocks(A->npieces), kBlock, 0, stream>>>(

@@ -18,6 +18,19 @@ extern "C" {
  * padding slot never multiplies an x value (Inf or NaN in x stays out). */
 #define SELL_PAD_COL (-1)
 
+/* Column offset of a padding slot in a slice of 16-bit offsets: a slice is
+ * compressed only when its columns span at most SELL_SPAN_MAX, so no real
+ * entry has this offset and the kernels need no other mask to skip x. */
+#define SELL_PAD_OFF 0xFFFFu
+#define SELL_SPAN_MAX 65534
+
+/* How the kernels read column indices: one 32-bit column per slot
+ * (SELL_IX_32); a 16-bit offset per slot from its slice's 32-bit base, every
+ * slice (SELL_IX_16); or per slice either of the two (SELL_IX_MIXED: slices
+ * whose columns span more than SELL_SPAN_MAX keep 32 bits, split in a low
+ * and a high 16-bit half). */
+enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2 };
+
 /* Slots a lane loads before it adds them (memory-level parallelism). */
 #define SELL_UNROLL 4
 
@@ -33,7 +46,13 @@ typedef struct sell_opts {
     int sigma;           /* sorting window in rows, or auto */
     int threads_per_row; /* lanes per row, or auto */
     int long_row;        /* rows longer than this take the long-row path, or auto */
+    int index;           /* enum sell_index_choice */
+    int values;          /* enum sell_values_choice */
 } sell_opts;
+
+/* The choices of the index and values options, in the tables' order. */
+enum sell_index_choice { SELL_INDEX_AUTO, SELL_INDEX_32, SELL_INDEX_16 };
+enum sell_values_choice { SELL_VALUES_NATIVE, SELL_VALUES_F32 };
 
 /* The device arrays of one SELL-C-sigma matrix plus its long-row tail, as
  * the kernels read them. */
@@ -41,10 +60,17 @@ typedef struct sell_device_view {
     int32_t rows;               /* rows of A; sorted positions >= rows are padding */
     int32_t C;                  /* rows per slice */
     int32_t threads_per_row;    /* 1, 2, 4, ..., 32 lanes share one row */
-    int32_t is_f32;             /* values, x and y are float (else double) */
+    int32_t is_f32;             /* x and y are float (else double) */
+    int32_t val_f32;            /* slice values are float (always when is_f32) */
+    int32_t index_mode;         /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
     const int32_t *slice_ptr;   /* first slot of each slice, nslices + 1 (width = diff / C) */
     const int32_t *perm;        /* original row of each sorted position; NULL = identity */
-    const int32_t *col;         /* column of each slot, SELL_PAD_COL for padding */
+    const int32_t *col;         /* SELL_IX_32: column of each slot, SELL_PAD_COL for padding */
+    const uint16_t *lo;         /* otherwise: offset from the slice's base (SELL_PAD_OFF for
+                                 * padding), or the low half of the column in a 32-bit slice */
+    const uint16_t *hi;         /* SELL_IX_MIXED: high halves of the 32-bit slices' columns */
+    const int32_t *aux;         /* per slice: base column (>= 0), or ~(first hi slot) for a
+                                 * 32-bit slice; nslices */
     const void *val;            /* value of each slot, 0 for padding */
     int32_t nlong;              /* long rows (0: no long-row path) */
     int32_t npieces;            /* pieces of the long rows */

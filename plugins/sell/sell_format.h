@@ -18,6 +18,7 @@
 #define SELL_LONG_MIN 64             /* auto long_row: never below 64 entries */
 #define SELL_LONG_MEAN 4             /* auto long_row: 4 times the mean row length */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
+#define SELL_INDEX_SHARE 0.5         /* auto index: 16 bits when >= half the slots compress */
 
 /* One SELL-C-sigma matrix with its long-row tail: host arrays for
  * spmv_host, device twins for spmv. */
@@ -36,8 +37,18 @@ typedef struct sell_fmt {
     int32_t sell_nnz;          /* non-zeros in the slices (nnz - long_nnz) */
     int32_t *slice_ptr;        /* host, nslices + 1 slot offsets */
     int32_t *perm;             /* host, rows; NULL when the order is the identity */
-    int32_t *col;              /* host, stored columns (SELL_PAD_COL for padding) */
-    void *val;                 /* host, stored values of dtype */
+    int32_t *col;              /* host, stored columns (SELL_PAD_COL for padding); index 32 */
+    void *val;                 /* host, stored values of dtype (float when val_f32) */
+    int val_f32;               /* slice values stored in f32 for an f64 run (values = f32) */
+    int32_t index_bits;        /* 32 (col) or 16 (lo, hi, aux) */
+    int index_auto;            /* index came from the rule */
+    int32_t index_mode;        /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
+    int32_t compressed_slices; /* slices whose columns span at most SELL_SPAN_MAX */
+    int32_t compressed_slots;  /* their slots */
+    int32_t hi_slots;          /* slots of the 32-bit slices when index_bits = 16 */
+    uint16_t *lo;              /* host, stored low halves / offsets; index 16 */
+    uint16_t *hi;              /* host, hi_slots high halves; index 16 with 32-bit slices */
+    int32_t *aux;              /* host, nslices bases or ~(first hi slot); index 16 */
     int32_t nlong;             /* long rows */
     int32_t long_nnz;          /* their entries */
     int32_t npieces;           /* their pieces of at most SELL_PIECE entries */
@@ -48,7 +59,8 @@ typedef struct sell_fmt {
     int32_t *piece_of;         /* host, npieces: the long row of each piece */
     int32_t *long_col;         /* host, long_nnz columns */
     void *long_val;            /* host, long_nnz values of dtype */
-    int32_t *d_slice_ptr, *d_perm, *d_col; /* device twins of the arrays above */
+    int32_t *d_slice_ptr, *d_perm, *d_col, *d_aux; /* device twins of the arrays above */
+    uint16_t *d_lo, *d_hi;
     void *d_val;
     int32_t *d_long_row, *d_long_ptr, *d_piece_ptr, *d_piece_of, *d_long_col;
     void *d_long_val;
@@ -66,6 +78,27 @@ int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps);
 /* Checks C, sigma and threads_per_row (SPMVLAB_AUTO skips a check).
  * Returns 0, or -1 with one sentence in why. */
 int sell_check_values(int C, int sigma, int tpr, char *why, size_t len);
+
+/* The index rule: 32 or 16 bits for a run of stored slots of which
+ * compressible sit in slices spanning at most SELL_SPAN_MAX columns;
+ * choice is an enum sell_index_choice. auto: 16 when compressible is at
+ * least SELL_INDEX_SHARE of stored (and stored > 0), else 32. */
+int32_t sell_rule_index(int choice, int64_t compressible, int64_t stored);
+
+/* Whether one slice's columns, from lo to hi over its entries (a slice
+ * without entries passes lo > hi), fit 16-bit offsets from lo. */
+int sell_slice_compressible(int32_t lo, int32_t hi);
+
+/* Applies the index option to the filled slices of f (col set): counts the
+ * compressible slices, applies the rule and, for 16 bits, replaces col by
+ * lo, hi and aux. Returns OK or NOMEM. */
+spmvlab_status sell_compress_index(sell_fmt *f, int choice, spmvlab_err *err);
+
+/* values = f32: refuses (LIMIT, with the value, its row and column) an A
+ * whose finite non-zero values overflow f32 or fall below its smallest
+ * normal, so that every stored value keeps a relative error <= 2^-24;
+ * otherwise narrows f's slice values to float. Returns OK, LIMIT or NOMEM. */
+spmvlab_status sell_narrow_values(sell_fmt *f, const spmvlab_matrix *A, spmvlab_err *err);
 
 /* Plans and fills the slices and the long rows of f (ctx, dtype, shape, C
  * set) from A under o: long-row split, sigma, sort, widths, threads per

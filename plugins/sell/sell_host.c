@@ -7,14 +7,37 @@
 
 #include "sell_format.h"
 
-/* For one value type V with fused multiply-add FMA:
+/* Column of slot i of slice s, SELL_PAD_COL for padding, from whichever
+ * index layout f holds (sell_index.c). */
+static int32_t sell_host_col(const sell_fmt *f, int32_t s, int32_t i)
+{
+    if (f->index_bits == 32)
+        return f->col[i];
+    int32_t a = f->aux[s];
+    uint32_t l = f->lo[i];
+    if (a < 0)
+        return (int32_t)(((uint32_t)f->hi[~a + (i - f->slice_ptr[s])] << 16) | l);
+    return l == SELL_PAD_OFF ? SELL_PAD_COL : a + (int32_t)l;
+}
+
+/* Value of slot i widened from its storage type, as the kernels load it. */
+static double sell_host_val_f64(const sell_fmt *f, int32_t i)
+{
+    return f->val_f32 ? (double)((const float *)f->val)[i] : ((const double *)f->val)[i];
+}
+static float sell_host_val_f32(const sell_fmt *f, int32_t i)
+{
+    return ((const float *)f->val)[i];
+}
+
+/* For one value type V with fused multiply-add FMA and slot values VAL(f, i):
  * - NAME_tree: lane 0's value after the butterfly __shfl_xor_sync tree over
  *   n lanes (offsets n/2, ..., 1), v overwritten;
  * - NAME_piece: the long-row piece kernel's warp sum over entries
  *   [b, e) (lane l adds b + l, b + l + 32, ... in order);
  * - NAME: the slice kernel for every sorted position (T lanes per row, lane t
  *   adds slots t, t + T, ...), then the long rows, which overwrite theirs. */
-#define SELL_HOST(NAME, V, FMA)                                                            \
+#define SELL_HOST(NAME, V, FMA, VAL)                                                       \
     static V NAME##_tree(V *v, int32_t n)                                                  \
     {                                                                                      \
         for (int32_t h = n / 2; h >= 1; h /= 2)                                            \
@@ -35,7 +58,6 @@
     }                                                                                      \
     void NAME(const sell_fmt *f, const V *x, V *y)                                         \
     {                                                                                      \
-        const V *val = f->val;                                                             \
         const int32_t T = f->threads_per_row;                                              \
         V part[SELL_WARP];                                                                 \
         for (int32_t p = 0; p < f->rows; p++) {                                            \
@@ -44,9 +66,9 @@
             for (int32_t t = 0; t < T; t++)                                                \
                 part[t] = 0;                                                               \
             for (int32_t k = 0; k < w; k++) {                                              \
-                int32_t i = base + k * f->C, c = f->col[i];                                \
+                int32_t i = base + k * f->C, c = sell_host_col(f, s, i);                   \
                 if (c != SELL_PAD_COL)                                                     \
-                    part[k % T] = FMA(val[i], x[c], part[k % T]);                          \
+                    part[k % T] = FMA(VAL(f, i), x[c], part[k % T]);                       \
             }                                                                              \
             y[f->perm ? f->perm[p] : p] = NAME##_tree(part, T);                            \
         }                                                                                  \
@@ -70,5 +92,5 @@
         }                                                                                  \
     }
 
-SELL_HOST(sell_host_f64, double, fma)
-SELL_HOST(sell_host_f32, float, fmaf)
+SELL_HOST(sell_host_f64, double, fma, sell_host_val_f64)
+SELL_HOST(sell_host_f32, float, fmaf, sell_host_val_f32)

@@ -121,8 +121,9 @@ static void test_sigma_rule_and_footprint(void)
         test_failures++;
         return;
     }
-    const char *none[] = {"C=8", "sigma=1", NULL};
-    const char *aut[] = {"C=8", NULL};
+    /* 32-bit columns: the 16-bit layout's footprint is test_sell_index.c's */
+    const char *none[] = {"C=8", "sigma=1", "index=32", NULL};
+    const char *aut[] = {"C=8", "index=32", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, none);
     if (t) {
         TEST_CHECK(describe_value(t, "stored") == 640);
@@ -156,7 +157,8 @@ static void test_long_rows_split(void)
         test_failures++;
         return;
     }
-    test_instance *t = convert_ok(&A, SPMVLAB_F64, NULL);
+    const char *i32[] = {"index=32", NULL};
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, i32);
     if (t) {
         TEST_CHECK(describe_value(t, "long_row") == 64);
         TEST_CHECK(describe_value(t, "long_rows") == 2);
