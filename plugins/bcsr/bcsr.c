@@ -15,7 +15,7 @@
  * s = 8 (f64) or 4 (f32): 8 + 4/(r c) bytes per non-zero on full blocks.
  *
  * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
- * (0..0.9, default 0.1), kernel (auto|warp|slice). With auto, the shape with the fewest device bytes
+ * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 1). With auto, the shape with the fewest device bytes
  * is chosen (bcsr_shape.c); when it saves less than min_saving of plain
  * CSR's bytes (1x1 saves nothing), the matrix has no usable blocks and
  * convert refuses with SPMVLAB_LIMIT and the measured numbers of the best
@@ -49,6 +49,9 @@ static const spmvlab_option bcsr_options[] = {
      "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; "
      "auto: slice unless its padding or the remainder exceeds 10 %",
      SPMVLAB_FIELD(bcsr_opts, kernel)},
+    {"x_share", SPMVLAB_OPT_BOOL, "true", 0, 0, NULL,
+     "slice kernel with r >= c > 1: the lanes of a block row load a block's x once and share it by shuffles",
+     SPMVLAB_FIELD(bcsr_opts, x_share)},
     {NULL},
 };
 
@@ -134,6 +137,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         f->nslots = f->nblocks;
         if (o->kernel == BCSR_KERNEL_SLICE || (o->kernel == BCSR_KERNEL_AUTO && bcsr_slice_pays(f)))
             st = bcsr_slice(f, err);
+        f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }
     const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
     if (st == SPMVLAB_OK)
@@ -187,7 +191,8 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
                      f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,
                      f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");
     if (f->slice && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d", f->slice_h * f->r, f->nslots);
+        snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d x=%s", f->slice_h * f->r, f->nslots,
+                 f->x_share ? "shuffle" : "load");
 }
 
 static const spmvlab_plugin bcsr_plugin = {

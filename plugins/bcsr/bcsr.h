@@ -43,6 +43,7 @@ typedef struct bcsr_opts {
     double max_fill; /* a block is kept when r*c <= max_fill * its real entries */
     double min_saving; /* auto: the share of 1x1's bytes a shape must save, else LIMIT */
     int kernel;        /* BCSR_KERNEL_*: the layout and kernel, auto by bcsr_slice_pays */
+    int x_share;       /* slice, r >= c: a block row's lanes share x by shuffles */
 } bcsr_opts;
 
 /* The cost of one r x c shape measured on a matrix: what the blocks keep,
@@ -76,6 +77,7 @@ typedef struct bcsr_fmt {
     int32_t nslices;      /* slice layout: slices of slice_h block rows */
     int32_t slice_h;      /* slice layout: block rows per slice, BCSR_WARP / r */
     int32_t nslots;       /* entries of bcol (blocks, and slice padding) */
+    int x_share;          /* slice kernel: x loaded once per block, shuffled (r >= c > 1) */
     int32_t *sptr;        /* host, nslices + 1: first slot of each slice, or NULL */
     int32_t *bptr;        /* host, nbr + 1: first block of each block row */
     int32_t *bcol;        /* host, nslots: first column of each block */

@@ -8,10 +8,11 @@
 // nbs * r consecutive words, U steps' values (U * c loads) are issued
 // before the first multiply, the block columns of the next U steps are
 // fetched one iteration ahead so the x loads wait for no second round trip,
-// and no lane talks to another: the sum of a row stays in one register and
-// y is written once per row by its lane, remainder included (that lane
-// walks its row's remainder entries after the blocks). bcsr_host.c runs the
-// same fused multiply-adds in the same order.
+// and the sum of a row stays in one register: y is written once per row by
+// its lane, remainder included (that lane walks its row's remainder entries
+// after the blocks). With x_share (r >= c), the r lanes of a block row load
+// a block's c entries of x once and pass them by shuffles (slice_x).
+// bcsr_host.c runs the same fused multiply-adds in the same order.
 #include <cuda_runtime.h>
 
 #include "bcsr.h"
@@ -30,28 +31,44 @@ __device__ __forceinline__ double slice_fma(double a, double b, double c) { retu
 __device__ __forceinline__ float slice_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
 // Steps per iteration: about 16 value loads per lane in flight (12 to 16
-// for c >= 3, the unroll the registers allow at 4 blocks of 128 per SM).
-template <int C> struct steps {
-    static constexpr int value = C == 1 ? 12 : (16 / C < 2 ? 2 : 16 / C);
+// for c >= 3) within the 64 registers; with x shared by shuffles about 12,
+// as the shuffled x values take registers of their own.
+template <int C, bool XS> struct steps {
+    static constexpr int value = C == 1 ? 12 : XS ? (12 / C < 2 ? 2 : 12 / C) : (16 / C < 2 ? 2 : 16 / C);
 };
 
-template <typename T, int C>
+// x of a step: XS (r >= c), lane ii < c of a block row's r lanes loads
+// x[col + ii], one warp load for all c columns, and each lane takes the c
+// values from its group by shuffles; else every lane loads its c values:
+// c warp loads a step, each touching as many lines as the slice has block
+// rows, which costs the L1 c times the lookups of one.
+template <typename T, bool XS>
+__device__ __forceinline__ T slice_x(const T *__restrict__ x, int32_t col, int jj, T mine, unsigned gmask, int gbase)
+{
+    if (XS)
+        return __shfl_sync(gmask, mine, gbase + jj);
+    return __ldg(x + col + jj);
+}
+
+template <typename T, int C, bool XS>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
 bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__restrict__ bptr,
                   const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, const T *__restrict__ bval,
                   const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol,
                   const T *__restrict__ rval, const T *__restrict__ x, T *__restrict__ y)
 {
-    constexpr int U = steps<C>::value;
+    constexpr int U = steps<C, XS>::value;
     const int lane = threadIdx.x & (BCSR_WARP - 1);
     const int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / BCSR_WARP;
     const int64_t br0 = s * h;
     if (br0 >= nbr)
         return;
     const int nbs = nbr - br0 < h ? (int)(nbr - br0) : h, lanes = nbs * r;
-    if (lane >= lanes) // no lane talks to another: idle lanes simply leave
+    if (lane >= lanes) // idle lanes leave: shuffles stay within a block row's lanes
         return;
-    const int b = lane / r, ii = lane - b * r;
+    const int b = lane / r, ii = lane - b * r, gbase = b * r;
+    const unsigned gmask = ((1u << r) - 1u) << gbase; // this block row's lanes
+    const int xi = ii < C ? ii : C - 1; // XS: the column of x this lane loads (clamped: every lane loads)
     const int64_t br = br0 + b, row = br * r + ii;
     const int32_t len = __ldg(bptr + br + 1) - __ldg(bptr + br), s0 = __ldg(sptr + s);
     const int32_t *cp = bcol + s0 + b;
@@ -76,6 +93,10 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
                 v[u][jj] = __ldg(vp + (size_t)u * vstep + (size_t)jj * lanes);
+        T xs[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            xs[u] = XS ? __ldg(x + col[u] + xi) : T(0);
         int32_t next[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
@@ -86,7 +107,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
         for (int u = 0; u < U; u++)
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
-                acc = slice_fma(v[u][jj], __ldg(x + col[u] + jj), acc);
+                acc = slice_fma(v[u][jj], slice_x<T, XS>(x, col[u], jj, xs[u], gmask, gbase), acc);
 #pragma unroll
         for (int u = 0; u < U; u++)
             col[u] = next[u];
@@ -94,10 +115,13 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
     }
 #pragma unroll
     for (int u = 0; u < U - 1; u++)
-        if (k + u < len)
+        if (k + u < len) { // the same on the r lanes of a block row, as the shuffles need
+            const T mine = XS ? __ldg(x + col[u] + xi) : T(0);
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
-                acc = slice_fma(__ldg(vp + (size_t)u * vstep + (size_t)jj * lanes), __ldg(x + col[u] + jj), acc);
+                acc = slice_fma(__ldg(vp + (size_t)u * vstep + (size_t)jj * lanes),
+                                slice_x<T, XS>(x, col[u], jj, mine, gmask, gbase), acc);
+        }
     if (row >= rows) // a row of the last block row beyond the matrix
         return;
     if (rptr)
@@ -111,9 +135,10 @@ cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const int64_t threads = (int64_t)f->nslices * BCSR_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    bcsr_slice_kernel<T, C><<<grid, kThreads, 0, s>>>(
-        f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, static_cast<const T *>(f->d_bval),
-        f->d_rptr, f->d_rcol, static_cast<const T *>(f->d_rval), x, y);
+    auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1)> : bcsr_slice_kernel<T, C, false>;
+    kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol,
+                                     static_cast<const T *>(f->d_bval), f->d_rptr, f->d_rcol,
+                                     static_cast<const T *>(f->d_rval), x, y);
     return cudaGetLastError();
 }
 
