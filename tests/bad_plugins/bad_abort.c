@@ -5,7 +5,7 @@
 
 #include "bad_common.h"
 
-static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), {NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), {NULL}};
 
 static void give_up(const char *where)
 {

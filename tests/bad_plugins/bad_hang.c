@@ -3,7 +3,7 @@
  * convert). An isolated run with a time limit records a timeout. */
 #include "bad_common.h"
 
-static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), {NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), {NULL}};
 
 /* bad_hang.cu: launches the spinning kernel; returns a cudaError_t. */
 int bad_hang_launch(volatile int *flag, void *stream);

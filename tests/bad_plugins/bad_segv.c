@@ -3,7 +3,7 @@
  * and goes on. */
 #include "bad_common.h"
 
-static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("convert"), {NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("convert"), {NULL}};
 
 /* A store 16 bytes past a null pointer, as through a field of a struct that
  * was never allocated: a plain segfault, which no sanitizer intercepts

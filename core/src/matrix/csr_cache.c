@@ -192,7 +192,8 @@ int spmvlab_cache_list(spmvlab_cache_entry **entries, int *n, uint64_t *total, s
         struct stat st;
         char p[4400];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (!is_entry(e->d_name) || stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+        if (!is_entry(e->d_name) || strlen(p) >= sizeof(*entries)->path || stat(p, &st) != 0 ||
+            !S_ISREG(st.st_mode))
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
@@ -207,7 +208,7 @@ int spmvlab_cache_list(spmvlab_cache_entry **entries, int *n, uint64_t *total, s
             *entries = g;
         }
         spmvlab_cache_entry *c = &(*entries)[(*n)++];
-        snprintf(c->path, sizeof c->path, "%s", p);
+        memcpy(c->path, p, strlen(p) + 1); /* fits: checked above */
         c->bytes = (uint64_t)st.st_size;
         c->last_used = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec * 1e-9;
         if (total)

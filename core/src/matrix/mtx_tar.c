@@ -103,8 +103,9 @@ int mtx_tar_member(const char *path, const char *tar, size_t n, const char **dat
         } else if (type == '0' || type == '\0') {
             if (ends_with(name, ".mtx")) {
                 size_t used = strlen(listed);
-                if (used + 4 < sizeof listed)
-                    snprintf(listed + used, sizeof listed - used, "%s%s", used ? ", " : "", name);
+                if (used + 4 < sizeof listed) /* the list is cut where it no longer fits */
+                    snprintf(listed + used, sizeof listed - used, "%s%.*s", used ? ", " : "",
+                             (int)(sizeof listed - used - 3), name);
                 mtx++;
             }
             if (is_main(name, want)) {
