@@ -170,9 +170,9 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->index_auto = o->index == SELL_INDEX_AUTO;
     ctx->log(ctx,
              "sell: C=%d sigma=%d slices=%d stored=%d threads_per_row=%d long_rows=%d index=%d "
-             "compressed_slices=%d",
+             "compressed_slices=%d compressed_slots=%d",
              f->C, f->sigma, f->nslices, f->stored, f->threads_per_row, f->nlong, f->index_bits,
-             f->compressed_slices);
+             f->compressed_slices, f->compressed_slots);
     *out = f;
     return SPMVLAB_OK;
 }
