@@ -10,16 +10,21 @@
  *   vector    `width` lanes of a warp per row (Bell & Garland, SC'09): lanes
  *             stride through the row, then a shuffle tree.
  *   adaptive  CSR-Adaptive / CSR-stream (Greathouse & Daga, SC'14): rows
- *             binned at conversion into blocks of at most 128 rows and 1024
- *             non-zeros (fewer on small matrices, so there are two blocks
- *             per SM), staged through shared memory with coalesced loads
- *             and reduced by 1-32 lanes per row; rows longer than 256 split
+ *             binned at conversion into blocks of at most 1024 rows
+ *             (block_rows) and 1024 non-zeros (fewer on small matrices, so
+ *             there are two blocks per SM), staged through shared memory
+ *             with coalesced loads and reduced by 1-32 lanes per row (a
+ *             thread per row beyond 64 rows); rows longer than 256 split
  *             into pieces of 2048 non-zeros, one block each, whose sums the
- *             row's last piece adds in a fixed order (no atomics on y).
+ *             row's last piece adds in a fixed order (no atomics on y); a
+ *             long row trails the row block before it instead of taking a
+ *             block of its own.
  *   auto      by the row lengths' mean, maximum and coefficient of variation
  *             (csr_plan.c, README "The auto rule").
  * Option `width` = auto|1..32 (power of two): the vector kernel's lanes;
- * with kernel = auto an explicit width means vector (1: scalar).
+ * with kernel = auto an explicit width means vector (1: scalar). Option
+ * `block_rows` = auto|8..1024 (power of two): the adaptive blocks' row limit
+ * (auto: 1024; 128 was the limit before runs of empty rows were packed).
  * spmv_host (csr_host.c) runs each path's decomposition and summation order.
  * dtypes: f64, f32 (accumulation in the value type).
  */
@@ -30,8 +35,9 @@
 #include "csr_format.h"
 
 typedef struct csr_opts {
-    int kernel; /* csr_kernel: choices in enum order */
-    int width;  /* vector lanes, or SPMVLAB_AUTO */
+    int kernel;     /* csr_kernel: choices in enum order */
+    int width;      /* vector lanes, or SPMVLAB_AUTO */
+    int block_rows; /* adaptive: most rows of a row block, or SPMVLAB_AUTO (CSR_AD_ROWS) */
 } csr_opts;
 
 static const spmvlab_option csr_options[] = {
@@ -41,6 +47,9 @@ static const spmvlab_option csr_options[] = {
     {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
      "lanes per row of the vector kernel (power of two); auto: from the mean row length",
      SPMVLAB_FIELD(csr_opts, width)},
+    {"block_rows", SPMVLAB_OPT_INT_AUTO, "auto", 8, CSR_AD_ROWS, NULL,
+     "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024",
+     SPMVLAB_FIELD(csr_opts, block_rows)},
     {NULL}};
 
 static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adaptive"};
@@ -51,6 +60,11 @@ static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *e
     if (o->width != SPMVLAB_AUTO && (o->width & (o->width - 1))) {
         snprintf(err->msg, sizeof err->msg, "csr option width = %d must be a power of two from 1 to 32",
                  o->width);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (o->block_rows != SPMVLAB_AUTO && (o->block_rows & (o->block_rows - 1))) {
+        snprintf(err->msg, sizeof err->msg,
+                 "csr option block_rows = %d must be a power of two from 8 to 1024", o->block_rows);
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
@@ -98,7 +112,8 @@ static void csr_destroy(void *handle)
 static spmvlab_status csr_adaptive_upload(csr_format *f, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
-    if (csr_adaptive_build(&f->plan, f->rows, f->row_ptr, ctx->device->present ? ctx->device->sm_count : 0) != 0)
+    if (csr_adaptive_build(&f->plan, f->rows, f->row_ptr, ctx->device->present ? ctx->device->sm_count : 0,
+                           f->block_rows) != 0)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the adaptive row blocks of %d rows",
                          f->rows);
     const size_t np = (size_t)f->plan.pieces, vs = spmvlab_dtype_size(f->dtype);
@@ -140,6 +155,7 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->col_idx = A->col_idx;
     f->val = A->val;
     f->stats = csr_row_stats(A->rows, A->row_ptr);
+    f->block_rows = o->block_rows != SPMVLAB_AUTO ? o->block_rows : CSR_AD_ROWS;
     csr_choose(f, o);
     size_t vs = spmvlab_dtype_size(A->dtype);
     spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4, err);

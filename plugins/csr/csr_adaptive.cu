@@ -23,8 +23,10 @@ __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fm
 // A run of short rows: every thread stages up to kStream products of the
 // block's contiguous entries into shared memory (coalesced, all loads in
 // flight at once); then G = 128 / rows lanes (a power of two, 1 to 32) per
-// row add lane-strided products and meet in a shuffle tree. Every row of the
-// block, empty ones too, is stored once.
+// row add lane-strided products and meet in a shuffle tree, or, with more
+// than 64 rows (up to CSR_AD_ROWS: runs of empty and very short rows), each
+// thread sums rows tid, tid + 128, ... alone. Every row of the block, empty
+// ones too, is stored once; trailing long rows are left to their pieces.
 template <typename T>
 __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
                                           const int32_t *__restrict__ rp,
@@ -33,9 +35,17 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
                                           T *__restrict__ y)
 {
     const int tid = (int)threadIdx.x;
-    const int32_t rows = last - first, base = __ldg(rp + first), n = __ldg(rp + last) - base;
-    if (rows == 1 && n > CSR_AD_LONG)
-        return; // a long row: its pieces sum it
+    int32_t end = __ldg(rp + last);
+    while (last > first) { // trailing long rows: their pieces sum them
+        const int32_t e = __ldg(rp + last - 1);
+        if (end - e <= CSR_AD_LONG)
+            break;
+        last--;
+        end = e;
+    }
+    const int32_t rows = last - first, base = __ldg(rp + first), n = end - base;
+    if (rows == 0)
+        return; // block-uniform: only long rows
     int32_t c[kStream];
     T a[kStream];
 #pragma unroll
@@ -58,6 +68,16 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
     int g = 1;
     while (g < 32 && 2 * g * rows <= CSR_AD_BLOCK)
         g *= 2;
+    if (g == 1) { // block-uniform: no shuffles, a thread per row
+        for (int32_t r = tid; r < rows; r += CSR_AD_BLOCK) {
+            const int32_t e = __ldg(rp + first + r + 1) - base;
+            T sum = 0;
+            for (int32_t k = __ldg(rp + first + r) - base; k < e; k++)
+                sum += prod[k];
+            y[first + r] = sum;
+        }
+        return;
+    }
     const int r = tid / g, lane = tid % g;
     T sum = 0;
     if (r < rows) {

@@ -13,6 +13,7 @@ typedef struct csr_format {
     int32_t rows, cols, nnz;    /* matrix shape */
     csr_kernel kernel;          /* the path in use: scalar, vector or adaptive */
     int width;                  /* lanes per row: 1 scalar, 2..32 vector, 0 adaptive */
+    int32_t block_rows;         /* adaptive: most rows of a row block before shrinking */
     csr_stats stats;            /* row lengths: what the auto rule read */
     csr_adaptive_plan plan;     /* adaptive only: row blocks and long-row pieces (host) */
     const int32_t *row_ptr;     /* host arrays of the input, valid until destroy */

@@ -37,9 +37,12 @@
         const T *val = f->val;                                                            \
         T prod[CSR_AD_CAP];                                                               \
         for (int32_t b = 0; b < f->plan.blocks; b++) {                                    \
-            const int32_t first = f->plan.blk_row[b], rows = f->plan.blk_row[b + 1] - first; \
+            const int32_t first = f->plan.blk_row[b];                                     \
+            int32_t rows = f->plan.blk_row[b + 1] - first;                                \
+            while (rows > 0 && f->row_ptr[first + rows] - f->row_ptr[first + rows - 1] > CSR_AD_LONG) \
+                rows--; /* trailing long rows: their pieces */                            \
             const int32_t base = f->row_ptr[first], n = f->row_ptr[first + rows] - base;  \
-            if (rows == 1 && n > CSR_AD_LONG)                                             \
+            if (rows == 0)                                                                \
                 continue;                                                                 \
             for (int32_t k = 0; k < n; k++)                                               \
                 prod[k] = val[base + k] * x[f->col_idx[base + k]];                        \

@@ -11,13 +11,15 @@ extern "C" {
 #endif
 
 #define CSR_AD_BLOCK 128 /* threads of an adaptive block */
+#define CSR_AD_ROWS 1024 /* most rows of a row block (option block_rows = auto) */
 #define CSR_AD_CAP 1024  /* most non-zeros of a row block, staged in shared memory */
 #define CSR_AD_LONG 256  /* rows longer than this are split into pieces instead */
 #define CSR_AD_PIECE 2048 /* non-zeros per piece (block) of a long row */
 
 /* The adaptive plan on the device: row blocks, then long-row pieces. */
 typedef struct csr_adaptive_dev {
-    int32_t blocks;            /* row blocks; block b holds rows [blk_row[b], blk_row[b+1]) */
+    int32_t blocks;            /* row blocks; block b holds rows [blk_row[b], blk_row[b+1]),
+                                  its trailing rows longer than CSR_AD_LONG left to pieces */
     int32_t pieces;            /* blocks that each sum CSR_AD_PIECE entries of a long row */
     const int32_t *blk_row;    /* blocks + 1 row boundaries */
     const int32_t *piece_row;  /* row of each piece */

@@ -64,11 +64,12 @@ void csr_adaptive_free(csr_adaptive_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr, int sm_count)
+int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr, int sm_count,
+                       int32_t block_rows)
 {
     memset(p, 0, sizeof *p);
     const long long want = 2LL * (sm_count > 0 ? sm_count : 132);
-    int32_t max_rows = CSR_AD_BLOCK, cap = CSR_AD_CAP;
+    int32_t max_rows = block_rows, cap = CSR_AD_CAP;
     for (;;) { /* blocks are at least rows / max_rows and nnz / cap */
         long long by_rows = rows / max_rows, by_nnz = row_ptr[rows] / cap;
         if ((by_rows > by_nnz ? by_rows : by_nnz) >= want || (max_rows <= 8 && cap <= CSR_AD_LONG))
@@ -96,26 +97,27 @@ int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_pt
     int32_t nb = 0, np = 0;
     p->blk_row[0] = 0;
     for (int32_t i = 0; i < rows;) {
-        int32_t len = row_ptr[i + 1] - row_ptr[i];
-        if (len > CSR_AD_LONG) {
-            int32_t first = np, n = (len + CSR_AD_PIECE - 1) / CSR_AD_PIECE;
-            for (int32_t j = 0; j < n; j++, np++) {
-                p->piece_row[np] = i;
-                p->piece_first[np] = first;
-            }
-            p->blk_row[++nb] = ++i;
-            continue;
-        }
         int32_t r = i, n = 0;
-        while (r < rows && r - i < max_rows) {
+        while (r < rows && r - i < max_rows) { /* short rows while they fit */
             int32_t l = row_ptr[r + 1] - row_ptr[r];
             if (l > CSR_AD_LONG || n + l > cap)
                 break;
             n += l;
             r++;
         }
+        while (r < rows && row_ptr[r + 1] - row_ptr[r] > CSR_AD_LONG) { /* long rows follow */
+            int32_t first = np, len = row_ptr[r + 1] - row_ptr[r];
+            for (int32_t j = 0; j < (len + CSR_AD_PIECE - 1) / CSR_AD_PIECE; j++, np++) {
+                p->piece_row[np] = r;
+                p->piece_first[np] = first;
+            }
+            r++;
+        }
+        if (nb > 0 && row_ptr[i + 1] - row_ptr[i] > CSR_AD_LONG)
+            p->blk_row[nb] = r; /* only long rows: they trail the previous block */
+        else
+            p->blk_row[++nb] = r;
         i = r;
-        p->blk_row[++nb] = i;
     }
     p->blocks = nb;
     p->pieces = np;

@@ -35,7 +35,7 @@ typedef struct csr_adaptive_plan {
     int32_t blocks;       /* row blocks */
     int32_t pieces;       /* long-row pieces */
     int32_t long_rows;    /* rows longer than CSR_AD_LONG */
-    int32_t block_rows;   /* most rows of a row block (8 to CSR_AD_BLOCK) */
+    int32_t block_rows;   /* most short rows of a row block (8 to CSR_AD_ROWS) */
     int32_t block_nnz;    /* most non-zeros of a row block (CSR_AD_LONG to CSR_AD_CAP) */
     int32_t *blk_row;     /* blocks + 1 boundaries */
     int32_t *piece_row;   /* pieces rows */
@@ -43,14 +43,18 @@ typedef struct csr_adaptive_plan {
 } csr_adaptive_plan;
 
 /* Bins the rows: consecutive rows of at most CSR_AD_LONG non-zeros form a
- * block while it holds at most block_rows rows and block_nnz non-zeros; a
- * longer row is a block of its own (left to its pieces) and
- * ceil(len / CSR_AD_PIECE) pieces. block_rows (from CSR_AD_BLOCK down to 8)
- * and block_nnz (from CSR_AD_CAP down to CSR_AD_LONG) are halved together
- * while max(rows / block_rows, nnz / block_nnz) is below two blocks per SM
- * (sm_count; 132 when 0), so small matrices still spread over the device. Returns 0, or -1 without
- * memory (p then holds nothing). */
-int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr, int sm_count);
+ * block while it holds at most block_rows rows and block_nnz non-zeros; rows
+ * longer than CSR_AD_LONG are split into ceil(len / CSR_AD_PIECE) pieces and
+ * trail the block before them (the block ends there, and its kernel leaves
+ * its trailing long rows to their pieces), so no block is launched for a
+ * long row alone (except when the matrix starts with one). block_rows (from
+ * the option, CSR_AD_ROWS by default, down to 8) and block_nnz (from
+ * CSR_AD_CAP down to CSR_AD_LONG) are halved together while
+ * max(rows / block_rows, nnz / block_nnz) is below two blocks per SM
+ * (sm_count; 132 when 0), so small matrices still spread over the device.
+ * Returns 0, or -1 without memory (p then holds nothing). */
+int csr_adaptive_build(csr_adaptive_plan *p, int32_t rows, const int32_t *row_ptr, int sm_count,
+                       int32_t block_rows);
 void csr_adaptive_free(csr_adaptive_plan *p);
 
 #endif

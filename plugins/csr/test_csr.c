@@ -98,7 +98,7 @@ static void test_regular_medium_rows_run_adaptive_blocks(void)
     spmvlab_csr A;
     TEST_CHECK(gen(&A, 30000, 40000, len10) == 0);
     expect(&A, NULL,
-           (const char *const[]){"kernel", "adaptive", "blocks", "295", "block_rows", "128", "block_nnz", "1024",
+           (const char *const[]){"kernel", "adaptive", "blocks", "295", "block_rows", "1024", "block_nnz", "1024",
                                  "pieces", "0", NULL});
     spmvlab_csr_free(&A);
     TEST_CHECK(gen(&A, 300, 400, len10) == 0);
@@ -143,6 +143,24 @@ static void test_piece_edges(void)
     spmvlab_csr_free(&A);
 }
 
+/* 300,000 rows, nine in ten empty, rows of 3 between them and a row of 600
+ * every 997 rows (R-MAT-like). With 1024 rows a block closes at each long
+ * row, which trails it instead of taking a block of its own: 302 blocks (the
+ * first holds only row 0, a long row). With block_rows = 128: 2409 blocks. */
+static int32_t len_sparse(int32_t i) { return i % 997 == 0 ? 600 : i % 10 == 0 ? 3 : 0; }
+static void test_runs_of_empty_rows_pack_into_wide_blocks(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, 300000, 1000, len_sparse) == 0);
+    expect(&A, NULL,
+           (const char *const[]){"kernel", "adaptive", "block_rows", "1024", "blocks", "302", "long_rows", "301",
+                                 "pieces", "301", NULL});
+    const char *narrow[] = {"block_rows=128", NULL};
+    expect(&A, narrow,
+           (const char *const[]){"kernel", "adaptive", "block_rows", "128", "blocks", "2409", "pieces", "301", NULL});
+    spmvlab_csr_free(&A);
+}
+
 /* An explicit width with kernel = auto means vector (width 1: scalar); an
  * empty matrix runs scalar. */
 static void test_explicit_width_and_empty_matrix(void)
@@ -166,6 +184,7 @@ int main(void)
     test_long_regular_rows_run_vector_when_rows_are_many();
     test_a_long_row_makes_rows_uneven_and_is_split();
     test_piece_edges();
+    test_runs_of_empty_rows_pack_into_wide_blocks();
     test_explicit_width_and_empty_matrix();
     return test_done("csr auto_rule");
 }
