@@ -1,9 +1,10 @@
 /*
- * bcsr on the CPU: the kernel of bcsr.cu run lane by lane from the format's
- * own arrays — the same fixed positions per lane, the same fused
- * multiply-adds in the same order, the same xor-shuffle tree — so the CPU
- * checks the layout and the lane arithmetic the GPU relies on, and f32
- * results match the device's bits.
+ * bcsr on the CPU: the kernel of the format's layout run lane by lane from
+ * its own arrays — for the warp layout (bcsr.cu) the same fixed positions
+ * per lane and the same xor-shuffle tree, for the slice layout
+ * (bcsr_slice.cu) the same per-row order, both with the same fused
+ * multiply-adds — so the CPU checks the layout and the lane arithmetic the
+ * GPU relies on, and f32 results match the device's bits.
  */
 #include <math.h>
 
@@ -110,5 +111,8 @@ void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y)
 static BCSR_SLICE_HOST(double, fma)
 static BCSR_SLICE_HOST(float, fmaf)
 
-void bcsr_slice_host_f64(const bcsr_fmt *f, const double *x, double *y) { bcsr_slice_host_double_rows(f, x, y); }
+void bcsr_slice_host_f64(const bcsr_fmt *f, const double *x, double *y)
+{
+    bcsr_slice_host_double_rows(f, x, y);
+}
 void bcsr_slice_host_f32(const bcsr_fmt *f, const float *x, float *y) { bcsr_slice_host_float_rows(f, x, y); }
