@@ -13,16 +13,21 @@
  * does not fit is escaped: base = ~e (e-th escaped chunk, negative), off
  * holds each column's low delta_bits and hi[32 e + k mod 32] the rest, 8
  * bits when every escaped column is below 2^(delta_bits + 8), else 16.
- * Work: warp tasks. Row tiles pack whole rows of at most `tile` entries;
- * the warp loads all entries at once (val, off, base, x), stages products
- * in shared memory and reduces each row with `lanes` lanes. A row longer
- * than the tile is a row piece (one warp); longer than `piece` it is split
- * into equal pieces whose partial sums a combine kernel adds.
+ * Work, kernel = vector (default): `lanes` lanes a row, each lane
+ * decoding its own columns; a lane group owns several rows and loads
+ * entries of all of them before multiplying; a shuffle tree a row. Rows
+ * longer than `long` are row pieces (one warp each).
+ * Work, kernel = tiles: row tiles pack whole rows of at most `tile`
+ * entries; the warp loads all entries at once (val, off, base, x), stages
+ * products in shared memory and reduces each row with `lanes` lanes; a row
+ * longer than the tile is a row piece.
+ * Both: a row piece longer than `piece` is split into equal pieces whose
+ * partial sums a combine kernel adds.
  * Device bytes: 4(rows + 1) + (s + d/8)·nnz + 4·ceil(nnz/32)
  *   + 32·h·escaped chunks + 16·tasks + 16·split rows + s'·pieces of split
  *   rows (s: stored value bytes, d: delta_bits, h: 1 or 2, s': run dtype).
- * Options: delta_bits, values (native|f32: f32 storage for an f64 run,
- * declared to the core), tile, lanes, piece.
+ * Options: kernel, delta_bits, values (native|f32: f32 storage for an f64
+ * run, declared to the core), tile, lanes, batch, long, steps, piece.
  * Limits: f64 and f32; delta_bits 8 refuses escaped columns >= 2^24;
  * values = f32 refuses values that overflow f32 or fall below its smallest
  * normal number (they would lose their precision).
@@ -39,26 +44,43 @@
 enum csrdu_delta_choice { CSRDU_DELTA8, CSRDU_DELTA16 };
 enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
 enum csrdu_tile_choice { CSRDU_TILE128, CSRDU_TILE256, CSRDU_TILE512 };
+enum csrdu_kernel_choice { CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
 
 typedef struct csrdu_opts {
+    int kernel;     /* enum csrdu_kernel_choice */
     int delta_bits; /* enum csrdu_delta_choice */
     int values;     /* enum csrdu_values_choice */
     int tile;       /* enum csrdu_tile_choice */
     int lanes;      /* 1..32 power of two, or SPMVLAB_AUTO */
+    int batch;      /* 1, 2, 4, or SPMVLAB_AUTO */
+    int long_len;   /* rows longer than this are pieces (vector), or SPMVLAB_AUTO */
+    int steps;      /* row groups a warp runs in turn (vector) */
     int piece;      /* entries of one piece of a split row */
 } csrdu_opts;
 
 static const spmvlab_option csrdu_options[] = {
+    {"kernel", SPMVLAB_OPT_ENUM, "vector", 0, 0, "vector|tiles",
+     "vector: `lanes` lanes a row, loads batched over rows, shuffle sums; tiles: row tiles staged in shared memory",
+     SPMVLAB_FIELD(csrdu_opts, kernel)},
     {"delta_bits", SPMVLAB_OPT_ENUM, "16", 0, 0, "8|16", "bits of a stored column offset from its chunk's base",
      SPMVLAB_FIELD(csrdu_opts, delta_bits)},
     {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
      "value storage: the run's dtype, or f32 for an f64 run (declared; computes in f64)",
      SPMVLAB_FIELD(csrdu_opts, values)},
-    {"tile", SPMVLAB_OPT_ENUM, "256", 0, 0, "128|256|512", "entries of a row tile (one warp)",
+    {"tile", SPMVLAB_OPT_ENUM, "256", 0, 0, "128|256|512", "tiles kernel: entries of a row tile (one warp)",
      SPMVLAB_FIELD(csrdu_opts, tile)},
     {"lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
-     "lanes per row when reducing a row tile (power of two); auto: from the mean row length",
+     "lanes per row (power of two; vector: 2 to 32); auto: vector from the 90th-percentile row, tiles from the mean",
      SPMVLAB_FIELD(csrdu_opts, lanes)},
+    {"batch", SPMVLAB_OPT_INT_AUTO, "auto", 1, 4, NULL,
+     "vector kernel, 32 lanes: entries of a row a lane loads per batch (1, 2, 4); auto: from the 90th-percentile row",
+     SPMVLAB_FIELD(csrdu_opts, batch)},
+    {"long", SPMVLAB_OPT_INT_AUTO, "auto", 8, 1048576, NULL,
+     "vector kernel: rows longer than this are row pieces of one warp; auto: max(32, 2 lanes batch)",
+     SPMVLAB_FIELD(csrdu_opts, long_len)},
+    {"steps", SPMVLAB_OPT_INT, "4", 1, 64, NULL,
+     "vector kernel: row groups a warp runs in turn, the next one's row bounds loaded ahead",
+     SPMVLAB_FIELD(csrdu_opts, steps)},
     {"piece", SPMVLAB_OPT_INT, "4096", 512, 1048576, NULL, "longest row piece of one warp; longer rows are split",
      SPMVLAB_FIELD(csrdu_opts, piece)},
     {NULL},
@@ -71,7 +93,68 @@ static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err 
         snprintf(err->msg, sizeof err->msg, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
         return SPMVLAB_INVALID_OPTION;
     }
+    if (o->batch == 3) {
+        snprintf(err->msg, sizeof err->msg, "csrdu option batch = 3 must be 1, 2 or 4");
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (o->kernel == CSRDU_KERNEL_VECTOR && o->lanes == 1) {
+        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (o->kernel == CSRDU_KERNEL_VECTOR && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO &&
+        o->batch > 1) {
+        snprintf(err->msg, sizeof err->msg,
+                 "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
+        return SPMVLAB_INVALID_OPTION;
+    }
     return SPMVLAB_OK;
+}
+
+/* The row length below which 90 % of the rows lie: what one batch of the
+ * vector kernel should cover (a few longer rows take another batch or are
+ * pieces). Lengths beyond 4096 count as 4096. */
+static int32_t cover_length(const spmvlab_matrix *A)
+{
+    enum { CAP = 4096 };
+    int64_t *hist = calloc(CAP + 1, sizeof *hist);
+    if (!hist || A->rows == 0) {
+        free(hist);
+        return 0;
+    }
+    for (int32_t r = 0; r < A->rows; r++) {
+        int32_t n = A->row_ptr[r + 1] - A->row_ptr[r];
+        hist[n < CAP ? n : CAP]++;
+    }
+    int64_t want = (int64_t)ceil(0.9 * A->rows), seen = 0;
+    int32_t c = 0;
+    while (c < CAP && (seen += hist[c]) < want)
+        c++;
+    free(hist);
+    return c;
+}
+
+/* The vector kernel's shape. Lanes: the power of two at or above the
+ * cover length, 2 to 32 (32 with an explicit batch above 1). Batch (32
+ * lanes only): the power of two of entries a lane that covers the cover
+ * length, at most 4. Long rows: beyond two batches (at least 32), so a
+ * warp's row groups differ by at most a batch or two. */
+static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o, const spmvlab_matrix *A)
+{
+    const int32_t c = cover_length(A);
+    int w = 2;
+    while (w < 32 && w < c)
+        w *= 2;
+    if (o->batch != SPMVLAB_AUTO && o->batch > 1)
+        w = 32;
+    f->lanes = o->lanes != SPMVLAB_AUTO ? o->lanes : w;
+    int u = 1;
+    while (f->lanes == 32 && u < 4 && 32 * u < c)
+        u *= 2;
+    f->batch = f->lanes < 32 ? 1 : o->batch != SPMVLAB_AUTO ? o->batch : u;
+    f->cover = c;
+    f->steps = o->steps;
+    int32_t two = 2 * f->lanes * f->batch;
+    f->long_len = o->long_len != SPMVLAB_AUTO ? o->long_len : two > 32 ? two : 32;
 }
 
 /* Lanes per row of a tile's reduction: a lane per 4 entries of the mean
@@ -182,9 +265,15 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
+    f->kernel = o->kernel == CSRDU_KERNEL_TILES ? CSRDU_K_TILES : CSRDU_K_VECTOR;
     f->tile = tiles[o->tile];
-    f->lanes = choose_lanes(o, A);
     f->piece = o->piece;
+    if (f->kernel == CSRDU_K_TILES) {
+        f->lanes = choose_lanes(o, A);
+        f->long_len = f->tile;
+    } else {
+        choose_vector_shape(f, o, A);
+    }
     spmvlab_status st = copy_values(f, A, err);
     int32_t bad_col = 0;
     int rc = 0;
@@ -192,7 +281,8 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         memcpy(f->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4);
         rc = csrdu_index_build(&f->ix, A->col_idx, A->nnz, o->delta_bits == CSRDU_DELTA8 ? 8 : 16, &bad_col);
         if (rc == 0)
-            rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->tile, f->piece);
+            rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->long_len,
+                                  f->kernel == CSRDU_K_TILES ? f->tile : 0, f->piece);
         if (rc == 0 && !(f->host_partial = malloc((size_t)(f->plan.nslots + 1) * 8)))
             rc = -1;
     } else if (st == SPMVLAB_OK) {
@@ -210,8 +300,13 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->dev.vmode = f->vmode;
         f->dev.off_bytes = f->ix.delta_bits / 8;
         f->dev.hi_bytes = f->ix.hi_bytes;
+        f->dev.kernel = f->kernel;
         f->dev.tile = f->tile;
         f->dev.lanes = f->lanes;
+        f->dev.batch = f->batch;
+        f->dev.steps = f->steps;
+        f->dev.rows = f->rows;
+        f->dev.long_len = f->long_len;
         st = upload_all(f, err);
     }
     if (st != SPMVLAB_OK) {
@@ -235,24 +330,35 @@ static spmvlab_status csrdu_spmv(void *handle, const void *x, void *y, void *str
 
 SPMVLAB_SPMV_HOST_F64_F32(csrdu, csrdu_format, dtype)
 
+/* The format's bytes and escapes, then the kernel's shape: tiles for
+ * kernel = tiles; lanes, batch, cover length, long-row limit and steps for
+ * the vector kernel; the row pieces and split rows of both. */
 static void csrdu_describe(const void *handle, char *buf, size_t len)
 {
     const csrdu_format *f = handle;
     const csrdu_index *ix = &f->ix;
     double nnz = f->nnz ? (double)f->nnz : 1;
-    snprintf(buf, len,
-             "delta_bits=%d values=%s bytes_per_nnz=%.3f index_bytes_per_nnz=%.3f escaped_chunks=%.2f%% hi_bytes=%d "
-             "tile=%d lanes=%d tiles=%d pieces=%d split_rows=%d",
-             ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32", (double)f->dev_bytes / nnz,
-             (double)csrdu_index_bytes(ix) / nnz, ix->nchunks ? 100.0 * (double)ix->nesc / (double)ix->nchunks : 0.0,
-             ix->hi_bytes, f->tile, f->lanes, f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
+    int n = snprintf(buf, len,
+                     "kernel=%s delta_bits=%d values=%s bytes_per_nnz=%.3f index_bytes_per_nnz=%.3f escaped_chunks=%.2f%% "
+                     "hi_bytes=%d ",
+                     f->kernel == CSRDU_K_TILES ? "tiles" : "vector", ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32",
+                     (double)f->dev_bytes / nnz, (double)csrdu_index_bytes(ix) / nnz,
+                     ix->nchunks ? 100.0 * (double)ix->nesc / (double)ix->nchunks : 0.0, ix->hi_bytes);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if (f->kernel == CSRDU_K_TILES)
+        snprintf(buf + n, len - (size_t)n, "tile=%d lanes=%d tiles=%d pieces=%d split_rows=%d", f->tile, f->lanes,
+                 f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
+    else
+        snprintf(buf + n, len - (size_t)n, "lanes=%d batch=%d cover=%d long=%d steps=%d pieces=%d split_rows=%d", f->lanes,
+                 f->batch, f->cover, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits);
 }
 
 static const spmvlab_plugin csrdu_plugin = {
     SPMVLAB_PLUGIN_HEADER,
     .name = "csrdu",
     .summary = "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .reference = "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
                  "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "
                  "compression, ICS'06",

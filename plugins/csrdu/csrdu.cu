@@ -1,5 +1,6 @@
-// csrdu kernels: one warp a task (row tile or row piece), columns decoded in
-// registers from a per-chunk base; a combine kernel for split rows.
+// csrdu tiles kernel (`kernel = tiles`): one warp a task (row tile or row
+// piece), columns decoded in registers from a per-chunk base; the combine
+// kernel for split rows of both kernels; the launcher of both.
 #include <cuda_runtime.h>
 
 #include <stdint.h>
@@ -154,31 +155,38 @@ cudaError_t by_index(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
 {
     const A *xa = static_cast<const A *>(x);
     A *ya = static_cast<A *>(y);
-    cudaError_t e;
     // hi_bytes 0 (no escapes) takes the uint8 kernel: hi is never read.
     if (d->off_bytes == 1)
-        e = d->hi_bytes == 2 ? by_tile<V, A, uint8_t, uint16_t>(d, xa, ya, s) : by_tile<V, A, uint8_t, uint8_t>(d, xa, ya, s);
-    else
-        e = d->hi_bytes == 2 ? by_tile<V, A, uint16_t, uint16_t>(d, xa, ya, s)
-                             : by_tile<V, A, uint16_t, uint8_t>(d, xa, ya, s);
-    if (e != cudaSuccess || d->nsplits == 0)
-        return e;
-    csrdu_combine<A><<<(unsigned)d->nsplits, CSRDU_COMBINE_THREADS, 0, s>>>(d->splits, static_cast<const A *>(d->partial), ya);
+        return d->hi_bytes == 2 ? by_tile<V, A, uint8_t, uint16_t>(d, xa, ya, s) : by_tile<V, A, uint8_t, uint8_t>(d, xa, ya, s);
+    return d->hi_bytes == 2 ? by_tile<V, A, uint16_t, uint16_t>(d, xa, ya, s) : by_tile<V, A, uint16_t, uint8_t>(d, xa, ya, s);
+}
+
+template <typename A> cudaError_t combine(const csrdu_dev *d, void *y, cudaStream_t s)
+{
+    csrdu_combine<A><<<(unsigned)d->nsplits, CSRDU_COMBINE_THREADS, 0, s>>>(d->splits, static_cast<const A *>(d->partial),
+                                                                          static_cast<A *>(y));
     return cudaGetLastError();
 }
 
 } // namespace
 
+// The main kernel of either kind, then the combine of split rows (its
+// partial sums are in the run's dtype: f32 only for an f32 run).
 extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (d->ntasks == 0)
-        return cudaSuccess;
-    switch (d->vmode) {
-    case CSRDU_V_F64: return by_index<double, double>(d, x, y, s);
-    case CSRDU_V_F32: return by_index<float, float>(d, x, y, s);
-    default: return by_index<float, double>(d, x, y, s);
-    }
+    cudaError_t e = cudaSuccess;
+    if (d->kernel == CSRDU_K_VECTOR)
+        e = static_cast<cudaError_t>(csrdu_launch_vector(d, x, y, stream));
+    else if (d->ntasks > 0)
+        switch (d->vmode) {
+        case CSRDU_V_F64: e = by_index<double, double>(d, x, y, s); break;
+        case CSRDU_V_F32: e = by_index<float, float>(d, x, y, s); break;
+        default: e = by_index<float, double>(d, x, y, s); break;
+        }
+    if (e != cudaSuccess || d->nsplits == 0)
+        return e;
+    return d->vmode == CSRDU_V_F32 ? combine<float>(d, y, s) : combine<double>(d, y, s);
 }
 
 extern "C" const char *csrdu_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }

@@ -28,6 +28,15 @@ extern "C" {
 #define CSRDU_WARPS 4
 /* Threads per block of the combine kernel (one block per split row). */
 #define CSRDU_COMBINE_THREADS 256
+/* Vector kernel: entries a lane loads before its first multiply, split
+ * into R = CSRDU_VEC_LOADS / U rows of U entries each (U = `batch`). */
+#define CSRDU_VEC_LOADS 4
+/* Vector kernel: entries a lane of a row piece loads per batch (the warp
+ * covers 32 times as many). */
+#define CSRDU_PIECE_J 8
+
+/* Which kernel runs the matrix (option `kernel`, in its choices' order). */
+typedef enum csrdu_kernel { CSRDU_K_TILES = 0, CSRDU_K_VECTOR = 1 } csrdu_kernel;
 
 /* How values are stored and computed. */
 typedef enum csrdu_vmode {
@@ -36,7 +45,8 @@ typedef enum csrdu_vmode {
     CSRDU_V_F32_F64 = 2 /* f32 values, f64 x, y and arithmetic */
 } csrdu_vmode;
 
-/* One warp's work.
+/* One warp's work. The vector kernel has row pieces only (its rows of at
+ * most long_len entries need no task).
  * Row tile (r0 >= 0): rows [r0, r1) whole, whose entries are [k0, k1) with
  *   k1 - k0 <= the tile size; products staged in shared memory, then
  *   reduced by groups of `lanes` lanes per row; y written directly.
@@ -79,13 +89,20 @@ typedef struct csrdu_dev {
     void *partial;            /* one accumulator per split piece */
     int32_t ntasks, nsplits;
     int vmode, off_bytes, hi_bytes;
-    int tile;                 /* entries of a row tile: 128, 256 or 512 */
-    int lanes;                /* lanes per row in a row tile's reduction */
+    int kernel;               /* csrdu_kernel */
+    int tile;                 /* tiles: entries of a row tile, 128, 256 or 512 */
+    int lanes;                /* tiles: lanes per row in a tile's reduction; vector: lanes a row (2..32) */
+    int batch;                /* vector: entries a lane loads per row per batch (1 below 32 lanes) */
+    int32_t rows, long_len;   /* vector: rows longer than long_len are the row pieces */
+    int steps;                /* vector: row groups a warp runs in turn */
 } csrdu_dev;
 
-/* y = A*x: the main kernel, then the combine kernel when rows were split.
- * Asynchronous on stream. Returns 0 or a cudaError_t code. */
+/* y = A*x: the main kernel (csrdu.cu or csrdu_vector.cu by d->kernel),
+ * then the combine kernel when rows were split. Asynchronous on stream.
+ * Returns 0 or a cudaError_t code. */
 int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream);
+/* The vector kernel alone (csrdu_vector.cu); the combine is the caller's. */
+int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream);
 const char *csrdu_error_string(int code);
 
 #ifdef __cplusplus

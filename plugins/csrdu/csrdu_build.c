@@ -111,13 +111,14 @@ void csrdu_plan_free(csrdu_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Pieces of a row longer than the tile: one when it fits `piece`. */
+/* Pieces of a long row: one when it fits `piece`. */
 static int32_t pieces_of(int64_t len, int piece) { return (int32_t)((len + piece - 1) / piece); }
 
-/* Row tiles greedily: consecutive rows while their entries fit the tile
- * and they are at most `tile` rows (so a run of empty rows is bounded);
- * a longer row ends the tile and becomes pieces of its own. */
-int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int tile, int piece)
+/* Row tiles greedily (tile > 0): consecutive rows while their entries fit
+ * the tile and they are at most `tile` rows (so a run of empty rows is
+ * bounded); a row longer than long_len ends the tile and becomes pieces of
+ * its own. Without tiles (the vector kernel) only the pieces are tasks. */
+int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int32_t long_len, int tile, int piece)
 {
     memset(p, 0, sizeof *p);
     int64_t npieces = 0, ntiles = 0, nsplits = 0;
@@ -126,7 +127,7 @@ int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int tile, i
         int32_t r = 0;
         while (r < rows) {
             int64_t len = rp[r + 1] - rp[r];
-            if (len > tile) {
+            if (len > long_len) {
                 int32_t n = pieces_of(len, piece);
                 int64_t each = (len + n - 1) / n;
                 if (pass == 1 && n > 1)
@@ -141,8 +142,12 @@ int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int tile, i
                 r++;
                 continue;
             }
+            if (tile == 0) { /* the vector kernel's rows need no task */
+                r++;
+                continue;
+            }
             int32_t r0 = r;
-            while (r < rows && r - r0 < tile && rp[r + 1] - rp[r0] <= tile)
+            while (r < rows && r - r0 < tile && rp[r + 1] - rp[r0] <= tile && rp[r + 1] - rp[r] <= long_len)
                 r++;
             if (pass == 1)
                 p->tasks[ti] = (csrdu_task){rp[r0], rp[r], r0, r};

@@ -43,10 +43,12 @@ typedef struct csrdu_plan {
     int32_t nslots;   /* partial sums of the split rows */
 } csrdu_plan;
 
-/* Plans rows over tiles of at most `tile` entries (and at most `tile`
- * rows); a longer row is one piece when at most `piece` long, else split
- * into equal pieces of at most `piece`. Returns 0 or -1 (out of memory). */
-int csrdu_plan_build(csrdu_plan *p, const int32_t *row_ptr, int32_t rows, int tile, int piece);
+/* A row longer than long_len is one piece when at most `piece` long,
+ * else split into equal pieces of at most `piece`. With tile > 0 (the
+ * tiles kernel, long_len = tile) the other rows form tiles of at most
+ * `tile` entries and `tile` rows; with tile = 0 (the vector kernel) they
+ * get no task. Returns 0 or -1 (out of memory). */
+int csrdu_plan_build(csrdu_plan *p, const int32_t *row_ptr, int32_t rows, int32_t long_len, int tile, int piece);
 void csrdu_plan_free(csrdu_plan *p);
 
 /* The first value of val[0..nnz) that f32 storage would not keep honestly:
@@ -59,8 +61,12 @@ typedef struct csrdu_format {
     spmvlab_ctx *ctx;
     spmvlab_dtype dtype;      /* the run's dtype: x, y and arithmetic */
     csrdu_vmode vmode;
+    csrdu_kernel kernel;
     int32_t rows, cols, nnz;
     int tile, lanes, piece;   /* the options as resolved */
+    int batch, steps;         /* vector kernel: entries a lane a row per batch, row groups a warp */
+    int32_t long_len;         /* vector kernel: longer rows are row pieces */
+    int32_t cover;            /* vector kernel: the row length the auto shape covers (90th percentile) */
     int32_t *row_ptr;         /* host copies, for spmv_host */
     void *val;                /* nnz values, f64 or f32 */
     csrdu_index ix;

@@ -1,7 +1,10 @@
 /*
  * csrdu on the CPU: the kernels' algorithm from the format's own arrays, in
  * their summation order (lanes, shuffle trees, the combine block's tree),
- * decoding every column from its chunk as the device does.
+ * decoding every column from its chunk as the device does. The tasks are
+ * the tiles kernel's tiles and pieces, or the vector kernel's pieces; the
+ * vector kernel's rows follow (a lane's fma chain does not depend on how
+ * many of its entries a batch loads).
  */
 #include <math.h>
 
@@ -51,6 +54,20 @@
                 CSRDU_TREE(lane, v)                                                            \
                 y[r] = lane[0];                                                                \
             }                                                                                  \
+        }                                                                                      \
+        for (int32_t r = 0; f->kernel == CSRDU_K_VECTOR && r < f->rows; r++) {                 \
+            int64_t b = f->row_ptr[r], e = f->row_ptr[r + 1]; /* vector: `lanes` lanes a row */ \
+            if (e - b > f->long_len)                                                           \
+                continue; /* a row of the pieces */                                            \
+            ACC lane[32];                                                                      \
+            for (int l = 0; l < f->lanes; l++) {                                               \
+                ACC s = 0;                                                                     \
+                for (int64_t k = b + l; k < e; k += f->lanes)                                  \
+                    s = FMA(VAL(k), x[csrdu_index_col(&f->ix, k)], s);                         \
+                lane[l] = s;                                                                   \
+            }                                                                                  \
+            CSRDU_TREE(lane, f->lanes)                                                         \
+            y[r] = lane[0];                                                                    \
         }                                                                                      \
         for (int32_t q = 0; q < p->nsplits; q++) { /* the combine */                           \
             csrdu_split sp = p->splits[q];                                                     \

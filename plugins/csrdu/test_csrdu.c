@@ -149,25 +149,76 @@ static void test_f32_storage_refusals(void)
     spmvlab_csr_free(&A);
 }
 
-/* Rows of 0, 5, 3000, 10000, 1 and 129 entries with tile 128, piece 512:
- * two split rows (6 and 20 pieces), one single-piece row (129), tiles for
- * the rest; every row right, the footprint the core's count. */
+/* Rows of 0, 5, 3000, 10000, 1 and 129 entries, piece 512: two split rows
+ * (6 and 20 pieces) and the row of 129 one piece of its own when it is
+ * long for the kernel (tiles of 128; vector with long = 64), a row of a
+ * row group when it is not (vector, auto: 32 lanes, batch 4, long 256).
+ * Every row right, the footprint the core's count. */
 static void test_long_rows_split_and_combined(void)
 {
     const int32_t lengths[] = {0, 5, 3000, 10000, 1, 129};
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
-    const char *sets[] = {"tile=128", "piece=512", NULL};
+    const char *tiles[] = {"kernel=tiles", "tile=128", "piece=512", NULL};
+    const char *vec64[] = {"long=64", "piece=512", NULL};
+    const char *vec[] = {"piece=512", NULL};
+    const char **sets[] = {tiles, vec64, vec};
+    const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 cover=4096 long=64 steps=4 pieces=27 split_rows=2",
+                          "long=256 steps=4 pieces=26 split_rows=2"};
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        TEST_CHECK(test_convert("csrdu", &A, dtypes[d], sets, &t, &err) == SPMVLAB_OK);
-        TEST_CHECK(test_verify_host(t, 21) <= 1.0);
-        TEST_CONTAINS(test_describe(t), "tiles=2 pieces=27 split_rows=2");
-        TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
-        test_instance_free(t);
-    }
+    for (int v = 0; v < 3; v++)
+        for (int d = 0; d < 2; d++) {
+            test_instance *t;
+            spmvlab_err err = {{0}};
+            TEST_CHECK(test_convert("csrdu", &A, dtypes[d], sets[v], &t, &err) == SPMVLAB_OK);
+            TEST_CHECK(test_verify_host(t, 21) <= 1.0);
+            TEST_CONTAINS(test_describe(t), want[v]);
+            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+            test_instance_free(t);
+        }
+    spmvlab_csr_free(&A);
+}
+
+/* The vector kernel's auto shape follows the 90th-percentile row: rows of
+ * 5 take 8 lanes; rows of 60 take 32 lanes and a batch of 2; explicit
+ * lanes below 32 with a batch above 1 are refused, as are lanes = 1. */
+static void test_vector_shape(void)
+{
+    int32_t lengths[40];
+    for (int i = 0; i < 40; i++)
+        lengths[i] = i < 37 ? 5 : 300; /* 3 long rows: beyond the 90th percentile */
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 5) == 0);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "kernel=vector");
+    TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 cover=5 long=32 steps=4 pieces=3 split_rows=0");
+    TEST_CHECK(test_verify_host(t, 7) <= 1.0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 40; i++)
+        lengths[i] = 60;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 6) == 0);
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "lanes=32 batch=2 cover=60 long=128");
+    TEST_CHECK(test_verify_host(t, 8) <= 1.0);
+    test_instance_free(t);
+    /* Two batches a row and more: 4 lanes over rows of 60. */
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F32, (const char *[]){"lanes=4", "long=64", NULL}, &t, &err) ==
+               SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "lanes=4 batch=1 cover=60 long=64 steps=4 pieces=0");
+    TEST_CHECK(test_verify_host(t, 9) <= 1.0);
+    test_instance_free(t);
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){"lanes=8", "batch=2", NULL}, &t, &err) ==
+               SPMVLAB_INVALID_OPTION);
+    TEST_CONTAINS(err.msg, "needs lanes = 32");
+    test_instance_free(t);
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){"lanes=1", NULL}, &t, &err) ==
+               SPMVLAB_INVALID_OPTION);
+    TEST_CONTAINS(err.msg, "kernel = tiles");
+    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
@@ -177,5 +228,6 @@ int main(void)
     test_decode_random_columns_with_long_jumps();
     test_f32_storage_refusals();
     test_long_rows_split_and_combined();
+    test_vector_shape();
     return test_done("csrdu layout");
 }

@@ -1,0 +1,246 @@
+// csrdu vector kernel (`kernel = vector`, the default): W lanes a row, each
+// lane decoding its own columns as base[k >> 5] + off[k] (the 32 lanes of a
+// load read one or two bases: a broadcast), no shared memory, no staging.
+// A lane group of W lanes owns R rows; per batch every lane issues the
+// loads of U entries of each of its R rows (R * U = CSRDU_VEC_LOADS) before
+// the first x gather and the first multiply, so a warp keeps up to 256
+// entries in flight even when rows are a few entries long. A shuffle tree
+// of W lanes ends each row. Rows longer than long_len are row pieces of one
+// warp (tasks, in the blocks before the row blocks); a split row's pieces
+// go to partial sums that the combine kernel (csrdu.cu) adds.
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+#include "csrdu.h"
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+// Entry k's column. An escaped chunk's high bits are read at their stored
+// width, chosen at run time: escaped chunks are the minority that takes the
+// branch, so the width needs no template of its own.
+template <typename OffT>
+__device__ __forceinline__ int32_t column(const int32_t *__restrict__ base, const OffT *__restrict__ off,
+                                          const void *__restrict__ hi, int hi_bytes, int32_t k)
+{
+    const int32_t b = __ldg(base + (k >> 5));
+    const uint32_t o = __ldg(off + k);
+    uint32_t h = 0;
+    if (b < 0) {
+        const int64_t i = csrdu_hi_index(b, k);
+        h = hi_bytes == 1 ? __ldg(static_cast<const uint8_t *>(hi) + i) : __ldg(static_cast<const uint16_t *>(hi) + i);
+    }
+    return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
+}
+
+template <typename OffT> struct cols {
+    const OffT *off;
+    const int32_t *base;
+    const void *hi;
+    int hi_bytes;
+    __device__ __forceinline__ int32_t at(int32_t k) const { return column(base, off, hi, hi_bytes, k); }
+};
+
+// Row piece: entries [k0, k1) strided over the 32 lanes, J loads a lane in
+// flight per batch, one fma chain a lane in entry order, then the warp's
+// shuffle tree (spmv_host's order).
+template <typename V, typename A, typename OffT>
+__device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V *__restrict__ val, cols<OffT> ix,
+                                          A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
+{
+    constexpr int J = CSRDU_PIECE_J;
+    A sum = 0;
+    for (int64_t k0 = (int64_t)tk.k0 + lane; k0 < tk.k1; k0 += 32 * J) {
+        A a[J];
+        int32_t c[J];
+#pragma unroll
+        for (int j = 0; j < J; j++) {
+            const int64_t k = k0 + 32 * j;
+            const bool in = k < tk.k1;
+            a[j] = in ? (A)__ldg(val + k) : A(0);
+            c[j] = in ? ix.at((int32_t)k) : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < J; j++)
+            if (c[j] >= 0)
+                sum = fma(a[j], __ldg(x + c[j]), sum);
+    }
+    for (int s = 16; s > 0; s /= 2)
+        sum += __shfl_down_sync(kFull, sum, s);
+    if (lane == 0) {
+        if (tk.r1 < 0)
+            y[~tk.r0] = sum;
+        else
+            partial[tk.r1] = sum;
+    }
+}
+
+// Row bounds of a lane group's R rows (first + G i): beg, and len = -1
+// where there is no row or the row belongs to the pieces (not stored here).
+template <int R, int G>
+__device__ __forceinline__ void bounds(int32_t first, int32_t rows, int32_t long_len, const int32_t *__restrict__ rp,
+                                       int32_t (&beg)[R], int32_t (&len)[R])
+{
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        const int32_t r = first + G * i;
+        beg[i] = 0;
+        len[i] = -1;
+        if (r < rows) {
+            beg[i] = __ldg(rp + r);
+            const int32_t n = __ldg(rp + r + 1) - beg[i];
+            len[i] = n <= long_len ? n : -1;
+        }
+    }
+}
+
+// One row group of a warp: rows row0 .. row0 + G R - 1; lane group g
+// (G = 32 / W of them) owns rows row0 + g + G i, i < R, so for each i the
+// warp's loads cover G consecutive rows: contiguous entries, coalesced.
+// Lane v of a group adds entries v, v + W, v + 2W, ... of each row in
+// order (U of them a batch); the group repeats batches until its longest
+// row is done.
+template <typename V, typename A, typename OffT, int W, int U, int R>
+__device__ __forceinline__ void row_group(int32_t first, int v, const int32_t (&beg)[R], const int32_t (&len)[R],
+                                          const V *__restrict__ val, cols<OffT> ix, const A *__restrict__ x,
+                                          A *__restrict__ y)
+{
+    constexpr int G = 32 / W;
+    int32_t most = 0;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        most = len[i] > most ? len[i] : most;
+    A sum[R];
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        sum[i] = 0;
+    for (int32_t s = v; s < most; s += W * U) {
+        A a[R][U], b[R][U];
+        int32_t c[R][U];
+#pragma unroll
+        for (int i = 0; i < R; i++)
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int32_t o = s + W * u;
+                const bool in = o < len[i];
+                a[i][u] = in ? (A)__ldg(val + beg[i] + o) : A(0);
+                c[i][u] = in ? ix.at(beg[i] + o) : -1;
+            }
+#pragma unroll
+        for (int i = 0; i < R; i++)
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                b[i][u] = c[i][u] >= 0 ? __ldg(x + c[i][u]) : A(0);
+#pragma unroll
+        for (int i = 0; i < R; i++)
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (c[i][u] >= 0)
+                    sum[i] = fma(a[i][u], b[i][u], sum[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+        A t = sum[i];
+        for (int w = W / 2; w > 0; w /= 2) // every lane of the warp shuffles
+            t += __shfl_down_sync(kFull, t, w, W);
+        if (v == 0 && len[i] >= 0)
+            y[first + G * i] = t;
+    }
+}
+
+// Blocks [0, piece_blocks): a row piece a warp; the rest: `steps` row
+// groups a warp. At most 64 registers (8 blocks, 32 warps an SM): the
+// in-flight loads of all resident warps are what keeps memory busy.
+template <typename V, typename A, typename OffT, int W, int U>
+__global__ void __launch_bounds__(32 * CSRDU_WARPS, 8)
+    csrdu_vector(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks, int32_t rows,
+                 int32_t long_len, int steps, const int32_t *__restrict__ rp, const V *__restrict__ val, cols<OffT> ix,
+                 A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
+{
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    if ((int32_t)blockIdx.x < piece_blocks) {
+        const int64_t t = (int64_t)blockIdx.x * CSRDU_WARPS + warp;
+        if (t < npieces) // the whole warp leaves together
+            row_piece<V, A, OffT>(tasks[t], lane, val, ix, partial, x, y);
+        return;
+    }
+    // `steps` row groups a warp, in turn; the next group's bounds are
+    // loaded before the current group's entries, so their latency hides
+    // behind the current loads instead of adding to it.
+    constexpr int R = CSRDU_VEC_LOADS / U, G = 32 / W;
+    const int64_t w0 = ((int64_t)(blockIdx.x - piece_blocks) * CSRDU_WARPS + warp) * steps;
+    int64_t row0 = w0 * G * R;
+    if (row0 >= rows)
+        return;
+    const int v = lane % W;
+    int32_t beg[R], len[R];
+    bounds<R, G>((int32_t)row0 + lane / W, rows, long_len, rp, beg, len);
+    for (int st = 0;;) {
+        const int32_t first = (int32_t)row0 + lane / W;
+        int32_t nbeg[R], nlen[R];
+        const bool more = ++st < steps && row0 + G * R < rows;
+        if (more)
+            bounds<R, G>(first + G * R, rows, long_len, rp, nbeg, nlen);
+        row_group<V, A, OffT, W, U, R>(first, v, beg, len, val, ix, x, y);
+        if (!more)
+            return;
+        row0 += G * R;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            beg[i] = nbeg[i];
+            len[i] = nlen[i];
+        }
+    }
+}
+
+template <typename V, typename A, typename OffT, int W, int U>
+cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    const int64_t per_block = (int64_t)CSRDU_WARPS * (32 / W) * (CSRDU_VEC_LOADS / U) * d->steps;
+    const int64_t piece_blocks = ((int64_t)d->ntasks + CSRDU_WARPS - 1) / CSRDU_WARPS;
+    const int64_t blocks = piece_blocks + ((int64_t)d->rows + per_block - 1) / per_block;
+    if (blocks == 0)
+        return cudaSuccess;
+    const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
+    csrdu_vector<V, A, OffT, W, U><<<(unsigned)blocks, 32 * CSRDU_WARPS, 0, s>>>(
+        (int32_t)piece_blocks, d->ntasks, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, static_cast<const V *>(d->val),
+        ix, static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
+    return cudaGetLastError();
+}
+
+// Lanes and batch: W below 32 loads one entry a row per batch (U = 1).
+template <typename V, typename A, typename OffT>
+cudaError_t by_shape(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    switch (d->lanes) {
+    case 2: return launch<V, A, OffT, 2, 1>(d, x, y, s);
+    case 4: return launch<V, A, OffT, 4, 1>(d, x, y, s);
+    case 8: return launch<V, A, OffT, 8, 1>(d, x, y, s);
+    case 16: return launch<V, A, OffT, 16, 1>(d, x, y, s);
+    default: break;
+    }
+    switch (d->batch) {
+    case 1: return launch<V, A, OffT, 32, 1>(d, x, y, s);
+    case 2: return launch<V, A, OffT, 32, 2>(d, x, y, s);
+    default: return launch<V, A, OffT, 32, 4>(d, x, y, s);
+    }
+}
+
+template <typename V, typename A> cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    return d->off_bytes == 1 ? by_shape<V, A, uint8_t>(d, x, y, s) : by_shape<V, A, uint16_t>(d, x, y, s);
+}
+
+} // namespace
+
+extern "C" int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    switch (d->vmode) {
+    case CSRDU_V_F64: return by_offsets<double, double>(d, x, y, s);
+    case CSRDU_V_F32: return by_offsets<float, float>(d, x, y, s);
+    default: return by_offsets<float, double>(d, x, y, s); // f32 values widened to f64 as loaded
+    }
+}
