@@ -127,7 +127,7 @@ static const spmvlab_option dasp_options[] = {
      "rows_per_warp = auto by the medium-row count (count, the paper), or length: 8 when medium rows average "
      ">= 16 entries, else count",
      DASP_OPT(rpw_rule)},
-    {"threshold_rule", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|fill",
+    {"threshold_rule", SPMVLAB_OPT_ENUM, "fill", 0, 0, "fixed|fill",
      "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again "
      "with threshold 1",
      DASP_OPT(threshold_rule)},
@@ -139,6 +139,10 @@ static const spmvlab_option dasp_options[] = {
      "row-class kernels' shared-memory carveout: the driver's choice, or max: all of it L1 for the x gathers "
      "(carveout 0, as the original program)",
      DASP_OPT(l1)},
+    {"med_rows", SPMVLAB_OPT_ENUM, "runs", 0, 0, "runs|index",
+     "medium rows' result rows: runs (a row-block of 8 consecutive rows keeps its first row only) or index "
+     "(a 4-byte row index per row)",
+     DASP_OPT(med_rows)},
     {"bal_kernel", SPMVLAB_OPT_ENUM, "stream", 0, 0, "stream|merge",
      "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge "
      "(merge path, 224 rows + non-zeros a warp, staged in shared memory)",
@@ -249,6 +253,7 @@ static void dasp_fill_launch(dasp_format *f)
     L->med_col = DEV(DASP_A_MED_COL);
     L->rb_ptr = DEV(DASP_A_RB_PTR);
     L->med_row = DEV(DASP_A_MED_ROW);
+    L->rb_base = DEV(DASP_A_RB_BASE);
     L->irr_ptr = DEV(DASP_A_IRR_PTR);
     L->irr_col = DEV(DASP_A_IRR_COL);
     L->irr_val = DEV(DASP_A_IRR_VAL);
@@ -300,6 +305,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->balance_auto = o->balance == DASP_BAL_AUTO;
     f->balanced = f->balance_auto ? dasp_balance_rule(A) : o->balance == DASP_BAL_ON;
     f->bal_stream = o->bal_kernel == DASP_BK_STREAM;
+    f->med_runs = o->med_rows == DASP_MR_RUNS;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
@@ -392,13 +398,13 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     snprintf(buf, len,
              "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d "
              "empty=%lld short1=%lld short2=%lld "
-             "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
+             "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld run_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",
              why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
-             (long long)n->long_rows, (long long)n->rb, (long long)n->blocks, levels, fill, (long long)n->irr,
+             (long long)n->long_rows, (long long)n->rb, (long long)n->rb_runs, (long long)n->blocks, levels, fill, (long long)n->irr,
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0);
 }

@@ -165,6 +165,20 @@ static spmvlab_status build_medium(dasp_format *f, const spmvlab_matrix *A, cons
         }
     }
     f->n.irr = irr;
+    if (f->med_runs) { /* row-blocks of 8 consecutive rows: their first row */
+        if (arr_make(f, DASP_A_RB_BASE, (size_t)nrb, 4, 0xff))
+            return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld row-blocks", (long long)nrb);
+        int32_t *base = f->a[DASP_A_RB_BASE].host;
+        for (int64_t rb = 0; rb < nrb; rb++) {
+            int g = 1;
+            while (g < DASP_BM && med_row[rb * DASP_BM + g] >= 0 && med_row[rb * DASP_BM + g] == med_row[rb * DASP_BM] + g)
+                g++;
+            if (g == DASP_BM) {
+                base[rb] = med_row[rb * DASP_BM];
+                f->n.rb_runs++;
+            }
+        }
+    }
     if (arr_make(f, DASP_A_MED_VAL, (size_t)(quanta * 32), es, 0) ||
         arr_make(f, DASP_A_MED_COL, (size_t)(quanta * 32), 4, 0xff) ||
         arr_make(f, DASP_A_IRR_VAL, (size_t)irr, es, 0) || arr_make(f, DASP_A_IRR_COL, (size_t)irr, 4, 0))

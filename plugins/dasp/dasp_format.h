@@ -16,7 +16,7 @@ enum dasp_array_id {
     DASP_A_LONG_VAL, DASP_A_LONG_COL, DASP_A_LONG_PTR, DASP_A_LONG_ROW,
     DASP_A_SEG_PTR, DASP_A_SEG_ROW, DASP_A_PARTIAL, DASP_A_COUNT,
     DASP_A_MED_VAL, DASP_A_MED_COL, DASP_A_RB_PTR, DASP_A_MED_ROW,
-    DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL,
+    DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL, DASP_A_RB_BASE,
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
     DASP_A_RUN_START, DASP_A_RUN_LEN,
@@ -41,6 +41,7 @@ typedef struct dasp_counts {
     int64_t medium;       /* rows of length 5 .. max_len - 1 */
     int64_t long_rows;    /* rows of length >= max_len */
     int64_t rb;           /* medium row-blocks of 8 sorted rows */
+    int64_t rb_runs;      /* of them, row-blocks of 8 consecutive rows (med_rows = runs) */
     int64_t blocks;       /* MMA blocks of the medium part, all levels */
     int64_t level_blocks[DASP_MAX_LEVELS]; /* of them, blocks of each level */
     int64_t block_slots;  /* slots of those blocks (8 x BK each) */
@@ -71,6 +72,7 @@ typedef struct dasp_format {
     int empty_runs;          /* empty rows stored as runs (start, length), not one index each */
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     int l1_max;              /* l1 = max: kernels with carveout 0 */
+    int med_runs;            /* med_rows = runs: row-blocks of consecutive rows keep their first row only */
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
     int balance_auto;        /* balanced came from the row-length rule (balance = auto) */
     int bal_stream;          /* balanced path: 1 the stream kernel (tiles by non-zeros), 0 merge path */
@@ -97,6 +99,7 @@ typedef struct dasp_opts {
     int balance;        /* DASP_BAL_AUTO, DASP_BAL_OFF or DASP_BAL_ON */
     int l1;             /* DASP_L1_DRIVER or DASP_L1_MAX */
     int bal_kernel;     /* DASP_BK_STREAM or DASP_BK_MERGE */
+    int med_rows;       /* DASP_MR_RUNS or DASP_MR_INDEX */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
@@ -104,6 +107,7 @@ enum { DASP_THR_FIXED, DASP_THR_FILL };
 enum { DASP_BAL_AUTO, DASP_BAL_OFF, DASP_BAL_ON };
 enum { DASP_L1_DRIVER, DASP_L1_MAX };
 enum { DASP_BK_STREAM, DASP_BK_MERGE };
+enum { DASP_MR_RUNS, DASP_MR_INDEX };
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at

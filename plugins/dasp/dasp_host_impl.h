@@ -62,8 +62,10 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
             DASP_ACC irr = lpr == 4   ? (part[0] + part[1]) + (part[2] + part[3])
                            : lpr == 2 ? part[0] + part[1]
                                       : part[0];
-            if (med_row[r] >= 0)
-                DASP_STORE(y, med_row[r], acc + irr);
+            const int32_t *base = f->a[DASP_A_RB_BASE].host; /* med_rows = runs */
+            const int32_t row = base && base[rb] >= 0 ? base[rb] + g : med_row[r];
+            if (row >= 0)
+                DASP_STORE(y, row, acc + irr);
         }
     }
 }

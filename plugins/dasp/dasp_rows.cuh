@@ -161,7 +161,10 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
     if (j < nrb * DASP_BM) {
         i0 = __ldg(L.irr_ptr + r);
         i1 = __ldg(L.irr_ptr + r + 1);
-        row = __ldg(L.med_row + r);
+        // med_rows = runs: a row-block of 8 consecutive rows reads its first
+        // row only (4 bytes per 8 rows, not per row; y stored coalesced).
+        const int rbb = L.rb_base ? __ldg(L.rb_base + rb0 + j / DASP_BM) : -1;
+        row = rbb >= 0 ? rbb + j % DASP_BM : __ldg(L.med_row + r);
     }
     int32_t q[RB][DASP_MAX_LEVELS + 1];
 #pragma unroll

@@ -22,17 +22,20 @@ static const char *const variant_bal[] = {"balance=on", "bal_kernel=merge", NULL
 static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
                                              variant_k16, variant_len64, variant_bal};
 
-/* sets with "balance=off" added unless they name balance, in out (16
- * entries): the row-class tests keep the row classes whatever the rule says. */
+/* sets with "balance=off" and "threshold_rule=fixed" added unless they name
+ * them, in out (16): the class tests keep the classes and the threshold set. */
 static const char *const *classes(const char *const *sets, const char *out[16])
 {
-    int n = 0, named = 0;
-    for (; sets && sets[n] && n < 14; n++) {
+    int n = 0, named = 0, thr = 0;
+    for (; sets && sets[n] && n < 13; n++) {
         out[n] = sets[n];
         named |= strncmp(sets[n], "balance=", 8) == 0;
+        thr |= strncmp(sets[n], "threshold_rule=", 15) == 0;
     }
     if (!named)
         out[n++] = "balance=off";
+    if (!thr)
+        out[n++] = "threshold_rule=fixed";
     out[n] = NULL;
     return out;
 }
@@ -62,10 +65,8 @@ static void check_bound(const char *what, const spmvlab_csr *A, spmvlab_dtype dt
 /* Checks A in f64 and f16 with every variant. */
 static void check_all(const char *what, const spmvlab_csr *A)
 {
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        check_bound(what, A, SPMVLAB_F64, variants[v]);
-        check_bound(what, A, SPMVLAB_F16, variants[v]);
-    }
+    for (size_t v = 0; v < 2 * (sizeof variants / sizeof variants[0]); v++)
+        check_bound(what, A, v % 2 ? SPMVLAB_F16 : SPMVLAB_F64, variants[v / 2]);
 }
 
 /* Converts A (f64, defaults plus sets) and expects each "key=value" of want
@@ -82,9 +83,8 @@ static void expect_describe(const char *what, const spmvlab_csr *A, const char *
         char text[600];
         snprintf(text, sizeof text, "%s ", test_describe(t));
         for (int i = 0; want[i]; i++) {
-            char key[96];
+            char key[96], padded[610];
             snprintf(key, sizeof key, " %s ", want[i]);
-            char padded[610];
             snprintf(padded, sizeof padded, " %s", text);
             if (!strstr(padded, key))
                 fprintf(stderr, "%s: ", what);
