@@ -22,11 +22,15 @@
  * is not the identity), col and val (stored slots); long rows: long_row and
  * long_ptr / piece_ptr (nlong, nlong + 1), piece_of (npieces), long_col and
  * long_val (their entries), partial (npieces values, only when a long row
- * has several pieces). Footprint: README.md.
+ * has several pieces). With index = 16, col is replaced by 16-bit offsets
+ * from a per-slice base (lo, aux), slices spanning more than 65534 columns
+ * keeping 32 bits in lo and hi (sell_index.c). Footprint: README.md.
  *
- * Options (rules in sell_build.c, README.md): C, sigma (auto: by the fill),
- * threads_per_row (auto: by the mean slice width and the device's resident
- * warps), long_row (auto: max(64, 4 x mean row length)).
+ * Options (rules in sell_build.c, sell_index.c, README.md): C, sigma (auto:
+ * by the fill), threads_per_row (auto: by the mean slice width and the
+ * device's resident warps), long_row (auto: max(64, 4 x mean row length)),
+ * index (auto: 16 when the slices that qualify hold half the slots), values
+ * (native, or f32 storage for an f64 run, declared to the core).
  *
  * Execution: sell.cu; spmv_host (sell_host.c) replays the kernels' adds.
  * Limits: f64 and f32.
