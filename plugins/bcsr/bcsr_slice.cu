@@ -24,7 +24,7 @@ constexpr int kThreads = 128; // 4 slices per thread block: fine-grained over th
 // ptxas keeps 40 and sinks each load next to its multiply, so a warp has
 // two or three loads in flight; with it, one iteration's value and x loads
 // (about 14 for c = 3) are all issued before the first multiply waits.
-// 32 warps x 14 loads in flight per SM against 64 x 3.
+// 32 warps x 14 loads in flight per SM against 48 x 3.
 constexpr int kMinBlocks = 8;
 
 __device__ __forceinline__ double slice_fma(double a, double b, double c) { return fma(a, b, c); }
