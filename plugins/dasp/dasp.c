@@ -147,6 +147,8 @@ static const spmvlab_option dasp_options[] = {
      "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge "
      "(merge path, 224 rows + non-zeros a warp, staged in shared memory)",
      DASP_OPT(bal_kernel)},
+    {"stream_k", SPMVLAB_OPT_INT, "8", 8, 16, NULL, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)",
+     DASP_OPT(stream_k)},
     {NULL},
 };
 #undef DASP_OPT
@@ -157,6 +159,10 @@ static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *
     if (o->rows_per_warp != SPMVLAB_AUTO && o->rows_per_warp != 8 && o->rows_per_warp != 16 &&
         o->rows_per_warp != 32) {
         snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (o->stream_k != 8 && o->stream_k != 16) {
+        snprintf(err->msg, sizeof err->msg, "dasp option stream_k = %d must be 8 or 16", o->stream_k);
         return SPMVLAB_INVALID_OPTION;
     }
     if (o->long_chunk % 128) {
@@ -201,6 +207,7 @@ static void dasp_fill_bal(dasp_format *f)
     L->f16 = f->dtype == SPMVLAB_F16;
     L->stream = f->bal_stream;
     L->nnz = f->nnz;
+    L->str_k = f->str_k;
     L->lane_row = DEV(DASP_A_BAL_LANE_ROW);
     L->rows = f->rows;
     L->warps = f->bal_warps;
@@ -305,6 +312,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->balance_auto = o->balance == DASP_BAL_AUTO;
     f->balanced = f->balance_auto ? dasp_balance_rule(A) : o->balance == DASP_BAL_ON;
     f->bal_stream = o->bal_kernel == DASP_BK_STREAM;
+    f->str_k = o->stream_k;
     f->med_runs = o->med_rows == DASP_MR_RUNS;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
@@ -385,7 +393,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     if (f->balanced) {
         snprintf(buf, len, "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld",
                  why, f->bal_stream ? "stream" : "merge", f->row_cv, (long long)f->bal_warps,
-                 f->bal_stream ? DASP_STR_ITEMS : DASP_BAL_ITEMS, (long long)f->bal_cross);
+                 f->bal_stream ? 32 * f->str_k : DASP_BAL_ITEMS, (long long)f->bal_cross);
         return;
     }
     double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;

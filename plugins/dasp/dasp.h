@@ -141,15 +141,14 @@ typedef struct dasp_launch {
 #define DASP_BAL_ITEMS (32 * DASP_BAL_K)
 
 /* bal_kernel = stream: the balanced path cut by non-zeros instead of merge
- * path. Warp w takes non-zeros [w S, (w + 1) S), S = DASP_STR_ITEMS, stored
- * tile by tile so that lane l holds DASP_STR_K consecutive ones (l K ..
- * l K + K - 1 of the tile) and loads them with 16-byte coalesced loads: in a
- * tile, 16-byte chunk c of lane l is at byte 512 c + 16 l (dasp_str_index).
- * Each lane starts at its stored first row and walks its K items against
- * the row ends, closing rows as it goes; then one segmented scan over the
- * lanes. The crossing rows are those of the balanced path. */
-#define DASP_STR_K 8
-#define DASP_STR_ITEMS (32 * DASP_STR_K)
+ * path. Warp w takes non-zeros [w S, (w + 1) S), S = 32 K (K = stream_k,
+ * 8 or 16), stored tile by tile so that lane l holds K consecutive ones
+ * (l K .. l K + K - 1 of the tile) and loads them with 16-byte coalesced
+ * loads: in a tile, 16-byte chunk c of lane l is at byte 512 c + 16 l
+ * (dasp_str_index). Each lane starts at its stored first row and walks its
+ * K items against the row ends, closing rows as it goes; then one
+ * segmented scan over the lanes. The crossing rows are those of the
+ * balanced path. */
 
 /* Position in a stream tile of item k of lane l, for elements of es bytes
  * (16-byte chunks interleaved over the lanes). */
@@ -163,6 +162,7 @@ typedef struct dasp_bal_launch {
     int32_t f16;             /* 1: binary16 values, x, y (f32 accumulation); 0: f64 */
     int32_t stream;          /* 1: bal_kernel = stream (tiles by non-zeros); 0: merge */
     int32_t nnz;             /* non-zeros of A (stream: items past it are padding) */
+    int32_t str_k;           /* stream: non-zeros a lane (8 or 16), 32 str_k a warp */
     const int32_t *lane_row; /* stream: row each lane starts in, 32 a warp */
     int32_t rows;            /* rows of A */
     int64_t warps;           /* merge-path pieces, one warp each */

@@ -3,7 +3,7 @@
  * conversion. The path runs every row as CSR on the CUDA cores, in equal
  * pieces of work, one warp each: by merge path over the rows + nnz items
  * (bal_kernel = merge, dasp_balanced.cu) or by non-zeros in tiles of
- * DASP_STR_ITEMS (bal_kernel = stream, dasp_stream.cu). The conversion
+ * 32 stream_k (bal_kernel = stream, dasp_stream.cu). The conversion
  * finds, for every warp, the coordinate (row, non-zero) it starts at and
  * the crossing rows (rows spanning warps) it leaves pieces of; the stream
  * kernel's values and columns are stored tile by tile in its lanes' load
@@ -82,25 +82,26 @@ static int32_t bal_row_of(const spmvlab_matrix *A, int64_t n)
  * in the lanes' 16-byte-chunk order (padding: value 0, column -1). */
 static int str_fill(dasp_format *f, const spmvlab_matrix *A, int64_t warps, int32_t *wr, int32_t *wn)
 {
-    const size_t es = spmvlab_dtype_size(A->dtype), n = (size_t)warps * DASP_STR_ITEMS;
+    const int K = f->str_k, S = 32 * K;
+    const size_t es = spmvlab_dtype_size(A->dtype), n = (size_t)warps * S;
     if (bal_make(f, DASP_A_BAL_COL, n, 4, 0xff) || bal_make(f, DASP_A_BAL_VAL, n, es, 0) ||
         bal_make(f, DASP_A_BAL_LANE_ROW, (size_t)warps * 32, 4, 0))
         return -1;
     int32_t *lr = f->a[DASP_A_BAL_LANE_ROW].host, *col = f->a[DASP_A_BAL_COL].host;
     char *val = f->a[DASP_A_BAL_VAL].host;
     for (int64_t w = 0; w <= warps; w++) {
-        wn[w] = (int32_t)(w * DASP_STR_ITEMS < A->nnz ? w * DASP_STR_ITEMS : A->nnz);
+        wn[w] = (int32_t)(w * S < A->nnz ? w * S : A->nnz);
         wr[w] = w == 0 ? 0 : bal_row_of(A, wn[w]);
         for (int l = 0; w < warps && l < 32; l++) {
-            int64_t a = w * DASP_STR_ITEMS + (int64_t)l * DASP_STR_K;
+            int64_t a = w * S + (int64_t)l * K;
             lr[32 * w + l] = w == 0 && l == 0 ? 0 : bal_row_of(A, a < A->nnz ? a : A->nnz);
         }
     }
     for (int64_t j = 0; j < A->nnz; j++) {
-        int64_t w = j / DASP_STR_ITEMS;
-        int o = (int)(j % DASP_STR_ITEMS), l = o / DASP_STR_K, k = o % DASP_STR_K;
-        col[w * DASP_STR_ITEMS + dasp_str_index(l, k, 4)] = A->col_idx[j];
-        memcpy(val + (size_t)(w * DASP_STR_ITEMS + dasp_str_index(l, k, (int)es)) * es, (const char *)A->val + j * es,
+        int64_t w = j / S;
+        int o = (int)(j % S), l = o / K, k = o % K;
+        col[w * S + dasp_str_index(l, k, 4)] = A->col_idx[j];
+        memcpy(val + (size_t)(w * S + dasp_str_index(l, k, (int)es)) * es, (const char *)A->val + j * es,
                es);
     }
     return 0;
@@ -111,7 +112,7 @@ spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_e
     const int64_t total = (int64_t)A->rows + A->nnz;
     int64_t warps = (total + DASP_BAL_ITEMS - 1) / DASP_BAL_ITEMS;
     if (f->bal_stream) /* at least one warp while there are rows: it closes the empty ones */
-        warps = A->rows == 0 ? 0 : A->nnz == 0 ? 1 : (A->nnz + DASP_STR_ITEMS - 1) / DASP_STR_ITEMS;
+        warps = A->rows == 0 ? 0 : A->nnz == 0 ? 1 : (A->nnz + 32 * f->str_k - 1) / (32 * f->str_k);
     const size_t es = spmvlab_dtype_size(A->dtype), ps = A->dtype == SPMVLAB_F64 ? 8 : 4;
     if (warps > INT32_MAX / 64)
         return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "%lld balanced-path warps exceed the 32-bit limit",

@@ -76,6 +76,7 @@ typedef struct dasp_format {
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
     int balance_auto;        /* balanced came from the row-length rule (balance = auto) */
     int bal_stream;          /* balanced path: 1 the stream kernel (tiles by non-zeros), 0 merge path */
+    int str_k;               /* stream kernel: non-zeros a lane (8 or 16) */
     double row_cv;           /* coefficient of variation of the row lengths (the rule's input) */
     int64_t bal_warps;       /* balanced path: merge-path pieces (one warp each) */
     int64_t bal_cross;       /* balanced path: rows spanning several warps */
@@ -100,6 +101,7 @@ typedef struct dasp_opts {
     int l1;             /* DASP_L1_DRIVER or DASP_L1_MAX */
     int bal_kernel;     /* DASP_BK_STREAM or DASP_BK_MERGE */
     int med_rows;       /* DASP_MR_RUNS or DASP_MR_INDEX */
+    int stream_k;       /* 8 or 16 */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };

@@ -188,12 +188,13 @@ static void DASP_FN(host_stream)(const dasp_format *f, const void *x, void *y)
     const int es = f->dtype == SPMVLAB_F64 ? 8 : 2;
     DASP_ACC *tails = f->a[DASP_A_BAL_TAIL].host, *heads = f->a[DASP_A_BAL_HEAD].host;
     for (int64_t w = 0; w < f->bal_warps; w++) {
-        const int64_t t0 = w * DASP_STR_ITEMS;
+        const int K = f->str_k;
+        const int64_t t0 = w * 32 * K;
         DASP_ACC sc[32], first_sum[32];
         int32_t key[32], first_row[32];
         for (int l = 0; l < 32; l++) {
-            const int64_t a = t0 + (int64_t)l * DASP_STR_K;
-            const int nk = a >= f->nnz ? 0 : f->nnz - a < DASP_STR_K ? (int)(f->nnz - a) : DASP_STR_K;
+            const int64_t a = t0 + (int64_t)l * K;
+            const int nk = a >= f->nnz ? 0 : f->nnz - a < K ? (int)(f->nnz - a) : K;
             int32_t r = lr[32 * w + l], e = r < f->rows ? rp[r + 1] : INT32_MAX;
             DASP_ACC run = 0;
             first_row[l] = -1;

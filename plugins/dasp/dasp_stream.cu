@@ -1,5 +1,5 @@
 // DASP balanced path, stream kernel (bal_kernel = stream): every row as CSR
-// on the CUDA cores, the non-zeros cut into tiles of S = DASP_STR_ITEMS, one
+// on the CUDA cores, the non-zeros cut into tiles of S = 32 K, one
 // warp each, so every warp streams the same bytes however the rows are
 // shaped. dasp_host_impl.h (host_stream) runs the same steps.
 //
@@ -7,7 +7,7 @@
 // shared memory, searches each lane's start there and walks 7 items; its
 // warps hold few loads in flight and spend most of their time in the
 // searches and shared-memory round trips. Here the conversion stores each
-// tile in the lanes' load order, so lane l holds its K = DASP_STR_K
+// tile in the lanes' load order, so lane l holds its K (stream_k, 8 or 16)
 // consecutive non-zeros after K*V/16 + K/4 16-byte loads (every load of a
 // warp covers 512 consecutive bytes), and it stores each lane's first row,
 // so no search is needed:
@@ -30,10 +30,7 @@
 
 namespace {
 
-constexpr int kK = DASP_STR_K;
-constexpr int kS = DASP_STR_ITEMS;
-
-template <typename V>
+template <typename V, int kK>
 __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typename V::val_t *x,
                                          typename V::val_t *y, int64_t w, int lane)
 {
@@ -42,7 +39,7 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
     constexpr int kVC = kK * (int)sizeof(val_t) / 16; // 16-byte value chunks a lane
     constexpr int kCC = kK / 4;                        // 16-byte column chunks a lane
     static_assert(kVC >= 1 && kK % 4 == 0, "a lane's values and columns are whole 16-byte chunks");
-    const int64_t t0 = w * kS;
+    const int64_t t0 = w * 32 * kK;
     const uint4 *vp = reinterpret_cast<const uint4 *>(static_cast<const val_t *>(L.val) + t0);
     const uint4 *cp = reinterpret_cast<const uint4 *>(L.col + t0);
     // (1) loads: chunk c of lane l at 16-byte index 32 c + l.
@@ -168,13 +165,13 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
     }
 }
 
-template <typename V>
+template <typename V, int K>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_str_kernel(const dasp_bal_launch L, const void *xv, void *yv)
 {
     const int64_t w = (int64_t)blockIdx.x * kWarps + (threadIdx.x >> 5);
     if (w >= L.warps)
         return;
-    str_warp<V>(L, static_cast<const typename V::val_t *>(xv), static_cast<typename V::val_t *>(yv), w,
+    str_warp<V, K>(L, static_cast<const typename V::val_t *>(xv), static_cast<typename V::val_t *>(yv), w,
                 threadIdx.x & 31);
 }
 
@@ -188,9 +185,14 @@ extern "C" int dasp_str_spmv_launch(const dasp_bal_launch *L, const void *x, voi
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
     cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (L->f16)
-        dasp_str_kernel<F16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+    const bool k16 = L->str_k == 16;
+    if (L->f16 && k16)
+        dasp_str_kernel<F16, 16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+    else if (L->f16)
+        dasp_str_kernel<F16, 8><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+    else if (k16)
+        dasp_str_kernel<F64, 16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
     else
-        dasp_str_kernel<F64><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+        dasp_str_kernel<F64, 8><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
     return (int)cudaGetLastError();
 }
