@@ -1,6 +1,6 @@
 /*
  * csr: the auto rule picks scalar, vector or adaptive from the row lengths;
- * the adaptive binning cuts blocks at 128 rows and 1024 non-zeros and splits
+ * the adaptive binning cuts blocks at 1024 rows and 1024 non-zeros and splits
  * rows longer than 256 into pieces of 2048; every path meets the bound in
  * f64 and f32 on the CPU.
  */
@@ -91,7 +91,7 @@ static void test_regular_short_rows_run_scalar(void)
 }
 
 /* 30000 rows of 10: blocks close at 1024 non-zeros (102 rows, so 295
- * blocks), not at 128 rows. 300 rows of 10 would give 3 blocks for 132 SMs:
+ * blocks), not at 1024 rows. 300 rows of 10 would give 3 blocks for 132 SMs:
  * blocks shrink to 8 rows and 256 non-zeros, 38 blocks. */
 static void test_regular_medium_rows_run_adaptive_blocks(void)
 {
