@@ -44,7 +44,7 @@
 enum csrdu_delta_choice { CSRDU_DELTA8, CSRDU_DELTA16 };
 enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
 enum csrdu_tile_choice { CSRDU_TILE128, CSRDU_TILE256, CSRDU_TILE512 };
-enum csrdu_kernel_choice { CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
+enum csrdu_kernel_choice { CSRDU_KERNEL_AUTO, CSRDU_KERNEL_STREAM, CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
 
 typedef struct csrdu_opts {
     int kernel;     /* enum csrdu_kernel_choice */
@@ -59,8 +59,9 @@ typedef struct csrdu_opts {
 } csrdu_opts;
 
 static const spmvlab_option csrdu_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "vector", 0, 0, "vector|tiles",
-     "vector: `lanes` lanes a row, loads batched over rows, shuffle sums; tiles: row tiles staged in shared memory",
+    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|stream|vector|tiles",
+     "stream: block tiles of 1024 entries staged in shared memory; vector: `lanes` lanes a row, loads batched over "
+     "rows, shuffle sums; tiles: the first kernel, warp tiles; auto: vector for rows of 128 and more, else stream",
      SPMVLAB_FIELD(csrdu_opts, kernel)},
     {"delta_bits", SPMVLAB_OPT_ENUM, "16", 0, 0, "8|16", "bits of a stored column offset from its chunk's base",
      SPMVLAB_FIELD(csrdu_opts, delta_bits)},
@@ -97,12 +98,12 @@ static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err 
         snprintf(err->msg, sizeof err->msg, "csrdu option batch = 3 must be 1, 2 or 4");
         return SPMVLAB_INVALID_OPTION;
     }
-    if (o->kernel == CSRDU_KERNEL_VECTOR && o->lanes == 1) {
+    int vector = o->kernel == CSRDU_KERNEL_VECTOR || o->kernel == CSRDU_KERNEL_AUTO;
+    if (vector && o->lanes == 1) {
         snprintf(err->msg, sizeof err->msg, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
         return SPMVLAB_INVALID_OPTION;
     }
-    if (o->kernel == CSRDU_KERNEL_VECTOR && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO &&
-        o->batch > 1) {
+    if (vector && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO && o->batch > 1) {
         snprintf(err->msg, sizeof err->msg,
                  "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
         return SPMVLAB_INVALID_OPTION;
@@ -155,6 +156,20 @@ static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o, const spmv
     f->steps = o->steps;
     int32_t two = 2 * f->lanes * f->batch;
     f->long_len = o->long_len != SPMVLAB_AUTO ? o->long_len : two > 32 ? two : 32;
+}
+
+/* auto: the vector kernel when the cover length is 128 or more (rows long
+ * enough for 32 lanes and a full batch of 4: no lane idles and a warp keeps
+ * 128 entries of one row in flight); the stream kernel otherwise, whose
+ * 1024 staged entries a block keep short and uneven rows streaming. */
+static csrdu_kernel choose_kernel(const csrdu_opts *o, const spmvlab_matrix *A)
+{
+    switch (o->kernel) {
+    case CSRDU_KERNEL_STREAM: return CSRDU_K_STREAM;
+    case CSRDU_KERNEL_VECTOR: return CSRDU_K_VECTOR;
+    case CSRDU_KERNEL_TILES: return CSRDU_K_TILES;
+    default: return cover_length(A) >= 128 ? CSRDU_K_VECTOR : CSRDU_K_STREAM;
+    }
 }
 
 /* Lanes per row of a tile's reduction: a lane per 4 entries of the mean
@@ -265,12 +280,16 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->kernel = o->kernel == CSRDU_KERNEL_TILES ? CSRDU_K_TILES : CSRDU_K_VECTOR;
+    f->kernel = choose_kernel(o, A);
     f->tile = tiles[o->tile];
     f->piece = o->piece;
     if (f->kernel == CSRDU_K_TILES) {
         f->lanes = choose_lanes(o, A);
         f->long_len = f->tile;
+    } else if (f->kernel == CSRDU_K_STREAM) {
+        f->tile = CSRDU_STREAM_TILE;
+        f->long_len = CSRDU_STREAM_LONG;
+        f->cover = cover_length(A);
     } else {
         choose_vector_shape(f, o, A);
     }
@@ -281,8 +300,8 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         memcpy(f->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4);
         rc = csrdu_index_build(&f->ix, A->col_idx, A->nnz, o->delta_bits == CSRDU_DELTA8 ? 8 : 16, &bad_col);
         if (rc == 0)
-            rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->long_len,
-                                  f->kernel == CSRDU_K_TILES ? f->tile : 0, f->piece);
+            rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->long_len, f->kernel == CSRDU_K_VECTOR ? 0 : f->tile,
+                                  f->kernel == CSRDU_K_STREAM ? CSRDU_STREAM_ROWS : f->tile, f->piece);
         if (rc == 0 && !(f->host_partial = malloc((size_t)(f->plan.nslots + 1) * 8)))
             rc = -1;
     } else if (st == SPMVLAB_OK) {
@@ -296,6 +315,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d non-zeros", A->nnz);
     if (st == SPMVLAB_OK) {
         f->dev.ntasks = f->plan.ntasks;
+        f->dev.npieces = f->plan.npieces;
         f->dev.nsplits = f->plan.nsplits;
         f->dev.vmode = f->vmode;
         f->dev.off_bytes = f->ix.delta_bits / 8;
@@ -330,18 +350,20 @@ static spmvlab_status csrdu_spmv(void *handle, const void *x, void *y, void *str
 
 SPMVLAB_SPMV_HOST_F64_F32(csrdu, csrdu_format, dtype)
 
-/* The format's bytes and escapes, then the kernel's shape: tiles for
- * kernel = tiles; lanes, batch, cover length, long-row limit and steps for
- * the vector kernel; the row pieces and split rows of both. */
+/* The format's bytes and escapes, then the kernel's shape: its tiles for
+ * the tiles and stream kernels; lanes, batch, long-row limit and steps for
+ * the vector kernel; the cover length (auto's input), row pieces and split
+ * rows. */
 static void csrdu_describe(const void *handle, char *buf, size_t len)
 {
+    static const char *kernels[] = {"tiles", "vector", "stream"};
     const csrdu_format *f = handle;
     const csrdu_index *ix = &f->ix;
     double nnz = f->nnz ? (double)f->nnz : 1;
     int n = snprintf(buf, len,
                      "kernel=%s delta_bits=%d values=%s bytes_per_nnz=%.3f index_bytes_per_nnz=%.3f escaped_chunks=%.2f%% "
                      "hi_bytes=%d ",
-                     f->kernel == CSRDU_K_TILES ? "tiles" : "vector", ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32",
+                     kernels[f->kernel], ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32",
                      (double)f->dev_bytes / nnz, (double)csrdu_index_bytes(ix) / nnz,
                      ix->nchunks ? 100.0 * (double)ix->nesc / (double)ix->nchunks : 0.0, ix->hi_bytes);
     if (n < 0 || (size_t)n >= len)
@@ -349,9 +371,12 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
     if (f->kernel == CSRDU_K_TILES)
         snprintf(buf + n, len - (size_t)n, "tile=%d lanes=%d tiles=%d pieces=%d split_rows=%d", f->tile, f->lanes,
                  f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
+    else if (f->kernel == CSRDU_K_STREAM)
+        snprintf(buf + n, len - (size_t)n, "tile=%d cover=%d long=%d tiles=%d pieces=%d split_rows=%d", f->tile, f->cover,
+                 f->long_len, f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
     else
-        snprintf(buf + n, len - (size_t)n, "lanes=%d batch=%d cover=%d long=%d steps=%d pieces=%d split_rows=%d", f->lanes,
-                 f->batch, f->cover, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits);
+        snprintf(buf + n, len - (size_t)n, "lanes=%d batch=%d long=%d steps=%d pieces=%d split_rows=%d cover=%d", f->lanes,
+                 f->batch, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits, f->cover);
 }
 
 static const spmvlab_plugin csrdu_plugin = {

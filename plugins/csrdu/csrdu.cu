@@ -178,6 +178,8 @@ extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *st
     cudaError_t e = cudaSuccess;
     if (d->kernel == CSRDU_K_VECTOR)
         e = static_cast<cudaError_t>(csrdu_launch_vector(d, x, y, stream));
+    else if (d->kernel == CSRDU_K_STREAM)
+        e = static_cast<cudaError_t>(csrdu_launch_stream(d, x, y, stream));
     else if (d->ntasks > 0)
         switch (d->vmode) {
         case CSRDU_V_F64: e = by_index<double, double>(d, x, y, s); break;

@@ -35,8 +35,24 @@ extern "C" {
  * covers 32 times as many). */
 #define CSRDU_PIECE_J 8
 
-/* Which kernel runs the matrix (option `kernel`, in its choices' order). */
-typedef enum csrdu_kernel { CSRDU_K_TILES = 0, CSRDU_K_VECTOR = 1 } csrdu_kernel;
+/* Stream kernel: entries and rows of a block's tile (128 threads, 8
+ * entries each), and the longest row a tile takes (longer: row pieces). */
+#define CSRDU_STREAM_TILE 1024
+#define CSRDU_STREAM_ROWS 128
+#define CSRDU_STREAM_LONG 256
+
+/* Which kernel runs the matrix. */
+typedef enum csrdu_kernel { CSRDU_K_TILES = 0, CSRDU_K_VECTOR = 1, CSRDU_K_STREAM = 2 } csrdu_kernel;
+
+/* Lanes a row of a stream tile of `rows` rows: the largest power of two
+ * up to 32 that gives every row its lanes within the 128 threads. */
+CSRDU_HD int csrdu_stream_lanes(int32_t rows)
+{
+    int g = 1;
+    while (g < 32 && 2 * g * rows <= CSRDU_STREAM_ROWS)
+        g *= 2;
+    return g;
+}
 
 /* How values are stored and computed. */
 typedef enum csrdu_vmode {
@@ -45,8 +61,10 @@ typedef enum csrdu_vmode {
     CSRDU_V_F32_F64 = 2 /* f32 values, f64 x, y and arithmetic */
 } csrdu_vmode;
 
-/* One warp's work. The vector kernel has row pieces only (its rows of at
- * most long_len entries need no task).
+/* One warp's work (a block's, for a stream tile). The vector kernel has
+ * row pieces only (its rows of at most long_len entries need no task); the
+ * stream kernel's tiles hold at most CSRDU_STREAM_TILE entries and
+ * CSRDU_STREAM_ROWS rows, one block each.
  * Row tile (r0 >= 0): rows [r0, r1) whole, whose entries are [k0, k1) with
  *   k1 - k0 <= the tile size; products staged in shared memory, then
  *   reduced by groups of `lanes` lanes per row; y written directly.
@@ -88,6 +106,7 @@ typedef struct csrdu_dev {
     const csrdu_split *splits;
     void *partial;            /* one accumulator per split piece */
     int32_t ntasks, nsplits;
+    int32_t npieces;          /* tasks [0, npieces) are row pieces */
     int vmode, off_bytes, hi_bytes;
     int kernel;               /* csrdu_kernel */
     int tile;                 /* tiles: entries of a row tile, 128, 256 or 512 */
@@ -101,8 +120,10 @@ typedef struct csrdu_dev {
  * then the combine kernel when rows were split. Asynchronous on stream.
  * Returns 0 or a cudaError_t code. */
 int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream);
-/* The vector kernel alone (csrdu_vector.cu); the combine is the caller's. */
+/* The vector and stream kernels alone (csrdu_vector.cu, csrdu_stream.cu);
+ * the combine is the caller's. */
 int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream);
+int csrdu_launch_stream(const csrdu_dev *d, const void *x, void *y, void *stream);
 const char *csrdu_error_string(int code);
 
 #ifdef __cplusplus

@@ -115,10 +115,11 @@ void csrdu_plan_free(csrdu_plan *p)
 static int32_t pieces_of(int64_t len, int piece) { return (int32_t)((len + piece - 1) / piece); }
 
 /* Row tiles greedily (tile > 0): consecutive rows while their entries fit
- * the tile and they are at most `tile` rows (so a run of empty rows is
+ * the tile and they are at most tile_rows rows (so a run of empty rows is
  * bounded); a row longer than long_len ends the tile and becomes pieces of
  * its own. Without tiles (the vector kernel) only the pieces are tasks. */
-int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int32_t long_len, int tile, int piece)
+int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int32_t long_len, int tile, int tile_rows,
+                     int piece)
 {
     memset(p, 0, sizeof *p);
     int64_t npieces = 0, ntiles = 0, nsplits = 0;
@@ -147,7 +148,7 @@ int csrdu_plan_build(csrdu_plan *p, const int32_t *rp, int32_t rows, int32_t lon
                 continue;
             }
             int32_t r0 = r;
-            while (r < rows && r - r0 < tile && rp[r + 1] - rp[r0] <= tile && rp[r + 1] - rp[r] <= long_len)
+            while (r < rows && r - r0 < tile_rows && rp[r + 1] - rp[r0] <= tile && rp[r + 1] - rp[r] <= long_len)
                 r++;
             if (pass == 1)
                 p->tasks[ti] = (csrdu_task){rp[r0], rp[r], r0, r};

@@ -44,11 +44,13 @@ typedef struct csrdu_plan {
 } csrdu_plan;
 
 /* A row longer than long_len is one piece when at most `piece` long,
- * else split into equal pieces of at most `piece`. With tile > 0 (the
- * tiles kernel, long_len = tile) the other rows form tiles of at most
- * `tile` entries and `tile` rows; with tile = 0 (the vector kernel) they
- * get no task. Returns 0 or -1 (out of memory). */
-int csrdu_plan_build(csrdu_plan *p, const int32_t *row_ptr, int32_t rows, int32_t long_len, int tile, int piece);
+ * else split into equal pieces of at most `piece`. With tile > 0 the other
+ * rows form tiles of at most `tile` entries and tile_rows rows (the tiles
+ * kernel: long_len = tile_rows = tile; the stream kernel: the
+ * CSRDU_STREAM_* shape); with tile = 0 (the vector kernel) they get no
+ * task. Returns 0 or -1 (out of memory). */
+int csrdu_plan_build(csrdu_plan *p, const int32_t *row_ptr, int32_t rows, int32_t long_len, int tile, int tile_rows,
+                     int piece);
 void csrdu_plan_free(csrdu_plan *p);
 
 /* The first value of val[0..nnz) that f32 storage would not keep honestly:

@@ -2,7 +2,8 @@
  * csrdu on the CPU: the kernels' algorithm from the format's own arrays, in
  * their summation order (lanes, shuffle trees, the combine block's tree),
  * decoding every column from its chunk as the device does. The tasks are
- * the tiles kernel's tiles and pieces, or the vector kernel's pieces; the
+ * the tiles or stream kernel's tiles and pieces, or the vector kernel's
+ * pieces (a piece's fma chains are the same in all three); the
  * vector kernel's rows follow (a lane's fma chain does not depend on how
  * many of its entries a batch loads).
  */
@@ -22,7 +23,7 @@
     void NAME(const csrdu_format *f, const ACC *x, ACC *y)                                      \
     {                                                                                          \
         const csrdu_plan *p = &f->plan;                                                        \
-        ACC *partial = f->host_partial, prod[CSRDU_TILE_MAX];                                  \
+        ACC *partial = f->host_partial, prod[CSRDU_STREAM_TILE];                               \
         for (int32_t t = 0; t < p->ntasks; t++) {                                              \
             csrdu_task tk = p->tasks[t];                                                       \
             ACC lane[32];                                                                      \
@@ -42,7 +43,7 @@
             }                                                                                  \
             for (int64_t k = tk.k0; k < tk.k1; k++) /* products staged */                     \
                 prod[k - tk.k0] = VAL(k) * x[csrdu_index_col(&f->ix, k)];                      \
-            int v = f->lanes;                                                                  \
+            int v = f->kernel == CSRDU_K_STREAM ? csrdu_stream_lanes(tk.r1 - tk.r0) : f->lanes;   \
             for (int32_t r = tk.r0; r < tk.r1; r++) { /* `lanes` lanes a row */               \
                 int64_t b = f->row_ptr[r] - tk.k0, e = f->row_ptr[r + 1] - tk.k0;              \
                 for (int l = 0; l < v; l++) {                                                  \

@@ -13,69 +13,11 @@
 #include <stdint.h>
 
 #include "csrdu.h"
+#include "csrdu_device.cuh"
 
 namespace {
 
-constexpr unsigned kFull = 0xffffffffu;
-
-// Entry k's column. An escaped chunk's high bits are read at their stored
-// width, chosen at run time: escaped chunks are the minority that takes the
-// branch, so the width needs no template of its own.
-template <typename OffT>
-__device__ __forceinline__ int32_t column(const int32_t *__restrict__ base, const OffT *__restrict__ off,
-                                          const void *__restrict__ hi, int hi_bytes, int32_t k)
-{
-    const int32_t b = __ldg(base + (k >> 5));
-    const uint32_t o = __ldg(off + k);
-    uint32_t h = 0;
-    if (b < 0) {
-        const int64_t i = csrdu_hi_index(b, k);
-        h = hi_bytes == 1 ? __ldg(static_cast<const uint8_t *>(hi) + i) : __ldg(static_cast<const uint16_t *>(hi) + i);
-    }
-    return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
-}
-
-template <typename OffT> struct cols {
-    const OffT *off;
-    const int32_t *base;
-    const void *hi;
-    int hi_bytes;
-    __device__ __forceinline__ int32_t at(int32_t k) const { return column(base, off, hi, hi_bytes, k); }
-};
-
-// Row piece: entries [k0, k1) strided over the 32 lanes, J loads a lane in
-// flight per batch, one fma chain a lane in entry order, then the warp's
-// shuffle tree (spmv_host's order).
-template <typename V, typename A, typename OffT>
-__device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V *__restrict__ val, cols<OffT> ix,
-                                          A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
-{
-    constexpr int J = CSRDU_PIECE_J;
-    A sum = 0;
-    for (int64_t k0 = (int64_t)tk.k0 + lane; k0 < tk.k1; k0 += 32 * J) {
-        A a[J];
-        int32_t c[J];
-#pragma unroll
-        for (int j = 0; j < J; j++) {
-            const int64_t k = k0 + 32 * j;
-            const bool in = k < tk.k1;
-            a[j] = in ? (A)__ldg(val + k) : A(0);
-            c[j] = in ? ix.at((int32_t)k) : -1;
-        }
-#pragma unroll
-        for (int j = 0; j < J; j++)
-            if (c[j] >= 0)
-                sum = fma(a[j], __ldg(x + c[j]), sum);
-    }
-    for (int s = 16; s > 0; s /= 2)
-        sum += __shfl_down_sync(kFull, sum, s);
-    if (lane == 0) {
-        if (tk.r1 < 0)
-            y[~tk.r0] = sum;
-        else
-            partial[tk.r1] = sum;
-    }
-}
+using namespace csrdu_gpu;
 
 // Row bounds of a lane group's R rows (first + G i): beg, and len = -1
 // where there is no row or the row belongs to the pieces (not stored here).
@@ -199,13 +141,13 @@ template <typename V, typename A, typename OffT, int W, int U>
 cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
 {
     const int64_t per_block = (int64_t)CSRDU_WARPS * (32 / W) * (CSRDU_VEC_LOADS / U) * d->steps;
-    const int64_t piece_blocks = ((int64_t)d->ntasks + CSRDU_WARPS - 1) / CSRDU_WARPS;
+    const int64_t piece_blocks = ((int64_t)d->npieces + CSRDU_WARPS - 1) / CSRDU_WARPS;
     const int64_t blocks = piece_blocks + ((int64_t)d->rows + per_block - 1) / per_block;
     if (blocks == 0)
         return cudaSuccess;
     const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
     csrdu_vector<V, A, OffT, W, U><<<(unsigned)blocks, 32 * CSRDU_WARPS, 0, s>>>(
-        (int32_t)piece_blocks, d->ntasks, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, static_cast<const V *>(d->val),
+        (int32_t)piece_blocks, d->npieces, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, static_cast<const V *>(d->val),
         ix, static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
     return cudaGetLastError();
 }

@@ -152,7 +152,8 @@ static void test_f32_storage_refusals(void)
 /* Rows of 0, 5, 3000, 10000, 1 and 129 entries, piece 512: two split rows
  * (6 and 20 pieces) and the row of 129 one piece of its own when it is
  * long for the kernel (tiles of 128; vector with long = 64), a row of a
- * row group when it is not (vector, auto: 32 lanes, batch 4, long 256).
+ * row group or a tile when it is not (auto: vector with 32 lanes, batch 4,
+ * long 256; stream: long 256).
  * Every row right, the footprint the core's count. */
 static void test_long_rows_split_and_combined(void)
 {
@@ -160,13 +161,14 @@ static void test_long_rows_split_and_combined(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
     const char *tiles[] = {"kernel=tiles", "tile=128", "piece=512", NULL};
-    const char *vec64[] = {"long=64", "piece=512", NULL};
-    const char *vec[] = {"piece=512", NULL};
-    const char **sets[] = {tiles, vec64, vec};
-    const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 cover=4096 long=64 steps=4 pieces=27 split_rows=2",
-                          "long=256 steps=4 pieces=26 split_rows=2"};
+    const char *vec64[] = {"kernel=vector", "long=64", "piece=512", NULL};
+    const char *vec[] = {"piece=512", NULL}; /* auto: the cover length is 4096 */
+    const char *stream[] = {"kernel=stream", "piece=512", NULL};
+    const char **sets[] = {tiles, vec64, vec, stream};
+    const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 long=64 steps=4 pieces=27 split_rows=2",
+                          "kernel=vector", "tile=1024 cover=4096 long=256 tiles=2 pieces=26 split_rows=2"};
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < 4; v++)
         for (int d = 0; d < 2; d++) {
             test_instance *t;
             spmvlab_err err = {{0}};
@@ -181,7 +183,8 @@ static void test_long_rows_split_and_combined(void)
 
 /* The vector kernel's auto shape follows the 90th-percentile row: rows of
  * 5 take 8 lanes; rows of 60 take 32 lanes and a batch of 2; explicit
- * lanes below 32 with a batch above 1 are refused, as are lanes = 1. */
+ * lanes below 32 with a batch above 1 are refused, as are lanes = 1.
+ * kernel = auto streams rows that short. */
 static void test_vector_shape(void)
 {
     int32_t lengths[40];
@@ -191,9 +194,15 @@ static void test_vector_shape(void)
     TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 5) == 0);
     test_instance *t;
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){"kernel=vector", NULL}, &t, &err) == SPMVLAB_OK);
     TEST_CONTAINS(test_describe(t), "kernel=vector");
-    TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 cover=5 long=32 steps=4 pieces=3 split_rows=0");
+    TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 long=32 steps=4 pieces=3 split_rows=0");
+    TEST_CHECK(test_verify_host(t, 7) <= 1.0);
+    test_instance_free(t);
+    /* auto: rows this short stream; the 3 rows of 300 are pieces. */
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "kernel=stream");
+    TEST_CONTAINS(test_describe(t), "tile=1024 cover=5 long=256 tiles=1 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
     spmvlab_csr_free(&A);
@@ -201,14 +210,15 @@ static void test_vector_shape(void)
     for (int i = 0; i < 40; i++)
         lengths[i] = 60;
     TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 6) == 0);
-    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
-    TEST_CONTAINS(test_describe(t), "lanes=32 batch=2 cover=60 long=128");
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){"kernel=vector", NULL}, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "lanes=32 batch=2 long=128");
+    TEST_CONTAINS(test_describe(t), "cover=60");
     TEST_CHECK(test_verify_host(t, 8) <= 1.0);
     test_instance_free(t);
     /* Two batches a row and more: 4 lanes over rows of 60. */
-    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F32, (const char *[]){"lanes=4", "long=64", NULL}, &t, &err) ==
-               SPMVLAB_OK);
-    TEST_CONTAINS(test_describe(t), "lanes=4 batch=1 cover=60 long=64 steps=4 pieces=0");
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F32, (const char *[]){"kernel=vector", "lanes=4", "long=64", NULL}, &t,
+                            &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "lanes=4 batch=1 long=64 steps=4 pieces=0");
     TEST_CHECK(test_verify_host(t, 9) <= 1.0);
     test_instance_free(t);
     TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){"lanes=8", "batch=2", NULL}, &t, &err) ==

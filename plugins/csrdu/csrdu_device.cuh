@@ -1,0 +1,78 @@
+// csrdu device helpers of the vector and stream kernels: a column decoded
+// from its chunk's base and offset (escapes included), and the row piece of
+// one warp, which both kernels run for their long rows.
+#ifndef SPMVLAB_CSRDU_DEVICE_CUH
+#define SPMVLAB_CSRDU_DEVICE_CUH
+
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+#include "csrdu.h"
+
+namespace csrdu_gpu {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+// Entry k's column. An escaped chunk's high bits are read at their stored
+// width, chosen at run time: escaped chunks are the minority that takes the
+// branch, so the width needs no template of its own.
+template <typename OffT>
+__device__ __forceinline__ int32_t column(const int32_t *__restrict__ base, const OffT *__restrict__ off,
+                                          const void *__restrict__ hi, int hi_bytes, int32_t k)
+{
+    const int32_t b = __ldg(base + (k >> 5));
+    const uint32_t o = __ldg(off + k);
+    uint32_t h = 0;
+    if (b < 0) {
+        const int64_t i = csrdu_hi_index(b, k);
+        h = hi_bytes == 1 ? __ldg(static_cast<const uint8_t *>(hi) + i) : __ldg(static_cast<const uint16_t *>(hi) + i);
+    }
+    return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
+}
+
+template <typename OffT> struct cols {
+    const OffT *off;
+    const int32_t *base;
+    const void *hi;
+    int hi_bytes;
+    __device__ __forceinline__ int32_t at(int32_t k) const { return column(base, off, hi, hi_bytes, k); }
+};
+
+// Row piece: entries [k0, k1) strided over the 32 lanes, J loads a lane in
+// flight per batch, one fma chain a lane in entry order, then the warp's
+// shuffle tree (spmv_host's order).
+template <typename V, typename A, typename OffT>
+__device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V *__restrict__ val, cols<OffT> ix,
+                                          A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
+{
+    constexpr int J = CSRDU_PIECE_J;
+    A sum = 0;
+    for (int64_t k0 = (int64_t)tk.k0 + lane; k0 < tk.k1; k0 += 32 * J) {
+        A a[J];
+        int32_t c[J];
+#pragma unroll
+        for (int j = 0; j < J; j++) {
+            const int64_t k = k0 + 32 * j;
+            const bool in = k < tk.k1;
+            a[j] = in ? (A)__ldg(val + k) : A(0);
+            c[j] = in ? ix.at((int32_t)k) : -1;
+        }
+#pragma unroll
+        for (int j = 0; j < J; j++)
+            if (c[j] >= 0)
+                sum = fma(a[j], __ldg(x + c[j]), sum);
+    }
+    for (int s = 16; s > 0; s /= 2)
+        sum += __shfl_down_sync(kFull, sum, s);
+    if (lane == 0) {
+        if (tk.r1 < 0)
+            y[~tk.r0] = sum;
+        else
+            partial[tk.r1] = sum;
+    }
+}
+
+} // namespace csrdu_gpu
+
+#endif

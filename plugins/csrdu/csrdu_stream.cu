@@ -1,0 +1,97 @@
+// csrdu stream kernel (`kernel = stream`): CSR-stream row tiles of one
+// block (Greathouse & Daga, SC'14) over the compressed index. A tile holds
+// whole rows, at most CSRDU_STREAM_TILE entries and CSRDU_STREAM_ROWS rows;
+// each of its 128 threads issues the loads of 8 entries (value, offset,
+// base) and the tile's row bounds at once, gathers x, stages the products
+// in shared memory; after one barrier, csrdu_stream_lanes(rows) lanes a
+// row add the row's products and meet in a shuffle tree. Three dependent
+// global loads a tile (task, entries, x) and 1024 entries in flight a
+// block. Rows longer than CSRDU_STREAM_LONG are row pieces of one warp (the
+// blocks before the tiles); split rows' partial sums go to the combine.
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+#include "csrdu.h"
+#include "csrdu_device.cuh"
+
+namespace {
+
+using namespace csrdu_gpu;
+
+constexpr int kThreads = 32 * CSRDU_WARPS;
+constexpr int kSlots = CSRDU_STREAM_TILE / kThreads;
+static_assert(kThreads == CSRDU_STREAM_ROWS, "a tile's rows are at most one a thread");
+
+template <typename V, typename A, typename OffT>
+__global__ void __launch_bounds__(kThreads)
+    csrdu_stream(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks,
+                 const int32_t *__restrict__ rp, const V *__restrict__ val, cols<OffT> ix, A *__restrict__ partial,
+                 const A *__restrict__ x, A *__restrict__ y)
+{
+    __shared__ A prod[CSRDU_STREAM_TILE];
+    __shared__ int32_t bound[CSRDU_STREAM_ROWS + 1];
+    const int tid = (int)threadIdx.x;
+    if ((int32_t)blockIdx.x < piece_blocks) { // block-uniform: no barrier below is reached
+        const int64_t t = (int64_t)blockIdx.x * CSRDU_WARPS + (tid >> 5);
+        if (t < npieces)
+            row_piece<V, A, OffT>(tasks[t], tid & 31, val, ix, partial, x, y);
+        return;
+    }
+    const csrdu_task tk = tasks[npieces + (blockIdx.x - piece_blocks)];
+    const int32_t n = tk.k1 - tk.k0, nrows = tk.r1 - tk.r0;
+    for (int32_t i = tid; i <= nrows; i += kThreads) // issued with the entries' loads
+        bound[i] = __ldg(rp + tk.r0 + i) - tk.k0;
+    A a[kSlots];
+    int32_t c[kSlots];
+#pragma unroll
+    for (int j = 0; j < kSlots; j++) {
+        const int32_t i = tid + kThreads * j;
+        a[j] = i < n ? (A)__ldg(val + tk.k0 + i) : A(0);
+        c[j] = i < n ? ix.at(tk.k0 + i) : -1;
+    }
+#pragma unroll
+    for (int j = 0; j < kSlots; j++)
+        if (c[j] >= 0)
+            prod[tid + kThreads * j] = a[j] * __ldg(x + c[j]);
+    __syncthreads();
+    const int g = csrdu_stream_lanes(nrows), r = tid / g, l = tid % g;
+    A s = 0;
+    if (r < nrows)
+        for (int32_t i = bound[r] + l, e = bound[r + 1]; i < e; i += g)
+            s += prod[i];
+    for (int w = g / 2; w > 0; w /= 2) // block-uniform g: every lane takes part
+        s += __shfl_down_sync(kFull, s, w, g);
+    if (r < nrows && l == 0)
+        y[tk.r0 + r] = s;
+}
+
+template <typename V, typename A, typename OffT> cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    const int64_t piece_blocks = ((int64_t)d->npieces + CSRDU_WARPS - 1) / CSRDU_WARPS;
+    const int64_t blocks = piece_blocks + (d->ntasks - d->npieces);
+    if (blocks == 0)
+        return cudaSuccess;
+    const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
+    csrdu_stream<V, A, OffT><<<(unsigned)blocks, kThreads, 0, s>>>(
+        (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, static_cast<const V *>(d->val), ix,
+        static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
+    return cudaGetLastError();
+}
+
+template <typename V, typename A> cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    return d->off_bytes == 1 ? launch<V, A, uint8_t>(d, x, y, s) : launch<V, A, uint16_t>(d, x, y, s);
+}
+
+} // namespace
+
+extern "C" int csrdu_launch_stream(const csrdu_dev *d, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    switch (d->vmode) {
+    case CSRDU_V_F64: return by_offsets<double, double>(d, x, y, s);
+    case CSRDU_V_F32: return by_offsets<float, float>(d, x, y, s);
+    default: return by_offsets<float, double>(d, x, y, s); // f32 values widened to f64 as loaded
+    }
+}
