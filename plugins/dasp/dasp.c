@@ -53,7 +53,8 @@
  * partial size (8 for f64, 4 for f16), NL = medium levels, Q = medium
  * block values / 32:
  *   medium  med_val/med_col: 32 Q (V + 4); rb_ptr: 4 (NL rb + 1);
- *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4)
+ *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4);
+ *           rb_base (med_rows = runs): 4 rb
  *   short   sh_val/sh_col: 32 tiles (V + 4); sh_row: 4 (16 t13 + 16 t22 + 8 t4)
  *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty, or with
  *           empty_runs = 1 run_start/run_len: 8 runs (no empty_row)
@@ -77,13 +78,18 @@
  * It runs every row as CSR on the CUDA cores, cut by merge path (Merrill &
  * Garland, SC'16) into warps of DASP_BAL_ITEMS rows + non-zeros each; rows
  * spanning warps are summed from per-warp pieces by the last warp to finish
- * them (dasp_balanced.c, dasp_balanced.cu). auto takes it when the
+ * them (dasp_balanced.c, dasp_balanced.cu; bal_kernel = merge), or cut into
+ * tiles of 32 stream_k non-zeros (bal_kernel = stream, the default,
+ * dasp_stream.cu). auto takes it when the
  * coefficient of variation of the row lengths is at least DASP_BALANCE_CV
  * = 2 (power-law and long-row matrices; regular ones are below 1). Its
  * device bytes: 4 (rows + 1) + nnz (V + 4) for the CSR, 8 (W + 1) + (8 + Pz) W
  * for the W warps' coordinates, crossing ids and tail pieces, (16 + Pz) X
- * for the X crossing rows (row, warps, head piece, counter). l1 (driver | max): max sets the row-class
- * kernels' shared-memory carveout to 0, all L1, as the original program.
+ * for the X crossing rows (row, warps, head piece, counter); stream: the
+ * CSR's nnz padded to 32 stream_k W, plus 128 W for the lanes' first rows.
+ * l1 (driver | max): max sets the row-class kernels' shared-memory carveout
+ * to 0, all L1, as the original program. med_rows (runs | index): runs
+ * keeps only the first row of a row-block of 8 consecutive medium rows.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
