@@ -116,7 +116,7 @@ int64_t bcsr_slice_slots(const bcsr_fmt *f);
 
 /* Whether the slice kernel should run f under kernel = auto: blocks exist,
  * slice padding adds at most 10 % of them, and the remainder, walked by one
- * lane per row, is at most 10 % of the entries and 32 a row. */
+ * lane per row, holds at most 4 entries a row on average and 32 in any. */
 int bcsr_slice_pays(const bcsr_fmt *f);
 
 /* Reorders f's warp-layout bcol and bval into the slice layout and builds
