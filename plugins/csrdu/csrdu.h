@@ -36,20 +36,22 @@ extern "C" {
 #define CSRDU_PIECE_J 8
 
 /* Stream kernel: entries and rows of a block's tile (128 threads, 8
- * entries each), and the longest row a tile takes (longer: row pieces). */
+ * entries each; up to 2 rows a thread, so rows of 4 still fill it), and
+ * the longest row a tile takes (longer: row pieces). */
 #define CSRDU_STREAM_TILE 1024
-#define CSRDU_STREAM_ROWS 128
+#define CSRDU_STREAM_ROWS 256
 #define CSRDU_STREAM_LONG 256
 
 /* Which kernel runs the matrix. */
 typedef enum csrdu_kernel { CSRDU_K_TILES = 0, CSRDU_K_VECTOR = 1, CSRDU_K_STREAM = 2 } csrdu_kernel;
 
 /* Lanes a row of a stream tile of `rows` rows: the largest power of two
- * up to 32 that gives every row its lanes within the 128 threads. */
+ * up to 32 that gives every row its lanes within the 128 threads (1 from
+ * 65 rows on; beyond 128 a thread takes a second row). */
 CSRDU_HD int csrdu_stream_lanes(int32_t rows)
 {
     int g = 1;
-    while (g < 32 && 2 * g * rows <= CSRDU_STREAM_ROWS)
+    while (g < 32 && 2 * g * rows <= 32 * CSRDU_WARPS)
         g *= 2;
     return g;
 }

@@ -4,7 +4,8 @@
 // each of its 128 threads issues the loads of 8 entries (value, offset,
 // base) and the tile's row bounds at once, gathers x, stages the products
 // in shared memory; after one barrier, csrdu_stream_lanes(rows) lanes a
-// row add the row's products and meet in a shuffle tree. Three dependent
+// row (one thread for two rows in turn past 128 rows) add the row's
+// products and meet in a shuffle tree. Three dependent
 // global loads a tile (task, entries, x) and 1024 entries in flight a
 // block. Rows longer than CSRDU_STREAM_LONG are row pieces of one warp (the
 // blocks before the tiles); split rows' partial sums go to the combine.
@@ -21,7 +22,7 @@ using namespace csrdu_gpu;
 
 constexpr int kThreads = 32 * CSRDU_WARPS;
 constexpr int kSlots = CSRDU_STREAM_TILE / kThreads;
-static_assert(kThreads == CSRDU_STREAM_ROWS, "a tile's rows are at most one a thread");
+static_assert(CSRDU_STREAM_ROWS <= 2 * kThreads, "a tile's rows are at most two a thread");
 
 template <typename V, typename A, typename OffT>
 __global__ void __launch_bounds__(kThreads)
@@ -55,15 +56,18 @@ __global__ void __launch_bounds__(kThreads)
         if (c[j] >= 0)
             prod[tid + kThreads * j] = a[j] * __ldg(x + c[j]);
     __syncthreads();
-    const int g = csrdu_stream_lanes(nrows), r = tid / g, l = tid % g;
-    A s = 0;
-    if (r < nrows)
-        for (int32_t i = bound[r] + l, e = bound[r + 1]; i < e; i += g)
-            s += prod[i];
-    for (int w = g / 2; w > 0; w /= 2) // block-uniform g: every lane takes part
-        s += __shfl_down_sync(kFull, s, w, g);
-    if (r < nrows && l == 0)
-        y[tk.r0 + r] = s;
+    const int g = csrdu_stream_lanes(nrows), l = tid % g;
+    for (int32_t first = 0; first < nrows; first += kThreads / g) { // block-uniform trips: every lane shuffles
+        const int32_t r = first + tid / g;
+        A s = 0;
+        if (r < nrows)
+            for (int32_t i = bound[r] + l, e = bound[r + 1]; i < e; i += g)
+                s += prod[i];
+        for (int w = g / 2; w > 0; w /= 2)
+            s += __shfl_down_sync(kFull, s, w, g);
+        if (r < nrows && l == 0)
+            y[tk.r0 + r] = s;
+    }
 }
 
 template <typename V, typename A, typename OffT> cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
