@@ -20,7 +20,8 @@
  *   atomic     the textbook kernel: one atomicAdd per non-zero.
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
- * Options: kernel = blocked | segmented | atomic.
+ * Options: kernel = blocked | segmented | atomic; items = 8 | 4 (blocked:
+ * entries per lane and scan).
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
  * in which the pieces of a row shared between chunks are added depends on
  * atomic timing: results are reproducible within the error bound only.
@@ -39,6 +40,7 @@ static const char *const coo_kernel_names[] = {"blocked", "segmented", "atomic"}
 
 typedef struct coo_opts {
     int kernel; /* COO_KERNEL_* (coo.h) */
+    int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
@@ -46,7 +48,21 @@ static const spmvlab_option coo_options[] = {
      "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan "
      "per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero",
      SPMVLAB_FIELD(coo_opts, kernel)},
+    {"items", SPMVLAB_OPT_INT, "8", 4, 8, NULL,
+     "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)",
+     SPMVLAB_FIELD(coo_opts, items)},
     {NULL}};
+
+/* items must be 4 or 8. */
+static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const coo_opts *o = spmvlab_opts_fields(opts);
+    if (o->items != 4 && o->items != 8) {
+        snprintf(err->msg, sizeof err->msg, "coo option items = %d must be 4 or 8", o->items);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    return SPMVLAB_OK;
+}
 
 /* One COO matrix: host arrays for spmv_host, device arrays for spmv. */
 typedef struct coo_fmt {
@@ -55,6 +71,7 @@ typedef struct coo_fmt {
     int32_t nnz;            /* entries in each array */
     spmvlab_dtype dtype;    /* type of val, x and y */
     int kernel;             /* COO_KERNEL_* */
+    int items;              /* blocked: entries per lane and tile, 4 or 8 */
     coo_seg_plan plan;      /* chunk per warp and warps (the atomic kernel's grid too) */
     int32_t *row_idx;       /* host, nnz row indices, non-decreasing */
     int32_t *col_idx;       /* host, nnz column indices */
@@ -97,6 +114,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->nnz = A->nnz;
     f->dtype = A->dtype;
     f->kernel = o->kernel;
+    f->items = o->items;
     f->plan = coo_seg_make_plan(
         ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,
         A->nnz, f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
@@ -135,7 +153,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 static spmvlab_status coo_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     coo_fmt *f = fmt;
-    cudaError_t e = coo_launch(f->kernel, f->dtype == SPMVLAB_F64,
+    cudaError_t e = coo_launch(f->kernel, f->items, f->dtype == SPMVLAB_F64,
                                f->rows, f->nnz, f->plan, f->d_row_idx, f->d_col_idx, f->d_val,
                                x, y, (cudaStream_t)stream);
     if (e != cudaSuccess)
@@ -157,7 +175,8 @@ COO_BLK_DEFINE_HOST(float, fmaf, f32)
         const T *v = f->val;                                                               \
         memset(y, 0, (size_t)f->rows * sizeof(T));                                         \
         if (f->kernel == COO_KERNEL_BLOCKED) {                                             \
-            coo_blk_host_##SUFFIX(f->plan, f->nnz, f->row_idx, f->col_idx, v, x, y);       \
+            coo_blk_host_##SUFFIX(f->plan, f->items, f->nnz, f->row_idx, f->col_idx, v, x, \
+                                  y);                                                      \
             return;                                                                        \
         }                                                                                  \
         if (f->kernel == COO_KERNEL_SEGMENTED) {                                           \
@@ -175,7 +194,8 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len, "kernel=%s warps=%d chunk=%d block=%d", coo_kernel_names[f->kernel],
+    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d",
+             coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
              f->plan.warps,
              f->plan.interval, COO_SEG_BLOCK);
 }
@@ -191,6 +211,7 @@ static const spmvlab_plugin coo_plugin = {
     .dtypes = SPMVLAB_DTYPES_F64_F32,
     .options = coo_options,
     .options_size = sizeof(coo_opts),
+    .check_options = coo_check_options,
     .convert = coo_convert,
     .spmv = coo_spmv,
     .footprint = NULL,

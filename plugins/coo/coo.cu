@@ -26,12 +26,12 @@ __global__ void coo_atomic_kernel(int32_t nnz, const int32_t *__restrict__ row_i
 }
 
 template <typename T>
-cudaError_t coo_launch_typed(int kernel, coo_seg_plan plan, int32_t nnz,
+cudaError_t coo_launch_typed(int kernel, int items, coo_seg_plan plan, int32_t nnz,
                              const int32_t *row_idx, const int32_t *col_idx, const void *val,
                              const void *x, void *y, cudaStream_t stream)
 {
     if (kernel == COO_KERNEL_BLOCKED)
-        return coo_blk::launch<T, true>(plan, nnz, row_idx, col_idx, val, x, y, stream);
+        return coo_blk::launch<T, true>(plan, items, nnz, row_idx, col_idx, val, x, y, stream);
     if (kernel == COO_KERNEL_SEGMENTED)
         return coo_seg::launch<T, true>(plan, nnz, row_idx, col_idx, val, x, y, stream);
     // The atomic kernel uses the segmented plan's warps as its grid: one
@@ -48,7 +48,7 @@ cudaError_t coo_launch_typed(int kernel, coo_seg_plan plan, int32_t nnz,
 
 // Zeroes y (rows values) on the stream, then launches the chosen kernel when
 // there is a non-zero. Returns the first CUDA error, cudaSuccess otherwise.
-extern "C" cudaError_t coo_launch(int kernel, int f64, int32_t rows, int32_t nnz,
+extern "C" cudaError_t coo_launch(int kernel, int items, int f64, int32_t rows, int32_t nnz,
                                   coo_seg_plan plan, const int32_t *row_idx,
                                   const int32_t *col_idx, const void *val, const void *x,
                                   void *y, cudaStream_t stream)
@@ -61,9 +61,9 @@ extern "C" cudaError_t coo_launch(int kernel, int f64, int32_t rows, int32_t nnz
     }
     if (nnz <= 0 || plan.warps <= 0)
         return cudaSuccess;
-    return f64 ? coo_launch_typed<double>(kernel, plan, nnz, row_idx, col_idx, val, x, y,
+    return f64 ? coo_launch_typed<double>(kernel, items, plan, nnz, row_idx, col_idx, val, x, y,
                                           stream)
-               : coo_launch_typed<float>(kernel, plan, nnz, row_idx, col_idx, val, x, y,
+               : coo_launch_typed<float>(kernel, items, plan, nnz, row_idx, col_idx, val, x, y,
                                          stream);
 }
 

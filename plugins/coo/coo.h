@@ -18,9 +18,10 @@ extern "C" {
 /* The kernel option's choices, in the order of the table's "a|b|c" text. */
 enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2 };
 
-/* Zeroes y on the stream, then runs the chosen kernel (COO_KERNEL_*) for the
- * plan; returns the first CUDA error. */
-cudaError_t coo_launch(int kernel, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
+/* Zeroes y on the stream, then runs the chosen kernel (COO_KERNEL_*; items:
+ * entries per lane and tile of the blocked kernel, 4 or 8) for the plan;
+ * returns the first CUDA error. */
+cudaError_t coo_launch(int kernel, int items, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
                        const int32_t *row_idx, const int32_t *col_idx, const void *val,
                        const void *x, void *y, cudaStream_t stream);
 /* Blocks of the blocked or segmented kernel resident per SM; 0 when unknown. */

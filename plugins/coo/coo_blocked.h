@@ -5,10 +5,11 @@
  * COO_BLK_TILE entries.
  *
  * Entries are sorted by row. Warp w owns the chunk [w·interval,
- * (w+1)·interval) (interval a multiple of COO_BLK_TILE). It walks the chunk
- * in tiles of 32 × COO_BLK_ITEMS entries; lane l of a tile holds the
- * COO_BLK_ITEMS consecutive entries starting at l × COO_BLK_ITEMS, loaded
- * with 16-byte vector loads (all row, column and value loads of the tile in
+ * (w+1)·interval) (interval a multiple of COO_BLK_TILE = 256). It walks the
+ * chunk in tiles of 32 × items entries (items = COO_BLK_ITEMS = 8, or 4);
+ * lane l of a tile holds the items consecutive entries starting at
+ * l × items, loaded with 16-byte vector loads; 8 entries per lane (one tile
+ * of 8 or two of 4) are loaded together (all row, column and value loads in
  * flight, then all the gathers of x). Each lane first reduces its own entries
  * in order (fma into a running sum, restarted at every new row), which splits
  * them into a head run (its first row), runs that start and end inside the
@@ -21,7 +22,8 @@
  * the same row) and writes it; a lane whose tail run ends at its last entry
  * (the next lane starts another row) writes its scanned tail; lane 31's
  * scanned tail is the carry into the next tile, folded into lane 0's head
- * there. So a tile of 256 entries costs one warp scan, not eight.
+ * there. So a tile of 256 entries costs one warp scan, not eight (with
+ * items = 4, a tile of 128 entries one).
  *
  * Writes follow coo_segmented.h: a run of the chunk's first row may be shared
  * with the previous chunk (atomicAdd); every other run that ends inside the
@@ -36,8 +38,9 @@
 
 #include "coo_segmented.h"
 
-#define COO_BLK_ITEMS 8 /* consecutive entries per lane: two int4 of rows, of columns */
-#define COO_BLK_TILE (COO_SEG_WARP * COO_BLK_ITEMS) /* entries per warp step */
+#define COO_BLK_ITEMS 8 /* consecutive entries per lane and tile: two int4 of rows, of columns */
+#define COO_BLK_STEP 8  /* entries per lane loaded together: one tile of 8 or two of 4 */
+#define COO_BLK_TILE (COO_SEG_WARP * COO_BLK_STEP) /* chunk granule: entries per warp step */
 
 /* The kernel on the CPU in value type T with FMA (fma or fmaf): the same
  * chunks, lanes, sequential sums, scan order (coo_blk_scan_*, a Hillis-Steele
@@ -61,9 +64,9 @@
                                                                                                  \
     /* One tile: lanes' sequential sums, the carry folded into lane 0, the                    \
      * scan, the writes; *carry_row / *carry updated to lane 31's tail. */                     \
-    static void coo_blk_tile_##SUFFIX(long long base, long long end, const int32_t *row,          \
-                                      const int32_t *col, const T *val, const T *x, T *y,        \
-                                      int32_t *carry_row, T *carry)                              \
+    static void coo_blk_tile_##SUFFIX(int items, long long base, long long end,                  \
+                                      const int32_t *row, const int32_t *col, const T *val,      \
+                                      const T *x, T *y, int32_t *carry_row, T *carry)            \
     {                                                                                            \
         int32_t hr[COO_SEG_WARP], tr[COO_SEG_WARP];                                              \
         int multi[COO_SEG_WARP], seg[COO_SEG_WARP];                                              \
@@ -73,8 +76,8 @@
             T s = 0;                                                                             \
             multi[l] = 0;                                                                        \
             hs[l] = 0;                                                                           \
-            for (int j = 0; j < COO_BLK_ITEMS; j++) {                                            \
-                long long k = base + (long long)l * COO_BLK_ITEMS + j;                           \
+            for (int j = 0; j < items; j++) {                                                    \
+                long long k = base + (long long)l * items + j;                                   \
                 int32_t r = k < end ? row[k] : -1;                                               \
                 if (j == 0)                                                                      \
                     cr = h = r;                                                                  \
@@ -116,8 +119,9 @@
         *carry = ts[COO_SEG_WARP - 1];                                                           \
     }                                                                                            \
                                                                                                  \
-    static void coo_blk_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
-                                      const int32_t *col, const T *val, const T *x, T *y)        \
+    static void coo_blk_host_##SUFFIX(coo_seg_plan p, int items, int32_t entries,                \
+                                      const int32_t *row, const int32_t *col, const T *val,      \
+                                      const T *x, T *y)                                          \
     {                                                                                            \
         enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
         int head[COO_SEG_WARP];                                                                  \
@@ -133,8 +137,9 @@
                 long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
                 int32_t carry_row = -1;                                                          \
                 T carry = 0;                                                                     \
-                for (long long base = begin; base < end; base += COO_BLK_TILE)                   \
-                    coo_blk_tile_##SUFFIX(base, end, row, col, val, x, y, &carry_row, &carry);   \
+                for (long long base = begin; base < end; base += COO_SEG_WARP * items)           \
+                    coo_blk_tile_##SUFFIX(items, base, end, row, col, val, x, y, &carry_row,     \
+                                          &carry);                                               \
                 out_rows[w] = carry_row;                                                         \
                 out_sums[w] = carry;                                                             \
             }                                                                                    \

@@ -23,11 +23,12 @@ COO_BLK_DEFINE_HOST(double, fma, f64)
 static const int32_t coo_lengths[] = {0, 1, 31, 33, 0, 64, 1, 1, 30, 0, 0, 97, 2, 32, 5, 0};
 #define COO_ROWS ((int32_t)(sizeof coo_lengths / sizeof coo_lengths[0]))
 
-static void test_runs_across_warp_tiles(const spmvlab_csr *A, const char *kernel)
+/* extra: a second "key=value" set (NULL for none), also expected in describe(). */
+static void test_runs_across_warp_tiles(const spmvlab_csr *A, const char *kernel, const char *extra)
 {
     char set[64];
     snprintf(set, sizeof set, "kernel=%s", kernel);
-    const char *sets[] = {set, NULL};
+    const char *sets[] = {set, extra, NULL};
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
     for (int d = 0; d < 2; d++) {
         test_instance *t;
@@ -42,6 +43,8 @@ static void test_runs_across_warp_tiles(const spmvlab_csr *A, const char *kernel
             size_t vs = spmvlab_dtype_size(dtypes[d]);
             TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)A->nnz * (8 + vs));
             TEST_CONTAINS(test_describe(t), set);
+            if (extra)
+                TEST_CONTAINS(test_describe(t), extra);
         }
         test_instance_free(t);
     }
@@ -75,22 +78,22 @@ static void test_chunks_of_several_tiles(void)
             mag[i] += fabs(A.val[k] * x[A.col_idx[k]]);
         }
     const int32_t tiles[] = {1, 2, 3, 7};
+    const char *names[] = {"segmented", "blocked, 8 a lane", "blocked, 4 a lane"};
     for (int t = 0; t < 4; t++)
-        for (int kind = 0; kind < 2; kind++) {
+        for (int kind = 0; kind < 3; kind++) {
             const int32_t tile = kind ? COO_BLK_TILE : COO_SEG_WARP;
             coo_seg_plan p = {tiles[t] * tile, 0};
             p.warps = (A.nnz + p.interval - 1) / p.interval;
             memset(y, 0, rows * sizeof *y);
             if (kind)
-                coo_blk_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y);
+                coo_blk_host_f64(p, kind == 1 ? 8 : 4, A.nnz, row, A.col_idx, A.val, x, y);
             else
                 coo_seg_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y);
             int bad = 0;
             for (int32_t i = 0; i < rows; i++)
                 bad += fabs(y[i] - ref[i]) > 64 * 1.1e-16 * mag[i] + 1e-300;
             if (bad)
-                fprintf(stderr, "%s, chunk of %d tiles: %d rows off\n", kind ? "blocked" : "segmented",
-                        tiles[t], bad);
+                fprintf(stderr, "%s, chunk of %d tiles: %d rows off\n", names[kind], tiles[t], bad);
             TEST_CHECK(bad == 0);
         }
     free(row);
@@ -106,9 +109,10 @@ int main(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, COO_ROWS, 128, coo_lengths, 9) == 0);
     TEST_CHECK(A.nnz == 297);
-    test_runs_across_warp_tiles(&A, "blocked");
-    test_runs_across_warp_tiles(&A, "segmented");
-    test_runs_across_warp_tiles(&A, "atomic");
+    test_runs_across_warp_tiles(&A, "blocked", "items=8");
+    test_runs_across_warp_tiles(&A, "blocked", "items=4");
+    test_runs_across_warp_tiles(&A, "segmented", NULL);
+    test_runs_across_warp_tiles(&A, "atomic", NULL);
     spmvlab_csr_free(&A);
     test_chunks_of_several_tiles();
     return test_done("coo warp_tiles");

@@ -339,7 +339,8 @@ COO_BLK_DEFINE_HOST(float, fmaf, f32)
             y[i] = lane[0];                                                                 \
         }                                                                                   \
         if (f->coo_kernel == HYB_COO_BLOCKED)                                               \
-            coo_blk_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col,          \
+            coo_blk_host_##SUFFIX(f->plan, COO_BLK_ITEMS, f->coo_entries, f->coo_row,       \
+                                  f->coo_col,                                               \
                                   f->coo_val, x, y);                                        \
         else                                                                                \
             coo_seg_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col,          \

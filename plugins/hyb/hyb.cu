@@ -113,8 +113,10 @@ cudaError_t launch_coo(int kernel, int y_zeroed, coo_seg_plan plan, int32_t entr
                        void *y, cudaStream_t stream)
 {
     if (kernel == HYB_COO_BLOCKED)
-        return y_zeroed ? coo_blk::launch<T, true>(plan, entries, row, col, val, x, y, stream)
-                        : coo_blk::launch<T, false>(plan, entries, row, col, val, x, y, stream);
+        return y_zeroed ? coo_blk::launch<T, true>(plan, COO_BLK_ITEMS, entries, row, col, val, x,
+                                                   y, stream)
+                        : coo_blk::launch<T, false>(plan, COO_BLK_ITEMS, entries, row, col, val,
+                                                    x, y, stream);
     return y_zeroed ? coo_seg::launch<T, true>(plan, entries, row, col, val, x, y, stream)
                     : coo_seg::launch<T, false>(plan, entries, row, col, val, x, y, stream);
 }
