@@ -62,6 +62,10 @@ static const spmvlab_option sell_options[] = {
      "slice whose columns span at most 65534 (the others keep 32 bits); auto: 16 when such "
      "slices hold at least half the slots, else 32",
      SPMVLAB_FIELD(sell_opts, index)},
+    {"index_base", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|slice|column",
+     "what one 32-bit base of 16-bit offsets covers: a slice, or one slot column of a slice (C "
+     "slots); auto: column when it stores more than 1/4 byte a slot fewer index bytes",
+     SPMVLAB_FIELD(sell_opts, index_base)},
     {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
      "slice values in the run's dtype, or f32 for an f64 run (declared; x, y and the adds stay "
      "f64; values that overflow f32 or are below its smallest normal are refused)",
@@ -112,7 +116,7 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
     if (st == SPMVLAB_OK && f->index_bits == 16)
         st = spmvlab_put(ctx, (void **)&f->d_lo, f->lo, (size_t)f->stored * i2, err);
     if (st == SPMVLAB_OK && f->index_bits == 16)
-        st = spmvlab_put(ctx, (void **)&f->d_aux, f->aux, (size_t)f->nslices * i4, err);
+        st = spmvlab_put(ctx, (void **)&f->d_aux, f->aux, (size_t)f->ngroups * i4, err);
     if (st == SPMVLAB_OK && f->hi_slots > 0 && f->index_bits == 16)
         st = spmvlab_put(ctx, (void **)&f->d_hi, f->hi, (size_t)f->hi_slots * i2, err);
     if (st == SPMVLAB_OK)
@@ -162,7 +166,7 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     if (st == SPMVLAB_OK && f->dtype == SPMVLAB_F64 && o->values == SELL_VALUES_F32)
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
-        st = sell_compress_index(f, o->index, err);
+        st = sell_compress_index(f, o->index, o->index_base, err);
     if (st == SPMVLAB_OK)
         st = sell_upload(f, err);
     if (st != SPMVLAB_OK) {
@@ -209,7 +213,7 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
 static double sell_index_bytes_per_nnz(const sell_fmt *f)
 {
     double b = f->index_bits == 32 ? 4.0 * f->stored
-                                   : 2.0 * f->stored + 2.0 * f->hi_slots + 4.0 * f->nslices;
+                                   : 2.0 * f->stored + 2.0 * f->hi_slots + 4.0 * f->ngroups;
     b += 4.0 * f->long_nnz;
     return f->nnz ? b / f->nnz : 0.0;
 }
@@ -232,9 +236,10 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
     if (n < 0 || (size_t)n >= len)
         return;
     snprintf(buf + n, len - (size_t)n,
-             " index=%d index_auto=%s compressed_slices=%d compressed_share=%.4f "
+             " index=%d index_auto=%s index_base=%s compressed_slices=%d compressed_share=%.4f "
              "index_bytes_per_nnz=%.3f values=%s",
-             f->index_bits, f->index_auto ? "yes" : "no", f->compressed_slices,
+             f->index_bits, f->index_auto ? "yes" : "no", f->index_column ? "column" : "slice",
+             f->compressed_slices,
              f->stored ? (double)f->compressed_slots / f->stored : 0.0,
              sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : "native");
 }

@@ -15,7 +15,9 @@
  * writes y[perm[p]]. Columns come as 32-bit indices (index = 32) or as
  * 16-bit offsets from a base read once per slice, with 32-bit slices in
  * low and high halves where a slice spans too far (index = 16; sell_index.c):
- * one template per case, so the 32-bit kernel is the one before compression.
+ * one template per case, so the 32-bit kernel is the one before compression;
+ * or with a base per slot column of a slice, read at every slot (the same
+ * word for the lanes of one slot column).
  * Values are loaded in their storage type (float for values = f32) and
  * widened before the add.
  *
@@ -37,9 +39,14 @@ constexpr int kBlock = 256;                      /* threads per block, whole war
 constexpr int kWarpsPerBlock = kBlock / SELL_WARP;
 /* Blocks per SM for full occupancy on sm_90 (2048 threads): the slice
  * kernel is bound by memory latency, so it keeps every warp slot (32
- * registers); without the bound the mixed-index kernel takes 40. The f32
- * mixed-index kernel would spill under it and keeps its 40 registers. */
+ * registers); without the bound the 16-bit kernels take 40 to 54. The one
+ * exception, the f32 mixed-index kernel with one lane per row, would spill
+ * 24 bytes at 32 and gets 40 (6 blocks). */
 constexpr int kFullBlocks = 2048 / kBlock;
+constexpr int sell_min_blocks(bool f32, int ix, int t)
+{
+    return f32 && ix == SELL_IX_MIXED && t == 1 ? kFullBlocks * 3 / 4 : kFullBlocks;
+}
 constexpr int kPieceSteps = SELL_PIECE / SELL_WARP; /* entries per lane of a piece */
 
 __device__ __forceinline__ double sell_fma(double a, double b, double c) { return fma(a, b, c); }
@@ -56,37 +63,54 @@ __device__ __forceinline__ V sell_tree(V sum)
     return sum;
 }
 
-/* The column indices of the slices as one slice's lanes read them (IX is
- * SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED; sell.h). bind() reads the
- * slice's aux word once: the base of a 16-bit slice, or the complement of
- * its first high-half slot. at(i) is slot i's column, SELL_PAD_COL for
- * padding (offset SELL_PAD_OFF, or both halves 0xFFFF). */
+/* The column indices of the slices as one lane reads them (IX is
+ * SELL_IX_32, SELL_IX_16, SELL_IX_MIXED or SELL_IX_COLUMN; sell.h). bind()
+ * reads the slice's aux word once: the base of a 16-bit slice, or the
+ * complement of its first high-half slot; with a base per slot column it
+ * only notes where the slice's words start (first / C) and the lane's row r.
+ * at(i, k) is slot i's (slot column k's) column, SELL_PAD_COL for padding
+ * (offset SELL_PAD_OFF, or both halves 0xFFFF). */
 template <int IX>
 struct sell_cols {
     const int32_t *__restrict__ col;
     const uint16_t *__restrict__ lo;
     const uint16_t *__restrict__ hi;
+    const int32_t *__restrict__ aux;
     int32_t base;
     int64_t hoff; /* high-half slot of slot i: i + hoff */
     bool wide;
+    int32_t word; /* SELL_IX_COLUMN: aux word of slot column 0 of the slice */
+    int32_t r;    /* SELL_IX_COLUMN: the lane's row in its slice */
 
-    __device__ __forceinline__ void bind(const int32_t *__restrict__ aux, int32_t s, int32_t first)
+    __device__ __forceinline__ void bind(int32_t s, int32_t first, int32_t row, int32_t C)
     {
         base = 0;
         hoff = 0;
         wide = false;
+        word = 0;
+        r = row;
         if (IX == SELL_IX_32)
             return;
+        if (IX == SELL_IX_COLUMN) {
+            word = first / C;
+            return;
+        }
         const int32_t a = __ldg(aux + s);
         wide = IX == SELL_IX_MIXED && a < 0;
         base = wide ? 0 : a;
         hoff = wide ? (int64_t)~a - first : 0;
     }
-    __device__ __forceinline__ int32_t at(int64_t i) const
+    __device__ __forceinline__ int32_t at(int64_t i, int32_t k) const
     {
         if (IX == SELL_IX_32)
             return __ldg(col + i);
         const uint32_t l = __ldg(lo + i);
+        if (IX == SELL_IX_COLUMN) {
+            const int32_t a = __ldg(aux + word + k);
+            if (a < 0)
+                return (int32_t)(((uint32_t)__ldg(hi + (~a + r)) << 16) | l);
+            return l == SELL_PAD_OFF ? SELL_PAD_COL : a + (int32_t)l;
+        }
         if (IX == SELL_IX_MIXED && wide)
             return (int32_t)(((uint32_t)__ldg(hi + i + hoff) << 16) | l);
         return l == SELL_PAD_OFF ? SELL_PAD_COL : base + (int32_t)l;
@@ -96,10 +120,9 @@ struct sell_cols {
 /* V: the type of x, y and the adds; S: the type the slice values are
  * stored in (V, or float for an f64 run with values = f32). */
 template <typename V, typename S, int IX, int T>
-__global__ void __launch_bounds__(kBlock, IX != SELL_IX_MIXED || sizeof(V) == 8 ? kFullBlocks : 1)
+__global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
     sell_slice_kernel(int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
-                      const int32_t *__restrict__ perm, sell_cols<IX> cols,
-                      const int32_t *__restrict__ aux, const S *__restrict__ val,
+                      const int32_t *__restrict__ perm, sell_cols<IX> cols, const S *__restrict__ val,
                       const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int R = SELL_WARP / T;
@@ -114,7 +137,7 @@ __global__ void __launch_bounds__(kBlock, IX != SELL_IX_MIXED || sizeof(V) == 8 
         const int32_t p = (int32_t)pos, s = p / C;
         const int32_t base = __ldg(slice_ptr + s);
         const int32_t w = (__ldg(slice_ptr + s + 1) - base) / C;
-        cols.bind(aux, s, base);
+        cols.bind(s, base, p - s * C, C);
         const int64_t step = (int64_t)T * C;
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
@@ -123,7 +146,7 @@ __global__ void __launch_bounds__(kBlock, IX != SELL_IX_MIXED || sizeof(V) == 8 
             V v[SELL_UNROLL], xv[SELL_UNROLL];
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++) {
-                c[u] = cols.at(i + u * step);
+                c[u] = cols.at(i + u * step, k + u * T);
                 v[u] = (V)__ldg(val + i + u * step);
             }
 #pragma unroll
@@ -134,7 +157,7 @@ __global__ void __launch_bounds__(kBlock, IX != SELL_IX_MIXED || sizeof(V) == 8 
                 sum = c[u] != SELL_PAD_COL ? sell_fma(v[u], xv[u], sum) : sum;
         }
         for (; k < w; k += T, i += step) {
-            const int32_t c = cols.at(i);
+            const int32_t c = cols.at(i, k);
             if (c != SELL_PAD_COL)
                 sum = sell_fma((V)__ldg(val + i), __ldg(x + c), sum);
         }
@@ -220,9 +243,9 @@ template <typename V, typename S, int IX, int T>
 cudaError_t sell_launch_t(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
 {
     constexpr int R = SELL_WARP / T;
-    const sell_cols<IX> cols = {A->col, A->lo, A->hi, 0, 0, false};
+    const sell_cols<IX> cols = {A->col, A->lo, A->hi, A->aux, 0, 0, false, 0, 0};
     sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0,
-                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols, A->aux,
+                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols,
                                                static_cast<const S *>(A->val),
                                                static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
@@ -249,6 +272,7 @@ cudaError_t sell_launch_s(const sell_device_view *A, const void *x, void *y, cud
     case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32>(A, x, y, stream);
     case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16>(A, x, y, stream);
     case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED>(A, x, y, stream);
+    case SELL_IX_COLUMN: return sell_launch_ix<V, S, SELL_IX_COLUMN>(A, x, y, stream);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -28,8 +28,9 @@ extern "C" {
  * (SELL_IX_32); a 16-bit offset per slot from its slice's 32-bit base, every
  * slice (SELL_IX_16); or per slice either of the two (SELL_IX_MIXED: slices
  * whose columns span more than SELL_SPAN_MAX keep 32 bits, split in a low
- * and a high 16-bit half). */
-enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2 };
+ * and a high 16-bit half); or SELL_IX_COLUMN: as SELL_IX_MIXED with a base
+ * per slot column of a slice (C consecutive slots) instead of per slice. */
+enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2, SELL_IX_COLUMN = 3 };
 
 /* Slots a lane loads before it adds them (memory-level parallelism). */
 #define SELL_UNROLL 4
@@ -47,12 +48,14 @@ typedef struct sell_opts {
     int threads_per_row; /* lanes per row, or auto */
     int long_row;        /* rows longer than this take the long-row path, or auto */
     int index;           /* enum sell_index_choice */
+    int index_base;      /* enum sell_base_choice */
     int values;          /* enum sell_values_choice */
 } sell_opts;
 
 /* The choices of the index and values options, in the tables' order. */
 enum sell_index_choice { SELL_INDEX_AUTO, SELL_INDEX_32, SELL_INDEX_16 };
 enum sell_values_choice { SELL_VALUES_NATIVE, SELL_VALUES_F32 };
+enum sell_base_choice { SELL_BASE_AUTO, SELL_BASE_SLICE, SELL_BASE_COLUMN };
 
 /* The device arrays of one SELL-C-sigma matrix plus its long-row tail, as
  * the kernels read them. */
@@ -69,8 +72,8 @@ typedef struct sell_device_view {
     const uint16_t *lo;         /* otherwise: offset from the slice's base (SELL_PAD_OFF for
                                  * padding), or the low half of the column in a 32-bit slice */
     const uint16_t *hi;         /* SELL_IX_MIXED: high halves of the 32-bit slices' columns */
-    const int32_t *aux;         /* per slice: base column (>= 0), or ~(first hi slot) for a
-                                 * 32-bit slice; nslices */
+    const int32_t *aux;         /* per slice (SELL_IX_COLUMN: per slot column of a slice):
+                                 * base column (>= 0), or ~(first hi slot) when 32-bit */
     const void *val;            /* value of each slot, 0 for padding */
     int32_t nlong;              /* long rows (0: no long-row path) */
     int32_t npieces;            /* pieces of the long rows */

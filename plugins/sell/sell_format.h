@@ -19,6 +19,9 @@
 #define SELL_LONG_MEAN 4             /* auto long_row: 4 times the mean row length */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
 #define SELL_INDEX_SHARE 0.5         /* auto index: 16 bits when >= half the slots compress */
+#define SELL_BASE_MARGIN 4           /* auto index_base: per slot column when that saves more than
+                                      * 1/4 byte a slot (~2 % of an f64 slot's traffic), which
+                                      * pays for the kernel's base load at every slot */
 
 /* One SELL-C-sigma matrix with its long-row tail: host arrays for
  * spmv_host, device twins for spmv. */
@@ -44,11 +47,13 @@ typedef struct sell_fmt {
     int index_auto;            /* index came from the rule */
     int32_t index_mode;        /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
     int32_t compressed_slices; /* slices whose columns span at most SELL_SPAN_MAX */
-    int32_t compressed_slots;  /* their slots */
+    int32_t compressed_slots;  /* slots of the groups (slices or slot columns) that fit */
+    int index_column;          /* one base per slot column of a slice, else per slice */
+    int32_t ngroups;           /* groups with a base: slices, or stored / C slot columns */
     int32_t hi_slots;          /* slots of the 32-bit slices when index_bits = 16 */
     uint16_t *lo;              /* host, stored low halves / offsets; index 16 */
     uint16_t *hi;              /* host, hi_slots high halves; index 16 with 32-bit slices */
-    int32_t *aux;              /* host, nslices bases or ~(first hi slot); index 16 */
+    int32_t *aux;              /* host, ngroups bases or ~(first hi slot); index 16 */
     int32_t nlong;             /* long rows */
     int32_t long_nnz;          /* their entries */
     int32_t npieces;           /* their pieces of at most SELL_PIECE entries */
@@ -89,10 +94,18 @@ int32_t sell_rule_index(int choice, int64_t compressible, int64_t stored);
  * without entries passes lo > hi), fit 16-bit offsets from lo. */
 int sell_slice_compressible(int32_t lo, int32_t hi);
 
-/* Applies the index option to the filled slices of f (col set): counts the
- * compressible slices, applies the rule and, for 16 bits, replaces col by
- * lo, hi and aux. Returns OK or NOMEM. */
-spmvlab_status sell_compress_index(sell_fmt *f, int choice, spmvlab_err *err);
+/* The index_base rule: 1 (a base per slot column of a slice) or 0 (per
+ * slice); choice is an enum sell_base_choice. auto: per slot column when
+ * its index bytes, 2 (stored - compressible slots) + 4 bases, are more than
+ * stored / SELL_BASE_MARGIN below those per slice, given the compressible
+ * slots and the number of groups of either kind. */
+int sell_rule_index_base(int choice, int64_t stored, int64_t slots_slice, int64_t nslices,
+                         int64_t slots_column, int64_t ncolumns);
+
+/* Applies the index options to the filled slices of f (col set): counts
+ * the compressible slices and slot columns, applies both rules and, for 16
+ * bits, replaces col by lo, hi and aux. Returns OK or NOMEM. */
+spmvlab_status sell_compress_index(sell_fmt *f, int choice, int base_choice, spmvlab_err *err);
 
 /* values = f32: refuses (LIMIT, with the value, its row and column) an A
  * whose finite non-zero values overflow f32 or fall below its smallest

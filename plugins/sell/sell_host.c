@@ -8,15 +8,17 @@
 #include "sell_format.h"
 
 /* Column of slot i of slice s, SELL_PAD_COL for padding, from whichever
- * index layout f holds (sell_index.c). */
+ * index layout f holds (sell_index.c): a base per slice or per slot column
+ * (the C slots from (i / C) C). */
 static int32_t sell_host_col(const sell_fmt *f, int32_t s, int32_t i)
 {
     if (f->index_bits == 32)
         return f->col[i];
-    int32_t a = f->aux[s];
+    int32_t g = f->index_column ? i / f->C : s, first = f->index_column ? g * f->C : f->slice_ptr[s];
+    int32_t a = f->aux[g];
     uint32_t l = f->lo[i];
     if (a < 0)
-        return (int32_t)(((uint32_t)f->hi[~a + (i - f->slice_ptr[s])] << 16) | l);
+        return (int32_t)(((uint32_t)f->hi[~a + (i - first)] << 16) | l);
     return l == SELL_PAD_OFF ? SELL_PAD_COL : a + (int32_t)l;
 }
 

@@ -14,6 +14,12 @@
  * SELL_PAD_OFF, which no real entry has (SELL_SPAN_MAX = 65534, not 65535),
  * so the kernels skip its x load by one compare, as they do for column -1.
  *
+ * index_base = column: a base per slot column of a slice (its C slots, one
+ * warp load) instead of per slice: 4 bytes per C slots instead of per w C,
+ * but a slice whose rows reach far in a few slot columns only (G3_circuit:
+ * 52 % of the slots compress by slice, 94 % by slot column) loses 32 bits
+ * there only. auto: the base that stores fewer index bytes.
+ *
  * values = f32: the slice values stored in f32 for an f64 run, declared to
  * the core, which then checks against the bound widened by the storage
  * rounding; refused where a value would round to Inf, zero or a subnormal.
@@ -38,20 +44,30 @@ int sell_slice_compressible(int32_t lo, int32_t hi)
     return lo > hi || (int64_t)hi - lo <= SELL_SPAN_MAX;
 }
 
-/* A marker for a 32-bit slice before its first high-half slot is known. */
+/* A marker for a 32-bit group before its first high-half slot is known. */
 #define SELL_AUX_WIDE INT32_MIN
 
-spmvlab_status sell_compress_index(sell_fmt *f, int choice, spmvlab_err *err)
+/* Slots of group g: a slice, or (per_column) the C slots of one slot column
+ * of a slice; slices are stored column by column, so the latter are the
+ * consecutive runs [g C, g C + C). */
+static void sell_group(const sell_fmt *f, int per_column, int32_t g, int32_t *b, int32_t *e)
 {
-    f->index_bits = 32;
-    f->index_mode = SELL_IX_32;
-    int32_t *aux = malloc(((size_t)f->nslices + 1) * sizeof *aux);
-    if (!aux)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %d slices",
-                            f->nslices);
-    for (int32_t s = 0; s < f->nslices; s++) {
-        int32_t lo = INT32_MAX, hi = INT32_MIN;
-        for (int32_t i = f->slice_ptr[s]; i < f->slice_ptr[s + 1]; i++) {
+    *b = per_column ? g * f->C : f->slice_ptr[g];
+    *e = per_column ? *b + f->C : f->slice_ptr[g + 1];
+}
+
+/* Per group: its base (lowest column, 0 without entries) when it fits
+ * 16-bit offsets, else SELL_AUX_WIDE, into aux (may be NULL); returns the
+ * slots of the groups that fit. */
+static int64_t sell_scan_groups(const sell_fmt *f, int per_column, int32_t ngroups, int32_t *aux,
+                                int32_t *ngood)
+{
+    int64_t slots = 0;
+    *ngood = 0;
+    for (int32_t g = 0; g < ngroups; g++) {
+        int32_t b, e, lo = INT32_MAX, hi = INT32_MIN;
+        sell_group(f, per_column, g, &b, &e);
+        for (int32_t i = b; i < e; i++) {
             int32_t c = f->col[i];
             if (c == SELL_PAD_COL)
                 continue;
@@ -59,41 +75,71 @@ spmvlab_status sell_compress_index(sell_fmt *f, int choice, spmvlab_err *err)
             hi = c > hi ? c : hi;
         }
         int ok = sell_slice_compressible(lo, hi);
-        aux[s] = ok ? (lo > hi ? 0 : lo) : SELL_AUX_WIDE;
-        f->compressed_slices += ok;
-        f->compressed_slots += ok ? f->slice_ptr[s + 1] - f->slice_ptr[s] : 0;
+        if (aux)
+            aux[g] = ok ? (lo > hi ? 0 : lo) : SELL_AUX_WIDE;
+        *ngood += ok;
+        slots += ok ? e - b : 0;
     }
+    return slots;
+}
+
+int sell_rule_index_base(int choice, int64_t stored, int64_t slots_slice, int64_t nslices,
+                         int64_t slots_column, int64_t ncolumns)
+{
+    if (choice != SELL_BASE_AUTO)
+        return choice == SELL_BASE_COLUMN;
+    int64_t by_slice = 2 * (stored - slots_slice) + 4 * nslices;
+    int64_t by_column = 2 * (stored - slots_column) + 4 * ncolumns;
+    return by_column + stored / SELL_BASE_MARGIN < by_slice;
+}
+
+spmvlab_status sell_compress_index(sell_fmt *f, int choice, int base_choice, spmvlab_err *err)
+{
+    f->index_bits = 32;
+    f->index_mode = SELL_IX_32;
+    int32_t ncol_groups = f->C > 0 ? f->stored / f->C : 0, ngood_col = 0;
+    int64_t slots_slice = sell_scan_groups(f, 0, f->nslices, NULL, &f->compressed_slices);
+    int64_t slots_col = sell_scan_groups(f, 1, ncol_groups, NULL, &ngood_col);
+    f->index_column = sell_rule_index_base(base_choice, f->stored, slots_slice, f->nslices,
+                                           slots_col, ncol_groups);
+    f->ngroups = f->index_column ? ncol_groups : f->nslices;
+    f->compressed_slots = (int32_t)(f->index_column ? slots_col : slots_slice);
     f->index_bits = sell_rule_index(choice, f->compressed_slots, f->stored);
-    if (f->index_bits == 32) {
-        free(aux);
+    if (f->index_bits == 32)
         return SPMVLAB_OK;
-    }
+    int32_t *aux = malloc(((size_t)f->ngroups + 1) * sizeof *aux);
     f->hi_slots = f->stored - f->compressed_slots;
     f->lo = malloc((size_t)f->stored * sizeof *f->lo + 1);
     f->hi = malloc((size_t)f->hi_slots * sizeof *f->hi + 1);
-    if (!f->lo || !f->hi) {
+    if (!aux || !f->lo || !f->hi) {
         free(aux);
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM,
                             "out of host memory for %d 16-bit column offsets", f->stored);
     }
+    int32_t ngood;
+    sell_scan_groups(f, f->index_column, f->ngroups, aux, &ngood);
     int32_t h = 0;
-    for (int32_t s = 0; s < f->nslices; s++) {
-        int wide = aux[s] == SELL_AUX_WIDE;
+    for (int32_t g = 0; g < f->ngroups; g++) {
+        int32_t b, e;
+        sell_group(f, f->index_column, g, &b, &e);
+        int wide = aux[g] == SELL_AUX_WIDE;
         if (wide)
-            aux[s] = ~h;
-        for (int32_t i = f->slice_ptr[s]; i < f->slice_ptr[s + 1]; i++) {
+            aux[g] = ~h;
+        for (int32_t i = b; i < e; i++) {
             uint32_t c = (uint32_t)f->col[i]; /* padding: 0xFFFFFFFF, both halves SELL_PAD_OFF */
             if (wide) {
                 f->lo[i] = (uint16_t)(c & 0xFFFFu);
                 f->hi[h++] = (uint16_t)(c >> 16);
             } else {
                 f->lo[i] = f->col[i] == SELL_PAD_COL ? (uint16_t)SELL_PAD_OFF
-                                                     : (uint16_t)(f->col[i] - aux[s]);
+                                                     : (uint16_t)(f->col[i] - aux[g]);
             }
         }
     }
     f->aux = aux;
-    f->index_mode = f->hi_slots > 0 ? SELL_IX_MIXED : SELL_IX_16;
+    f->index_mode = f->index_column ? SELL_IX_COLUMN
+                    : f->hi_slots > 0 ? SELL_IX_MIXED
+                                      : SELL_IX_16;
     free(f->col);
     f->col = NULL;
     return SPMVLAB_OK;

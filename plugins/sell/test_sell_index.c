@@ -61,6 +61,17 @@ static void test_matrix_rule(void)
     TEST_CHECK(sell_rule_index(SELL_INDEX_32, 100, 100) == 32);
 }
 
+/* index_base = auto: per slot column only when that saves more than a
+ * quarter byte a slot; forced choices ignore the counts. */
+static void test_base_rule(void)
+{
+    TEST_CHECK(sell_rule_index_base(SELL_BASE_AUTO, 1000, 500, 10, 1000, 100) == 1);  /* 1040 vs 400 */
+    TEST_CHECK(sell_rule_index_base(SELL_BASE_AUTO, 1000, 1000, 10, 1000, 100) == 0); /* 40 vs 400 */
+    TEST_CHECK(sell_rule_index_base(SELL_BASE_AUTO, 1000, 800, 10, 1000, 100) == 0);  /* 440 vs 400 + 250 */
+    TEST_CHECK(sell_rule_index_base(SELL_BASE_SLICE, 1000, 0, 10, 1000, 100) == 0);
+    TEST_CHECK(sell_rule_index_base(SELL_BASE_COLUMN, 1000, 1000, 10, 0, 100) == 1);
+}
+
 /* 96 rows x 200,000 columns, C = 32, no sorting, two entries a row:
  * slice 0 spans exactly 65534 columns (rows r: r, r + 65503), slice 1 one
  * more (r, r + 65504), slice 2 lies far out (100000 + r, + 5) and its last
@@ -86,10 +97,11 @@ static void test_layouts(void)
         test_failures++;
         return;
     }
-    const char *aut[] = {"sigma=1", NULL};
+    const char *aut[] = {"sigma=1", "index_base=slice", NULL};
     const char *i32[] = {"sigma=1", "index=32", NULL};
-    const char *f32[] = {"sigma=1", "values=f32", NULL};
+    const char *f32[] = {"sigma=1", "values=f32", "index_base=slice", NULL};
     const char *t4[] = {"sigma=1", "index=16", "threads_per_row=4", NULL};
+    const char *col[] = {"sigma=1", NULL};
     /* 192 slots (3 slices of width 2), 128 of them in compressible slices:
      * share 0.667, so auto takes 16 bits with slice 1 in 32-bit halves. */
     test_instance *t = convert_ok(&A, SPMVLAB_F64, aut);
@@ -131,21 +143,37 @@ static void test_layouts(void)
     }
     t = convert_ok(&A, SPMVLAB_F64, t4);
     test_instance_free(t);
+    /* By slot column every group fits (slice 1: columns 32..63, then
+     * 65536..65567): 4 * 6 bases against 2 * 64 + 4 * 3, so auto takes a
+     * base per slot column and stores no high halves. */
+    t = convert_ok(&A, SPMVLAB_F64, col);
+    if (t) {
+        TEST_CONTAINS(test_describe(t), "index_base=column");
+        TEST_CONTAINS(test_describe(t), "compressed_share=1.0000");
+        TEST_CHECK(fact(t, "compressed_slices") == 2); /* whole slices, as before */
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 384 + 24 + 8 * 192);
+        TEST_CONTAINS(test_describe(t), "index_bytes_per_nnz=2.147");
+        test_instance_free(t);
+    }
+    const char *col_t2[] = {"sigma=1", "index_base=column", "threads_per_row=2", NULL};
+    test_instance_free(convert_ok(&A, SPMVLAB_F32, col_t2));
     spmvlab_csr_free(&A);
 }
 
-/* Only slice 0 (one local entry a row) compresses; rows 32..95 hold
- * columns 0 and 199999: 32 of 160 slots, below half, so auto keeps 32
- * bits and index = 16 still mixes. */
+/* Only slice 0 (one local entry a row) compresses; rows 32..95 hold two
+ * columns 100,000 apart, scattered over the matrix (by slice and by slot
+ * column): 32 of 160 slots, below half, so auto keeps 32 bits and index =
+ * 16 still mixes. */
 static void test_auto_keeps_32(void)
 {
     int32_t ri[160], ci[160];
     double v[160];
     int32_t n = 0;
     for (int32_t r = 0; r < 96; r++) {
-        ri[n] = r, ci[n] = r < 32 ? r : 0, v[n] = 1.0 + r, n++;
+        int32_t a = r < 32 ? r : (r * 6151) % 100000; /* scattered over [0, 100000) */
+        ri[n] = r, ci[n] = a, v[n] = 1.0 + r, n++;
         if (r >= 32)
-            ri[n] = r, ci[n] = 199999, v[n] = -1.0 - r, n++;
+            ri[n] = r, ci[n] = a + 100000, v[n] = -1.0 - r, n++;
     }
     spmvlab_csr A;
     spmvlab_err err;
@@ -154,7 +182,7 @@ static void test_auto_keeps_32(void)
         return;
     }
     const char *aut[] = {"sigma=1", NULL};
-    const char *i16[] = {"sigma=1", "index=16", NULL};
+    const char *i16[] = {"sigma=1", "index=16", "index_base=slice", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, aut);
     if (t) {
         TEST_CHECK(fact(t, "index") == 32);
@@ -167,6 +195,15 @@ static void test_auto_keeps_32(void)
         TEST_CHECK(fact(t, "index") == 16);
         /* 4 * 4 + 2 * 160 + 2 * 128 + 4 * 3 + 8 * 160 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 320 + 256 + 12 + 1280);
+        test_instance_free(t);
+    }
+    /* By slot column: slice 0's one and slices 1 and 2's two slot columns
+     * spread over 100,000 columns each: 4 * 5 bases, 128 high halves. */
+    const char *col[] = {"sigma=1", "index=16", "index_base=column", NULL};
+    t = convert_ok(&A, SPMVLAB_F64, col);
+    if (t) {
+        TEST_CONTAINS(test_describe(t), "compressed_share=0.2000");
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 320 + 256 + 20 + 1280);
         test_instance_free(t);
     }
     spmvlab_csr_free(&A);
@@ -203,6 +240,7 @@ int main(void)
 {
     test_slice_rule();
     test_matrix_rule();
+    test_base_rule();
     test_layouts();
     test_auto_keeps_32();
     test_f32_refusals();
