@@ -35,6 +35,7 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
                                           T *__restrict__ y)
 {
     const int tid = (int)threadIdx.x;
+    const int32_t base = __ldg(rp + first);
     int32_t end = __ldg(rp + last);
     while (last > first) { // trailing long rows: their pieces sum them
         const int32_t e = __ldg(rp + last - 1);
@@ -43,7 +44,7 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
         last--;
         end = e;
     }
-    const int32_t rows = last - first, base = __ldg(rp + first), n = end - base;
+    const int32_t rows = last - first, n = end - base;
     if (rows == 0)
         return; // block-uniform: only long rows
     int32_t c[kStream];
