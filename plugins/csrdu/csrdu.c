@@ -13,7 +13,11 @@
  * does not fit is escaped: base = ~e (e-th escaped chunk, negative), off
  * holds each column's low delta_bits and hi[32 e + k mod 32] the rest, 8
  * bits when every escaped column is below 2^(delta_bits + 8), else 16.
- * Work, kernel = vector (default): `lanes` lanes a row, each lane
+ * Work, kernel = stream: block tiles of whole rows (at most 1024 entries,
+ * 256 rows), every thread's 8 entries and the tile's row bounds loaded at
+ * once, products staged in shared memory, lanes a row by the tile's rows;
+ * rows longer than 256 are row pieces (one warp each).
+ * Work, kernel = vector: `lanes` lanes a row, each lane
  * decoding its own columns; a lane group owns several rows and loads
  * entries of all of them before multiplying; a shuffle tree a row. Rows
  * longer than `long` are row pieces (one warp each).
@@ -21,7 +25,9 @@
  * entries; the warp loads all entries at once (val, off, base, x), stages
  * products in shared memory and reduces each row with `lanes` lanes; a row
  * longer than the tile is a row piece.
- * Both: a row piece longer than `piece` is split into equal pieces whose
+ * kernel = auto (default): vector for rows of 128 and more (90th
+ * percentile), else stream.
+ * All: a row piece longer than `piece` is split into equal pieces whose
  * partial sums a combine kernel adds.
  * Device bytes: 4(rows + 1) + (s + d/8)·nnz + 4·ceil(nnz/32)
  *   + 32·h·escaped chunks + 16·tasks + 16·split rows + s'·pieces of split

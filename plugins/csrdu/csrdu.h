@@ -1,7 +1,7 @@
 /*
  * csrdu: what the conversion (csrdu_build.c), the CPU execution
- * (csrdu_host.c), the plugin glue (csrdu.c) and the kernels (csrdu.cu)
- * share. The layout is described at the top of csrdu.c.
+ * (csrdu_host.c), the plugin glue (csrdu.c) and the kernels (csrdu.cu:
+ * tiles, combine, launcher; csrdu_stream.cu; csrdu_vector.cu) share. The layout is described at the top of csrdu.c.
  */
 #ifndef SPMVLAB_CSRDU_H
 #define SPMVLAB_CSRDU_H
