@@ -238,7 +238,7 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
     snprintf(buf + n, len - (size_t)n,
              " index=%d index_auto=%s index_base=%s compressed_slices=%d compressed_share=%.4f "
              "index_bytes_per_nnz=%.3f values=%s",
-             f->index_bits, f->index_auto ? "yes" : "no", f->index_column ? "column" : "slice",
+             f->index_bits, f->index_auto ? "yes" : "no", f->index_bits == 32 ? "none" : f->index_column ? "column" : "slice",
              f->compressed_slices,
              f->stored ? (double)f->compressed_slots / f->stored : 0.0,
              sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : "native");
