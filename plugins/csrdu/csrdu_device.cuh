@@ -14,29 +14,32 @@ namespace csrdu_gpu {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-// Entry k's column. An escaped chunk's high bits are read at their stored
-// width, chosen at run time: escaped chunks are the minority that takes the
-// branch, so the width needs no template of its own.
-template <typename OffT>
-__device__ __forceinline__ int32_t column(const int32_t *__restrict__ base, const OffT *__restrict__ off,
-                                          const void *__restrict__ hi, int hi_bytes, int32_t k)
-{
-    const int32_t b = __ldg(base + (k >> 5));
-    const uint32_t o = __ldg(off + k);
-    uint32_t h = 0;
-    if (b < 0) {
-        const int64_t i = csrdu_hi_index(b, k);
-        h = hi_bytes == 1 ? __ldg(static_cast<const uint8_t *>(hi) + i) : __ldg(static_cast<const uint16_t *>(hi) + i);
-    }
-    return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
-}
-
+// Entry k's column, in two steps so that a batch of entries issues all its
+// loads before any of them is looked at: load() reads the chunk's base and
+// the offset (no branch), decode() joins them, reading an escaped chunk's
+// high bits (base < 0) at their stored width, chosen at run time (escaped
+// chunks are the minority that takes the branch). A branch on a loaded
+// base between the loads of two entries would make every entry wait for
+// the previous one's base: one memory round trip an entry.
 template <typename OffT> struct cols {
     const OffT *off;
     const int32_t *base;
     const void *hi;
     int hi_bytes;
-    __device__ __forceinline__ int32_t at(int32_t k) const { return column(base, off, hi, hi_bytes, k); }
+    __device__ __forceinline__ void load(int32_t k, int32_t &b, uint32_t &o) const
+    {
+        b = __ldg(base + (k >> 5));
+        o = __ldg(off + k);
+    }
+    __device__ __forceinline__ int32_t decode(int32_t k, int32_t b, uint32_t o) const
+    {
+        uint32_t h = 0;
+        if (b < 0) {
+            const int64_t i = csrdu_hi_index(b, k);
+            h = hi_bytes == 1 ? __ldg(static_cast<const uint8_t *>(hi) + i) : __ldg(static_cast<const uint16_t *>(hi) + i);
+        }
+        return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
+    }
 };
 
 // Row piece: entries [k0, k1) strided over the 32 lanes, J loads a lane in
@@ -49,19 +52,30 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V
     constexpr int J = CSRDU_PIECE_J;
     A sum = 0;
     for (int64_t k0 = (int64_t)tk.k0 + lane; k0 < tk.k1; k0 += 32 * J) {
-        A a[J];
-        int32_t c[J];
+        A a[J], xv[J];
+        int32_t b[J], c[J];
+        uint32_t o[J];
 #pragma unroll
-        for (int j = 0; j < J; j++) {
+        for (int j = 0; j < J; j++) { // every load of the batch first
             const int64_t k = k0 + 32 * j;
-            const bool in = k < tk.k1;
-            a[j] = in ? (A)__ldg(val + k) : A(0);
-            c[j] = in ? ix.at((int32_t)k) : -1;
+            a[j] = A(0);
+            b[j] = 0;
+            o[j] = 0;
+            if (k < tk.k1) {
+                a[j] = (A)__ldg(val + k);
+                ix.load((int32_t)k, b[j], o[j]);
+            }
         }
 #pragma unroll
         for (int j = 0; j < J; j++)
+            c[j] = k0 + 32 * j < tk.k1 ? ix.decode((int32_t)(k0 + 32 * j), b[j], o[j]) : -1;
+#pragma unroll
+        for (int j = 0; j < J; j++)
+            xv[j] = c[j] >= 0 ? __ldg(x + c[j]) : A(0);
+#pragma unroll
+        for (int j = 0; j < J; j++)
             if (c[j] >= 0)
-                sum = fma(a[j], __ldg(x + c[j]), sum);
+                sum = fma(a[j], xv[j], sum);
     }
     for (int s = 16; s > 0; s /= 2)
         sum += __shfl_down_sync(kFull, sum, s);

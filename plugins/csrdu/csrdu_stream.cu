@@ -41,20 +41,38 @@ __global__ void __launch_bounds__(kThreads)
     }
     const csrdu_task tk = tasks[npieces + (blockIdx.x - piece_blocks)];
     const int32_t n = tk.k1 - tk.k0, nrows = tk.r1 - tk.r0;
-    for (int32_t i = tid; i <= nrows; i += kThreads) // issued with the entries' loads
-        bound[i] = __ldg(rp + tk.r0 + i) - tk.k0;
+    constexpr int kBounds = (CSRDU_STREAM_ROWS + kThreads) / kThreads; // row bounds a thread loads
+    int32_t rb[kBounds];
+#pragma unroll
+    for (int q = 0; q < kBounds; q++) // kept in registers: stored only after the entries' loads are issued
+        rb[q] = tid + kThreads * q <= nrows ? __ldg(rp + tk.r0 + tid + kThreads * q) : 0;
     A a[kSlots];
-    int32_t c[kSlots];
+    int32_t b[kSlots], c[kSlots];
+    uint32_t o[kSlots];
+#pragma unroll
+    for (int j = 0; j < kSlots; j++) { // every load first (csrdu_device.cuh)
+        const int32_t i = tid + kThreads * j;
+        a[j] = A(0);
+        b[j] = 0;
+        o[j] = 0;
+        if (i < n) {
+            a[j] = (A)__ldg(val + tk.k0 + i);
+            ix.load(tk.k0 + i, b[j], o[j]);
+        }
+    }
 #pragma unroll
     for (int j = 0; j < kSlots; j++) {
         const int32_t i = tid + kThreads * j;
-        a[j] = i < n ? (A)__ldg(val + tk.k0 + i) : A(0);
-        c[j] = i < n ? ix.at(tk.k0 + i) : -1;
+        c[j] = i < n ? ix.decode(tk.k0 + i, b[j], o[j]) : -1;
     }
 #pragma unroll
     for (int j = 0; j < kSlots; j++)
         if (c[j] >= 0)
             prod[tid + kThreads * j] = a[j] * __ldg(x + c[j]);
+#pragma unroll
+    for (int q = 0; q < kBounds; q++)
+        if (tid + kThreads * q <= nrows)
+            bound[tid + kThreads * q] = rb[q] - tk.k0;
     __syncthreads();
     const int g = csrdu_stream_lanes(nrows), l = tid % g;
     for (int32_t first = 0; first < nrows; first += kThreads / g) { // block-uniform trips: every lane shuffles

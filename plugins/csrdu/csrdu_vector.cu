@@ -60,16 +60,26 @@ __device__ __forceinline__ void row_group(int32_t first, int v, const int32_t (&
         sum[i] = 0;
     for (int32_t s = v; s < most; s += W * U) {
         A a[R][U], b[R][U];
-        int32_t c[R][U];
+        int32_t c[R][U], cb[R][U];
+        uint32_t co[R][U];
 #pragma unroll
-        for (int i = 0; i < R; i++)
+        for (int i = 0; i < R; i++) // every load of the batch first (csrdu_device.cuh)
 #pragma unroll
             for (int u = 0; u < U; u++) {
                 const int32_t o = s + W * u;
-                const bool in = o < len[i];
-                a[i][u] = in ? (A)__ldg(val + beg[i] + o) : A(0);
-                c[i][u] = in ? ix.at(beg[i] + o) : -1;
+                a[i][u] = A(0);
+                cb[i][u] = 0;
+                co[i][u] = 0;
+                if (o < len[i]) {
+                    a[i][u] = (A)__ldg(val + beg[i] + o);
+                    ix.load(beg[i] + o, cb[i][u], co[i][u]);
+                }
             }
+#pragma unroll
+        for (int i = 0; i < R; i++)
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                c[i][u] = s + W * u < len[i] ? ix.decode(beg[i] + s + W * u, cb[i][u], co[i][u]) : -1;
 #pragma unroll
         for (int i = 0; i < R; i++)
 #pragma unroll
