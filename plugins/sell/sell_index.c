@@ -18,7 +18,8 @@
  * warp load) instead of per slice: 4 bytes per C slots instead of per w C,
  * but a slice whose rows reach far in a few slot columns only (G3_circuit:
  * 52 % of the slots compress by slice, 94 % by slot column) loses 32 bits
- * there only. auto: the base that stores fewer index bytes.
+ * there only. auto: per slot column when that stores more than a quarter
+ * byte a slot fewer index bytes (the kernel then loads a base per slot).
  *
  * values = f32: the slice values stored in f32 for an f64 run, declared to
  * the core, which then checks against the bound widened by the storage
