@@ -1,9 +1,9 @@
-// csrdu vector kernel (`kernel = vector`, the default): W lanes a row, each
+// csrdu vector kernel (`kernel = vector`; auto for long rows): W lanes a row, each
 // lane decoding its own columns as base[k >> 5] + off[k] (the 32 lanes of a
 // load read one or two bases: a broadcast), no shared memory, no staging.
 // A lane group of W lanes owns R rows; per batch every lane issues the
 // loads of U entries of each of its R rows (R * U = CSRDU_VEC_LOADS) before
-// the first x gather and the first multiply, so a warp keeps up to 256
+// the first x gather and the first multiply, so a warp keeps up to 128
 // entries in flight even when rows are a few entries long. A shuffle tree
 // of W lanes ends each row. Rows longer than long_len are row pieces of one
 // warp (tasks, in the blocks before the row blocks); a split row's pieces
