@@ -68,8 +68,10 @@ __device__ __forceinline__ V sell_tree(V sum)
  * reads the slice's aux word once: the base of a 16-bit slice, or the
  * complement of its first high-half slot; with a base per slot column it
  * only notes where the slice's words start (first / C) and the lane's row r.
- * at(i, k) is slot i's (slot column k's) column, SELL_PAD_COL for padding
- * (offset SELL_PAD_OFF, or both halves 0xFFFF). */
+ * load() then decode() give slot i's (slot column k's) column, SELL_PAD_COL
+ * for padding (offset SELL_PAD_OFF, or both halves 0xFFFF): the kernel
+ * issues every load() of a batch before the first decode(), so no load of
+ * the batch waits behind a branch on a loaded base. */
 template <int IX>
 struct sell_cols {
     const int32_t *__restrict__ col;
@@ -100,13 +102,26 @@ struct sell_cols {
         base = wide ? 0 : a;
         hoff = wide ? (int64_t)~a - first : 0;
     }
-    __device__ __forceinline__ int32_t at(int64_t i, int32_t k) const
+    /* The loads of slot i (slot column k) that depend on nothing loaded:
+     * the 32-bit column or the 16-bit word, and the slot column's base. */
+    __device__ __forceinline__ void load(int64_t i, int32_t k, uint32_t &l, int32_t &a) const
+    {
+        a = 0;
+        if (IX == SELL_IX_32) {
+            l = (uint32_t)__ldg(col + i);
+            return;
+        }
+        l = __ldg(lo + i);
+        if (IX == SELL_IX_COLUMN)
+            a = __ldg(aux + word + k);
+    }
+    /* Slot i's column from what load() returned; a 32-bit group's high
+     * half is the one load that waits for a loaded word (the base). */
+    __device__ __forceinline__ int32_t decode(int64_t i, uint32_t l, int32_t a) const
     {
         if (IX == SELL_IX_32)
-            return __ldg(col + i);
-        const uint32_t l = __ldg(lo + i);
+            return (int32_t)l;
         if (IX == SELL_IX_COLUMN) {
-            const int32_t a = __ldg(aux + word + k);
             if (a < 0)
                 return (int32_t)(((uint32_t)__ldg(hi + (~a + r)) << 16) | l);
             return l == SELL_PAD_OFF ? SELL_PAD_COL : a + (int32_t)l;
@@ -142,13 +157,17 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
         for (; k + (SELL_UNROLL - 1) * T < w; k += SELL_UNROLL * T, i += SELL_UNROLL * step) {
-            int32_t c[SELL_UNROLL];
+            int32_t c[SELL_UNROLL], a[SELL_UNROLL];
+            uint32_t l[SELL_UNROLL];
             V v[SELL_UNROLL], xv[SELL_UNROLL];
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++) {
-                c[u] = cols.at(i + u * step, k + u * T);
+                cols.load(i + u * step, k + u * T, l[u], a[u]);
                 v[u] = (V)__ldg(val + i + u * step);
             }
+#pragma unroll
+            for (int u = 0; u < SELL_UNROLL; u++)
+                c[u] = cols.decode(i + u * step, l[u], a[u]);
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++)
                 xv[u] = c[u] != SELL_PAD_COL ? __ldg(x + c[u]) : V(0);
@@ -157,7 +176,10 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
                 sum = c[u] != SELL_PAD_COL ? sell_fma(v[u], xv[u], sum) : sum;
         }
         for (; k < w; k += T, i += step) {
-            const int32_t c = cols.at(i, k);
+            uint32_t l;
+            int32_t a;
+            cols.load(i, k, l, a);
+            const int32_t c = cols.decode(i, l, a);
             if (c != SELL_PAD_COL)
                 sum = sell_fma((V)__ldg(val + i), __ldg(x + c), sum);
         }
