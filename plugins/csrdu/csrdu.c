@@ -119,15 +119,11 @@ static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err 
 
 /* The row length below which 90 % of the rows lie: what one batch of the
  * vector kernel should cover (a few longer rows take another batch or are
- * pieces). Lengths beyond 4096 count as 4096. */
+ * pieces). Lengths beyond 256 count as 256: no rule looks further. */
 static int32_t cover_length(const spmvlab_matrix *A)
 {
-    enum { CAP = 4096 };
-    int64_t *hist = calloc(CAP + 1, sizeof *hist);
-    if (!hist || A->rows == 0) {
-        free(hist);
-        return 0;
-    }
+    enum { CAP = 256 };
+    int64_t hist[CAP + 1] = {0};
     for (int32_t r = 0; r < A->rows; r++) {
         int32_t n = A->row_ptr[r + 1] - A->row_ptr[r];
         hist[n < CAP ? n : CAP]++;
@@ -136,18 +132,17 @@ static int32_t cover_length(const spmvlab_matrix *A)
     int32_t c = 0;
     while (c < CAP && (seen += hist[c]) < want)
         c++;
-    free(hist);
     return c;
 }
 
 /* The vector kernel's shape. Lanes: the power of two at or above the
  * cover length, 2 to 32 (32 with an explicit batch above 1). Batch (32
- * lanes only): the power of two of entries a lane that covers the cover
+ * lanes only): the smallest power of two U with 32 U at or above the cover
  * length, at most 4. Long rows: beyond two batches (at least 32), so a
  * warp's row groups differ by at most a batch or two. */
-static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o, const spmvlab_matrix *A)
+static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o)
 {
-    const int32_t c = cover_length(A);
+    const int32_t c = f->cover;
     int w = 2;
     while (w < 32 && w < c)
         w *= 2;
@@ -158,7 +153,6 @@ static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o, const spmv
     while (f->lanes == 32 && u < 4 && 32 * u < c)
         u *= 2;
     f->batch = f->lanes < 32 ? 1 : o->batch != SPMVLAB_AUTO ? o->batch : u;
-    f->cover = c;
     f->steps = o->steps;
     int32_t two = 2 * f->lanes * f->batch;
     f->long_len = o->long_len != SPMVLAB_AUTO ? o->long_len : two > 32 ? two : 32;
@@ -168,13 +162,13 @@ static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o, const spmv
  * enough for 32 lanes and a full batch of 4: no lane idles and a warp keeps
  * 128 entries of one row in flight); the stream kernel otherwise, whose
  * 1024 staged entries a block keep short and uneven rows streaming. */
-static csrdu_kernel choose_kernel(const csrdu_opts *o, const spmvlab_matrix *A)
+static csrdu_kernel choose_kernel(const csrdu_opts *o, int32_t cover)
 {
     switch (o->kernel) {
     case CSRDU_KERNEL_STREAM: return CSRDU_K_STREAM;
     case CSRDU_KERNEL_VECTOR: return CSRDU_K_VECTOR;
     case CSRDU_KERNEL_TILES: return CSRDU_K_TILES;
-    default: return cover_length(A) >= 128 ? CSRDU_K_VECTOR : CSRDU_K_STREAM;
+    default: return cover >= 128 ? CSRDU_K_VECTOR : CSRDU_K_STREAM;
     }
 }
 
@@ -286,7 +280,8 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     f->rows = A->rows;
     f->cols = A->cols;
     f->nnz = A->nnz;
-    f->kernel = choose_kernel(o, A);
+    f->cover = cover_length(A);
+    f->kernel = choose_kernel(o, f->cover);
     f->tile = tiles[o->tile];
     f->piece = o->piece;
     if (f->kernel == CSRDU_K_TILES) {
@@ -295,9 +290,8 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     } else if (f->kernel == CSRDU_K_STREAM) {
         f->tile = CSRDU_STREAM_TILE;
         f->long_len = CSRDU_STREAM_LONG;
-        f->cover = cover_length(A);
     } else {
-        choose_vector_shape(f, o, A);
+        choose_vector_shape(f, o);
     }
     spmvlab_status st = copy_values(f, A, err);
     int32_t bad_col = 0;

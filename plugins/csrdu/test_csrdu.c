@@ -162,11 +162,11 @@ static void test_long_rows_split_and_combined(void)
     TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
     const char *tiles[] = {"kernel=tiles", "tile=128", "piece=512", NULL};
     const char *vec64[] = {"kernel=vector", "long=64", "piece=512", NULL};
-    const char *vec[] = {"piece=512", NULL}; /* auto: the cover length is 4096 */
+    const char *vec[] = {"piece=512", NULL}; /* auto: the cover length is 256 (or more) */
     const char *stream[] = {"kernel=stream", "piece=512", NULL};
     const char **sets[] = {tiles, vec64, vec, stream};
     const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 long=64 steps=4 pieces=27 split_rows=2",
-                          "kernel=vector", "tile=1024 cover=4096 long=256 tiles=2 pieces=26 split_rows=2"};
+                          "kernel=vector", "tile=1024 cover=256 long=256 tiles=2 pieces=26 split_rows=2"};
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
     for (int v = 0; v < 4; v++)
         for (int d = 0; d < 2; d++) {
