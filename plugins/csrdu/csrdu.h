@@ -1,7 +1,8 @@
 /*
  * csrdu: what the conversion (csrdu_build.c), the CPU execution
  * (csrdu_host.c), the plugin glue (csrdu.c) and the kernels (csrdu.cu:
- * tiles, combine, launcher; csrdu_stream.cu; csrdu_vector.cu) share. The layout is described at the top of csrdu.c.
+ * tiles, combine, launcher; csrdu_stream.cu; csrdu_vector.cu) share. The
+ * layout is described at the top of csrdu.c.
  */
 #ifndef SPMVLAB_CSRDU_H
 #define SPMVLAB_CSRDU_H
@@ -22,8 +23,6 @@ extern "C" {
 /* Entries of one chunk: consecutive non-zeros (in CSR order, across row
  * boundaries) sharing one 32-bit base; one warp load touches at most two. */
 #define CSRDU_CHUNK 32
-/* The largest row tile (entries), the `tile` option's top choice. */
-#define CSRDU_TILE_MAX 512
 /* Warps per block of the main kernel; each warp runs one task. */
 #define CSRDU_WARPS 4
 /* Threads per block of the combine kernel (one block per split row). */
@@ -118,7 +117,7 @@ typedef struct csrdu_dev {
     int steps;                /* vector: row groups a warp runs in turn */
 } csrdu_dev;
 
-/* y = A*x: the main kernel (csrdu.cu or csrdu_vector.cu by d->kernel),
+/* y = A*x: the main kernel (tiles, stream or vector by d->kernel),
  * then the combine kernel when rows were split. Asynchronous on stream.
  * Returns 0 or a cudaError_t code. */
 int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream);
