@@ -54,7 +54,7 @@
  * block values / 32:
  *   medium  med_val/med_col: 32 Q (V + 4); rb_ptr: 4 (NL rb + 1);
  *           med_row: 4 * 8 rb; irr_ptr: 4 (8 rb + 1); irr_val/col: irr (V + 4);
- *           rb_base (med_rows = runs): 4 rb
+ *           rb_base, rb_irr (med_rows = runs): 4 rb + 8 rb
  *   short   sh_val/sh_col: 32 tiles (V + 4); sh_row: 4 (16 t13 + 16 t22 + 8 t4)
  *   tail    single row/col/val: singles (8 + V); empty_row: 4 empty, or with
  *           empty_runs = 1 run_start/run_len: 8 runs (no empty_row)
@@ -89,7 +89,8 @@
  * CSR's nnz padded to 32 stream_k W, plus 128 W for the lanes' first rows.
  * l1 (driver | max): max sets the row-class kernels' shared-memory carveout
  * to 0, all L1, as the original program. med_rows (runs | index): runs
- * keeps only the first row of a row-block of 8 consecutive medium rows.
+ * keeps only the first row of a row-block of 8 consecutive medium rows,
+ * and {offset, count} of one whose rows have equal irregular counts.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -146,8 +147,8 @@ static const spmvlab_option dasp_options[] = {
      "(carveout 0, as the original program)",
      DASP_OPT(l1)},
     {"med_rows", SPMVLAB_OPT_ENUM, "runs", 0, 0, "runs|index",
-     "medium rows' result rows: runs (a row-block of 8 consecutive rows keeps its first row only) or index "
-     "(a 4-byte row index per row)",
+     "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal "
+     "irregular counts its offset and count) or index (a row index and irregular offset per row)",
      DASP_OPT(med_rows)},
     {"bal_kernel", SPMVLAB_OPT_ENUM, "stream", 0, 0, "stream|merge",
      "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge "
@@ -267,6 +268,7 @@ static void dasp_fill_launch(dasp_format *f)
     L->rb_ptr = DEV(DASP_A_RB_PTR);
     L->med_row = DEV(DASP_A_MED_ROW);
     L->rb_base = DEV(DASP_A_RB_BASE);
+    L->rb_irr = DEV(DASP_A_RB_IRR);
     L->irr_ptr = DEV(DASP_A_IRR_PTR);
     L->irr_col = DEV(DASP_A_IRR_COL);
     L->irr_val = DEV(DASP_A_IRR_VAL);
@@ -412,13 +414,15 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     snprintf(buf, len,
              "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d "
              "empty=%lld short1=%lld short2=%lld "
-             "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld run_blocks=%lld mma_blocks=%lld blocks_by_k=%s "
+             "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld run_blocks=%lld even_blocks=%lld "
+             "mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",
              why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
-             (long long)n->long_rows, (long long)n->rb, (long long)n->rb_runs, (long long)n->blocks, levels, fill, (long long)n->irr,
+             (long long)n->long_rows, (long long)n->rb, (long long)n->rb_runs, (long long)n->rb_even,
+             (long long)n->blocks, levels, fill, (long long)n->irr,
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0);
 }

@@ -113,6 +113,8 @@ typedef struct dasp_launch {
     const int32_t *med_row;  /* original row of each sorted medium row, -1 = none; 8 n_rb */
     const int32_t *rb_base;  /* med_rows = runs: first row of each row-block whose 8 rows are consecutive
                                 (row g is rb_base + g, med_row not read), else -1; n_rb. NULL: med_row */
+    const int32_t *rb_irr;   /* med_rows = runs: per row-block {first irregular offset, count a row} when its
+                                8 rows have equal irregular counts (irr_ptr not read), else {0, -1}; 2 n_rb */
     const int32_t *irr_ptr;  /* irregular (CUDA-core) entries of each sorted row, 8 n_rb + 1 */
     const int32_t *irr_col;
     const void *irr_val;

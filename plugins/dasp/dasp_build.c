@@ -165,18 +165,28 @@ static spmvlab_status build_medium(dasp_format *f, const spmvlab_matrix *A, cons
         }
     }
     f->n.irr = irr;
-    if (f->med_runs) { /* row-blocks of 8 consecutive rows: their first row */
-        if (arr_make(f, DASP_A_RB_BASE, (size_t)nrb, 4, 0xff))
+    /* med_rows = runs: row-blocks of 8 consecutive rows keep their first
+     * row; row-blocks of equal irregular counts {first offset, count}. */
+    if (f->med_runs) {
+        if (arr_make(f, DASP_A_RB_BASE, (size_t)nrb, 4, 0xff) ||
+            arr_make(f, DASP_A_RB_IRR, 2 * (size_t)nrb, 4, 0xff))
             return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld row-blocks", (long long)nrb);
-        int32_t *base = f->a[DASP_A_RB_BASE].host;
+        int32_t *base = f->a[DASP_A_RB_BASE].host, *ri = f->a[DASP_A_RB_IRR].host;
         for (int64_t rb = 0; rb < nrb; rb++) {
+            const int32_t *mr = med_row + rb * DASP_BM;
             int g = 1;
-            while (g < DASP_BM && med_row[rb * DASP_BM + g] >= 0 && med_row[rb * DASP_BM + g] == med_row[rb * DASP_BM] + g)
+            while (g < DASP_BM && mr[g] >= 0 && mr[g] == mr[0] + g)
                 g++;
             if (g == DASP_BM) {
                 base[rb] = med_row[rb * DASP_BM];
                 f->n.rb_runs++;
             }
+            const int32_t *ip = irr_ptr + rb * DASP_BM, cnt = ip[1] - ip[0];
+            for (g = 1; g < DASP_BM && (rb + 1) * DASP_BM <= nmed && ip[g + 1] - ip[g] == cnt;)
+                g++;
+            ri[2 * rb] = g == DASP_BM ? ip[0] : 0;
+            ri[2 * rb + 1] = g == DASP_BM ? cnt : -1;
+            f->n.rb_even += g == DASP_BM;
         }
     }
     if (arr_make(f, DASP_A_MED_VAL, (size_t)(quanta * 32), es, 0) ||

@@ -16,7 +16,7 @@ enum dasp_array_id {
     DASP_A_LONG_VAL, DASP_A_LONG_COL, DASP_A_LONG_PTR, DASP_A_LONG_ROW,
     DASP_A_SEG_PTR, DASP_A_SEG_ROW, DASP_A_PARTIAL, DASP_A_COUNT,
     DASP_A_MED_VAL, DASP_A_MED_COL, DASP_A_RB_PTR, DASP_A_MED_ROW,
-    DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL, DASP_A_RB_BASE,
+    DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL, DASP_A_RB_BASE, DASP_A_RB_IRR,
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
     DASP_A_RUN_START, DASP_A_RUN_LEN,
@@ -42,6 +42,7 @@ typedef struct dasp_counts {
     int64_t long_rows;    /* rows of length >= max_len */
     int64_t rb;           /* medium row-blocks of 8 sorted rows */
     int64_t rb_runs;      /* of them, row-blocks of 8 consecutive rows (med_rows = runs) */
+    int64_t rb_even;      /* of them, row-blocks whose rows have equal irregular counts (med_rows = runs) */
     int64_t blocks;       /* MMA blocks of the medium part, all levels */
     int64_t level_blocks[DASP_MAX_LEVELS]; /* of them, blocks of each level */
     int64_t block_slots;  /* slots of those blocks (8 x BK each) */

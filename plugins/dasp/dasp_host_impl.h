@@ -55,9 +55,12 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
                     }
             }
             int64_t r = rb * DASP_BM + g;
+            const int32_t *ri = f->a[DASP_A_RB_IRR].host; /* med_rows = runs: {offset, count} */
+            const int64_t i0 = ri && ri[2 * rb + 1] >= 0 ? ri[2 * rb] + (int64_t)g * ri[2 * rb + 1] : irr_ptr[r],
+                          i1 = ri && ri[2 * rb + 1] >= 0 ? i0 + ri[2 * rb + 1] : irr_ptr[r + 1];
             DASP_ACC part[4] = {0, 0, 0, 0};
             for (int s = 0; s < lpr; s++)
-                for (int64_t i = irr_ptr[r] + s; i < irr_ptr[r + 1]; i += lpr)
+                for (int64_t i = i0 + s; i < i1; i += lpr)
                     part[s] = DASP_FMA(DASP_LOAD(ival, i), DASP_LOAD(x, icol[i]), part[s]);
             DASP_ACC irr = lpr == 4   ? (part[0] + part[1]) + (part[2] + part[3])
                            : lpr == 2 ? part[0] + part[1]

@@ -159,8 +159,17 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
     const int64_t r = rb0 * DASP_BM + j;
     int i0 = 0, i1 = 0, row = -1;
     if (j < nrb * DASP_BM) {
-        i0 = __ldg(L.irr_ptr + r);
-        i1 = __ldg(L.irr_ptr + r + 1);
+        // med_rows = runs: a row-block whose rows have equal irregular
+        // counts reads one 8-byte {offset, count} instead of 8 offsets.
+        const int2 ib = L.rb_irr ? __ldg(reinterpret_cast<const int2 *>(L.rb_irr) + rb0 + j / DASP_BM)
+                                 : make_int2(0, -1);
+        if (ib.y >= 0) {
+            i0 = ib.x + (j % DASP_BM) * ib.y;
+            i1 = i0 + ib.y;
+        } else {
+            i0 = __ldg(L.irr_ptr + r);
+            i1 = __ldg(L.irr_ptr + r + 1);
+        }
         // med_rows = runs: a row-block of 8 consecutive rows reads its first
         // row only (4 bytes per 8 rows, not per row; y stored coalesced).
         const int rbb = L.rb_base ? __ldg(L.rb_base + rb0 + j / DASP_BM) : -1;
