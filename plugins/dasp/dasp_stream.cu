@@ -24,11 +24,40 @@
 //  (4) crossing rows as in the merge kernel: the warp's open row at its end
 //      is a tail piece, its first row begun in an earlier warp a head
 //      piece; the last warp to arrive (atomic counter) adds them in order.
+//      The counter is a release atomic and the last warp reads the pieces
+//      with strong loads from L2: the merge kernel's __threadfence() in
+//      every crossing warp also invalidates the SM's L1 (CCTL.IVALL on
+//      sm_90), dropping the x lines of every warp on the SM.
 #include <climits>
 
 #include "dasp_mma.cuh"
 
 namespace {
+
+// atomicAdd(p, 1) with release semantics at GPU scope: the pieces this
+// thread stored are visible in L2 before the count moves. Unlike
+// __threadfence() or an acquire, it does not invalidate the SM's L1, which
+// holds the x lines of every warp on the SM; a crossing row's last warp
+// reads the pieces with strong loads instead (served by L2, issued only
+// after its atomic returned and the branch on its value was taken).
+__device__ __forceinline__ int count_release(int32_t *p)
+{
+    int old;
+    asm volatile("atom.release.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+__device__ __forceinline__ double ld_strong(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ float ld_strong(const float *p)
+{
+    float v;
+    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
 
 template <typename V, int kK>
 __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typename V::val_t *x,
@@ -138,11 +167,12 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
             tails[w] = tail;
         if (ch >= 0)
             heads[ch] = head;
-        __threadfence(); // the pieces are visible before the counts say so
+        // Release (count_release): no fence and no L1 invalidation in every
+        // crossing warp, as __threadfence() costs the merge kernel.
         if (ct >= 0)
-            last_t = atomicAdd(L.count + ct, 1) == __ldg(L.x_w1 + ct) - __ldg(L.x_w0 + ct);
+            last_t = count_release(L.count + ct) == __ldg(L.x_w1 + ct) - __ldg(L.x_w0 + ct);
         if (ch >= 0)
-            last_h = atomicAdd(L.count + ch, 1) == __ldg(L.x_w1 + ch) - __ldg(L.x_w0 + ch);
+            last_h = count_release(L.count + ch) == __ldg(L.x_w1 + ch) - __ldg(L.x_w0 + ch);
     }
     last_t = __shfl_sync(kFull, last_t, 0);
     last_h = __shfl_sync(kFull, last_h, 0);
@@ -151,17 +181,24 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
         const int c = q == 0 ? ch : ct;
         if (!(q == 0 ? last_h : last_t))
             continue;
-        __threadfence();
         const int w0 = __ldg(L.x_w0 + c), w1 = __ldg(L.x_w1 + c);
+        // Lane l adds pieces l, l + 32, ... in order. A row of 500000 entries
+        // leaves 1953 pieces (61 a lane): 16 loads a lane in flight at a time
+        // keep its sum to a few L2 round trips.
         acc_t p = 0;
-        // A row of 500000 entries leaves 1953 pieces (61 a lane): 16 loads in
-        // flight at a time keep its sum to a few L2 round trips.
-#pragma unroll 16
-        for (int t = w0 + lane; t < w1; t += 32) // loads batched, adds in order
-            p += __ldcg(tails + t);
+        for (int t0 = w0 + lane; t0 < w1; t0 += 32 * 16) {
+            acc_t got[16];
+#pragma unroll
+            for (int u = 0; u < 16; u++)
+                got[u] = t0 + 32 * u < w1 ? ld_strong(tails + t0 + 32 * u) : acc_t(0);
+#pragma unroll
+            for (int u = 0; u < 16; u++)
+                if (t0 + 32 * u < w1)
+                    p += got[u];
+        }
         p = warp_sum(p);
         if (lane == 0) {
-            V::store(y, __ldg(L.x_row + c), p + __ldcg(heads + c));
+            V::store(y, __ldg(L.x_row + c), p + ld_strong(heads + c));
             L.count[c] = 0; // ready for the next call
         }
     }
