@@ -301,6 +301,52 @@ __device__ __forceinline__ T warp_sum(T v)
     return v;
 }
 
+// atomicAdd(p, 1) with release semantics at GPU scope: the pieces this
+// thread stored are visible in L2 before the count moves. Unlike
+// __threadfence() or an acquire, it does not invalidate the SM's L1, which
+// holds the x lines of every warp on the SM; a crossing row's last warp
+// reads the pieces (or partials) with strong loads instead (served by L2, issued only
+// after its atomic returned and the branch on its value was taken).
+__device__ __forceinline__ int count_release(int32_t *p)
+{
+    int old;
+    asm volatile("atom.release.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+__device__ __forceinline__ double ld_strong(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ float ld_strong(const float *p)
+{
+    float v;
+    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// Lane l's sum of p[l], p[l + 32], ... below p[n], added in that order
+// (dasp_host_impl.h's lanes), read with strong loads 16 at a time: a row of
+// 500000 entries leaves hundreds or thousands of pieces, and 16 loads a lane
+// in flight keep their sum to a few L2 round trips.
+template <typename T>
+__device__ __forceinline__ T lane_pieces(const T *p, int n, int lane)
+{
+    T s = 0;
+    for (int t0 = lane; t0 < n; t0 += 32 * 16) {
+        T got[16];
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            got[u] = t0 + 32 * u < n ? ld_strong(p + t0 + 32 * u) : T(0);
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            if (t0 + 32 * u < n)
+                s += got[u];
+    }
+    return s;
+}
+
 // Lane 4g+t's candidate for the diagonal C[g][g]: its c[g & 1], the true
 // diagonal in lane 4g + g/2 only.
 template <typename T>

@@ -64,15 +64,11 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
     int last = 0;
     if (lane == 0) {
         partial[s] = v;
-        __threadfence(); // the partial is visible before the count says so
-        last = atomicAdd(L.count + lr, 1) == nseg - 1;
+        last = count_release(L.count + lr) == nseg - 1; // the partial is in L2 before the count moves
     }
     if (!__shfl_sync(kFull, last, 0))
         return;
-    __threadfence();
-    acc_t p = 0;
-    for (int i = lane; i < nseg; i += 32)
-        p += __ldcg(partial + sp0 + i);
+    acc_t p = lane_pieces(partial + sp0, nseg, lane);
     p = warp_sum(p);
     if (lane == 0) {
         V::store(y, row, p);

@@ -34,31 +34,6 @@
 
 namespace {
 
-// atomicAdd(p, 1) with release semantics at GPU scope: the pieces this
-// thread stored are visible in L2 before the count moves. Unlike
-// __threadfence() or an acquire, it does not invalidate the SM's L1, which
-// holds the x lines of every warp on the SM; a crossing row's last warp
-// reads the pieces with strong loads instead (served by L2, issued only
-// after its atomic returned and the branch on its value was taken).
-__device__ __forceinline__ int count_release(int32_t *p)
-{
-    int old;
-    asm volatile("atom.release.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
-    return old;
-}
-__device__ __forceinline__ double ld_strong(const double *p)
-{
-    double v;
-    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ float ld_strong(const float *p)
-{
-    float v;
-    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
-    return v;
-}
-
 template <typename V, int kK>
 __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typename V::val_t *x,
                                          typename V::val_t *y, int64_t w, int lane)
@@ -182,20 +157,7 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
         if (!(q == 0 ? last_h : last_t))
             continue;
         const int w0 = __ldg(L.x_w0 + c), w1 = __ldg(L.x_w1 + c);
-        // Lane l adds pieces l, l + 32, ... in order. A row of 500000 entries
-        // leaves 1953 pieces (61 a lane): 16 loads a lane in flight at a time
-        // keep its sum to a few L2 round trips.
-        acc_t p = 0;
-        for (int t0 = w0 + lane; t0 < w1; t0 += 32 * 16) {
-            acc_t got[16];
-#pragma unroll
-            for (int u = 0; u < 16; u++)
-                got[u] = t0 + 32 * u < w1 ? ld_strong(tails + t0 + 32 * u) : acc_t(0);
-#pragma unroll
-            for (int u = 0; u < 16; u++)
-                if (t0 + 32 * u < w1)
-                    p += got[u];
-        }
+        acc_t p = lane_pieces(tails + w0, w1 - w0, lane);
         p = warp_sum(p);
         if (lane == 0) {
             V::store(y, __ldg(L.x_row + c), p + ld_strong(heads + c));
