@@ -15,7 +15,7 @@
  * s = 8 (f64) or 4 (f32): 8 + 4/(r c) bytes per non-zero on full blocks.
  *
  * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
- * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 1). With auto, the shape with the fewest device bytes
+ * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 0). With auto, the shape with the fewest device bytes
  * is chosen (bcsr_shape.c); when it saves less than min_saving of plain
  * CSR's bytes (1x1 saves nothing), the matrix has no usable blocks and
  * convert refuses with SPMVLAB_LIMIT and the measured numbers of the best
@@ -49,7 +49,7 @@ static const spmvlab_option bcsr_options[] = {
      "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; "
      "auto: slice unless its padding exceeds 10 % or the remainder 4 entries a row (32 in one)",
      SPMVLAB_FIELD(bcsr_opts, kernel)},
-    {"x_share", SPMVLAB_OPT_BOOL, "true", 0, 0, NULL,
+    {"x_share", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "slice kernel with r >= c > 1: the lanes of a block row load a block's x once and share it by shuffles",
      SPMVLAB_FIELD(bcsr_opts, x_share)},
     {NULL},
