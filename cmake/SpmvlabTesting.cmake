@@ -29,13 +29,18 @@ function(spmvlab_check_test PLUGIN VARIANT)
 endfunction()
 
 # spmvlab_plugin_unit_test(<plugin> <name> <source.c>): a C test program of a
-# plugin, linked with the core and the test helpers (tests/testlib.h).
+# plugin, linked with the core and the test helpers (tests/testlib.h and the
+# convert-and-verify scaffolding of tests/testlib_plugin.h).
 function(spmvlab_plugin_unit_test PLUGIN NAME SOURCE)
   if(NOT SPMVLAB_BUILD_TESTS)
     return()
   endif()
+  if(NOT TARGET spmvlab_testlib_plugin)
+    add_library(spmvlab_testlib_plugin STATIC ${PROJECT_SOURCE_DIR}/tests/testlib_plugin.c)
+    target_link_libraries(spmvlab_testlib_plugin PUBLIC spmvlab_testlib)
+  endif()
   add_executable(test_${PLUGIN}_${NAME} ${SOURCE})
-  target_link_libraries(test_${PLUGIN}_${NAME} PRIVATE spmvlab_testlib)
+  target_link_libraries(test_${PLUGIN}_${NAME} PRIVATE spmvlab_testlib_plugin)
   add_dependencies(test_${PLUGIN}_${NAME} spmvlab_${PLUGIN}) # loaded at run time
   add_test(NAME ${PLUGIN}.unit.${NAME} COMMAND test_${PLUGIN}_${NAME})
   set_tests_properties(${PLUGIN}.unit.${NAME} PROPERTIES LABELS cpu

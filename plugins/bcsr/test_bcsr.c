@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "spmvlab/gen.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 /* A generated block matrix: block_rows x bpr blocks of r x c. */
 static int gen_blocks(spmvlab_csr *A, int block_rows, int bpr, int r, int c, int spread)
@@ -21,38 +21,12 @@ static int gen_blocks(spmvlab_csr *A, int block_rows, int bpr, int r, int c, int
     return spmvlab_gen_params_parse(&p, text, &err) || spmvlab_gen("blocks", &p, A, &err) ? -1 : 0;
 }
 
-/* Converts A with sets, checks spmv_host in f64 and f32, returns the f64
- * describe() text in desc and the f64 footprint. */
-static size_t convert_and_verify(const spmvlab_csr *A, const char *const *sets, char *desc, size_t len)
-{
-    size_t bytes = 0;
-    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("bcsr", A, dtypes[d], sets, &t, &err);
-        TEST_CHECK(st == SPMVLAB_OK);
-        if (st != SPMVLAB_OK) {
-            fprintf(stderr, "convert failed: %s\n", err.msg);
-        } else {
-            TEST_CHECK(test_verify_host(t, 17) <= 1.0);
-            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
-            if (d == 0) {
-                snprintf(desc, len, "%s", test_describe(t));
-                bytes = spmvlab_instance_footprint(&t->in);
-            }
-        }
-        test_instance_free(t);
-    }
-    return bytes;
-}
-
 static void test_auto_picks_the_matrix_blocks(int r, int c, const char *shape)
 {
     spmvlab_csr A;
     TEST_CHECK(gen_blocks(&A, 200, 6, r, c, 30) == 0);
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, NULL, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, shape);
     TEST_CONTAINS(desc, "blocks=1200 fill=1.000 rem_nnz=0");
     /* auto runs equal block rows as slices of 32 / r block rows, the last
@@ -63,7 +37,7 @@ static void test_auto_picks_the_matrix_blocks(int r, int c, const char *shape)
     /* the warp kernel's layout: block pointers + one index and r*c f64
      * values per block, no remainder */
     const char *warp[] = {"kernel=warp", NULL};
-    bytes = convert_and_verify(&A, warp, desc, sizeof desc);
+    bytes = test_convert_both("bcsr", &A, warp, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "kernel=warp");
     TEST_CHECK(bytes == 4 * (200 + 1) + 1200 * (size_t)(4 + 8 * r * c));
     spmvlab_csr_free(&A);
@@ -98,7 +72,7 @@ static void test_stray_entries_go_to_the_remainder(void)
     TEST_CHECK(spmvlab_csr_from_triplets(&A, B.rows, B.cols, t, k, &err) == 0);
     TEST_CHECK(added >= 3);
     char desc[256] = "", want[64];
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, NULL, 17, desc, sizeof desc);
     snprintf(want, sizeof want, "shape=3x3(auto) blocks=400 fill=1.000 rem_nnz=%d", added);
     TEST_CONTAINS(desc, want);
     TEST_CONTAINS(desc, "kernel=slice"); /* 5 short remainder rows: the lanes walk them */
@@ -111,20 +85,17 @@ static void test_auto_refuses_a_matrix_without_blocks(void)
 {
     spmvlab_csr A;
     TEST_CHECK(test_gen_uniform(&A, 500, 500, 5, 3) == 0);
-    test_instance *t;
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_LIMIT);
+    TEST_CHECK(test_refuses("bcsr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT, &err)); /* before any allocation */
     TEST_CONTAINS(err.msg, "no bcsr block shape saves min_saving 10% of plain CSR's 12.80 bytes per non-zero");
     TEST_CONTAINS(err.msg, "of 2500 non-zeros in");
     TEST_CONTAINS(err.msg, "(max_fill 1.50)");
-    TEST_CHECK(t->in.peak_bytes == 0 && t->in.live_allocs == 0);
-    test_instance_free(t);
 
     /* A fixed shape converts it anyway: no 3x3 block holds 6 entries, so
      * everything is remainder. */
     const char *fixed[] = {"r=3", "c=3", NULL};
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, fixed, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, fixed, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "shape=3x3 blocks=0 fill=0.000 rem_nnz=2500");
     TEST_CHECK(bytes == 4 * (167 + 1) + 4 * 501 + 2500 * 12);
     spmvlab_csr_free(&A);
@@ -138,7 +109,7 @@ static void test_partial_blocks_at_the_edges(void)
     TEST_CHECK(test_gen_uniform(&A, 7, 7, 7, 5) == 0);
     const char *sets[] = {"r=3", "c=3", "max_fill=64", NULL};
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, sets, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, sets, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "shape=3x3 blocks=9 fill=1.653 rem_nnz=0");
     TEST_CHECK(bytes == 4 * 4 + 4 * 2 + 9 * (4 + 72)); /* one slice of 3 block rows */
     spmvlab_csr_free(&A);
@@ -156,7 +127,7 @@ static void test_slices_pad_to_their_longest_block_row(void)
     TEST_CHECK(test_gen_rows(&A, 64, 190, lengths, 11) == 0);
     const char *sets[] = {"r=2", "c=2", "max_fill=64", "kernel=slice", NULL};
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, sets, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, sets, 17, desc, sizeof desc);
     int blocks = 0, slots = 0;
     const char *b = strstr(desc, "blocks="), *q = strstr(desc, "slots=");
     TEST_CHECK(b && q && sscanf(b, "blocks=%d", &blocks) == 1 && sscanf(q, "slots=%d", &slots) == 1);
@@ -166,7 +137,7 @@ static void test_slices_pad_to_their_longest_block_row(void)
     /* 32 block rows in 2 slices of 16 */
     TEST_CHECK(bytes == 4 * (32 + 1) + 4 * (2 + 1) + (size_t)slots * (4 + 32));
     const char *autok[] = {"r=2", "c=2", "max_fill=64", NULL};
-    convert_and_verify(&A, autok, desc, sizeof desc);
+    test_convert_both("bcsr", &A, autok, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "kernel=warp");
     spmvlab_csr_free(&A);
 }
@@ -176,11 +147,10 @@ static void test_block_wider_than_the_matrix_is_refused(void)
     spmvlab_csr A;
     TEST_CHECK(test_gen_uniform(&A, 10, 2, 1, 9) == 0);
     const char *sets[] = {"r=1", "c=3", NULL};
-    test_instance *t;
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_LIMIT);
+    test_refuses("bcsr", &A, SPMVLAB_F64, sets, SPMVLAB_LIMIT, &err);
     TEST_CONTAINS(err.msg, "bcsr block width c = 3 exceeds the matrix's 2 columns");
-    test_instance_free(t);
+    test_instance *t;
     /* auto only measures shapes that fit: 1 column, rows paired or not */
     const char *auto_c[] = {"max_fill=2", NULL};
     TEST_CHECK(test_convert("bcsr", &A, SPMVLAB_F64, auto_c, &t, &err) == SPMVLAB_OK ||
@@ -195,7 +165,7 @@ static void test_no_nonzeros_converts(void)
     const int32_t lengths[] = {0, 0, 0, 0, 0};
     TEST_CHECK(test_gen_rows(&A, 5, 4, lengths, 1) == 0);
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("bcsr", &A, NULL, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "shape=1x1(auto) blocks=0");
     TEST_CHECK(bytes == 4 * 6); /* block-row pointers only; y written as 0 */
     spmvlab_csr_free(&A);

@@ -12,7 +12,7 @@
 
 #include "coo_blocked.h"
 #include "coo_segmented.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 COO_SEG_DEFINE_HOST(double, f64)
 COO_BLK_DEFINE_HOST(double, fma, f64)
@@ -23,31 +23,25 @@ COO_BLK_DEFINE_HOST(double, fma, f64)
 static const int32_t coo_lengths[] = {0, 1, 31, 33, 0, 64, 1, 1, 30, 0, 0, 97, 2, 32, 5, 0};
 #define COO_ROWS ((int32_t)(sizeof coo_lengths / sizeof coo_lengths[0]))
 
+/* The sets a conversion was given (NULL-ended), each expected in describe(). */
+static void check_tiles(test_instance *t, spmvlab_dtype dtype, void *ctx)
+{
+    const char *const *sets = ctx;
+    for (uint64_t seed = 2; seed <= 3; seed++) /* seed 1: test_each_dtype's own check */
+        TEST_CHECK(test_verify_host(t, seed) <= 1.0);
+    size_t vs = spmvlab_dtype_size(dtype);
+    TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)t->pm.csr->nnz * (8 + vs));
+    for (int i = 0; sets[i]; i++)
+        TEST_CONTAINS(test_describe(t), sets[i]);
+}
+
 /* extra: a second "key=value" set (NULL for none), also expected in describe(). */
 static void test_runs_across_warp_tiles(const spmvlab_csr *A, const char *kernel, const char *extra)
 {
     char set[64];
     snprintf(set, sizeof set, "kernel=%s", kernel);
     const char *sets[] = {set, extra, NULL};
-    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("coo", A, dtypes[d], sets, &t, &err);
-        TEST_CHECK(st == SPMVLAB_OK);
-        if (st != SPMVLAB_OK) {
-            fprintf(stderr, "convert failed: %s\n", err.msg);
-        } else {
-            for (uint64_t seed = 1; seed <= 3; seed++)
-                TEST_CHECK(test_verify_host(t, seed) <= 1.0);
-            size_t vs = spmvlab_dtype_size(dtypes[d]);
-            TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)A->nnz * (8 + vs));
-            TEST_CONTAINS(test_describe(t), set);
-            if (extra)
-                TEST_CONTAINS(test_describe(t), extra);
-        }
-        test_instance_free(t);
-    }
+    test_each_dtype("coo", A, sets, 1, check_tiles, (void *)sets);
 }
 
 /* Row lengths 0 to 700 (a third empty, some runs longer than a tile), the

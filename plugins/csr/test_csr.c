@@ -7,51 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "testlib_plugin.h"
 
-/* The text after " key=" in the instance's describe() (up to a space). */
-static const char *describe_text(test_instance *t, const char *key, char *out, size_t len)
+/* describe() has key=want for every pair of checks (NULL-ended). */
+static void check_facts(test_instance *t, spmvlab_dtype dtype, void *ctx)
 {
-    char pat[64], text[1024];
-    snprintf(pat, sizeof pat, " %s=", key);
-    snprintf(text, sizeof text, " %s", test_describe(t));
-    const char *at = strstr(text, pat);
-    out[0] = 0;
-    if (at) {
-        at += strlen(pat);
-        size_t n = strcspn(at, " ");
-        n = n < len - 1 ? n : len - 1;
-        memcpy(out, at, n);
-        out[n] = 0;
+    (void)dtype;
+    const char *const *checks = ctx;
+    for (int k = 0; checks[k]; k += 2) {
+        char got[64];
+        test_describe_text(t, checks[k], got, sizeof got);
+        if (strcmp(got, checks[k + 1]) != 0) {
+            fprintf(stderr, "%s: %s=%s, want %s\n", test_describe(t), checks[k], got, checks[k + 1]);
+            test_failures++;
+        }
     }
-    return out;
 }
 
 /* Converts A (f64 and f32) with sets, checks spmv_host against the bound
- * and that describe() has key=want for every pair of checks (NULL-ended). */
+ * and the describe() facts of checks. */
 static void expect(const spmvlab_csr *A, const char *const *sets, const char *const *checks)
 {
-    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("csr", A, dtypes[d], sets, &t, &err);
-        TEST_CHECK(st == SPMVLAB_OK);
-        if (st != SPMVLAB_OK) {
-            fprintf(stderr, "convert failed: %s\n", err.msg);
-        } else {
-            TEST_CHECK(test_verify_host(t, 5) <= 1.0);
-            for (int k = 0; checks[k]; k += 2) {
-                char got[64];
-                describe_text(t, checks[k], got, sizeof got);
-                if (strcmp(got, checks[k + 1]) != 0) {
-                    fprintf(stderr, "%s: %s=%s, want %s\n", test_describe(t), checks[k], got, checks[k + 1]);
-                    test_failures++;
-                }
-            }
-        }
-        test_instance_free(t);
-    }
+    test_each_dtype("csr", A, sets, 5, check_facts, (void *)checks);
 }
 
 /* rows x cols with lengths from fn(i). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 #define MAX_ROWS 4096
 
@@ -413,18 +413,12 @@ static void test_balanced_pieces(void)
 static void test_refusals(void)
 {
     spmvlab_csr A = uniform(16, 4, 20);
-    test_instance *t;
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F32, NULL, &t, &err) == SPMVLAB_UNSUPPORTED);
-    test_instance_free(t);
-    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"rows_per_warp=12", NULL}, &t, &err) ==
-               SPMVLAB_INVALID_OPTION);
+    test_refuses("dasp", &A, SPMVLAB_F32, NULL, SPMVLAB_UNSUPPORTED, &err);
+    test_refuses("dasp", &A, SPMVLAB_F64, (const char *[]){"rows_per_warp=12", NULL}, SPMVLAB_INVALID_OPTION, &err);
     TEST_CONTAINS(err.msg, "8, 16 or 32");
-    test_instance_free(t);
-    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"long_chunk=200", NULL}, &t, &err) ==
-               SPMVLAB_INVALID_OPTION);
+    test_refuses("dasp", &A, SPMVLAB_F64, (const char *[]){"long_chunk=200", NULL}, SPMVLAB_INVALID_OPTION, &err);
     TEST_CONTAINS(err.msg, "multiple of 128");
-    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 

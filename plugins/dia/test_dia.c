@@ -9,7 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "testlib_plugin.h"
+
+/* Expects LIMIT with the given parts of the sentence and no allocation. */
+static void expect_refusal(const spmvlab_csr *A, const char *const *sets, const char *part1, const char *part2)
+{
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_refuses("dia", A, SPMVLAB_F64, sets, SPMVLAB_LIMIT, &err));
+    TEST_CONTAINS(err.msg, part1);
+    TEST_CONTAINS(err.msg, part2);
+}
 
 /* n x m with the given diagonals: offsets[d] holds entries in rows
  * [lo[d], hi[d]) (clipped to the matrix). */
@@ -26,44 +35,6 @@ static int gen_diagonals(spmvlab_csr *A, int32_t n, int32_t m, int nd, const int
     return spmvlab_csr_from_triplets(A, n, m, t, k, &err);
 }
 
-/* Converts with sets, verifies f64 and f32, returns the f64 footprint and
- * describe() text. */
-static size_t convert_and_verify(const spmvlab_csr *A, const char *const *sets, char *desc, size_t len)
-{
-    size_t bytes = 0;
-    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("dia", A, dtypes[d], sets, &t, &err);
-        TEST_CHECK(st == SPMVLAB_OK);
-        if (st != SPMVLAB_OK) {
-            fprintf(stderr, "convert failed: %s\n", err.msg);
-        } else {
-            TEST_CHECK(test_verify_host(t, 23) <= 1.0);
-            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
-            if (d == 0) {
-                snprintf(desc, len, "%s", test_describe(t));
-                bytes = spmvlab_instance_footprint(&t->in);
-            }
-        }
-        test_instance_free(t);
-    }
-    return bytes;
-}
-
-/* Expects LIMIT with the given parts of the sentence and no allocation. */
-static void expect_refusal(const spmvlab_csr *A, const char *const *sets, const char *part1, const char *part2)
-{
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("dia", A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_LIMIT);
-    TEST_CONTAINS(err.msg, part1);
-    TEST_CONTAINS(err.msg, part2);
-    TEST_CHECK(t->in.peak_bytes == 0 && t->in.live_allocs == 0);
-    test_instance_free(t);
-}
-
 static void test_tridiagonal_stores_no_padding(void)
 {
     spmvlab_csr A;
@@ -71,7 +42,7 @@ static void test_tridiagonal_stores_no_padding(void)
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, off, lo, hi) == 0);
     TEST_CHECK(A.nnz == 2998);
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("dia", &A, NULL, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "diagonals=3 offsets=-1..1 stored=2998 fill=1.000 x_reuse=shared");
     TEST_CHECK(bytes == 16 * 3 + 8 * 2998);
     spmvlab_csr_free(&A);
@@ -84,7 +55,7 @@ static void test_a_diagonal_is_stored_between_its_first_and_last_entry(void)
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("dia", &A, NULL, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "diagonals=2 offsets=0..5 stored=1100 fill=1.000");
     TEST_CHECK(bytes == 16 * 2 + 8 * 1100);
     spmvlab_csr_free(&A);
@@ -101,7 +72,7 @@ static void test_fill_guard_refuses_with_the_numbers(void)
                    "fill 1.993 exceeds max_fill 1.50");
     const char *looser[] = {"max_fill=2", NULL};
     char desc[256] = "";
-    convert_and_verify(&A, looser, desc, sizeof desc);
+    test_convert_both("dia", &A, looser, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "stored=1997 fill=1.993");
     spmvlab_csr_free(&A);
 }
@@ -124,7 +95,7 @@ static void test_wide_band_reads_x_through_l1(void)
     const char *shared[] = {"x_reuse=shared", NULL};
     expect_refusal(&A, shared, "x window of 82048 bytes (offsets 0 to 10000)", "x_reuse = shared may use");
     char desc[256] = "";
-    convert_and_verify(&A, NULL, desc, sizeof desc);
+    test_convert_both("dia", &A, NULL, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "x_reuse=l1");
     spmvlab_csr_free(&A);
 }
@@ -138,9 +109,9 @@ static void test_rectangular_band(void)
     TEST_CHECK(A.nnz == 40 + 50 + 50);
     char desc[256] = "";
     const char *l1[] = {"x_reuse=l1", NULL};
-    convert_and_verify(&A, NULL, desc, sizeof desc);
+    test_convert_both("dia", &A, NULL, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "diagonals=3 offsets=-10..30 stored=140 fill=1.000 x_reuse=shared");
-    convert_and_verify(&A, l1, desc, sizeof desc);
+    test_convert_both("dia", &A, l1, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "x_reuse=l1");
     spmvlab_csr_free(&A);
 }
@@ -151,7 +122,7 @@ static void test_no_nonzeros_converts(void)
     const int32_t lengths[] = {0, 0, 0, 0, 0};
     TEST_CHECK(test_gen_rows(&A, 5, 4, lengths, 1) == 0);
     char desc[256] = "";
-    size_t bytes = convert_and_verify(&A, NULL, desc, sizeof desc);
+    size_t bytes = test_convert_both("dia", &A, NULL, 23, desc, sizeof desc);
     TEST_CONTAINS(desc, "diagonals=0");
     TEST_CHECK(bytes == 0); /* nothing stored; the kernel writes 0 to every row */
     spmvlab_csr_free(&A);

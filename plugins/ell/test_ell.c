@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 /* 100 x 100: row 0 holds 100 entries, rows 1..99 one each, so nnz = 199,
  * width = 100, padded entries 100 * 100 = 10000 and fill 10000 / 199 = 50.25. */
@@ -23,44 +23,32 @@ static void test_one_long_row_is_refused_with_the_numbers(const spmvlab_csr *A)
 {
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
     for (int d = 0; d < 2; d++) {
-        test_instance *t;
         spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("ell", A, dtypes[d], NULL, &t, &err);
-        TEST_CHECK(st == SPMVLAB_LIMIT);
+        /* refused before any device allocation, not after freeing one */
+        TEST_CHECK(test_refuses("ell", A, dtypes[d], NULL, SPMVLAB_LIMIT, &err));
         TEST_CONTAINS(err.msg, "width 100");
         TEST_CONTAINS(err.msg, "10000 padded entries");
         TEST_CONTAINS(err.msg, "199 non-zeros");
         TEST_CONTAINS(err.msg, "fill 50.25");
         TEST_CONTAINS(err.msg, "max_fill 3.00");
         TEST_CHECK(err.msg[strlen(err.msg) - 1] != '.');
-        /* refused before any device allocation, not after freeing one */
-        TEST_CHECK(t->in.peak_bytes == 0);
-        TEST_CHECK(t->in.live_allocs == 0);
-        test_instance_free(t);
     }
+}
+
+static void check_long_row_layout(test_instance *t, spmvlab_dtype dtype, void *ctx)
+{
+    (void)ctx;
+    TEST_CONTAINS(test_describe(t), "width=100 slots=10000 fill=50.251");
+    /* row_len (4 per row) + col and val per padded entry */
+    size_t vs = spmvlab_dtype_size(dtype);
+    TEST_CHECK(spmvlab_instance_footprint(&t->in) == 100 * 4 + 10000 * (4 + vs));
+    TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
 }
 
 static void test_larger_max_fill_converts_the_long_row(const spmvlab_csr *A)
 {
     const char *sets[] = {"max_fill=60", NULL};
-    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
-    for (int d = 0; d < 2; d++) {
-        test_instance *t;
-        spmvlab_err err = {{0}};
-        spmvlab_status st = test_convert("ell", A, dtypes[d], sets, &t, &err);
-        TEST_CHECK(st == SPMVLAB_OK);
-        if (st != SPMVLAB_OK) {
-            fprintf(stderr, "convert failed: %s\n", err.msg);
-        } else {
-            TEST_CHECK(test_verify_host(t, 11) <= 1.0);
-            TEST_CONTAINS(test_describe(t), "width=100 slots=10000 fill=50.251");
-            /* row_len (4 per row) + col and val per padded entry */
-            size_t vs = spmvlab_dtype_size(dtypes[d]);
-            TEST_CHECK(spmvlab_instance_footprint(&t->in) == 100 * 4 + 10000 * (4 + vs));
-            TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
-        }
-        test_instance_free(t);
-    }
+    test_each_dtype("ell", A, sets, 11, check_long_row_layout, NULL);
 }
 
 /* 2 x 3 with rows of length 3 and 0: 6 padded entries for 3 non-zeros. */
@@ -71,14 +59,10 @@ static void test_fill_equal_to_max_fill_is_accepted(void)
     TEST_CHECK(test_gen_rows(&A, 2, 3, lengths, 3) == 0);
     const char *at_limit[] = {"max_fill=2", NULL};
     const char *below[] = {"max_fill=1.99", NULL};
-    test_instance *t;
+    test_instance_free(test_convert_ok("ell", &A, SPMVLAB_F64, at_limit, 5));
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("ell", &A, SPMVLAB_F64, at_limit, &t, &err) == SPMVLAB_OK);
-    TEST_CHECK(test_verify_host(t, 5) <= 1.0);
-    test_instance_free(t);
-    TEST_CHECK(test_convert("ell", &A, SPMVLAB_F64, below, &t, &err) == SPMVLAB_LIMIT);
+    test_refuses("ell", &A, SPMVLAB_F64, below, SPMVLAB_LIMIT, &err);
     TEST_CONTAINS(err.msg, "6 padded entries for 3 non-zeros, fill 2.00 exceeds max_fill 1.99");
-    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
@@ -88,12 +72,11 @@ static void test_no_nonzeros_gives_width_zero(void)
     const int32_t lengths[] = {0, 0, 0, 0, 0};
     TEST_CHECK(test_gen_rows(&A, 5, 4, lengths, 1) == 0);
     const char *tight[] = {"max_fill=1", NULL};
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("ell", &A, SPMVLAB_F64, tight, &t, &err) == SPMVLAB_OK);
-    TEST_CHECK(test_verify_host(t, 2) <= 1.0); /* every row written as 0 */
-    TEST_CONTAINS(test_describe(t), "width=0 slots=0 fill=n/a");
-    TEST_CHECK(spmvlab_instance_footprint(&t->in) == 5 * 4);
+    test_instance *t = test_convert_ok("ell", &A, SPMVLAB_F64, tight, 2); /* every row written as 0 */
+    if (t) {
+        TEST_CONTAINS(test_describe(t), "width=0 slots=0 fill=n/a");
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == 5 * 4);
+    }
     test_instance_free(t);
     spmvlab_csr_free(&A);
 }

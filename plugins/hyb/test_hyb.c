@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "hyb.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 /* Nine rows whose lengths make the auto width easy to count by hand:
  * rows with >= K entries: K=1: 6, K=2: 4, K=3..7: 3, K=8..30: 1. */
@@ -16,30 +16,10 @@ static const int32_t known_lengths[] = {0, 0, 0, 1, 1, 2, 7, 7, 30};
 #define KNOWN_ROWS 9
 #define KNOWN_COLS 40
 
-/* The number after " key=" in the instance's describe() text; -1 if absent. */
-static double describe_value(test_instance *t, const char *key)
-{
-    char pat[64], text[1024];
-    snprintf(pat, sizeof pat, " %s=", key);
-    snprintf(text, sizeof text, " %s", test_describe(t));
-    const char *at = strstr(text, pat);
-    return at ? atof(at + strlen(pat)) : -1.0;
-}
-
-/* Converts A with sets and checks spmv_host against the bound; NULL (and a
- * counted failure) when the conversion fails. */
+/* hyb converted with sets and checked through spmv_host (seed 7). */
 static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const char *const *sets)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    if (test_convert("hyb", A, d, sets, &t, &err) != SPMVLAB_OK) {
-        fprintf(stderr, "convert failed: %s\n", err.msg);
-        test_failures++;
-        test_instance_free(t);
-        return NULL;
-    }
-    TEST_CHECK(test_verify_host(t, 7) <= 1.0);
-    return t;
+    return test_convert_ok("hyb", A, d, sets, 7);
 }
 
 /* The ELL width chosen for A with one row_fraction (auto width, no
@@ -48,7 +28,7 @@ static int auto_width(const spmvlab_csr *A, const char *fraction)
 {
     const char *sets[] = {fraction, "min_rows=0", "ell_guard=0", NULL};
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
-    int width = t ? (int)describe_value(t, "ell_width") : -1;
+    int width = t ? (int)test_describe_value(t, "ell_width") : -1;
     test_instance_free(t);
     return width;
 }
@@ -68,11 +48,11 @@ static void test_min_rows_raises_the_rows_that_must_reach_k(const spmvlab_csr *A
 {
     const char *sets4[] = {"min_rows=4", "ell_guard=0", NULL}; /* a third is 3 < 4 rows */
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets4);
-    TEST_CHECK(t && describe_value(t, "ell_width") == 2);      /* 4 rows have >= 2 */
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 2);      /* 4 rows have >= 2 */
     test_instance_free(t);
     t = convert_ok(A, SPMVLAB_F64, NULL);
-    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 0);
-    TEST_CHECK(t && describe_value(t, "coo_entries") == 48);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 0);
+    TEST_CHECK(t && test_describe_value(t, "coo_entries") == 48);
     test_instance_free(t);
 }
 
@@ -85,15 +65,15 @@ static void test_guard_sends_a_non_paying_ell_part_to_coo(const spmvlab_csr *A)
 {
     const char *off[] = {"min_rows=0", NULL};
     test_instance *t = convert_ok(A, SPMVLAB_F64, off);
-    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 1);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 1);
     test_instance_free(t);
     const char *share[] = {"min_rows=0", "ell_guard=2", NULL};
     t = convert_ok(A, SPMVLAB_F64, share);
-    TEST_CHECK(t && describe_value(t, "ell_width") == 0 && describe_value(t, "guarded") == 2);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 2);
     test_instance_free(t);
     const char *loose[] = {"min_rows=0", "ell_guard=2", "coo_share=0.5", NULL};
     t = convert_ok(A, SPMVLAB_F64, loose);
-    TEST_CHECK(t && describe_value(t, "ell_width") == 7 && describe_value(t, "guarded") == 0);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 7 && test_describe_value(t, "guarded") == 0);
     test_instance_free(t);
 }
 
@@ -104,14 +84,14 @@ static void test_lanes_per_row_of_the_ell_kernel(const spmvlab_csr *A)
 {
     const char *sets[] = {"ell_width=7", NULL};
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
-    TEST_CHECK(t && describe_value(t, "ell_lanes") == 4); /* 2G <= K = 7 */
+    TEST_CHECK(t && test_describe_value(t, "ell_lanes") == 4); /* 2G <= K = 7 */
     test_instance_free(t);
     const char *wide[] = {"ell_width=30", NULL};
     t = convert_ok(A, SPMVLAB_F64, wide);
-    TEST_CHECK(t && describe_value(t, "ell_lanes") == 8);
+    TEST_CHECK(t && test_describe_value(t, "ell_lanes") == 8);
     test_instance_free(t);
     t = convert_ok(A, SPMVLAB_F32, wide);
-    TEST_CHECK(t && describe_value(t, "ell_lanes") == 4); /* f32: whole sectors */
+    TEST_CHECK(t && test_describe_value(t, "ell_lanes") == 4); /* f32: whole sectors */
     test_instance_free(t);
     const char *lanes[][3] = {{"ell_width=30", "ell_lanes=1", NULL},
                               {"ell_width=30", "ell_lanes=2", NULL},
@@ -127,10 +107,10 @@ static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
     if (!t)
         return;
-    TEST_CHECK(describe_value(t, "ell_width") == 7);
-    TEST_CHECK(describe_value(t, "ell_entries") == 25); /* 0+0+0+1+1+2+7+7+7 */
-    TEST_CHECK(describe_value(t, "coo_entries") == 23); /* the long row's tail */
-    TEST_CHECK(describe_value(t, "ell_slots") == 63);
+    TEST_CHECK(test_describe_value(t, "ell_width") == 7);
+    TEST_CHECK(test_describe_value(t, "ell_entries") == 25); /* 0+0+0+1+1+2+7+7+7 */
+    TEST_CHECK(test_describe_value(t, "coo_entries") == 23); /* the long row's tail */
+    TEST_CHECK(test_describe_value(t, "ell_slots") == 63);
     test_instance_free(t);
 }
 
@@ -140,8 +120,8 @@ static void test_width_beyond_the_longest_row_is_reduced_to_it(const spmvlab_csr
     test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
     if (!t)
         return;
-    TEST_CHECK(describe_value(t, "ell_width") == 30);
-    TEST_CHECK(describe_value(t, "coo_entries") == 0);
+    TEST_CHECK(test_describe_value(t, "ell_width") == 30);
+    TEST_CHECK(test_describe_value(t, "coo_entries") == 0);
     test_instance_free(t);
 }
 
@@ -187,7 +167,7 @@ static void test_footprint_follows_the_formula(const spmvlab_csr *A)
         if (!t)
             continue;
         size_t s = spmvlab_dtype_size((spmvlab_dtype)d), m = 4 + 4 + 27;
-        TEST_CHECK(describe_value(t, "coo_entries") == (double)m);
+        TEST_CHECK(test_describe_value(t, "coo_entries") == (double)m);
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == KNOWN_ROWS * 3 * (4 + s) + m * (8 + s));
         test_instance_free(t);
     }

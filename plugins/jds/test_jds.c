@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "jds.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
 /* Row lengths 2, 0, 3, 2, 1: sorted longest first and stable, the rows are
  * 2, 0, 3, 4, 1 (rows 0 and 3 tie and keep their order). */
@@ -17,20 +17,10 @@ static const int32_t small_lengths[] = {2, 0, 3, 2, 1};
 #define SMALL_ROWS 5
 #define SMALL_COLS 6
 
-/* Converts A with sets and checks spmv_host against the bound; NULL (and a
- * counted failure) when the conversion fails. */
+/* jds converted with sets and checked through spmv_host (seed 5). */
 static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const char *const *sets)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    if (test_convert("jds", A, d, sets, &t, &err) != SPMVLAB_OK) {
-        fprintf(stderr, "convert failed: %s\n", err.msg);
-        test_failures++;
-        test_instance_free(t);
-        return NULL;
-    }
-    TEST_CHECK(test_verify_host(t, 5) <= 1.0);
-    return t;
+    return test_convert_ok("jds", A, d, sets, 5);
 }
 
 static void test_rows_sort_longest_first_and_ties_keep_their_order(const spmvlab_csr *A)

@@ -8,41 +8,19 @@
 #include <string.h>
 
 #include "sell_format.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
-/* A number that follows "key=" in a describe() text; -1 when absent. */
-static double describe_value(test_instance *t, const char *key)
-{
-    char pat[64], text[1024];
-    snprintf(pat, sizeof pat, " %s=", key);
-    snprintf(text, sizeof text, " %s", test_describe(t));
-    const char *at = strstr(text, pat);
-    return at ? atof(at + strlen(pat)) : -1.0;
-}
-
-/* Converts A with sets and checks that spmv_host meets the bound; returns
- * the instance (free it) or NULL after counting a failure. */
+/* sell converted with sets and checked through spmv_host (seed 42). */
 static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const char *const *sets)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    if (test_convert("sell", A, d, sets, &t, &err) != SPMVLAB_OK) {
-        fprintf(stderr, "convert failed: %s\n", err.msg);
-        test_failures++;
-        test_instance_free(t);
-        return NULL;
-    }
-    TEST_CHECK(test_verify_host(t, 42) <= 1.0);
-    return t;
+    return test_convert_ok("sell", A, d, sets, 42);
 }
 
 static void refuses(const spmvlab_csr *A, const char *const *sets, const char *needle)
 {
-    test_instance *t;
     spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("sell", A, SPMVLAB_F64, sets, &t, &err) == SPMVLAB_INVALID_OPTION);
+    test_refuses("sell", A, SPMVLAB_F64, sets, SPMVLAB_INVALID_OPTION, &err);
     TEST_CONTAINS(err.msg, needle);
-    test_instance_free(t);
 }
 
 static void test_check_options_refuses_bad_combinations(const spmvlab_csr *A)
@@ -97,9 +75,9 @@ static void test_auto_through_the_plugin(void)
         }
         test_instance *t = convert_ok(&A, SPMVLAB_F32, NULL);
         if (t) {
-            TEST_CHECK(describe_value(t, "threads_per_row") == cases[i].tpr);
-            TEST_CHECK(describe_value(t, "sigma") == 1);
-            TEST_CHECK(describe_value(t, "long_rows") == 0);
+            TEST_CHECK(test_describe_value(t, "threads_per_row") == cases[i].tpr);
+            TEST_CHECK(test_describe_value(t, "sigma") == 1);
+            TEST_CHECK(test_describe_value(t, "long_rows") == 0);
             TEST_CONTAINS(test_describe(t), "tpr_auto=yes");
             TEST_CONTAINS(test_describe(t), "perm=no");
             test_instance_free(t);
@@ -126,7 +104,7 @@ static void test_sigma_rule_and_footprint(void)
     const char *aut[] = {"C=8", "index=32", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, none);
     if (t) {
-        TEST_CHECK(describe_value(t, "stored") == 640);
+        TEST_CHECK(test_describe_value(t, "stored") == 640);
         TEST_CONTAINS(test_describe(t), "perm=no");
         /* slice_ptr 4 * 9 + (col 4 + val 8) * 640, no perm */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 36 + 12 * 640);
@@ -134,9 +112,9 @@ static void test_sigma_rule_and_footprint(void)
     }
     t = convert_ok(&A, SPMVLAB_F64, aut);
     if (t) {
-        TEST_CHECK(describe_value(t, "sigma") == 64);
-        TEST_CHECK(describe_value(t, "stored") == 352);
-        TEST_CHECK(describe_value(t, "fill") == 1.0);
+        TEST_CHECK(test_describe_value(t, "sigma") == 64);
+        TEST_CHECK(test_describe_value(t, "stored") == 352);
+        TEST_CHECK(test_describe_value(t, "fill") == 1.0);
         TEST_CONTAINS(test_describe(t), "perm=yes");
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 36 + 4 * 64 + 12 * 352);
         test_instance_free(t);
@@ -160,11 +138,11 @@ static void test_long_rows_split(void)
     const char *i32[] = {"index=32", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, i32);
     if (t) {
-        TEST_CHECK(describe_value(t, "long_row") == 64);
-        TEST_CHECK(describe_value(t, "long_rows") == 2);
-        TEST_CHECK(describe_value(t, "long_nnz") == 3000);
-        TEST_CHECK(describe_value(t, "pieces") == 6);
-        TEST_CHECK(describe_value(t, "max_width") == 4);
+        TEST_CHECK(test_describe_value(t, "long_row") == 64);
+        TEST_CHECK(test_describe_value(t, "long_rows") == 2);
+        TEST_CHECK(test_describe_value(t, "long_nnz") == 3000);
+        TEST_CHECK(test_describe_value(t, "pieces") == 6);
+        TEST_CHECK(test_describe_value(t, "max_width") == 4);
         /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no perm);
          * long: row 8 + ptrs 2 * 12 + piece_of 24 + 12 * 3000 + partial 48 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
@@ -174,8 +152,8 @@ static void test_long_rows_split(void)
     const char *off[] = {"long_row=2147483647", NULL};
     t = convert_ok(&A, SPMVLAB_F32, off);
     if (t) {
-        TEST_CHECK(describe_value(t, "long_rows") == 0);
-        TEST_CHECK(describe_value(t, "max_width") == 1500);
+        TEST_CHECK(test_describe_value(t, "long_rows") == 0);
+        TEST_CHECK(test_describe_value(t, "max_width") == 1500);
         test_instance_free(t);
     }
     spmvlab_csr_free(&A);

@@ -10,32 +10,12 @@
 #include <string.h>
 
 #include "sell_format.h"
-#include "testlib.h"
+#include "testlib_plugin.h"
 
-/* A number that follows "key=" in a describe() text; -1 when absent. */
-static double fact(test_instance *t, const char *key)
-{
-    char pat[64], text[1024];
-    snprintf(pat, sizeof pat, " %s=", key);
-    snprintf(text, sizeof text, " %s", test_describe(t));
-    const char *at = strstr(text, pat);
-    return at ? atof(at + strlen(pat)) : -1.0;
-}
-
-/* Converts A with sets, checks spmv_host against the bound; returns the
- * instance (free it) or NULL after counting a failure. */
+/* sell converted with sets and checked through spmv_host (seed 42). */
 static test_instance *convert_ok(const spmvlab_csr *A, spmvlab_dtype d, const char *const *sets)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    if (test_convert("sell", A, d, sets, &t, &err) != SPMVLAB_OK) {
-        fprintf(stderr, "convert failed: %s\n", err.msg);
-        test_failures++;
-        test_instance_free(t);
-        return NULL;
-    }
-    TEST_CHECK(test_verify_host(t, 42) <= 1.0);
-    return t;
+    return test_convert_ok("sell", A, d, sets, 42);
 }
 
 /* A slice compresses when max - min <= 65534 (65535 is the padding
@@ -106,9 +86,9 @@ static void test_layouts(void)
      * share 0.667, so auto takes 16 bits with slice 1 in 32-bit halves. */
     test_instance *t = convert_ok(&A, SPMVLAB_F64, aut);
     if (t) {
-        TEST_CHECK(fact(t, "index") == 16);
-        TEST_CHECK(fact(t, "compressed_slices") == 2);
-        TEST_CHECK(fact(t, "stored") == 192);
+        TEST_CHECK(test_describe_value(t, "index") == 16);
+        TEST_CHECK(test_describe_value(t, "compressed_slices") == 2);
+        TEST_CHECK(test_describe_value(t, "stored") == 192);
         TEST_CONTAINS(test_describe(t), "index_auto=yes");
         TEST_CONTAINS(test_describe(t), "compressed_share=0.6667");
         /* slice_ptr 4 * 4, offsets 2 * 192, high halves 2 * 64, bases
@@ -124,9 +104,9 @@ static void test_layouts(void)
     }
     t = convert_ok(&A, SPMVLAB_F64, i32);
     if (t) {
-        TEST_CHECK(fact(t, "index") == 32);
+        TEST_CHECK(test_describe_value(t, "index") == 32);
         TEST_CONTAINS(test_describe(t), "index_auto=no");
-        TEST_CHECK(fact(t, "compressed_slices") == 2); /* counted, not used */
+        TEST_CHECK(test_describe_value(t, "compressed_slices") == 2); /* counted, not used */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 12 * 192);
         test_instance_free(t);
     }
@@ -150,7 +130,7 @@ static void test_layouts(void)
     if (t) {
         TEST_CONTAINS(test_describe(t), "index_base=column");
         TEST_CONTAINS(test_describe(t), "compressed_share=1.0000");
-        TEST_CHECK(fact(t, "compressed_slices") == 2); /* whole slices, as before */
+        TEST_CHECK(test_describe_value(t, "compressed_slices") == 2); /* whole slices, as before */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 384 + 24 + 8 * 192);
         TEST_CONTAINS(test_describe(t), "index_bytes_per_nnz=2.147");
         test_instance_free(t);
@@ -185,14 +165,14 @@ static void test_auto_keeps_32(void)
     const char *i16[] = {"sigma=1", "index=16", "index_base=slice", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, aut);
     if (t) {
-        TEST_CHECK(fact(t, "index") == 32);
-        TEST_CHECK(fact(t, "compressed_slices") == 1);
+        TEST_CHECK(test_describe_value(t, "index") == 32);
+        TEST_CHECK(test_describe_value(t, "compressed_slices") == 1);
         TEST_CONTAINS(test_describe(t), "compressed_share=0.2000");
         test_instance_free(t);
     }
     t = convert_ok(&A, SPMVLAB_F64, i16);
     if (t) {
-        TEST_CHECK(fact(t, "index") == 16);
+        TEST_CHECK(test_describe_value(t, "index") == 16);
         /* 4 * 4 + 2 * 160 + 2 * 128 + 4 * 3 + 8 * 160 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) == 16 + 320 + 256 + 12 + 1280);
         test_instance_free(t);
@@ -222,13 +202,11 @@ static void test_f32_refusals(void)
             test_failures++;
             continue;
         }
-        test_instance *t;
         spmvlab_err err = {{0}};
-        TEST_CHECK(test_convert("sell", &A, SPMVLAB_F64, f32, &t, &err) == SPMVLAB_LIMIT);
+        test_refuses("sell", &A, SPMVLAB_F64, f32, SPMVLAB_LIMIT, &err);
         TEST_CONTAINS(err.msg, bad[i].why);
         TEST_CONTAINS(err.msg, "at row 0, column 0");
-        test_instance_free(t);
-        t = convert_ok(&A, SPMVLAB_F64, NULL);
+        test_instance *t = convert_ok(&A, SPMVLAB_F64, NULL);
         if (t)
             TEST_CONTAINS(test_describe(t), "values=native");
         test_instance_free(t);

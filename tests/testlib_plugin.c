@@ -1,0 +1,107 @@
+/*
+ * Plugin unit-test scaffolding over test_convert / test_verify_host: one
+ * place for the convert-verify-free sequence and the loops over dtypes.
+ */
+#include "testlib_plugin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+test_instance *test_convert_ok(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype,
+                               const char *const *sets, uint64_t seed)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    if (test_convert(plugin, A, dtype, sets, &t, &err) != SPMVLAB_OK) {
+        fprintf(stderr, "%s convert failed: %s\n", plugin, err.msg);
+        test_failures++;
+        test_instance_free(t);
+        return NULL;
+    }
+    TEST_CHECK(test_verify_host(t, seed) <= 1.0);
+    return t;
+}
+
+void test_each_dtype(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                     test_instance_fn fn, void *ctx)
+{
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        test_instance *t = test_convert_ok(plugin, A, dtypes[d], sets, seed);
+        if (t && fn)
+            fn(t, dtypes[d], ctx);
+        test_instance_free(t);
+    }
+}
+
+/* What test_convert_both keeps of the f64 instance. */
+typedef struct both_ctx {
+    char *desc;
+    size_t len;
+    size_t bytes;
+} both_ctx;
+
+static void both_check(test_instance *t, spmvlab_dtype dtype, void *ctx)
+{
+    both_ctx *b = ctx;
+    TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+    if (dtype == SPMVLAB_F64) {
+        snprintf(b->desc, b->len, "%s", test_describe(t));
+        b->bytes = spmvlab_instance_footprint(&t->in);
+    }
+}
+
+size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                         char *desc, size_t len)
+{
+    both_ctx b = {desc, len, 0};
+    test_each_dtype(plugin, A, sets, seed, both_check, &b);
+    return b.bytes;
+}
+
+int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                 spmvlab_status want, spmvlab_err *err)
+{
+    test_instance *t;
+    spmvlab_status st = test_convert(plugin, A, dtype, sets, &t, err);
+    if (st != want) {
+        fprintf(stderr, "%s: status %d, want %d: %s\n", plugin, (int)st, (int)want, err->msg);
+        test_failures++;
+    }
+    int clean = t->in.peak_bytes == 0 && t->in.live_allocs == 0;
+    test_instance_free(t);
+    return clean;
+}
+
+/* Where the value of key starts in a copy of describe() with a leading
+ * space (so the first key matches too); NULL when absent. */
+static const char *describe_find(test_instance *t, const char *key, char *text, size_t len)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    snprintf(text, len, " %s", test_describe(t));
+    const char *at = strstr(text, pat);
+    return at ? at + strlen(pat) : NULL;
+}
+
+double test_describe_value(test_instance *t, const char *key)
+{
+    char text[1024];
+    const char *at = describe_find(t, key, text, sizeof text);
+    return at ? atof(at) : -1.0;
+}
+
+const char *test_describe_text(test_instance *t, const char *key, char *out, size_t len)
+{
+    char text[1024];
+    const char *at = describe_find(t, key, text, sizeof text);
+    out[0] = 0;
+    if (at) {
+        size_t n = strcspn(at, " ");
+        n = n < len - 1 ? n : len - 1;
+        memcpy(out, at, n);
+        out[n] = 0;
+    }
+    return out;
+}

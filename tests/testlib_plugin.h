@@ -1,0 +1,46 @@
+/*
+ * The scaffolding every plugin unit test repeats: convert a plugin on a
+ * matrix and check spmv_host against the bound, in one dtype or in f64 and
+ * f32; read a fact back from describe(); expect a refusal.
+ */
+#ifndef SPMVLAB_TESTLIB_PLUGIN_H
+#define SPMVLAB_TESTLIB_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "testlib.h"
+
+/* Converts A with sets and checks that spmv_host (x from seed) meets the
+ * bound; returns the instance (free it with test_instance_free), or NULL
+ * after counting a failure and printing the conversion's sentence. */
+test_instance *test_convert_ok(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype,
+                               const char *const *sets, uint64_t seed);
+
+/* Called for every dtype an instance converted in; ctx is the caller's. */
+typedef void (*test_instance_fn)(test_instance *t, spmvlab_dtype dtype, void *ctx);
+
+/* test_convert_ok in f64, then f32, calling fn (may be NULL) on each
+ * instance before freeing it. */
+void test_each_dtype(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                     test_instance_fn fn, void *ctx);
+
+/* test_each_dtype that also checks the reported footprint equals the
+ * core's count of live device bytes; copies the f64 describe() text into
+ * desc (len bytes) and returns the f64 footprint (0 when it failed). */
+size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                         char *desc, size_t len);
+
+/* Converts A with sets in dtype and counts a failure unless the status is
+ * want; err holds the sentence. Returns 1 when the plugin allocated no
+ * device memory on the way (peak and live allocations both 0), else 0. */
+int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                 spmvlab_status want, spmvlab_err *err);
+
+/* The number after " key=" in describe(); -1 when absent. */
+double test_describe_value(test_instance *t, const char *key);
+/* The text after " key=" in describe() up to a space, into out (len
+ * bytes; "" when absent); returns out. */
+const char *test_describe_text(test_instance *t, const char *key, char *out, size_t len);
+
+#endif
