@@ -22,6 +22,7 @@
  */
 #include <cuda_runtime.h>
 
+#include "../common/long_rows.cuh"
 #include "jds.h"
 
 namespace {
@@ -96,36 +97,8 @@ __global__ void __launch_bounds__(kBlock)
                      const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
                      V *__restrict__ y)
 {
-    const int lane = threadIdx.x % JDS_WARP;
-    const int64_t piece = (int64_t)blockIdx.x * kWarps + threadIdx.x / JDS_WARP;
-    if (piece >= npieces)
-        return; /* whole warps leave together */
-    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
-    const int32_t b = __ldg(long_ptr + j) + ((int32_t)piece - first) * JDS_PIECE;
-    const int32_t end = __ldg(long_ptr + j + 1), e = b + JDS_PIECE < end ? b + JDS_PIECE : end;
-    V sum = 0;
-    constexpr int U = 2 * JDS_UNROLL;
-#pragma unroll
-    for (int h = 0; h < JDS_PIECE / JDS_WARP; h += U) {
-        int32_t c[U];
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int32_t i = b + lane + (h + u) * JDS_WARP;
-            c[u] = i < e ? __ldg(col + i) : -1;
-            v[u] = i < e ? __ldg(val + i) : V(0);
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            sum = c[u] >= 0 ? jds_fma(v[u], __ldg(x + c[u]), sum) : sum;
-    }
-    sum = jds_tree<V, 1>(sum);
-    if (lane == 0) {
-        if (__ldg(piece_ptr + j + 1) - first == 1)
-            y[__ldg(perm + j)] = sum;
-        else
-            partial[piece] = sum;
-    }
+    long_rows_piece<V, JDS_PIECE, 2 * JDS_UNROLL, kWarps, false>(npieces, perm, long_ptr, piece_ptr, piece_of, col,
+                                                                 val, x, partial, y);
 }
 
 template <typename V>
@@ -134,19 +107,7 @@ __global__ void __launch_bounds__(kBlock)
                           const int32_t *__restrict__ piece_ptr, const V *__restrict__ partial,
                           V *__restrict__ y)
 {
-    const int lane = threadIdx.x % JDS_WARP;
-    const int64_t j = (int64_t)blockIdx.x * kWarps + threadIdx.x / JDS_WARP;
-    if (j >= nlong)
-        return;
-    const int32_t first = __ldg(piece_ptr + j), n = __ldg(piece_ptr + j + 1) - first;
-    if (n <= 1)
-        return; /* written by the piece kernel */
-    V sum = 0;
-    for (int32_t q = lane; q < n; q += JDS_WARP)
-        sum = sum + partial[first + q];
-    sum = jds_tree<V, 1>(sum);
-    if (lane == 0)
-        y[__ldg(perm + j)] = sum;
+    long_rows_sum<V, kWarps>(nlong, perm, piece_ptr, partial, y);
 }
 
 unsigned jds_blocks(int64_t warps)

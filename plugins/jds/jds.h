@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "../common/long_rows.h"
 #include "spmvlab/plugin.h"
 
 #ifdef __cplusplus
@@ -17,9 +18,6 @@ extern "C" {
 #define JDS_WARP 32            /* lanes of a warp */
 #define JDS_UNROLL 4           /* diagonals a lane loads before it adds them */
 #define JDS_PIECE 512          /* long rows: entries per warp piece (16 per lane) */
-#define JDS_TPR_MIN_SLOTS 8    /* auto threads_per_row: each lane keeps >= 8 entries */
-#define JDS_LONG_MIN 64        /* auto long_row: never below 64 entries */
-#define JDS_LONG_MEAN 4        /* auto long_row: 4 times the mean row length */
 #define JDS_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
 
 /* The options struct the core fills (ABI 1.1); SPMVLAB_AUTO for "auto". */
@@ -54,12 +52,13 @@ typedef struct jds_format {
     void *d_partial; /* npieces partial sums when multi_piece */
 } jds_format;
 
-/* The long-row rule: max(JDS_LONG_MIN, JDS_LONG_MEAN * ceil(nnz / rows)). */
+/* The long-row rule of ../common/long_rows.h: max(64, 4 ceil(nnz / rows)). */
 int32_t jds_rule_long_row(int32_t rows, int32_t nnz);
 
-/* The threads_per_row rule: doubles T from 1 while each lane keeps at least
- * JDS_TPR_MIN_SLOTS entries of the mean short row and the rows * 2T / 32
- * warps of the doubled launch still fit in the resident warps. */
+/* The threads_per_row rule of ../common/long_rows.h: doubles T from 1 while
+ * each lane keeps at least 8 entries of the mean short row and the
+ * rows * 2T / 32 warps of the doubled launch still fit in the resident
+ * warps. */
 int32_t jds_rule_tpr(double mean_len, int64_t rows, int64_t resident_warps);
 
 /* Sorts, splits and fills the host arrays of f (ctx, dtype, shape set) from

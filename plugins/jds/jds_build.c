@@ -10,18 +10,12 @@
 
 int32_t jds_rule_long_row(int32_t rows, int32_t nnz)
 {
-    int64_t mean = rows > 0 ? ((int64_t)nnz + rows - 1) / rows : 0;
-    int64_t l = JDS_LONG_MEAN * mean;
-    return (int32_t)(l > JDS_LONG_MIN ? (l < INT32_MAX ? l : INT32_MAX) : JDS_LONG_MIN);
+    return long_rows_threshold(rows, nnz);
 }
 
 int32_t jds_rule_tpr(double mean_len, int64_t rows, int64_t resident_warps)
 {
-    int32_t t = 1;
-    while (t < JDS_WARP && mean_len >= (double)JDS_TPR_MIN_SLOTS * (2 * t) &&
-           (rows * 2 * t + JDS_WARP - 1) / JDS_WARP <= resident_warps)
-        t *= 2;
-    return t;
+    return long_rows_tpr(mean_len, rows, resident_warps);
 }
 
 /* Stable counting sort of the rows by length, longest first, into f->perm.

@@ -31,6 +31,7 @@
  */
 #include <cuda_runtime.h>
 
+#include "../common/long_rows.cuh"
 #include "sell.h"
 
 namespace {
@@ -47,7 +48,6 @@ constexpr int sell_min_blocks(bool f32, int ix, int t)
 {
     return f32 && ix == SELL_IX_MIXED && t == 1 ? kFullBlocks * 3 / 4 : kFullBlocks;
 }
-constexpr int kPieceSteps = SELL_PIECE / SELL_WARP; /* entries per lane of a piece */
 
 __device__ __forceinline__ double sell_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float sell_fma(float a, float b, float c) { return fmaf(a, b, c); }
@@ -199,40 +199,8 @@ __global__ void __launch_bounds__(kBlock)
                       const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
                       V *__restrict__ y)
 {
-    const int lane = threadIdx.x % SELL_WARP;
-    const int64_t piece = (int64_t)blockIdx.x * kWarpsPerBlock + threadIdx.x / SELL_WARP;
-    if (piece >= npieces)
-        return; /* the whole warp leaves together */
-    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
-    const int32_t row_end = __ldg(long_ptr + j + 1);
-    const int32_t b = __ldg(long_ptr + j) + ((int32_t)piece - first) * SELL_PIECE;
-    const int32_t e = b + SELL_PIECE < row_end ? b + SELL_PIECE : row_end;
-    V sum = 0;
-#pragma unroll
-    for (int h = 0; h < kPieceSteps; h += SELL_UNROLL * 2) {
-        constexpr int U = SELL_UNROLL * 2;
-        int32_t c[U];
-        V v[U], xv[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int32_t i = b + lane + (h + u) * SELL_WARP;
-            c[u] = i < e ? __ldg(col + i) : SELL_PAD_COL;
-            v[u] = i < e ? __ldg(val + i) : V(0);
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            xv[u] = c[u] != SELL_PAD_COL ? __ldg(x + c[u]) : V(0);
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            sum = c[u] != SELL_PAD_COL ? sell_fma(v[u], xv[u], sum) : sum;
-    }
-    sum = sell_tree<V, 1>(sum);
-    if (lane == 0) {
-        if (__ldg(piece_ptr + j + 1) - first == 1)
-            y[__ldg(long_row + j)] = sum;
-        else
-            partial[piece] = sum;
-    }
+    long_rows_piece<V, SELL_PIECE, SELL_UNROLL * 2, kWarpsPerBlock, true>(npieces, long_row, long_ptr, piece_ptr,
+                                                                          piece_of, col, val, x, partial, y);
 }
 
 template <typename V>
@@ -241,19 +209,7 @@ __global__ void __launch_bounds__(kBlock)
                            const int32_t *__restrict__ piece_ptr, const V *__restrict__ partial,
                            V *__restrict__ y)
 {
-    const int lane = threadIdx.x % SELL_WARP;
-    const int64_t j = (int64_t)blockIdx.x * kWarpsPerBlock + threadIdx.x / SELL_WARP;
-    if (j >= nlong)
-        return;
-    const int32_t first = __ldg(piece_ptr + j), n = __ldg(piece_ptr + j + 1) - first;
-    if (n <= 1)
-        return; /* written by the piece kernel */
-    V sum = 0;
-    for (int32_t q = lane; q < n; q += SELL_WARP)
-        sum = sum + partial[first + q];
-    sum = sell_tree<V, 1>(sum);
-    if (lane == 0)
-        y[__ldg(long_row + j)] = sum;
+    long_rows_sum<V, kWarpsPerBlock>(nlong, long_row, piece_ptr, partial, y);
 }
 
 unsigned sell_blocks(int64_t warps)

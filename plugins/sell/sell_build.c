@@ -12,18 +12,12 @@
 
 int32_t sell_rule_long_row(int32_t rows, int32_t nnz)
 {
-    int64_t mean = rows > 0 ? ((int64_t)nnz + rows - 1) / rows : 0;
-    int64_t l = SELL_LONG_MEAN * mean;
-    return (int32_t)(l > SELL_LONG_MIN ? (l < INT32_MAX ? l : INT32_MAX) : SELL_LONG_MIN);
+    return long_rows_threshold(rows, nnz);
 }
 
 int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps)
 {
-    int32_t t = 1;
-    while (t < SELL_WARP && mean_width >= (double)SELL_TPR_MIN_SLOTS * (2 * t) &&
-           (rows * 2 * t + SELL_WARP - 1) / SELL_WARP <= resident_warps)
-        t *= 2;
-    return t;
+    return long_rows_tpr(mean_width, rows, resident_warps);
 }
 
 int sell_check_values(int C, int sigma, int tpr, char *why, size_t len)

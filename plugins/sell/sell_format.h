@@ -8,15 +8,13 @@
 
 #include <stdint.h>
 
+#include "../common/long_rows.h"
 #include "sell.h"
 #include "spmvlab/plugin.h"
 
 #define SELL_C_MAX 4096              /* largest slice height accepted */
 #define SELL_SIGMA_GLOBAL 1073741824 /* sigma >= 2^30: one global sort, for every C */
-#define SELL_TPR_MIN_SLOTS 8         /* auto threads_per_row: each lane keeps >= 8 slots */
 #define SELL_SIGMA_FILL 1.10         /* auto sigma: padding up to 10 % needs no sort */
-#define SELL_LONG_MIN 64             /* auto long_row: never below 64 entries */
-#define SELL_LONG_MEAN 4             /* auto long_row: 4 times the mean row length */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
 #define SELL_INDEX_SHARE 0.5         /* auto index: 16 bits when >= half the slots compress */
 #define SELL_BASE_MARGIN 4           /* auto index_base: per slot column when that saves more than
@@ -72,12 +70,13 @@ typedef struct sell_fmt {
     void *d_partial;           /* device, npieces partial sums (dtype) when multi_piece */
 } sell_fmt;
 
-/* The long-row threshold rule: max(SELL_LONG_MIN, SELL_LONG_MEAN * ceil(nnz / rows)). */
+/* The long-row threshold rule of ../common/long_rows.h: max(64, 4 ceil(nnz / rows)). */
 int32_t sell_rule_long_row(int32_t rows, int32_t nnz);
 
-/* The threads_per_row rule: doubles T from 1 while each lane keeps at least
- * SELL_TPR_MIN_SLOTS slots of the mean slice width and the rows * 2T / 32
- * warps of the doubled launch still fit in the device's resident warps. */
+/* The threads_per_row rule of ../common/long_rows.h: doubles T from 1 while
+ * each lane keeps at least 8 slots of the mean slice width and the
+ * rows * 2T / 32 warps of the doubled launch still fit in the device's
+ * resident warps. */
 int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps);
 
 /* Checks C, sigma and threads_per_row (SPMVLAB_AUTO skips a check).

@@ -33,31 +33,11 @@ static float sell_host_val_f32(const sell_fmt *f, int32_t i)
 }
 
 /* For one value type V with fused multiply-add FMA and slot values VAL(f, i):
- * - NAME_tree: lane 0's value after the butterfly __shfl_xor_sync tree over
- *   n lanes (offsets n/2, ..., 1), v overwritten;
- * - NAME_piece: the long-row piece kernel's warp sum over entries
- *   [b, e) (lane l adds b + l, b + l + 32, ... in order);
- * - NAME: the slice kernel for every sorted position (T lanes per row, lane t
- *   adds slots t, t + T, ...), then the long rows, which overwrite theirs. */
+ * NAME_tree and NAME_long (the long rows, ../common/long_rows.h), and NAME:
+ * the slice kernel for every sorted position (T lanes per row, lane t adds
+ * slots t, t + T, ...), then the long rows, which overwrite theirs. */
 #define SELL_HOST(NAME, V, FMA, VAL)                                                       \
-    static V NAME##_tree(V *v, int32_t n)                                                  \
-    {                                                                                      \
-        for (int32_t h = n / 2; h >= 1; h /= 2)                                            \
-            for (int32_t t = 0; t < h; t++)                                                \
-                v[t] = v[t] + v[t + h];                                                    \
-        return v[0];                                                                       \
-    }                                                                                      \
-    static V NAME##_piece(const sell_fmt *f, const V *x, int32_t b, int32_t e)             \
-    {                                                                                      \
-        const V *val = f->long_val;                                                        \
-        V lane[SELL_WARP];                                                                 \
-        for (int32_t l = 0; l < SELL_WARP; l++) {                                          \
-            lane[l] = 0;                                                                   \
-            for (int32_t i = b + l; i < e; i += SELL_WARP)                                 \
-                lane[l] = FMA(val[i], x[f->long_col[i]], lane[l]);                         \
-        }                                                                                  \
-        return NAME##_tree(lane, SELL_WARP);                                               \
-    }                                                                                      \
+    LONG_ROWS_HOST(NAME, V, FMA, SELL_PIECE)                                               \
     void NAME(const sell_fmt *f, const V *x, V *y)                                         \
     {                                                                                      \
         const int32_t T = f->threads_per_row;                                              \
@@ -74,24 +54,8 @@ static float sell_host_val_f32(const sell_fmt *f, int32_t i)
             }                                                                              \
             y[f->perm ? f->perm[p] : p] = NAME##_tree(part, T);                            \
         }                                                                                  \
-        for (int32_t j = 0; j < f->nlong; j++) {                                           \
-            int32_t p0 = f->piece_ptr[j], np = f->piece_ptr[j + 1] - p0;                   \
-            int32_t b = f->long_ptr[j], e = f->long_ptr[j + 1];                            \
-            if (np == 1) {                                                                 \
-                y[f->long_row[j]] = NAME##_piece(f, x, b, e);                              \
-                continue;                                                                  \
-            }                                                                              \
-            V lane[SELL_WARP];                                                             \
-            for (int32_t l = 0; l < SELL_WARP; l++) {                                      \
-                lane[l] = 0;                                                               \
-                for (int32_t q = l; q < np; q += SELL_WARP) {                              \
-                    int32_t qb = b + q * SELL_PIECE;                                       \
-                    int32_t qe = qb + SELL_PIECE < e ? qb + SELL_PIECE : e;                \
-                    lane[l] = lane[l] + NAME##_piece(f, x, qb, qe);                        \
-                }                                                                          \
-            }                                                                              \
-            y[f->long_row[j]] = NAME##_tree(lane, SELL_WARP);                              \
-        }                                                                                  \
+        NAME##_long(f->nlong, f->long_row, f->long_ptr, f->piece_ptr, f->long_col,         \
+                    (const V *)f->long_val, x, y);                                         \
     }
 
 SELL_HOST(sell_host_f64, double, fma, sell_host_val_f64)

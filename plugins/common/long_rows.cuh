@@ -1,0 +1,116 @@
+/*
+ * The long-row kernels' bodies shared by sell and jds (layout and order in
+ * long_rows.h). Each plugin wraps them in its own __global__ kernels, so
+ * the kernels keep their names, launch bounds and launches; these are
+ * inlined into them.
+ */
+#ifndef SPMVLAB_PLUGINS_LONG_ROWS_CUH
+#define SPMVLAB_PLUGINS_LONG_ROWS_CUH
+
+#include <cuda_runtime.h>
+
+#include "long_rows.h"
+
+__device__ __forceinline__ double long_rows_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ float long_rows_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+
+/* Lane 0's (every lane's) sum over the whole warp, by the butterfly. */
+template <typename V>
+__device__ __forceinline__ V long_rows_warp_sum(V sum)
+{
+#pragma unroll
+    for (int off = LONG_ROWS_WARP / 2; off >= 1; off /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, off);
+    return sum;
+}
+
+/* The piece of this thread's warp (WARPS warps a block, a warp a piece;
+ * whole warps leave together past npieces): U columns and values in flight
+ * a lane, then their x, then the adds; the sum goes to y[row_of[j]] for a
+ * row of one piece, else to partial[piece]. Column -1 marks an entry past
+ * the piece's end. AHEAD keeps the instruction order each plugin was
+ * measured with: the row's end before its start and all U x values before
+ * the adds (sell), or each load where it is first used (jds). */
+template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
+__device__ __forceinline__ void long_rows_piece(int32_t npieces,
+                                                const int32_t *__restrict__ row_of,
+                                                const int32_t *__restrict__ long_ptr,
+                                                const int32_t *__restrict__ piece_ptr,
+                                                const int32_t *__restrict__ piece_of,
+                                                const int32_t *__restrict__ col, const V *__restrict__ val,
+                                                const V *__restrict__ x, V *__restrict__ partial,
+                                                V *__restrict__ y)
+{
+    const int lane = threadIdx.x % LONG_ROWS_WARP;
+    const int64_t piece = (int64_t)blockIdx.x * WARPS + threadIdx.x / LONG_ROWS_WARP;
+    if (piece >= npieces)
+        return;
+    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
+    int32_t b, row_end;
+    if (AHEAD) {
+        row_end = __ldg(long_ptr + j + 1);
+        b = __ldg(long_ptr + j) + ((int32_t)piece - first) * PIECE;
+    } else {
+        b = __ldg(long_ptr + j) + ((int32_t)piece - first) * PIECE;
+        row_end = __ldg(long_ptr + j + 1);
+    }
+    const int32_t e = b + PIECE < row_end ? b + PIECE : row_end;
+    V sum = 0;
+#pragma unroll
+    for (int h = 0; h < PIECE / LONG_ROWS_WARP; h += U) {
+        int32_t c[U];
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int32_t i = b + lane + (h + u) * LONG_ROWS_WARP;
+            c[u] = i < e ? __ldg(col + i) : -1;
+            v[u] = i < e ? __ldg(val + i) : V(0);
+        }
+        if (AHEAD) {
+            V xv[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                xv[u] = c[u] != -1 ? __ldg(x + c[u]) : V(0);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                sum = c[u] != -1 ? long_rows_fma(v[u], xv[u], sum) : sum;
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                sum = c[u] >= 0 ? long_rows_fma(v[u], __ldg(x + c[u]), sum) : sum;
+        }
+    }
+    sum = long_rows_warp_sum(sum);
+    if (lane == 0) {
+        if (__ldg(piece_ptr + j + 1) - first == 1)
+            y[__ldg(row_of + j)] = sum;
+        else
+            partial[piece] = sum;
+    }
+}
+
+/* Long row j, this thread's warp (WARPS a block; past nlong: nothing), of
+ * several pieces: the warp adds their partial sums into y[row_of[j]]; a
+ * row of one piece was written already. */
+template <typename V, int WARPS>
+__device__ __forceinline__ void long_rows_sum(int32_t nlong,
+                                              const int32_t *__restrict__ row_of,
+                                              const int32_t *__restrict__ piece_ptr,
+                                              const V *__restrict__ partial, V *__restrict__ y)
+{
+    const int lane = threadIdx.x % LONG_ROWS_WARP;
+    const int64_t j = (int64_t)blockIdx.x * WARPS + threadIdx.x / LONG_ROWS_WARP;
+    if (j >= nlong)
+        return;
+    const int32_t first = __ldg(piece_ptr + j), n = __ldg(piece_ptr + j + 1) - first;
+    if (n <= 1)
+        return;
+    V sum = 0;
+    for (int32_t q = lane; q < n; q += LONG_ROWS_WARP)
+        sum = sum + partial[first + q];
+    sum = long_rows_warp_sum(sum);
+    if (lane == 0)
+        y[__ldg(row_of + j)] = sum;
+}
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * Long rows split into warp pieces, shared by sell and jds: rows longer
+ * than a threshold leave the format's regular part and are stored as CSR
+ * rows (long_ptr) cut into pieces of a fixed number of entries (piece_ptr:
+ * a row's first piece; piece_of: a piece's row). One warp sums a piece,
+ * lane l taking entries b + l, b + l + 32, ... and a butterfly adding the
+ * lanes; a row of one piece is written at once, the pieces of a longer row
+ * go to partial[] and one warp a row adds them (lane l: pieces l, l + 32,
+ * ...). long_rows.cuh holds the kernels' bodies; this header the rules and
+ * the CPU replay, which adds in the kernels' order so both agree bit for
+ * bit. Header only: each plugin compiles its own copy.
+ */
+#ifndef SPMVLAB_PLUGINS_LONG_ROWS_H
+#define SPMVLAB_PLUGINS_LONG_ROWS_H
+
+#include <stdint.h>
+
+#define LONG_ROWS_WARP 32     /* lanes of a warp */
+#define LONG_ROWS_MIN 64      /* auto long_row: never below 64 entries */
+#define LONG_ROWS_MEAN 4      /* auto long_row: 4 times the mean row length */
+#define LONG_ROWS_TPR_SLOTS 8 /* auto threads_per_row: each lane keeps >= 8 entries */
+
+/* long_row = auto: max(LONG_ROWS_MIN, LONG_ROWS_MEAN x ceil(nnz / rows)),
+ * clamped to INT32_MAX. */
+static inline int32_t long_rows_threshold(int32_t rows, int32_t nnz)
+{
+    int64_t mean = rows > 0 ? ((int64_t)nnz + rows - 1) / rows : 0;
+    int64_t l = LONG_ROWS_MEAN * mean;
+    return (int32_t)(l > LONG_ROWS_MIN ? (l < INT32_MAX ? l : INT32_MAX) : LONG_ROWS_MIN);
+}
+
+/* threads_per_row = auto for the regular part: T doubles while each lane
+ * keeps >= LONG_ROWS_TPR_SLOTS entries of a mean_len row and the
+ * rows * 2T / 32 warps of the doubled launch fit in resident_warps. */
+static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resident_warps)
+{
+    int32_t t = 1;
+    while (t < LONG_ROWS_WARP && mean_len >= (double)LONG_ROWS_TPR_SLOTS * (2 * t) &&
+           (rows * 2 * t + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= resident_warps)
+        t *= 2;
+    return t;
+}
+
+/* The CPU replay for one value type V with fused multiply-add FMA and
+ * pieces of PIECE entries:
+ * - NAME_tree: lane 0's value after the butterfly __shfl_xor_sync tree over
+ *   n lanes (offsets n/2, ..., 1), v overwritten;
+ * - NAME_piece: a piece warp's sum over entries [b, e) of col / val;
+ * - NAME_long: every long row j into y[row_of[j]], as the piece kernel and
+ *   the pieces' sum kernel compute it. */
+#define LONG_ROWS_HOST(NAME, V, FMA, PIECE)                                                \
+    static V NAME##_tree(V *v, int32_t n)                                                  \
+    {                                                                                      \
+        for (int32_t h = n / 2; h >= 1; h /= 2)                                            \
+            for (int32_t t = 0; t < h; t++)                                                \
+                v[t] = v[t] + v[t + h];                                                    \
+        return v[0];                                                                       \
+    }                                                                                      \
+    static V NAME##_piece(const int32_t *col, const V *val, const V *x, int32_t b, int32_t e) \
+    {                                                                                      \
+        V lane[LONG_ROWS_WARP];                                                            \
+        for (int32_t l = 0; l < LONG_ROWS_WARP; l++) {                                     \
+            lane[l] = 0;                                                                   \
+            for (int32_t i = b + l; i < e; i += LONG_ROWS_WARP)                            \
+                lane[l] = FMA(val[i], x[col[i]], lane[l]);                                 \
+        }                                                                                  \
+        return NAME##_tree(lane, LONG_ROWS_WARP);                                          \
+    }                                                                                      \
+    static void NAME##_long(int32_t nlong, const int32_t *row_of, const int32_t *long_ptr,  \
+                            const int32_t *piece_ptr, const int32_t *col, const V *val,    \
+                            const V *x, V *y)                                              \
+    {                                                                                      \
+        for (int32_t j = 0; j < nlong; j++) {                                              \
+            int32_t np = piece_ptr[j + 1] - piece_ptr[j];                                  \
+            int32_t b = long_ptr[j], e = long_ptr[j + 1];                                  \
+            if (np == 1) {                                                                 \
+                y[row_of[j]] = NAME##_piece(col, val, x, b, e);                            \
+                continue;                                                                  \
+            }                                                                              \
+            V lane[LONG_ROWS_WARP];                                                        \
+            for (int32_t l = 0; l < LONG_ROWS_WARP; l++) {                                 \
+                lane[l] = 0;                                                               \
+                for (int32_t q = l; q < np; q += LONG_ROWS_WARP) {                         \
+                    int32_t qb = b + q * (PIECE);                                          \
+                    int32_t qe = qb + (PIECE) < e ? qb + (PIECE) : e;                      \
+                    lane[l] = lane[l] + NAME##_piece(col, val, x, qb, qe);                 \
+                }                                                                          \
+            }                                                                              \
+            y[row_of[j]] = NAME##_tree(lane, LONG_ROWS_WARP);                              \
+        }                                                                                  \
+    }
+
+#endif
