@@ -61,9 +61,8 @@ static void bcsr_destroy(void *fmt)
     bcsr_fmt *f = fmt;
     if (!f)
         return;
-    void *dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
-    for (size_t k = 0; k < sizeof dev / sizeof *dev; k++)
-        f->ctx->dev_free(f->ctx, dev[k]);
+    void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
+    spmvlab_free_all(f->ctx, dev, 7);
     free(f->bptr);
     free(f->sptr);
     free(f->bcol);
@@ -118,15 +117,11 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     const bcsr_opts *o = spmvlab_opts_fields(opts);
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "bcsr supports f64 and f32 values only");
-    bcsr_fmt *f = calloc(1, sizeof *f);
+    bcsr_fmt *f = malloc(sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the bcsr descriptor");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
-    f->max_fill = o->max_fill;
+    *f = (bcsr_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz,
+                    .max_fill = o->max_fill};
     spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
     if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
         st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "bcsr block width c = %d exceeds the matrix's %d columns", f->c,
@@ -139,29 +134,23 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             st = bcsr_slice(f, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }
-    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
+    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
+    /* sptr and rptr stay NULL without slices or a remainder: 0 bytes, no array */
+    const spmvlab_array arrays[] = {
+        {(void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * i4},
+        {(void **)&f->d_bcol, f->bcol, (size_t)f->nslots * i4},
+        {&f->d_bval, f->bval, (size_t)f->nslots * rc * vs},
+        {(void **)&f->d_sptr, f->sptr, f->sptr ? ((size_t)f->nslices + 1) * i4 : 0},
+        {(void **)&f->d_rptr, f->rptr, f->rptr ? ((size_t)f->rows + 1) * i4 : 0},
+        {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
+        {&f->d_rval, f->rval, (size_t)f->rem_nnz * vs},
+    };
     if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * sizeof(int32_t), err);
+        st = spmvlab_put_all(ctx, arrays, (int)(sizeof arrays / sizeof *arrays), err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_bcol, f->bcol, (size_t)f->nslots * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_bval, f->bval, (size_t)f->nslots * rc * vs, err);
-    if (st == SPMVLAB_OK && f->sptr)
-        st = spmvlab_put(ctx, (void **)&f->d_sptr, f->sptr, ((size_t)f->nslices + 1) * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK && f->rptr)
-        st = spmvlab_put(ctx, (void **)&f->d_rptr, f->rptr, ((size_t)f->rows + 1) * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_rval, f->rval, (size_t)f->rem_nnz * vs, err);
-    if (st != SPMVLAB_OK) {
-        bcsr_destroy(f);
-        return st;
-    }
-    ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries, %s kernel", f->r, f->c,
-             f->automatic ? " (auto)" : "", f->nblocks, f->rem_nnz, f->slice ? "slice" : "warp");
-    *out = f;
-    return SPMVLAB_OK;
+        ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries, %s kernel", f->r, f->c,
+                 f->automatic ? " (auto)" : "", f->nblocks, f->rem_nnz, f->slice ? "slice" : "warp");
+    return spmvlab_converted(st, f, bcsr_destroy, out);
 }
 
 /* y = A x on the device in one launch. Returns CUDA_ERROR with the
@@ -170,9 +159,7 @@ static spmvlab_status bcsr_spmv(void *fmt, const void *x, void *y, void *stream,
 {
     bcsr_fmt *f = fmt;
     int rc = f->slice ? bcsr_slice_launch(f, x, y, stream) : bcsr_launch(f, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "bcsr kernel launch failed: %s", bcsr_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, bcsr_error_string, "bcsr kernel launch");
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(bcsr, bcsr_fmt, dtype)
@@ -196,20 +183,12 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin bcsr_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "bcsr",
+    SPMVLAB_PLUGIN_STANDARD(bcsr),
     .summary = "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, lane per row over block-row slices",
     .version = "1.1.0",
     .reference = "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
                  "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = bcsr_options,
-    .options_size = sizeof(bcsr_opts),
-    .convert = bcsr_convert,
-    .spmv = bcsr_spmv,
-    .destroy = bcsr_destroy,
-    .spmv_host = bcsr_spmv_host,
-    .describe = bcsr_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &bcsr_plugin; }
+SPMVLAB_PLUGIN_ENTRY(bcsr_plugin)

@@ -109,20 +109,12 @@ static void csr5_destroy(void *handle)
     csr5_fmt *f = handle;
     if (!f)
         return;
-    spmvlab_ctx *ctx = f->ctx;
-    ctx->dev_free(ctx, (void *)f->d.row_ptr);
-    ctx->dev_free(ctx, (void *)f->d.col);
-    ctx->dev_free(ctx, (void *)f->d.val);
-    ctx->dev_free(ctx, (void *)f->d.tile_ptr);
-    ctx->dev_free(ctx, (void *)f->d.desc);
-    ctx->dev_free(ctx, (void *)f->d.eo_ptr);
-    ctx->dev_free(ctx, (void *)f->d.empty_offset);
-    ctx->dev_free(ctx, (void *)f->d.empty_rows);
-    ctx->dev_free(ctx, f->d.pieces);
-    ctx->dev_free(ctx, f->d.arrivals);
-    ctx->dev_free(ctx, (void *)f->d.row_map);
-    ctx->dev_free(ctx, (void *)f->d.run_start);
-    ctx->dev_free(ctx, (void *)f->d.run_len);
+    void *const dev[] = {(void *)f->d.row_ptr,      (void *)f->d.col,        (void *)f->d.val,
+                         (void *)f->d.tile_ptr,     (void *)f->d.desc,       (void *)f->d.eo_ptr,
+                         (void *)f->d.empty_offset, (void *)f->d.empty_rows, f->d.pieces,
+                         f->d.arrivals,             (void *)f->d.row_map,    (void *)f->d.run_start,
+                         (void *)f->d.run_len};
+    spmvlab_free_all(f->ctx, dev, 13);
     csr5_arrays_free(&f->h);
     free(f->h_pieces);
     free(f);
@@ -134,15 +126,11 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     *out = NULL;
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csr5 supports f64 and f32 only");
-    csr5_fmt *f = calloc(1, sizeof *f);
+    csr5_fmt *f = malloc(sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->rows_all = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    *f = (csr5_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .rows_all = A->rows, .cols = A->cols,
+                    .nnz = A->nnz};
     const csr5_opts *o = spmvlab_opts_fields(opts);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
     f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : o->sigma;
@@ -203,12 +191,13 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         f->h.run_len = map.run_len;
         f->h.n_runs = map.n_runs;
         f->d.n_runs = map.n_runs;
+        const spmvlab_array arrays[] = {
+            {(void **)&f->d.row_map, map.row_map, (size_t)f->rows * 4},
+            {(void **)&f->d.run_start, map.run_start, (size_t)map.n_runs * 4},
+            {(void **)&f->d.run_len, map.run_len, (size_t)map.n_runs * 4},
+        };
         if (st == SPMVLAB_OK)
-            st = csr5_put(f, (const void **)&f->d.row_map, map.row_map, (size_t)f->rows * 4, err);
-        if (st == SPMVLAB_OK)
-            st = csr5_put(f, (const void **)&f->d.run_start, map.run_start, (size_t)map.n_runs * 4, err);
-        if (st == SPMVLAB_OK)
-            st = csr5_put(f, (const void **)&f->d.run_len, map.run_len, (size_t)map.n_runs * 4, err);
+            st = spmvlab_put_all(ctx, arrays, 3, err);
     }
     if (st != SPMVLAB_OK) {
         csr5_destroy(f);
@@ -238,10 +227,7 @@ static spmvlab_status csr5_spmv(void *handle, const void *x, void *y, void *stre
     csr5_fmt *f = handle;
     if (f->rows == 0)
         return SPMVLAB_OK;
-    int rc = csr5_spmv_launch(&f->d, x, y, stream);
-    if (rc)
-        return csr5_cuda_fail(f, err, rc, "kernel launch");
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, csr5_spmv_launch(&f->d, x, y, stream), csr5_cuda_error_text, "kernel launch");
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(csr5, csr5_fmt, dtype)
@@ -264,22 +250,12 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin csr5_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "csr5",
+    SPMVLAB_PLUGIN_STANDARD(csr5),
     .summary = "CSR5: 32 x sigma tiles, transposed, bit-flag descriptors, segmented sums",
     .version = "1.1.0",
     .reference = "W. Liu, B. Vinter, CSR5: An Efficient Storage Format for Cross-Platform Sparse "
                  "Matrix-Vector Multiplication, ICS 2015",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = csr5_options,
-    .options_size = sizeof(csr5_opts),
-    .check_options = NULL,
-    .convert = csr5_convert,
-    .spmv = csr5_spmv,
-    .footprint = NULL, /* the core's count of the live dev_alloc bytes */
-    .destroy = csr5_destroy,
-    .spmv_host = csr5_spmv_host,
-    .describe = csr5_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &csr5_plugin; }
+SPMVLAB_PLUGIN_ENTRY(csr5_plugin)

@@ -190,10 +190,9 @@ static void csrdu_destroy(void *handle)
     csrdu_format *f = handle;
     if (!f)
         return;
-    const void *dev[] = {f->dev.row_ptr, f->dev.val, f->dev.off, f->dev.base, f->dev.hi,
-                         f->dev.tasks, f->dev.splits, f->dev.partial};
-    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
-        f->ctx->dev_free(f->ctx, (void *)dev[i]);
+    void *const dev[] = {(void *)f->dev.row_ptr, (void *)f->dev.val, (void *)f->dev.off, (void *)f->dev.base,
+                         (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial};
+    spmvlab_free_all(f->ctx, dev, 8);
     free(f->row_ptr);
     free(f->val);
     free(f->host_partial);
@@ -202,34 +201,27 @@ static void csrdu_destroy(void *handle)
     free(f);
 }
 
-/* Uploads one host array and adds it to the bytes describe() reports. */
-static spmvlab_status put(csrdu_format *f, const void **dst, const void *src, size_t bytes, spmvlab_err *err)
-{
-    f->dev_bytes += bytes;
-    return spmvlab_put(f->ctx, (void **)dst, src, bytes, err);
-}
-
+/* Uploads the format's arrays and counts their bytes for describe(). */
 static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
 {
     const csrdu_index *ix = &f->ix;
     const csrdu_plan *p = &f->plan;
     size_t vs = f->vmode == CSRDU_V_F64 ? 8 : 4, as = spmvlab_dtype_size(f->dtype);
-    spmvlab_status st = put(f, (const void **)&f->dev.row_ptr, f->row_ptr, ((size_t)f->rows + 1) * 4, err);
-    if (st == SPMVLAB_OK)
-        st = put(f, &f->dev.val, f->val, (size_t)f->nnz * vs, err);
-    if (st == SPMVLAB_OK)
-        st = put(f, &f->dev.off, ix->off, (size_t)f->nnz * (size_t)(ix->delta_bits / 8), err);
-    if (st == SPMVLAB_OK)
-        st = put(f, (const void **)&f->dev.base, ix->base, (size_t)ix->nchunks * 4, err);
-    if (st == SPMVLAB_OK)
-        st = put(f, &f->dev.hi, ix->hi, (size_t)ix->nesc * CSRDU_CHUNK * (size_t)ix->hi_bytes, err);
-    if (st == SPMVLAB_OK)
-        st = put(f, (const void **)&f->dev.tasks, p->tasks, (size_t)p->ntasks * sizeof(csrdu_task), err);
-    if (st == SPMVLAB_OK)
-        st = put(f, (const void **)&f->dev.splits, p->splits, (size_t)p->nsplits * sizeof(csrdu_split), err);
-    if (st == SPMVLAB_OK) /* scratch the kernel writes before the combine reads it */
-        st = put(f, (const void **)&f->dev.partial, NULL, (size_t)p->nslots * as, err);
-    return st;
+    const spmvlab_array arrays[] = {
+        {(void **)&f->dev.row_ptr, f->row_ptr, ((size_t)f->rows + 1) * 4},
+        {(void **)&f->dev.val, f->val, (size_t)f->nnz * vs},
+        {(void **)&f->dev.off, ix->off, (size_t)f->nnz * (size_t)(ix->delta_bits / 8)},
+        {(void **)&f->dev.base, ix->base, (size_t)ix->nchunks * 4},
+        {(void **)&f->dev.hi, ix->hi, (size_t)ix->nesc * CSRDU_CHUNK * (size_t)ix->hi_bytes},
+        {(void **)&f->dev.tasks, p->tasks, (size_t)p->ntasks * sizeof(csrdu_task)},
+        {(void **)&f->dev.splits, p->splits, (size_t)p->nsplits * sizeof(csrdu_split)},
+        /* scratch the kernel writes before the combine reads it */
+        {(void **)&f->dev.partial, NULL, (size_t)p->nslots * as},
+    };
+    const int n = (int)(sizeof arrays / sizeof *arrays);
+    for (int k = 0; k < n; k++)
+        f->dev_bytes += arrays[k].bytes;
+    return spmvlab_put_all(f->ctx, arrays, n, err);
 }
 
 /* Copies the values in their storage type; f32 storage of an f64 run only
@@ -271,15 +263,11 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     *out = NULL;
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csrdu supports f64 and f32 only");
-    csrdu_format *f = calloc(1, sizeof *f);
+    csrdu_format *f = malloc(sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
+    *f = (csrdu_format){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
     f->vmode = A->dtype == SPMVLAB_F32 ? CSRDU_V_F32 : o->values == CSRDU_VALUES_F32 ? CSRDU_V_F32_F64 : CSRDU_V_F64;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
     f->cover = cover_length(A);
     f->kernel = choose_kernel(o, f->cover);
     f->tile = tiles[o->tile];
@@ -329,23 +317,15 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->dev.long_len = f->long_len;
         st = upload_all(f, err);
     }
-    if (st != SPMVLAB_OK) {
-        csrdu_destroy(f);
-        return st;
-    }
-    if (f->vmode == CSRDU_V_F32_F64)
+    if (st == SPMVLAB_OK && f->vmode == CSRDU_V_F32_F64)
         ctx->declare_storage(ctx, SPMVLAB_F32);
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(st, f, csrdu_destroy, out);
 }
 
 static spmvlab_status csrdu_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     csrdu_format *f = handle;
-    int rc = csrdu_launch(&f->dev, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", csrdu_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, csrdu_launch(&f->dev, x, y, stream), csrdu_error_string, "kernel launch");
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(csrdu, csrdu_format, dtype)
@@ -380,22 +360,14 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin csrdu_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "csrdu",
+    SPMVLAB_PLUGIN_STANDARD(csrdu),
     .summary = "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
     .version = "1.1.0",
     .reference = "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
                  "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "
                  "compression, ICS'06",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = csrdu_options,
-    .options_size = sizeof(csrdu_opts),
     .check_options = csrdu_check_options,
-    .convert = csrdu_convert,
-    .spmv = csrdu_spmv,
-    .destroy = csrdu_destroy,
-    .spmv_host = csrdu_spmv_host,
-    .describe = csrdu_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &csrdu_plugin; }
+SPMVLAB_PLUGIN_ENTRY(csrdu_plugin)

@@ -195,14 +195,10 @@ static spmvlab_status cusparse_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
     st = cusparse_device_upload(&f->D, ctx, &f->L, err);
     if (st == SPMVLAB_OK && ctx->device->present)
         st = cusparse_device_setup(&f->D, ctx, &f->L, f->alg == CUSPARSE_ALGO_2, err);
-    if (st != SPMVLAB_OK) {
-        cusparse_destroy(f);
-        return st;
-    }
-    ctx->log(ctx, "cusparse: format=%s stored=%lld fill=%.4f block=%d", family_names[o->format],
-             (long long)f->L.n_val, cusparse_layout_fill(&f->L), block);
-    *out = f;
-    return SPMVLAB_OK;
+    if (st == SPMVLAB_OK)
+        ctx->log(ctx, "cusparse: format=%s stored=%lld fill=%.4f block=%d", family_names[o->format],
+                 (long long)f->L.n_val, cusparse_layout_fill(&f->L), block);
+    return spmvlab_converted(st, f, cusparse_destroy, out);
 }
 
 static spmvlab_status cusparse_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
@@ -247,20 +243,12 @@ static void cusparse_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin cusparse_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "cusparse",
+    SPMVLAB_PLUGIN_STANDARD(cusparse),
     .summary = "NVIDIA cuSPARSE generic SpMV on CSR, COO, Sliced-ELL and BSR (vendor baselines)",
     .version = "2.0.0",
     .reference = "NVIDIA cuSPARSE library, cusparseSpMV (CUDA Toolkit 13.0)",
     .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .options = cusparse_options,
-    .options_size = sizeof(cusparse_opts),
     .check_options = cusparse_check_options,
-    .convert = cusparse_convert,
-    .spmv = cusparse_spmv,
-    .destroy = cusparse_destroy,
-    .spmv_host = cusparse_spmv_host,
-    .describe = cusparse_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &cusparse_plugin; }
+SPMVLAB_PLUGIN_ENTRY(cusparse_plugin)

@@ -295,14 +295,10 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED,
                          "dasp needs compute capability 8.0 or newer, the device has %d.%d", ctx->device->cc_major,
                          ctx->device->cc_minor);
-    dasp_format *f = calloc(1, sizeof *f);
+    dasp_format *f = malloc(sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    *f = (dasp_format){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
     const dasp_opts *o = spmvlab_opts_fields(opts);
     if (A->dtype == SPMVLAB_F64)
         f->shape = (dasp_shape)(DASP_F64_M8N8K4 + o->f64_shape);
@@ -362,14 +358,11 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             st = ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "setting the L1 carveout failed: %s",
                            dasp_cuda_error_text(rc));
     }
-    if (st != SPMVLAB_OK) {
-        dasp_destroy(f);
-        return st;
+    if (st == SPMVLAB_OK) {
+        dasp_fill_launch(f);
+        dasp_fill_bal(f);
     }
-    dasp_fill_launch(f);
-    dasp_fill_bal(f);
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(st, f, dasp_destroy, out);
 }
 
 static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
@@ -378,9 +371,7 @@ static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stre
     int rc = !f->balanced    ? dasp_spmv_launch(&f->launch, x, y, stream)
              : f->bal_stream ? dasp_str_spmv_launch(&f->bal, x, y, stream)
                              : dasp_bal_spmv_launch(&f->bal, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", dasp_cuda_error_text(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, dasp_cuda_error_text, "kernel launch");
 }
 
 static spmvlab_status dasp_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
@@ -428,22 +419,13 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin dasp_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "dasp",
+    SPMVLAB_PLUGIN_STANDARD(dasp),
     .summary = "rows by length on tensor-core MMA blocks (short tiles, medium row-blocks, split long rows)",
     .version = "1.1.0",
     .reference = "Yuechen Lu and Weifeng Liu, DASP: Specific Dense Matrix Multiply-Accumulate Units Accelerated "
                  "General Sparse Matrix-Vector Multiplication, SC'23",
     .dtypes = SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .options = dasp_options,
-    .options_size = sizeof(dasp_opts),
     .check_options = dasp_check_options,
-    .convert = dasp_convert,
-    .spmv = dasp_spmv,
-    .footprint = NULL, /* the core's count of the arrays' dev_alloc bytes */
-    .destroy = dasp_destroy,
-    .spmv_host = dasp_spmv_host,
-    .describe = dasp_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &dasp_plugin; }
+SPMVLAB_PLUGIN_ENTRY(dasp_plugin)

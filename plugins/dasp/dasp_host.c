@@ -27,34 +27,22 @@
 #define DASP_FMA(a, b, c) fmaf((a), (b), (c))
 #include "dasp_host_impl.h"
 
-void dasp_host_f64(const dasp_format *f, const double *x, double *y)
-{
-    if (f->balanced) {
-        if (f->bal_stream)
-            host_stream_f64(f, x, y);
-        else
-            host_balanced_f64(f, x, y);
-        return;
+/* The kernels' order: the balanced path alone, or the row classes. */
+#define DASP_HOST_ENTRY(T, SUFFIX)                                          \
+    void dasp_host_##SUFFIX(const dasp_format *f, const T *x, T *y)         \
+    {                                                                       \
+        if (f->balanced) {                                                  \
+            if (f->bal_stream)                                              \
+                host_stream_##SUFFIX(f, x, y);                              \
+            else                                                            \
+                host_balanced_##SUFFIX(f, x, y);                            \
+            return;                                                         \
+        }                                                                   \
+        host_long_##SUFFIX(f, x, y);                                        \
+        host_medium_##SUFFIX(f, x, y);                                      \
+        host_short_##SUFFIX(f, x, y);                                       \
+        host_tail_##SUFFIX(f, x, y);                                        \
+        host_runs_##SUFFIX(f, y);                                           \
     }
-    host_long_f64(f, x, y);
-    host_medium_f64(f, x, y);
-    host_short_f64(f, x, y);
-    host_tail_f64(f, x, y);
-    host_runs_f64(f, y);
-}
-
-void dasp_host_f16(const dasp_format *f, const uint16_t *x, uint16_t *y)
-{
-    if (f->balanced) {
-        if (f->bal_stream)
-            host_stream_f16(f, x, y);
-        else
-            host_balanced_f16(f, x, y);
-        return;
-    }
-    host_long_f16(f, x, y);
-    host_medium_f16(f, x, y);
-    host_short_f16(f, x, y);
-    host_tail_f16(f, x, y);
-    host_runs_f16(f, y);
-}
+DASP_HOST_ENTRY(double, f64)
+DASP_HOST_ENTRY(uint16_t, f16)

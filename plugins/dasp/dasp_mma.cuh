@@ -211,84 +211,49 @@ struct FragF16 {
 template <int S>
 struct Shape;
 
-template <>
-struct Shape<DASP_F64_M8N8K4> {
-    using V = F64;
-    static constexpr int VPL = 1, BK = 4, U = 4;
-    using Frag = FragF64<1>;
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); }
+// What a shape's specialisation inherits: value type V, values per lane,
+// block width, U, and the fragment of VPL values a lane.
+template <typename Val, template <int> class FragOf, int VPL_, int BK_, int U_>
+struct ShapeOf {
+    using V = Val;
+    static constexpr int VPL = VPL_, BK = BK_, U = U_;
+    using Frag = FragOf<VPL_>;
 };
-template <>
-struct Shape<DASP_F64_M16N8K4> {
-    using V = F64;
-    static constexpr int VPL = 1, BK = 4, U = 4;
-    using Frag = FragF64<1>;
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k4(c, f.a[0], f.b[0]); }
-};
-template <>
-struct Shape<DASP_F64_M16N8K8> {
-    using V = F64;
-    static constexpr int VPL = 2, BK = 8, U = 2;
-    using Frag = FragF64<2>;
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k8(c, f.a, f.b); }
-};
-template <>
-struct Shape<DASP_F64_M16N8K16> {
-    using V = F64;
-    static constexpr int VPL = 4, BK = 16, U = 1;
-    using Frag = FragF64<4>;
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k16(c, f.a, f.b); }
-};
-template <>
-struct Shape<DASP_F16_M16N8K8> {
-    using V = F16;
-    static constexpr int VPL = 2, BK = 8, U = 4;
-    using Frag = FragF16<2>;
-    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); }
-};
-template <>
-struct Shape<DASP_F16_M16N8K16> {
-    using V = F16;
-    static constexpr int VPL = 4, BK = 16, U = 2;
-    using Frag = FragF16<4>;
-    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k16_f16(c, f.a[0], f.a[1], f.b[0], f.b[1]); }
-};
+template <int VPL, int BK, int U>
+using ShapeF64 = ShapeOf<F64, FragF64, VPL, BK, U>;
+template <int VPL, int BK, int U>
+using ShapeF16 = ShapeOf<F16, FragF16, VPL, BK, U>;
+
+template <> struct Shape<DASP_F64_M8N8K4> : ShapeF64<1, 4, 4> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); } };
+template <> struct Shape<DASP_F64_M16N8K4> : ShapeF64<1, 4, 4> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k4(c, f.a[0], f.b[0]); } };
+template <> struct Shape<DASP_F64_M16N8K8> : ShapeF64<2, 8, 2> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k8(c, f.a, f.b); } };
+template <> struct Shape<DASP_F64_M16N8K16> : ShapeF64<4, 16, 1> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k16(c, f.a, f.b); } };
+template <> struct Shape<DASP_F16_M16N8K8> : ShapeF16<2, 8, 4> {
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };
+template <> struct Shape<DASP_F16_M16N8K16> : ShapeF16<4, 16, 2> {
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k16_f16(c, f.a[0], f.a[1], f.b[0], f.b[1]); } };
 // 8 x 4 blocks on m16n8k8: lanes t < 2 hold slots 2t, 2t+1; t >= 2 hold zero.
-template <>
-struct Shape<DASP_F16_M16N8K8_K4> {
-    using V = F16;
-    static constexpr int VPL = 2, BK = 4, U = 4;
-    using Frag = FragF16<2>;
-    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); }
-};
+template <> struct Shape<DASP_F16_M16N8K8_K4> : ShapeF16<2, 4, 4> {
+    __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };
 
 // The medium levels of a top shape (dasp_shape_levels): block widths BK,
 // BK/2, ..., 4.
-template <int S>
-struct Levels {
-    static constexpr int N = 1;
-    static constexpr int at[DASP_MAX_LEVELS] = {S, S, S};
+template <int N_, int L0, int L1, int L2>
+struct LevelsOf {
+    static constexpr int N = N_;
+    static constexpr int at[DASP_MAX_LEVELS] = {L0, L1, L2};
 };
-template <>
-struct Levels<DASP_F64_M16N8K8> {
-    static constexpr int N = 2;
-    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F64_M16N8K8, DASP_F64_M16N8K4, 0};
-};
-template <>
-struct Levels<DASP_F64_M16N8K16> {
-    static constexpr int N = 3;
-    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F64_M16N8K16, DASP_F64_M16N8K8, DASP_F64_M16N8K4};
-};
-template <>
-struct Levels<DASP_F16_M16N8K8> {
-    static constexpr int N = 2;
-    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4, 0};
-};
-template <>
-struct Levels<DASP_F16_M16N8K16> {
-    static constexpr int N = 3;
-    static constexpr int at[DASP_MAX_LEVELS] = {DASP_F16_M16N8K16, DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4};
-};
+template <int S> struct Levels : LevelsOf<1, S, S, S> {};
+template <> struct Levels<DASP_F64_M16N8K8> : LevelsOf<2, DASP_F64_M16N8K8, DASP_F64_M16N8K4, 0> {};
+template <> struct Levels<DASP_F64_M16N8K16>
+    : LevelsOf<3, DASP_F64_M16N8K16, DASP_F64_M16N8K8, DASP_F64_M16N8K4> {};
+template <> struct Levels<DASP_F16_M16N8K8> : LevelsOf<2, DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4, 0> {};
+template <> struct Levels<DASP_F16_M16N8K16>
+    : LevelsOf<3, DASP_F16_M16N8K16, DASP_F16_M16N8K8, DASP_F16_M16N8K8_K4> {};
 
 // Sum over the warp; every lane ends with the same bits (dasp_host_impl.h's
 // butterfly).

@@ -50,8 +50,7 @@ static void dia_destroy(void *fmt)
     dia_fmt *f = fmt;
     if (!f)
         return;
-    f->ctx->dev_free(f->ctx, f->d_diags);
-    f->ctx->dev_free(f->ctx, f->d_val);
+    spmvlab_free_all(f->ctx, (void *const[]){f->d_diags, f->d_val}, 2);
     free(f->diags);
     free(f->val);
     free(f);
@@ -142,14 +141,10 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     const dia_opts *o = spmvlab_opts_fields(opts);
     if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
         return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "dia supports f64 and f32 values only");
-    dia_fmt *f = calloc(1, sizeof *f);
+    dia_fmt *f = malloc(sizeof *f);
     if (!f)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the dia descriptor");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    *f = (dia_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
     size_t noff = A->nnz > 0 ? (size_t)A->rows + (size_t)A->cols - 1 : 0;
     int32_t *first = malloc(noff * sizeof *first + 1), *last = malloc(noff * sizeof *last + 1);
     spmvlab_status st = SPMVLAB_OK;
@@ -171,18 +166,15 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         dia_fill(f, A, first, last, noff);
         f->shared = o->x_reuse == DIA_REUSE_SHARED ||
                     (o->x_reuse == DIA_REUSE_AUTO && f->max_off - f->min_off <= DIA_BLOCK);
-        st = spmvlab_put(ctx, (void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags, err);
+        const spmvlab_array arrays[] = {
+            {(void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags},
+            {&f->d_val, f->val, (size_t)f->stored * vs},
+        };
+        st = spmvlab_put_all(ctx, arrays, 2, err);
     }
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, f->val, (size_t)f->stored * vs, err);
     free(first);
     free(last);
-    if (st != SPMVLAB_OK) {
-        dia_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(st, f, dia_destroy, out);
 }
 
 /* y = A x on the device in one launch. Returns CUDA_ERROR with the
@@ -190,10 +182,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
 static spmvlab_status dia_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     dia_fmt *f = fmt;
-    int rc = dia_launch(f, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "dia kernel launch failed: %s", dia_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, dia_launch(f, x, y, stream), dia_error_string, "dia kernel launch");
 }
 
 /* The kernel's loop on the CPU: per row, the diagonals in ascending offset
@@ -227,20 +216,12 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin dia_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "dia",
+    SPMVLAB_PLUGIN_STANDARD(dia),
     .summary = "diagonals with their own start and length, fill guard, x window in shared memory",
     .version = "1.0.0",
     .reference = "Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 3.4; "
                  "N. Bell, M. Garland, SC'09 (the DIA kernel)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = dia_options,
-    .options_size = sizeof(dia_opts),
-    .convert = dia_convert,
-    .spmv = dia_spmv,
-    .destroy = dia_destroy,
-    .spmv_host = dia_spmv_host,
-    .describe = dia_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &dia_plugin; }
+SPMVLAB_PLUGIN_ENTRY(dia_plugin)

@@ -301,6 +301,20 @@ typedef struct spmvlab_plugin {
     .abi_major = SPMVLAB_ABI_MAJOR, .abi_minor = SPMVLAB_ABI_MINOR,                              \
     .struct_size = sizeof(spmvlab_plugin), .option_row_size = sizeof(spmvlab_option)
 
+/* The members a plugin P names by convention, after the header: its name #P,
+ * the option table P##_options with its struct P##_opts, and the calls
+ * P##_convert, P##_spmv, P##_destroy, P##_spmv_host and P##_describe. The
+ * optional members (check_options, footprint) follow by name:
+ *   static const spmvlab_plugin mine = { SPMVLAB_PLUGIN_STANDARD(mine), .summary = ... }; */
+#define SPMVLAB_PLUGIN_STANDARD(P)                                                               \
+    SPMVLAB_PLUGIN_HEADER, .name = #P, .options = P##_options, .options_size = sizeof(P##_opts), \
+    .convert = P##_convert, .spmv = P##_spmv, .destroy = P##_destroy, .spmv_host = P##_spmv_host, \
+    .describe = P##_describe
+
+/* Exports the descriptor D as the plugin's entry: SPMVLAB_PLUGIN_ENTRY(mine) */
+#define SPMVLAB_PLUGIN_ENTRY(D) \
+    SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &(D); }
+
 /* The one symbol a plugin exports. */
 typedef const spmvlab_plugin *(*spmvlab_plugin_entry_fn)(void);
 #define SPMVLAB_ENTRY_SYMBOL "spmvlab_plugin_entry"
@@ -360,6 +374,27 @@ static inline void spmvlab_free_all(spmvlab_ctx *ctx, void *const *ptrs, int n)
 {
     for (int k = 0; k < n; k++)
         ctx->dev_free(ctx, ptrs[k]);
+}
+
+/* The end of convert: on OK hands the format f out in *out, else frees it
+ * with the plugin's destroy; returns st. `return spmvlab_converted(st, f, my_destroy, out);` */
+static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void (*destroy)(void *), void **out)
+{
+    if (st == SPMVLAB_OK)
+        *out = f;
+    else
+        destroy(f);
+    return st;
+}
+
+/* spmv's status after a launch: OK for code 0 (cudaSuccess), else
+ * CUDA_ERROR with "<what> failed: <text(code)>", text being the plugin's
+ * wrapper of cudaGetErrorString (the .c files need no CUDA header):
+ *   return spmvlab_launched(f->ctx, err, my_launch(f, x, y, stream), my_error_string, "my kernel launch"); */
+static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
+                                              const char *what)
+{
+    return code == 0 ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", what, text(code));
 }
 
 /* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
