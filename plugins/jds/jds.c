@@ -70,35 +70,29 @@ static void jds_destroy(void *fmt)
     void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
                    f->d_col,  f->d_val,    f->d_partial};
     void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
-    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
-        f->ctx->dev_free(f->ctx, dev[i]);
+    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         free(host[i]);
     free(f);
 }
 
-/* Device copies of what the kernels read. Returns the core's status. */
+/* Device copies of what the kernels read: the diagonals, then the long
+ * rows' arrays when there are long rows (partial only when a row has
+ * several pieces). Returns the core's status. */
 static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
 {
-    spmvlab_ctx *c = f->ctx;
     size_t i4 = sizeof(int32_t), es = spmvlab_dtype_size(f->dtype), nl = (size_t)f->nlong;
-    spmvlab_status st = spmvlab_put(c, (void **)&f->d_perm, f->perm, (size_t)f->rows * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(c, (void **)&f->d_jd_ptr, f->jd_ptr, ((size_t)f->diagonals + 1) * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(c, (void **)&f->d_col, f->col, (size_t)f->nnz * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(c, &f->d_val, f->val, (size_t)f->nnz * es, err);
-    if (st != SPMVLAB_OK || f->nlong == 0)
-        return st;
-    st = spmvlab_put(c, (void **)&f->d_long_ptr, f->long_ptr, (nl + 1) * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(c, (void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(c, (void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4, err);
-    if (st == SPMVLAB_OK && f->multi_piece)
-        st = spmvlab_put(c, &f->d_partial, NULL, (size_t)f->npieces * es, err);
-    return st;
+    const spmvlab_array a[] = {
+        {(void **)&f->d_perm, f->perm, (size_t)f->rows * i4},
+        {(void **)&f->d_jd_ptr, f->jd_ptr, ((size_t)f->diagonals + 1) * i4},
+        {(void **)&f->d_col, f->col, (size_t)f->nnz * i4},
+        {&f->d_val, f->val, (size_t)f->nnz * es},
+        {(void **)&f->d_long_ptr, f->long_ptr, (nl + 1) * i4},
+        {(void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4},
+        {(void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4},
+        {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * es : 0},
+    };
+    return spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 4 : 8, err);
 }
 
 /* Builds the format: sort, split, diagonals, device copies. Returns OK,
@@ -123,12 +117,7 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     st = jds_build(f, A, spmvlab_opts_fields(opts), err);
     if (st == SPMVLAB_OK)
         st = jds_upload(f, err);
-    if (st != SPMVLAB_OK) {
-        jds_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(st, f, jds_destroy, out);
 }
 
 /* The diagonal kernel, then the long-row kernels. */
@@ -157,26 +146,14 @@ static void jds_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin jds_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "jds",
+    SPMVLAB_PLUGIN_STANDARD(jds),
     .summary = "jagged diagonal storage: rows sorted by length, lanes per row on coalesced "
                "diagonals, long rows split into warp pieces",
     .version = "2.0.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, 4th ed., "
                  "ch. 14 (JDS); Y. Saad, SIAM J. Sci. Stat. Comput. 10(6), 1989",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = jds_options,
-    .options_size = sizeof(jds_opts),
     .check_options = jds_check_options,
-    .convert = jds_convert,
-    .spmv = jds_spmv,
-    .footprint = NULL,
-    .destroy = jds_destroy,
-    .spmv_host = jds_spmv_host,
-    .describe = jds_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
-{
-    return &jds_plugin;
-}
+SPMVLAB_PLUGIN_ENTRY(jds_plugin)

@@ -94,50 +94,39 @@ static void sell_destroy(void *fmt)
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
                     f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val,
                     f->lo,        f->hi,       f->aux};
-    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
-        f->ctx->dev_free(f->ctx, dev[i]);
+    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         free(host[i]);
     free(f);
 }
 
-/* Device copies of every array spmv reads. Returns the core's status. */
+/* Device copies of every array spmv reads: the slices (perm when sorted;
+ * 32-bit columns, or 16-bit offsets with their bases and high halves),
+ * then the long rows' arrays when there are long rows (partial only when a
+ * row has several pieces). Returns the core's status. */
 static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
 {
-    spmvlab_ctx *ctx = f->ctx;
     size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t), i2 = sizeof(uint16_t);
     size_t ss = f->val_f32 ? sizeof(float) : vs; /* slice values' storage size */
-    spmvlab_status st =
-        spmvlab_put(ctx, (void **)&f->d_slice_ptr, f->slice_ptr, ((size_t)f->nslices + 1) * i4, err);
-    if (st == SPMVLAB_OK && f->perm)
-        st = spmvlab_put(ctx, (void **)&f->d_perm, f->perm, (size_t)f->rows * i4, err);
-    if (st == SPMVLAB_OK && f->index_bits == 32)
-        st = spmvlab_put(ctx, (void **)&f->d_col, f->col, (size_t)f->stored * i4, err);
-    if (st == SPMVLAB_OK && f->index_bits == 16)
-        st = spmvlab_put(ctx, (void **)&f->d_lo, f->lo, (size_t)f->stored * i2, err);
-    if (st == SPMVLAB_OK && f->index_bits == 16)
-        st = spmvlab_put(ctx, (void **)&f->d_aux, f->aux, (size_t)f->ngroups * i4, err);
-    if (st == SPMVLAB_OK && f->hi_slots > 0 && f->index_bits == 16)
-        st = spmvlab_put(ctx, (void **)&f->d_hi, f->hi, (size_t)f->hi_slots * i2, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, f->val, (size_t)f->stored * ss, err);
-    if (st != SPMVLAB_OK || f->nlong == 0)
-        return st;
-    size_t nl = (size_t)f->nlong;
-    st = spmvlab_put(ctx, (void **)&f->d_long_row, f->long_row, nl * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_long_ptr, f->long_ptr, (nl + 1) * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_long_col, f->long_col, (size_t)f->long_nnz * i4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_long_val, f->long_val, (size_t)f->long_nnz * vs, err);
-    if (st == SPMVLAB_OK && f->multi_piece)
-        st = spmvlab_put(ctx, &f->d_partial, NULL, (size_t)f->npieces * vs, err);
-    return st;
+    size_t stored = (size_t)f->stored, nl = (size_t)f->nlong;
+    int i16 = f->index_bits == 16;
+    const spmvlab_array a[] = {
+        {(void **)&f->d_slice_ptr, f->slice_ptr, ((size_t)f->nslices + 1) * i4},
+        {(void **)&f->d_perm, f->perm, f->perm ? (size_t)f->rows * i4 : 0},
+        {(void **)&f->d_col, f->col, f->index_bits == 32 ? stored * i4 : 0},
+        {(void **)&f->d_lo, f->lo, i16 ? stored * i2 : 0},
+        {(void **)&f->d_aux, f->aux, i16 ? (size_t)f->ngroups * i4 : 0},
+        {(void **)&f->d_hi, f->hi, i16 && f->hi_slots > 0 ? (size_t)f->hi_slots * i2 : 0},
+        {&f->d_val, f->val, stored * ss},
+        {(void **)&f->d_long_row, f->long_row, nl * i4},
+        {(void **)&f->d_long_ptr, f->long_ptr, (nl + 1) * i4},
+        {(void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4},
+        {(void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4},
+        {(void **)&f->d_long_col, f->long_col, (size_t)f->long_nnz * i4},
+        {&f->d_long_val, f->long_val, (size_t)f->long_nnz * vs},
+        {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * vs : 0},
+    };
+    return spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 14, err);
 }
 
 /* Builds SELL-C-sigma and its long-row tail from the CSR input. Returns OK,
@@ -169,10 +158,8 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         st = sell_compress_index(f, o->index, o->index_base, err);
     if (st == SPMVLAB_OK)
         st = sell_upload(f, err);
-    if (st != SPMVLAB_OK) {
-        sell_destroy(f);
-        return st;
-    }
+    if (st != SPMVLAB_OK)
+        return spmvlab_converted(st, f, sell_destroy, out);
     if (f->val_f32)
         ctx->declare_storage(ctx, SPMVLAB_F32);
     f->index_auto = o->index == SELL_INDEX_AUTO;
@@ -181,8 +168,7 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
              "compressed_slices=%d compressed_slots=%d",
              f->C, f->sigma, f->nslices, f->stored, f->threads_per_row, f->nlong, f->index_bits,
              f->compressed_slices, f->compressed_slots);
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(SPMVLAB_OK, f, sell_destroy, out);
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(sell, sell_fmt, dtype)
@@ -245,26 +231,14 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin sell_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "sell",
+    SPMVLAB_PLUGIN_STANDARD(sell),
     .summary = "SELL-C-sigma: rows sorted in windows of sigma, slices of C rows stored "
                "column-major, SELL-P lanes per row, long rows split into warp pieces",
     .version = "2.1.0",
     .reference = "Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36(5), C401-C423, "
                  "2014; Anzt, Tomov, Dongarra, SELL-P, 2014",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = sell_options,
-    .options_size = sizeof(sell_opts),
     .check_options = sell_check_options,
-    .convert = sell_convert,
-    .spmv = sell_spmv,
-    .footprint = NULL,
-    .destroy = sell_destroy,
-    .spmv_host = sell_spmv_host,
-    .describe = sell_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
-{
-    return &sell_plugin;
-}
+SPMVLAB_PLUGIN_ENTRY(sell_plugin)
