@@ -87,9 +87,8 @@ static void coo_destroy(void *fmt)
     coo_fmt *f = fmt;
     if (!f)
         return;
-    f->ctx->dev_free(f->ctx, f->d_row_idx);
-    f->ctx->dev_free(f->ctx, f->d_col_idx);
-    f->ctx->dev_free(f->ctx, f->d_val);
+    void *dev[] = {f->d_row_idx, f->d_col_idx, f->d_val};
+    spmvlab_free_all(f->ctx, dev, 3);
     free(f->row_idx);
     free(f->col_idx);
     free(f->val);
@@ -135,17 +134,12 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->col_idx, A->col_idx, n * sizeof(int32_t));
     memcpy(f->val, A->val, n * vs);
 
-    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, f->val, n * vs, err);
-    if (st != SPMVLAB_OK) {
-        coo_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    const spmvlab_array a[] = {
+        {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},
+        {(void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t)},
+        {&f->d_val, f->val, n * vs},
+    };
+    return spmvlab_converted(spmvlab_put_all(ctx, a, 3, err), f, coo_destroy, out);
 }
 
 /* y = A x on the device: zero y on the stream, then the chosen kernel.
@@ -201,26 +195,14 @@ static void coo_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin coo_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "coo",
+    SPMVLAB_PLUGIN_STANDARD(coo),
     .summary = "coordinate format: (row, col, val) per non-zero, warp-chunk segmented reduction",
     .version = "1.1.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
                  "4th ed., Morgan Kaufmann 2022, ch. 14 (COO); N. Bell, M. Garland, SC'09 "
                  "(segmented COO kernel)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = coo_options,
-    .options_size = sizeof(coo_opts),
     .check_options = coo_check_options,
-    .convert = coo_convert,
-    .spmv = coo_spmv,
-    .footprint = NULL,
-    .destroy = coo_destroy,
-    .spmv_host = coo_spmv_host,
-    .describe = coo_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
-{
-    return &coo_plugin;
-}
+SPMVLAB_PLUGIN_ENTRY(coo_plugin)

@@ -94,15 +94,10 @@ static void csr_destroy(void *handle)
     csr_format *f = handle;
     if (!f)
         return;
-    spmvlab_ctx *ctx = f->ctx;
-    ctx->dev_free(ctx, f->d_row_ptr);
-    ctx->dev_free(ctx, f->d_col_idx);
-    ctx->dev_free(ctx, f->d_val);
-    ctx->dev_free(ctx, (void *)f->ad.blk_row);
-    ctx->dev_free(ctx, (void *)f->ad.piece_row);
-    ctx->dev_free(ctx, (void *)f->ad.piece_first);
-    ctx->dev_free(ctx, f->ad.partial);
-    ctx->dev_free(ctx, f->ad.ticket);
+    void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
+                   (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
+                   f->ad.partial,          f->ad.ticket};
+    spmvlab_free_all(f->ctx, dev, 8);
     csr_adaptive_free(&f->plan);
     free(f);
 }
@@ -122,16 +117,14 @@ static spmvlab_status csr_adaptive_upload(csr_format *f, spmvlab_err *err)
     int32_t *zeros = calloc(np ? np : 1, sizeof *zeros);
     if (!zeros)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu ticket counters", np);
-    spmvlab_status st = spmvlab_put(ctx, (void **)&f->ad.blk_row, f->plan.blk_row,
-                                    ((size_t)f->plan.blocks + 1) * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->ad.piece_row, f->plan.piece_row, np * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->ad.piece_first, f->plan.piece_first, np * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->ad.partial, NULL, np * vs, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->ad.ticket, zeros, np * sizeof(int32_t), err);
+    const spmvlab_array a[] = {
+        {(void **)&f->ad.blk_row, f->plan.blk_row, ((size_t)f->plan.blocks + 1) * sizeof(int32_t)},
+        {(void **)&f->ad.piece_row, f->plan.piece_row, np * sizeof(int32_t)},
+        {(void **)&f->ad.piece_first, f->plan.piece_first, np * sizeof(int32_t)},
+        {&f->ad.partial, NULL, np * vs},
+        {(void **)&f->ad.ticket, zeros, np * sizeof(int32_t)},
+    };
+    spmvlab_status st = spmvlab_put_all(ctx, a, 5, err);
     free(zeros);
     return st;
 }
@@ -158,19 +151,15 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->block_rows = o->block_rows != SPMVLAB_AUTO ? o->block_rows : CSR_AD_ROWS;
     csr_choose(f, o);
     size_t vs = spmvlab_dtype_size(A->dtype);
-    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, A->val, (size_t)A->nnz * vs, err);
+    const spmvlab_array a[] = {
+        {(void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},
+        {(void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4},
+        {&f->d_val, A->val, (size_t)A->nnz * vs},
+    };
+    spmvlab_status st = spmvlab_put_all(ctx, a, 3, err);
     if (st == SPMVLAB_OK && f->kernel == CSR_ADAPTIVE)
         st = csr_adaptive_upload(f, err);
-    if (st != SPMVLAB_OK) {
-        csr_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(st, f, csr_destroy, out);
 }
 
 static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
@@ -200,22 +189,13 @@ static void csr_describe(const void *handle, char *buf, size_t len)
 }
 
 static const spmvlab_plugin csr_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "csr",
+    SPMVLAB_PLUGIN_STANDARD(csr),
     .summary = "compressed sparse row: scalar, vector and adaptive (binned row blocks, split long rows) kernels",
     .version = "1.1.0",
     .reference = "Bell & Garland, SC'09 (scalar, vector); Greathouse & Daga, Efficient sparse matrix-vector "
                  "multiplication on GPUs using the CSR storage format, SC'14 (CSR-Adaptive)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = csr_options,
-    .options_size = sizeof(csr_opts),
     .check_options = csr_check_options,
-    .convert = csr_convert,
-    .spmv = csr_spmv,
-    .footprint = NULL,
-    .destroy = csr_destroy,
-    .spmv_host = csr_spmv_host,
-    .describe = csr_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &csr_plugin; }
+SPMVLAB_PLUGIN_ENTRY(csr_plugin)

@@ -160,13 +160,7 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_col, f->col, f->slots * sizeof(int32_t)},
         {&f->d_val, f->val, f->slots * vs},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, arrays, 3, err);
-    if (st != SPMVLAB_OK) {
-        ell_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    return spmvlab_converted(spmvlab_put_all(ctx, arrays, 3, err), f, ell_destroy, out);
 }
 
 /* y = A x on the device, one thread per row. Returns CUDA_ERROR with the
@@ -212,24 +206,13 @@ static void ell_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin ell_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "ell",
+    SPMVLAB_PLUGIN_STANDARD(ell),
     .summary = "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
     .version = "1.1.0",
     .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
                  "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
                  "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = ell_options,
-    .options_size = sizeof(ell_opts),
-    .convert = ell_convert,
-    .spmv = ell_spmv,
-    .destroy = ell_destroy,
-    .spmv_host = ell_spmv_host,
-    .describe = ell_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
-{
-    return &ell_plugin;
-}
+SPMVLAB_PLUGIN_ENTRY(ell_plugin)

@@ -147,21 +147,16 @@ static int32_t hyb_auto_lanes(const spmvlab_device *dev, int32_t rows, int32_t w
 }
 
 /* Frees every host and device array of f, then f. */
-static void hyb_free(hyb_format *f)
+static void hyb_destroy(void *fmt)
 {
+    hyb_format *f = fmt;
     if (!f)
         return;
-    spmvlab_ctx *ctx = f->ctx;
-    ctx->dev_free(ctx, f->d_ell_col);
-    ctx->dev_free(ctx, f->d_ell_val);
-    ctx->dev_free(ctx, f->d_coo_row);
-    ctx->dev_free(ctx, f->d_coo_col);
-    ctx->dev_free(ctx, f->d_coo_val);
-    free(f->ell_col);
-    free(f->ell_val);
-    free(f->coo_row);
-    free(f->coo_col);
-    free(f->coo_val);
+    void *dev[] = {f->d_ell_col, f->d_ell_val, f->d_coo_row, f->d_coo_col, f->d_coo_val};
+    void *host[] = {f->ell_col, f->ell_val, f->coo_row, f->coo_col, f->coo_val};
+    spmvlab_free_all(f->ctx, dev, 5);
+    for (int i = 0; i < 5; i++)
+        free(host[i]);
     free(f);
 }
 
@@ -241,13 +236,13 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->cols = A->cols;
     spmvlab_status st = hyb_choose_width(f, A, o, err);
     if (st != SPMVLAB_OK) {
-        hyb_free(f);
+        hyb_destroy(f);
         return st;
     }
     const size_t es = spmvlab_dtype_size(A->dtype);
     long long slots = (long long)f->width * A->rows;
     if (slots > INT32_MAX) {
-        hyb_free(f);
+        hyb_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ELL part of %d x %d slots exceeds 2^31 - 1 slots",
                          A->rows, f->width);
     }
@@ -264,7 +259,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->coo_col = malloc((nc ? nc : 1) * sizeof *f->coo_col);
     f->coo_val = malloc((nc ? nc : 1) * es);
     if (!f->ell_col || !f->ell_val || !f->coo_row || !f->coo_col || !f->coo_val) {
-        hyb_free(f);
+        hyb_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_NOMEM,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
@@ -275,21 +270,14 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
-    st = spmvlab_put(ctx, (void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_ell_val, f->ell_val, ns * es, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_coo_row, f->coo_row, nc * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_coo_val, f->coo_val, nc * es, err);
-    if (st != SPMVLAB_OK) {
-        hyb_free(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    const spmvlab_array a[] = {
+        {(void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t)},
+        {&f->d_ell_val, f->ell_val, ns * es},
+        {(void **)&f->d_coo_row, f->coo_row, nc * sizeof(int32_t)},
+        {(void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t)},
+        {&f->d_coo_val, f->coo_val, nc * es},
+    };
+    return spmvlab_converted(spmvlab_put_all(ctx, a, 5, err), f, hyb_destroy, out);
 }
 
 /* Launches the ELL kernel (stores every y row, or zeroes y when K = 0),
@@ -350,11 +338,6 @@ HYB_DEFINE_HOST(double, fma, f64)
 HYB_DEFINE_HOST(float, fmaf, f32)
 SPMVLAB_SPMV_HOST_F64_F32(hyb, hyb_format, dtype)
 
-static void hyb_destroy(void *fmt)
-{
-    hyb_free(fmt);
-}
-
 /* K, lanes, ELL fill (slots per stored ELL entry), guard, COO entries and plan. */
 static void hyb_describe(const void *fmt, char *buf, size_t len)
 {
@@ -372,25 +355,13 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
 }
 
 static const spmvlab_plugin hyb_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "hyb",
+    SPMVLAB_PLUGIN_STANDARD(hyb),
     .summary = "hybrid ELL + COO: ELL of width K for the regular part, segmented COO for the overflow",
     .version = "1.1.0",
     .reference = "N. Bell, M. Garland, Implementing sparse matrix-vector multiplication on "
                  "throughput-oriented processors, SC 2009",
     .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = hyb_options,
-    .options_size = sizeof(hyb_opts),
     .check_options = hyb_check_options,
-    .convert = hyb_convert,
-    .spmv = hyb_spmv,
-    .footprint = NULL,
-    .destroy = hyb_destroy,
-    .spmv_host = hyb_spmv_host,
-    .describe = hyb_describe,
 };
 
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void)
-{
-    return &hyb_plugin;
-}
+SPMVLAB_PLUGIN_ENTRY(hyb_plugin)
