@@ -99,14 +99,7 @@ __device__ __forceinline__ void bal_warp(const dasp_bal_launch &L, const typenam
     }
     // (3) carries: segmented inclusive scan over the lanes, keyed by the row
     // each lane ends in (non-decreasing over the lanes).
-    acc_t sc = run;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-        const acc_t o = __shfl_up_sync(kFull, sc, off);
-        const int ok = __shfl_up_sync(kFull, i, off);
-        if (lane >= off && ok == i)
-            sc = o + sc;
-    }
+    const acc_t sc = warp_seg_scan(run, i, lane);
     // Lane l - 1 ends in the row lane l starts in: its scan is l's prefix.
     const acc_t before = __shfl_up_sync(kFull, sc, 1);
     const acc_t tail = __shfl_sync(kFull, sc, 31);

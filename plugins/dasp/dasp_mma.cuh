@@ -266,6 +266,22 @@ __device__ __forceinline__ T warp_sum(T v)
     return v;
 }
 
+// Segmented inclusive scan over the warp keyed by the row each lane ends
+// in (non-decreasing over the lanes): a lane's v plus those of the lanes
+// below it that end in the same row.
+template <typename T>
+__device__ __forceinline__ T warp_seg_scan(T v, int key, int lane)
+{
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const T o = __shfl_up_sync(kFull, v, off);
+        const int ok = __shfl_up_sync(kFull, key, off);
+        if (lane >= off && ok == key)
+            v = o + v;
+    }
+    return v;
+}
+
 // atomicAdd(p, 1) with release semantics at GPU scope: the pieces this
 // thread stored are visible in L2 before the count moves. Unlike
 // __threadfence() or an acquire, it does not invalidate the SM's L1, which

@@ -112,14 +112,7 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
         e3 = r + 3 < rows ? __ldg(L.row_ptr + r + 4) : INT_MAX;
     }
     // (3) carries: segmented inclusive scan keyed by the row each lane ends in.
-    acc_t sc = run;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-        const acc_t o = __shfl_up_sync(kFull, sc, off);
-        const int ok = __shfl_up_sync(kFull, r, off);
-        if (lane >= off && ok == r)
-            sc = o + sc;
-    }
+    const acc_t sc = warp_seg_scan(run, r, lane);
     const acc_t before = __shfl_up_sync(kFull, sc, 1);
     const acc_t tail = __shfl_sync(kFull, sc, 31);
     if (lane > 0)
