@@ -87,6 +87,24 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V
     }
 }
 
+// K::run<V, A, OffT>(d, x, y, s) with the format's types: values V and
+// sums A by vmode (f32 values widened to f64 as loaded), column offsets
+// OffT by off_bytes.
+template <typename K, typename V, typename A>
+cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    return d->off_bytes == 1 ? K::template run<V, A, uint8_t>(d, x, y, s) : K::template run<V, A, uint16_t>(d, x, y, s);
+}
+template <typename K> cudaError_t by_types(const csrdu_dev *d, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    switch (d->vmode) {
+    case CSRDU_V_F64: return by_offsets<K, double, double>(d, x, y, s);
+    case CSRDU_V_F32: return by_offsets<K, float, float>(d, x, y, s);
+    default: return by_offsets<K, float, double>(d, x, y, s);
+    }
+}
+
 } // namespace csrdu_gpu
 
 #endif

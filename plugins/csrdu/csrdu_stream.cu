@@ -88,32 +88,26 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-template <typename V, typename A, typename OffT> cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
-{
-    const int64_t piece_blocks = ((int64_t)d->npieces + CSRDU_WARPS - 1) / CSRDU_WARPS;
-    const int64_t blocks = piece_blocks + (d->ntasks - d->npieces);
-    if (blocks == 0)
-        return cudaSuccess;
-    const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
-    csrdu_stream<V, A, OffT><<<(unsigned)blocks, kThreads, 0, s>>>(
-        (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, static_cast<const V *>(d->val), ix,
-        static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
-    return cudaGetLastError();
-}
-
-template <typename V, typename A> cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
-{
-    return d->off_bytes == 1 ? launch<V, A, uint8_t>(d, x, y, s) : launch<V, A, uint16_t>(d, x, y, s);
-}
+// The stream kernel's launch for by_types.
+struct StreamLaunch {
+    template <typename V, typename A, typename OffT>
+    static cudaError_t run(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+    {
+        const int64_t piece_blocks = ((int64_t)d->npieces + CSRDU_WARPS - 1) / CSRDU_WARPS;
+        const int64_t blocks = piece_blocks + (d->ntasks - d->npieces);
+        if (blocks == 0)
+            return cudaSuccess;
+        const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
+        csrdu_stream<V, A, OffT><<<(unsigned)blocks, kThreads, 0, s>>>(
+            (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, static_cast<const V *>(d->val), ix,
+            static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
+        return cudaGetLastError();
+    }
+};
 
 } // namespace
 
 extern "C" int csrdu_launch_stream(const csrdu_dev *d, const void *x, void *y, void *stream)
 {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (d->vmode) {
-    case CSRDU_V_F64: return by_offsets<double, double>(d, x, y, s);
-    case CSRDU_V_F32: return by_offsets<float, float>(d, x, y, s);
-    default: return by_offsets<float, double>(d, x, y, s); // f32 values widened to f64 as loaded
-    }
+    return by_types<StreamLaunch>(d, x, y, stream);
 }

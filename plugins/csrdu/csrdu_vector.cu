@@ -162,37 +162,30 @@ cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
     return cudaGetLastError();
 }
 
-// Lanes and batch: W below 32 loads one entry a row per batch (U = 1).
-template <typename V, typename A, typename OffT>
-cudaError_t by_shape(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
-{
-    switch (d->lanes) {
-    case 2: return launch<V, A, OffT, 2, 1>(d, x, y, s);
-    case 4: return launch<V, A, OffT, 4, 1>(d, x, y, s);
-    case 8: return launch<V, A, OffT, 8, 1>(d, x, y, s);
-    case 16: return launch<V, A, OffT, 16, 1>(d, x, y, s);
-    default: break;
+// The vector kernel's launch for by_types, by lanes and batch: W below 32
+// loads one entry a row per batch (U = 1).
+struct VectorLaunch {
+    template <typename V, typename A, typename OffT>
+    static cudaError_t run(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+    {
+        switch (d->lanes) {
+        case 2: return launch<V, A, OffT, 2, 1>(d, x, y, s);
+        case 4: return launch<V, A, OffT, 4, 1>(d, x, y, s);
+        case 8: return launch<V, A, OffT, 8, 1>(d, x, y, s);
+        case 16: return launch<V, A, OffT, 16, 1>(d, x, y, s);
+        default: break;
+        }
+        switch (d->batch) {
+        case 1: return launch<V, A, OffT, 32, 1>(d, x, y, s);
+        case 2: return launch<V, A, OffT, 32, 2>(d, x, y, s);
+        default: return launch<V, A, OffT, 32, 4>(d, x, y, s);
+        }
     }
-    switch (d->batch) {
-    case 1: return launch<V, A, OffT, 32, 1>(d, x, y, s);
-    case 2: return launch<V, A, OffT, 32, 2>(d, x, y, s);
-    default: return launch<V, A, OffT, 32, 4>(d, x, y, s);
-    }
-}
-
-template <typename V, typename A> cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
-{
-    return d->off_bytes == 1 ? by_shape<V, A, uint8_t>(d, x, y, s) : by_shape<V, A, uint16_t>(d, x, y, s);
-}
+};
 
 } // namespace
 
 extern "C" int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream)
 {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (d->vmode) {
-    case CSRDU_V_F64: return by_offsets<double, double>(d, x, y, s);
-    case CSRDU_V_F32: return by_offsets<float, float>(d, x, y, s);
-    default: return by_offsets<float, double>(d, x, y, s); // f32 values widened to f64 as loaded
-    }
+    return by_types<VectorLaunch>(d, x, y, stream);
 }
