@@ -113,4 +113,34 @@ __device__ __forceinline__ void long_rows_sum(int32_t nlong,
         y[__ldg(row_of + j)] = sum;
 }
 
+/* A plugin's piece kernel and pieces-sum kernel (wrappers of the bodies
+ * above), in the parameter order of long_rows_launch's call. */
+template <typename V>
+using long_rows_piece_fn = void (*)(int32_t, const int32_t *, const int32_t *, const int32_t *, const int32_t *,
+                                    const int32_t *, const V *, const V *, V *, V *);
+template <typename V>
+using long_rows_sum_fn = void (*)(int32_t, const int32_t *, const int32_t *, const V *, V *);
+
+/* The long rows' launches on stream s, blocks of WARPS warps: one warp a
+ * piece, then, when a row has several pieces, one warp a row adding them.
+ * Returns the first launch error (nothing to launch without pieces). */
+template <typename V, int WARPS>
+cudaError_t long_rows_launch(long_rows_piece_fn<V> piece_kernel, long_rows_sum_fn<V> sum_kernel, cudaStream_t s,
+                             int32_t npieces, int32_t nlong, int multi_piece, const int32_t *row_of,
+                             const int32_t *long_ptr, const int32_t *piece_ptr, const int32_t *piece_of,
+                             const int32_t *col, const void *val, const void *x, void *partial, void *y)
+{
+    if (npieces == 0)
+        return cudaSuccess;
+    piece_kernel<<<(unsigned)(((int64_t)npieces + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
+        npieces, row_of, long_ptr, piece_ptr, piece_of, col, static_cast<const V *>(val),
+        static_cast<const V *>(x), static_cast<V *>(partial), static_cast<V *>(y));
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || !multi_piece)
+        return e;
+    sum_kernel<<<(unsigned)(((int64_t)nlong + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
+        nlong, row_of, piece_ptr, static_cast<const V *>(partial), static_cast<V *>(y));
+    return cudaGetLastError();
+}
+
 #endif

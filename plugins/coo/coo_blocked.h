@@ -123,31 +123,7 @@
                                       const int32_t *row, const int32_t *col, const T *val,      \
                                       const T *x, T *y)                                          \
     {                                                                                            \
-        enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
-        int head[COO_SEG_WARP];                                                                  \
-        for (long long b = 0; b * per_block < p.warps; b++) {                                    \
-            int32_t out_rows[COO_SEG_WARP];                                                      \
-            T out_sums[COO_SEG_WARP];                                                            \
-            for (int l = 0; l < COO_SEG_WARP; l++) {                                             \
-                out_rows[l] = -1;                                                                \
-                out_sums[l] = 0;                                                                 \
-            }                                                                                    \
-            for (int w = 0; w < per_block; w++) {                                                \
-                long long begin = (b * per_block + w) * (long long)p.interval;                   \
-                long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
-                int32_t carry_row = -1;                                                          \
-                T carry = 0;                                                                     \
-                for (long long base = begin; base < end; base += COO_SEG_WARP * items)           \
-                    coo_blk_tile_##SUFFIX(items, base, end, row, col, val, x, y, &carry_row,     \
-                                          &carry);                                               \
-                out_rows[w] = carry_row;                                                         \
-                out_sums[w] = carry;                                                             \
-            }                                                                                    \
-            coo_seg_scan_##SUFFIX(out_sums, out_rows, head);                                     \
-            for (int l = 0; l < COO_SEG_WARP; l++)                                               \
-                if (out_rows[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                  \
-                    y[out_rows[l]] += out_sums[l];                                               \
-        }                                                                                        \
+        coo_seg_chunks_##SUFFIX(p, items, entries, row, col, val, x, y, coo_blk_tile_##SUFFIX);   \
     }
 
 #endif

@@ -82,8 +82,42 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
-    static void coo_seg_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
-                                      const int32_t *col, const T *val, const T *x, T *y)        \
+    /* One warp tile of 32 entries from base (entries past end are row -1):   \
+     * the products, the carry in, the scan, every finished run added. */     \
+    static void coo_seg_tile_##SUFFIX(int items, long long base, long long end,                  \
+                                      const int32_t *row, const int32_t *col, const T *val,      \
+                                      const T *x, T *y, int32_t *carry_row, T *carry)            \
+    {                                                                                            \
+        (void)items;                                                                             \
+        int head[COO_SEG_WARP];                                                                  \
+        int32_t r[COO_SEG_WARP];                                                                 \
+        T v[COO_SEG_WARP];                                                                       \
+        for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
+            long long k = base + l;                                                              \
+            r[l] = k < end ? row[k] : -1;                                                        \
+            v[l] = k < end ? val[k] * x[col[k]] : (T)0;                                          \
+        }                                                                                        \
+        if (r[0] == *carry_row)                                                                  \
+            v[0] += *carry;                                                                      \
+        else if (*carry_row >= 0)                                                                \
+            y[*carry_row] += *carry;                                                             \
+        coo_seg_scan_##SUFFIX(v, r, head);                                                       \
+        for (int l = 0; l < COO_SEG_WARP - 1; l++)                                               \
+            if (r[l] >= 0 && head[l + 1])                                                        \
+                y[r[l]] += v[l];                                                                 \
+        *carry_row = r[COO_SEG_WARP - 1];                                                        \
+        *carry = v[COO_SEG_WARP - 1];                                                            \
+    }                                                                                            \
+                                                                                                 \
+    /* The chunks of plan p as the kernels walk them, tile by tile (tiles of \
+     * 32 x items entries): each warp's carry out, then the block's scan of  \
+     * the carries. tile is coo_seg_tile_* or coo_blk_tile_*. */              \
+    static void coo_seg_chunks_##SUFFIX(coo_seg_plan p, int items, int32_t entries,              \
+                                        const int32_t *row, const int32_t *col, const T *val,    \
+                                        const T *x, T *y,                                        \
+                                        void (*tile)(int, long long, long long, const int32_t *, \
+                                                     const int32_t *, const T *, const T *, T *, \
+                                                     int32_t *, T *))                            \
     {                                                                                            \
         enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
         int head[COO_SEG_WARP];                                                                  \
@@ -99,25 +133,8 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
                 long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
                 int32_t carry_row = -1;                                                          \
                 T carry = 0;                                                                     \
-                for (long long base = begin; base < end; base += COO_SEG_WARP) {                 \
-                    int32_t r[COO_SEG_WARP];                                                     \
-                    T v[COO_SEG_WARP];                                                           \
-                    for (int l = 0; l < COO_SEG_WARP; l++) {                                     \
-                        long long k = base + l;                                                  \
-                        r[l] = k < end ? row[k] : -1;                                            \
-                        v[l] = k < end ? val[k] * x[col[k]] : (T)0;                              \
-                    }                                                                            \
-                    if (r[0] == carry_row)                                                       \
-                        v[0] += carry;                                                           \
-                    else if (carry_row >= 0)                                                     \
-                        y[carry_row] += carry;                                                   \
-                    coo_seg_scan_##SUFFIX(v, r, head);                                           \
-                    for (int l = 0; l < COO_SEG_WARP - 1; l++)                                   \
-                        if (r[l] >= 0 && head[l + 1])                                            \
-                            y[r[l]] += v[l];                                                     \
-                    carry_row = r[COO_SEG_WARP - 1];                                             \
-                    carry = v[COO_SEG_WARP - 1];                                                 \
-                }                                                                                \
+                for (long long base = begin; base < end; base += COO_SEG_WARP * items)           \
+                    tile(items, base, end, row, col, val, x, y, &carry_row, &carry);             \
                 out_rows[w] = carry_row;                                                         \
                 out_sums[w] = carry;                                                             \
             }                                                                                    \
@@ -126,6 +143,12 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
                 if (out_rows[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                  \
                     y[out_rows[l]] += out_sums[l];                                               \
         }                                                                                        \
+    }                                                                                            \
+                                                                                                 \
+    static void coo_seg_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
+                                      const int32_t *col, const T *val, const T *x, T *y)        \
+    {                                                                                            \
+        coo_seg_chunks_##SUFFIX(p, 1, entries, row, col, val, x, y, coo_seg_tile_##SUFFIX);      \
     }
 
 #endif

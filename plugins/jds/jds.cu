@@ -141,19 +141,11 @@ cudaError_t jds_launch_v(const jds_format *f, const void *x, void *y, cudaStream
     case 32: e = jds_launch_t<V, 32>(f, x, y, s); break;
     default: return cudaErrorInvalidValue;
     }
-    if (e != cudaSuccess || f->npieces == 0)
+    if (e != cudaSuccess)
         return e;
-    jds_piece_kernel<V><<<jds_blocks(f->npieces), kBlock, 0, s>>>(
-        f->npieces, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of, f->d_col,
-        static_cast<const V *>(f->d_val), static_cast<const V *>(x),
-        static_cast<V *>(f->d_partial), static_cast<V *>(y));
-    e = cudaGetLastError();
-    if (e != cudaSuccess || !f->multi_piece)
-        return e;
-    jds_pieces_sum_kernel<V><<<jds_blocks(f->nlong), kBlock, 0, s>>>(
-        f->nlong, f->d_perm, f->d_piece_ptr, static_cast<const V *>(f->d_partial),
-        static_cast<V *>(y));
-    return cudaGetLastError();
+    return long_rows_launch<V, kWarps>(jds_piece_kernel<V>, jds_pieces_sum_kernel<V>, s, f->npieces, f->nlong,
+                                       f->multi_piece, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
+                                       f->d_col, f->d_val, x, f->d_partial, y);
 }
 
 } // namespace

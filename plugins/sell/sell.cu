@@ -262,19 +262,11 @@ cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cud
     cudaError_t e = sizeof(V) == sizeof(float) || A->val_f32
                         ? sell_launch_s<V, float>(A, x, y, stream)
                         : sell_launch_s<V, V>(A, x, y, stream);
-    if (e != cudaSuccess || A->npieces == 0)
+    if (e != cudaSuccess)
         return e;
-    sell_piece_kernel<V><<<sell_blocks(A->npieces), kBlock, 0, stream>>>(
-        A->npieces, A->long_row, A->long_ptr, A->piece_ptr, A->piece_of, A->long_col,
-        static_cast<const V *>(A->long_val), static_cast<const V *>(x), static_cast<V *>(A->partial),
-        static_cast<V *>(y));
-    e = cudaGetLastError();
-    if (e != cudaSuccess || !A->multi_piece)
-        return e;
-    sell_pieces_sum_kernel<V><<<sell_blocks(A->nlong), kBlock, 0, stream>>>(
-        A->nlong, A->long_row, A->piece_ptr, static_cast<const V *>(A->partial),
-        static_cast<V *>(y));
-    return cudaGetLastError();
+    return long_rows_launch<V, kWarpsPerBlock>(sell_piece_kernel<V>, sell_pieces_sum_kernel<V>, stream, A->npieces,
+                                               A->nlong, A->multi_piece, A->long_row, A->long_ptr, A->piece_ptr,
+                                               A->piece_of, A->long_col, A->long_val, x, A->partial, y);
 }
 
 } // namespace
