@@ -28,6 +28,18 @@ static DASP_ACC DASP_FN(butterfly)(DASP_ACC v[32])
 }
 
 /* x[c], or 0 for a padding slot. */
+/* The kernels' warp_seg_scan over 32 lanes: lane l adds the partial of
+ * lane l - off when both end in the same row (key), off = 1, 2, 4, 8, 16. */
+static void DASP_FN(seg_scan)(DASP_ACC sc[32], const int32_t key[32])
+{
+    for (int off = 1; off < 32; off <<= 1) {
+        DASP_ACC nsc[32];
+        for (int l = 0; l < 32; l++)
+            nsc[l] = l >= off && key[l - off] == key[l] ? sc[l - off] + sc[l] : sc[l];
+        memcpy(sc, nsc, 32 * sizeof *sc);
+    }
+}
+
 static inline DASP_ACC DASP_FN(xat)(const void *x, int32_t c) { return c >= 0 ? DASP_LOAD(x, c) : (DASP_ACC)0; }
 
 /* Medium row-blocks: row g's diagonal result accumulates the MMA blocks of
@@ -220,12 +232,7 @@ static void DASP_FN(host_stream)(const dasp_format *f, const void *x, void *y)
             sc[l] = run;
             key[l] = r;
         }
-        for (int off = 1; off < 32; off <<= 1) {
-            DASP_ACC nsc[32];
-            for (int l = 0; l < 32; l++)
-                nsc[l] = l >= off && key[l - off] == key[l] ? sc[l - off] + sc[l] : sc[l];
-            memcpy(sc, nsc, sizeof sc);
-        }
+        DASP_FN(seg_scan)(sc, key);
         const int32_t ct = wc[2 * w], ch = wc[2 * w + 1], r0 = lr[32 * w];
         for (int l = 0; l < 32; l++) {
             if (first_row[l] < 0)
@@ -291,12 +298,7 @@ static void DASP_FN(host_balanced)(const dasp_format *f, const void *x, void *y)
             sc[l] = run;
             key[l] = i;
         }
-        for (int off = 1; off < 32; off <<= 1) {
-            DASP_ACC nsc[32];
-            for (int l = 0; l < 32; l++)
-                nsc[l] = l >= off && key[l - off] == key[l] ? sc[l - off] + sc[l] : sc[l];
-            memcpy(sc, nsc, sizeof sc);
-        }
+        DASP_FN(seg_scan)(sc, key);
         for (int l = 0; l < 32; l++)
             for (int k = 0, first = 1; k < DASP_BAL_K; k++)
                 if (drow[l][k] >= 0) {
