@@ -1,8 +1,7 @@
 /*
- * The long-row kernels' bodies shared by sell and jds (layout and order in
- * long_rows.h). Each plugin wraps them in its own __global__ kernels, so
- * the kernels keep their names, launch bounds and launches; these are
- * inlined into them.
+ * The long-row kernels shared by sell and jds (layout and order in
+ * long_rows.h) and their launches. Each plugin instantiates them with its
+ * piece size, loads in flight and instruction order.
  */
 #ifndef SPMVLAB_PLUGINS_LONG_ROWS_CUH
 #define SPMVLAB_PLUGINS_LONG_ROWS_CUH
@@ -113,32 +112,46 @@ __device__ __forceinline__ void long_rows_sum(int32_t nlong,
         y[__ldg(row_of + j)] = sum;
 }
 
-/* A plugin's piece kernel and pieces-sum kernel (wrappers of the bodies
- * above), in the parameter order of long_rows_launch's call. */
-template <typename V>
-using long_rows_piece_fn = void (*)(int32_t, const int32_t *, const int32_t *, const int32_t *, const int32_t *,
-                                    const int32_t *, const V *, const V *, V *, V *);
-template <typename V>
-using long_rows_sum_fn = void (*)(int32_t, const int32_t *, const int32_t *, const V *, V *);
+/* The two kernels, blocks of WARPS warps. */
+template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
+__global__ void __launch_bounds__(WARPS * LONG_ROWS_WARP)
+    long_rows_piece_kernel(int32_t npieces, const int32_t *__restrict__ row_of,
+                           const int32_t *__restrict__ long_ptr, const int32_t *__restrict__ piece_ptr,
+                           const int32_t *__restrict__ piece_of, const int32_t *__restrict__ col,
+                           const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
+                           V *__restrict__ y)
+{
+    long_rows_piece<V, PIECE, U, WARPS, AHEAD>(npieces, row_of, long_ptr, piece_ptr, piece_of, col, val, x,
+                                               partial, y);
+}
+
+template <typename V, int WARPS>
+__global__ void __launch_bounds__(WARPS * LONG_ROWS_WARP)
+    long_rows_sum_kernel(int32_t nlong, const int32_t *__restrict__ row_of, const int32_t *__restrict__ piece_ptr,
+                         const V *__restrict__ partial, V *__restrict__ y)
+{
+    long_rows_sum<V, WARPS>(nlong, row_of, piece_ptr, partial, y);
+}
 
 /* The long rows' launches on stream s, blocks of WARPS warps: one warp a
  * piece, then, when a row has several pieces, one warp a row adding them.
  * Returns the first launch error (nothing to launch without pieces). */
-template <typename V, int WARPS>
-cudaError_t long_rows_launch(long_rows_piece_fn<V> piece_kernel, long_rows_sum_fn<V> sum_kernel, cudaStream_t s,
-                             int32_t npieces, int32_t nlong, int multi_piece, const int32_t *row_of,
-                             const int32_t *long_ptr, const int32_t *piece_ptr, const int32_t *piece_of,
-                             const int32_t *col, const void *val, const void *x, void *partial, void *y)
+template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
+cudaError_t long_rows_launch(cudaStream_t s, int32_t npieces, int32_t nlong, int multi_piece,
+                             const int32_t *row_of, const int32_t *long_ptr, const int32_t *piece_ptr,
+                             const int32_t *piece_of, const int32_t *col, const void *val, const void *x,
+                             void *partial, void *y)
 {
     if (npieces == 0)
         return cudaSuccess;
-    piece_kernel<<<(unsigned)(((int64_t)npieces + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
-        npieces, row_of, long_ptr, piece_ptr, piece_of, col, static_cast<const V *>(val),
-        static_cast<const V *>(x), static_cast<V *>(partial), static_cast<V *>(y));
+    long_rows_piece_kernel<V, PIECE, U, WARPS, AHEAD>
+        <<<(unsigned)(((int64_t)npieces + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
+            npieces, row_of, long_ptr, piece_ptr, piece_of, col, static_cast<const V *>(val),
+            static_cast<const V *>(x), static_cast<V *>(partial), static_cast<V *>(y));
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess || !multi_piece)
         return e;
-    sum_kernel<<<(unsigned)(((int64_t)nlong + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
+    long_rows_sum_kernel<V, WARPS><<<(unsigned)(((int64_t)nlong + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
         nlong, row_of, piece_ptr, static_cast<const V *>(partial), static_cast<V *>(y));
     return cudaGetLastError();
 }

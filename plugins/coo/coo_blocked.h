@@ -43,25 +43,11 @@
 #define COO_BLK_TILE (COO_SEG_WARP * COO_BLK_STEP) /* chunk granule: entries per warp step */
 
 /* The kernel on the CPU in value type T with FMA (fma or fmaf): the same
- * chunks, lanes, sequential sums, scan order (coo_blk_scan_*, a Hillis-Steele
+ * chunks, lanes, sequential sums, scan order (coo_seg_scan_heads_*, a Hillis-Steele
  * scan restricted to segments that start where seg[l] = 1) and carries; every
  * store, add and atomic becomes y[row] += sum. Expand COO_SEG_DEFINE_HOST
  * with the same T and SUFFIX first (its scan combines the carry-outs). */
 #define COO_BLK_DEFINE_HOST(T, FMA, SUFFIX)                                                      \
-    static void coo_blk_scan_##SUFFIX(T v[COO_SEG_WARP], const int seg[COO_SEG_WARP])            \
-    {                                                                                            \
-        int start[COO_SEG_WARP];                                                                 \
-        T u[COO_SEG_WARP];                                                                       \
-        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
-            start[l] = seg[l] ? l : start[l - 1];                                                \
-        for (int d = 1; d < COO_SEG_WARP; d <<= 1) {                                             \
-            memcpy(u, v, sizeof u);                                                              \
-            for (int l = d; l < COO_SEG_WARP; l++)                                               \
-                if (l - d >= start[l])                                                           \
-                    v[l] += u[l - d];                                                            \
-        }                                                                                        \
-    }                                                                                            \
-                                                                                                 \
     /* One tile: lanes' sequential sums, the carry folded into lane 0, the                    \
      * scan, the writes; *carry_row / *carry updated to lane 31's tail. */                     \
     static void coo_blk_tile_##SUFFIX(int items, long long base, long long end,                  \
@@ -108,7 +94,7 @@
         }                                                                                        \
         for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
             seg[l] = l == 0 || multi[l] || hr[l] != tr[l - 1];                                   \
-        coo_blk_scan_##SUFFIX(ts, seg);                                                          \
+        coo_seg_scan_heads_##SUFFIX(ts, seg);                                                          \
         for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
             if (multi[l] && hr[l] >= 0)                                                          \
                 y[hr[l]] += l > 0 && tr[l - 1] == hr[l] ? hs[l] + ts[l - 1] : hs[l];             \

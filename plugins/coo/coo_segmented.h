@@ -61,25 +61,30 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
 
 /* The kernel on the CPU in value type T (SUFFIX f64 or f32): the same tiles,
  * carries, scan order and block combination; every store, add and atomic
- * becomes y[row] += sum (y holds 0 or the ELL sum before). coo_seg_scan_*
- * is the warp's run-restricted Hillis-Steele scan (offsets 1, 2, ..., 16);
- * it fills head[l] = 1 where lane l starts a run. */
+ * becomes y[row] += sum (y holds 0 or the ELL sum before).
+ * coo_seg_scan_heads_* is the warp's run-restricted Hillis-Steele scan
+ * (offsets 1, 2, ..., 16) over runs starting where head[l] = 1;
+ * coo_seg_scan_* first sets head[l] = 1 where lane l starts a run of r. */
 #define COO_SEG_DEFINE_HOST(T, SUFFIX)                                                           \
-    static void coo_seg_scan_##SUFFIX(T v[COO_SEG_WARP], const int32_t r[COO_SEG_WARP],          \
-                                      int head[COO_SEG_WARP])                                    \
+    static void coo_seg_scan_heads_##SUFFIX(T v[COO_SEG_WARP], const int head[COO_SEG_WARP])    \
     {                                                                                            \
         int start[COO_SEG_WARP];                                                                 \
         T u[COO_SEG_WARP];                                                                       \
-        for (int l = 0; l < COO_SEG_WARP; l++) {                                                 \
-            head[l] = l == 0 || r[l] != r[l - 1];                                                \
+        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
             start[l] = head[l] ? l : start[l - 1];                                               \
-        }                                                                                        \
         for (int d = 1; d < COO_SEG_WARP; d <<= 1) {                                             \
             memcpy(u, v, sizeof u);                                                              \
             for (int l = d; l < COO_SEG_WARP; l++)                                               \
                 if (l - d >= start[l])                                                           \
                     v[l] += u[l - d];                                                            \
         }                                                                                        \
+    }                                                                                            \
+    static void coo_seg_scan_##SUFFIX(T v[COO_SEG_WARP], const int32_t r[COO_SEG_WARP],          \
+                                      int head[COO_SEG_WARP])                                    \
+    {                                                                                            \
+        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
+            head[l] = l == 0 || r[l] != r[l - 1];                                                \
+        coo_seg_scan_heads_##SUFFIX(v, head);                                                    \
     }                                                                                            \
                                                                                                  \
     /* One warp tile of 32 entries from base (entries past end are row -1):   \

@@ -89,27 +89,6 @@ __global__ void __launch_bounds__(kBlock)
         y[__ldg(perm + nlong + r)] = sum;
 }
 
-template <typename V>
-__global__ void __launch_bounds__(kBlock)
-    jds_piece_kernel(int32_t npieces, const int32_t *__restrict__ perm,
-                     const int32_t *__restrict__ long_ptr, const int32_t *__restrict__ piece_ptr,
-                     const int32_t *__restrict__ piece_of, const int32_t *__restrict__ col,
-                     const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
-                     V *__restrict__ y)
-{
-    long_rows_piece<V, JDS_PIECE, 2 * JDS_UNROLL, kWarps, false>(npieces, perm, long_ptr, piece_ptr, piece_of, col,
-                                                                 val, x, partial, y);
-}
-
-template <typename V>
-__global__ void __launch_bounds__(kBlock)
-    jds_pieces_sum_kernel(int32_t nlong, const int32_t *__restrict__ perm,
-                          const int32_t *__restrict__ piece_ptr, const V *__restrict__ partial,
-                          V *__restrict__ y)
-{
-    long_rows_sum<V, kWarps>(nlong, perm, piece_ptr, partial, y);
-}
-
 unsigned jds_blocks(int64_t warps)
 {
     return (unsigned)((warps + kWarps - 1) / kWarps);
@@ -143,9 +122,10 @@ cudaError_t jds_launch_v(const jds_format *f, const void *x, void *y, cudaStream
     }
     if (e != cudaSuccess)
         return e;
-    return long_rows_launch<V, kWarps>(jds_piece_kernel<V>, jds_pieces_sum_kernel<V>, s, f->npieces, f->nlong,
-                                       f->multi_piece, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
-                                       f->d_col, f->d_val, x, f->d_partial, y);
+    /* 2 x JDS_UNROLL entries a lane in flight; each x loaded where it is added */
+    return long_rows_launch<V, JDS_PIECE, 2 * JDS_UNROLL, kWarps, false>(
+        s, f->npieces, f->nlong, f->multi_piece, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of, f->d_col,
+        f->d_val, x, f->d_partial, y);
 }
 
 } // namespace

@@ -191,27 +191,6 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
         y[perm ? __ldg(perm + pos) : pos] = sum;
 }
 
-template <typename V>
-__global__ void __launch_bounds__(kBlock)
-    sell_piece_kernel(int32_t npieces, const int32_t *__restrict__ long_row,
-                      const int32_t *__restrict__ long_ptr, const int32_t *__restrict__ piece_ptr,
-                      const int32_t *__restrict__ piece_of, const int32_t *__restrict__ col,
-                      const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
-                      V *__restrict__ y)
-{
-    long_rows_piece<V, SELL_PIECE, SELL_UNROLL * 2, kWarpsPerBlock, true>(npieces, long_row, long_ptr, piece_ptr,
-                                                                          piece_of, col, val, x, partial, y);
-}
-
-template <typename V>
-__global__ void __launch_bounds__(kBlock)
-    sell_pieces_sum_kernel(int32_t nlong, const int32_t *__restrict__ long_row,
-                           const int32_t *__restrict__ piece_ptr, const V *__restrict__ partial,
-                           V *__restrict__ y)
-{
-    long_rows_sum<V, kWarpsPerBlock>(nlong, long_row, piece_ptr, partial, y);
-}
-
 unsigned sell_blocks(int64_t warps)
 {
     return (unsigned)((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
@@ -264,9 +243,10 @@ cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cud
                         : sell_launch_s<V, V>(A, x, y, stream);
     if (e != cudaSuccess)
         return e;
-    return long_rows_launch<V, kWarpsPerBlock>(sell_piece_kernel<V>, sell_pieces_sum_kernel<V>, stream, A->npieces,
-                                               A->nlong, A->multi_piece, A->long_row, A->long_ptr, A->piece_ptr,
-                                               A->piece_of, A->long_col, A->long_val, x, A->partial, y);
+    /* 2 x SELL_UNROLL entries a lane in flight, then all their x */
+    return long_rows_launch<V, SELL_PIECE, SELL_UNROLL * 2, kWarpsPerBlock, true>(
+        stream, A->npieces, A->nlong, A->multi_piece, A->long_row, A->long_ptr, A->piece_ptr, A->piece_of,
+        A->long_col, A->long_val, x, A->partial, y);
 }
 
 } // namespace
