@@ -60,6 +60,19 @@ size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *c
     return b.bytes;
 }
 
+size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len)
+{
+    spmvlab_csr A;
+    const int32_t lengths[] = {0, 0, 0, 0, 0};
+    if (test_gen_rows(&A, 5, 4, lengths, 1) != 0) {
+        test_failures++;
+        return 0;
+    }
+    size_t bytes = test_convert_both(plugin, &A, NULL, seed, desc, len);
+    spmvlab_csr_free(&A);
+    return bytes;
+}
+
 int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
                  spmvlab_status want, spmvlab_err *err)
 {
@@ -71,6 +84,15 @@ int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, 
     }
     int clean = t->in.peak_bytes == 0 && t->in.live_allocs == 0;
     test_instance_free(t);
+    return clean;
+}
+
+int test_refuses_saying(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                        spmvlab_status want, const char *needle)
+{
+    spmvlab_err err = {{0}};
+    int clean = test_refuses(plugin, A, dtype, sets, want, &err);
+    TEST_CONTAINS(err.msg, needle);
     return clean;
 }
 

@@ -31,11 +31,19 @@ void test_each_dtype(const char *plugin, const spmvlab_csr *A, const char *const
 size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
                          char *desc, size_t len);
 
+/* test_convert_both on a 5 x 4 matrix without entries (no sets): every row
+ * of y must be written as 0. */
+size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len);
+
 /* Converts A with sets in dtype and counts a failure unless the status is
  * want; err holds the sentence. Returns 1 when the plugin allocated no
  * device memory on the way (peak and live allocations both 0), else 0. */
 int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
                  spmvlab_status want, spmvlab_err *err);
+
+/* test_refuses that also checks the sentence contains needle. */
+int test_refuses_saying(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                        spmvlab_status want, const char *needle);
 
 /* The number after " key=" in describe(); -1 when absent. */
 double test_describe_value(test_instance *t, const char *key);

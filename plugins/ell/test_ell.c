@@ -60,9 +60,8 @@ static void test_fill_equal_to_max_fill_is_accepted(void)
     const char *at_limit[] = {"max_fill=2", NULL};
     const char *below[] = {"max_fill=1.99", NULL};
     test_instance_free(test_convert_ok("ell", &A, SPMVLAB_F64, at_limit, 5));
-    spmvlab_err err = {{0}};
-    test_refuses("ell", &A, SPMVLAB_F64, below, SPMVLAB_LIMIT, &err);
-    TEST_CONTAINS(err.msg, "6 padded entries for 3 non-zeros, fill 2.00 exceeds max_fill 1.99");
+    test_refuses_saying("ell", &A, SPMVLAB_F64, below, SPMVLAB_LIMIT,
+                        "6 padded entries for 3 non-zeros, fill 2.00 exceeds max_fill 1.99");
     spmvlab_csr_free(&A);
 }
 
