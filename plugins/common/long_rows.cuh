@@ -13,12 +13,13 @@
 __device__ __forceinline__ double long_rows_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
 __device__ __forceinline__ float long_rows_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 
-/* Lane 0's (every lane's) sum over the whole warp, by the butterfly. */
-template <typename V>
-__device__ __forceinline__ V long_rows_warp_sum(V sum)
+/* Lane 0's (every lane's) sum over the lanes whose index differs in the
+ * bits from R up, by the butterfly (R = 1: the whole warp). */
+template <typename V, int R>
+__device__ __forceinline__ V long_rows_tree(V sum)
 {
 #pragma unroll
-    for (int off = LONG_ROWS_WARP / 2; off >= 1; off /= 2)
+    for (int off = LONG_ROWS_WARP / 2; off >= R; off /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, off);
     return sum;
 }
@@ -79,7 +80,7 @@ __device__ __forceinline__ void long_rows_piece(int32_t npieces,
                 sum = c[u] >= 0 ? long_rows_fma(v[u], __ldg(x + c[u]), sum) : sum;
         }
     }
-    sum = long_rows_warp_sum(sum);
+    sum = long_rows_tree<V, 1>(sum);
     if (lane == 0) {
         if (__ldg(piece_ptr + j + 1) - first == 1)
             y[__ldg(row_of + j)] = sum;
@@ -107,7 +108,7 @@ __device__ __forceinline__ void long_rows_sum(int32_t nlong,
     V sum = 0;
     for (int32_t q = lane; q < n; q += LONG_ROWS_WARP)
         sum = sum + partial[first + q];
-    sum = long_rows_warp_sum(sum);
+    sum = long_rows_tree<V, 1>(sum);
     if (lane == 0)
         y[__ldg(row_of + j)] = sum;
 }

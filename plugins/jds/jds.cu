@@ -30,18 +30,6 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / JDS_WARP;
 
-__device__ __forceinline__ double jds_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
-__device__ __forceinline__ float jds_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-
-template <typename V, int R>
-__device__ __forceinline__ V jds_tree(V sum)
-{
-#pragma unroll
-    for (int off = JDS_WARP / 2; off >= R; off /= 2)
-        sum += __shfl_xor_sync(0xffffffffu, sum, off);
-    return sum;
-}
-
 template <typename V, int T>
 __global__ void __launch_bounds__(kBlock)
     jds_diagonal_kernel(int32_t nshort, int32_t nlong, int32_t diagonals,
@@ -77,14 +65,14 @@ __global__ void __launch_bounds__(kBlock)
             }
 #pragma unroll
             for (int u = 0; u < JDS_UNROLL; u++)
-                sum = jds_fma(v[u], __ldg(x + c[u]), sum);
+                sum = long_rows_fma(v[u], __ldg(x + c[u]), sum);
         }
         for (; d < len; d += T) {
             const int32_t k = __ldg(jd_ptr + d) + r;
-            sum = jds_fma(__ldg(val + k), __ldg(x + __ldg(col + k)), sum);
+            sum = long_rows_fma(__ldg(val + k), __ldg(x + __ldg(col + k)), sum);
         }
     }
-    sum = jds_tree<V, R>(sum); /* every lane of the warp takes part */
+    sum = long_rows_tree<V, R>(sum); /* every lane of the warp takes part */
     if (active && t == 0)
         y[__ldg(perm + nlong + r)] = sum;
 }

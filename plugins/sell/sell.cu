@@ -49,20 +49,6 @@ constexpr int sell_min_blocks(bool f32, int ix, int t)
     return f32 && ix == SELL_IX_MIXED && t == 1 ? kFullBlocks * 3 / 4 : kFullBlocks;
 }
 
-__device__ __forceinline__ double sell_fma(double a, double b, double c) { return fma(a, b, c); }
-__device__ __forceinline__ float sell_fma(float a, float b, float c) { return fmaf(a, b, c); }
-
-/* Lane 0's (every lane's) sum over the lanes whose index differs in the
- * bits from R up (R = 1: the whole warp). */
-template <typename V, int R>
-__device__ __forceinline__ V sell_tree(V sum)
-{
-#pragma unroll
-    for (int off = SELL_WARP / 2; off >= R; off /= 2)
-        sum += __shfl_xor_sync(0xffffffffu, sum, off);
-    return sum;
-}
-
 /* The column indices of the slices as one lane reads them (IX is
  * SELL_IX_32, SELL_IX_16, SELL_IX_MIXED or SELL_IX_COLUMN; sell.h). bind()
  * reads the slice's aux word once: the base of a 16-bit slice, or the
@@ -173,7 +159,7 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
                 xv[u] = c[u] != SELL_PAD_COL ? __ldg(x + c[u]) : V(0);
 #pragma unroll
             for (int u = 0; u < SELL_UNROLL; u++)
-                sum = c[u] != SELL_PAD_COL ? sell_fma(v[u], xv[u], sum) : sum;
+                sum = c[u] != SELL_PAD_COL ? long_rows_fma(v[u], xv[u], sum) : sum;
         }
         for (; k < w; k += T, i += step) {
             uint32_t l;
@@ -181,12 +167,12 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
             cols.load(i, k, l, a);
             const int32_t c = cols.decode(i, l, a);
             if (c != SELL_PAD_COL)
-                sum = sell_fma((V)__ldg(val + i), __ldg(x + c), sum);
+                sum = long_rows_fma((V)__ldg(val + i), __ldg(x + c), sum);
         }
     }
     /* All 32 lanes reach the tree: blocks hold whole warps and inactive
      * lanes only skip the loops above. */
-    sum = sell_tree<V, R>(sum);
+    sum = long_rows_tree<V, R>(sum);
     if (active && t == 0)
         y[perm ? __ldg(perm + pos) : pos] = sum;
 }
