@@ -138,7 +138,7 @@ static const spmvlab_option dasp_options[] = {
      "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again "
      "with threshold 1",
      DASP_OPT(threshold_rule)},
-    {"balance", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|off|on",
+    {"balance", SPMVLAB_OPT_ENUM, "off", 0, 0, "auto|off|on",
      "on: every row on the balanced merge-path path (CUDA cores) instead of the row classes; auto: on when the "
      "row lengths' coefficient of variation is >= 2 (power-law and long rows)",
      DASP_OPT(balance)},
