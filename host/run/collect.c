@@ -109,15 +109,17 @@ static int list_entry(const char *list, int line, const char *entry, char ***pat
     char bases[2][4200];
     int nb = 0;
     const char *slash = strrchr(list, '/');
-    if (entry[0] != '/' && slash)
-        snprintf(bases[nb++], sizeof bases[0], "%.*s/%s", (int)(slash - list), list, entry);
-    snprintf(bases[nb++], sizeof bases[0], "%s", entry);
+    /* Paths too long for the buffers are skipped, never cut. */
+    if (entry[0] != '/' && slash &&
+        snprintf(bases[nb], sizeof bases[0], "%.*s/%s", (int)(slash - list), list, entry) < (int)sizeof bases[0])
+        nb++;
+    if (snprintf(bases[nb], sizeof bases[0], "%s", entry) < (int)sizeof bases[0])
+        nb++;
     for (int b = 0; b < nb; b++)
         for (size_t k = 0; k < sizeof endings / sizeof *endings; k++) {
             char p[4300];
             struct stat st;
-            snprintf(p, sizeof p, "%s%s", bases[b], endings[k]);
-            if (stat(p, &st) != 0)
+            if (snprintf(p, sizeof p, "%s%s", bases[b], endings[k]) >= (int)sizeof p || stat(p, &st) != 0)
                 continue;
             if (S_ISDIR(st.st_mode))
                 return walk(p, DEPTH, paths, n, err);
