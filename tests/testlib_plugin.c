@@ -60,6 +60,15 @@ size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *c
     return b.bytes;
 }
 
+size_t test_convert_says(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                         const char *needle)
+{
+    char desc[512] = "";
+    size_t bytes = test_convert_both(plugin, A, sets, seed, desc, sizeof desc);
+    TEST_CONTAINS(desc, needle);
+    return bytes;
+}
+
 size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len)
 {
     spmvlab_csr A;
