@@ -33,6 +33,7 @@
 
 #include "coo.h"
 #include "coo_blocked.h"
+#include "coo_rule.h"
 #include "coo_segmented.h"
 #include "spmvlab/plugin.h"
 
@@ -44,9 +45,10 @@ typedef struct coo_opts {
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "blocked", 0, 0, "blocked|segmented|atomic",
+    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "blocked|segmented|atomic|auto",
      "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan "
-     "per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero",
+     "per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; "
+     "auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented",
      SPMVLAB_FIELD(coo_opts, kernel)},
     {"items", SPMVLAB_OPT_INT, "8", 4, 8, NULL,
      "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)",
@@ -112,7 +114,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->rows = A->rows;
     f->nnz = A->nnz;
     f->dtype = A->dtype;
-    f->kernel = o->kernel;
+    f->kernel = o->kernel == COO_KERNEL_AUTO
+                    ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
+                    : o->kernel;
     f->items = o->items;
     f->plan = coo_seg_make_plan(
         ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,

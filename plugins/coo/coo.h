@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* The kernel option's choices, in the order of the table's "a|b|c" text. */
-enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2 };
+enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2, COO_KERNEL_AUTO = 3 };
 
 /* Zeroes y on the stream, then runs the chosen kernel (COO_KERNEL_*; items:
  * entries per lane and tile of the blocked kernel, 4 or 8) for the plan;

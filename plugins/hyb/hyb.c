@@ -54,6 +54,7 @@ typedef struct hyb_opts {
     int min_rows;        /* auto width: rows that must reach K, at least */
     double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guards */
     double coo_share;    /* auto width: largest share of the non-zeros left to COO */
+    int small_nnz;       /* auto width: below this many non-zeros, no ELL beside a COO part */
     int ell_lanes;       /* G, or SPMVLAB_AUTO */
     int coo_kernel;      /* HYB_COO_* */
 } hyb_opts;
@@ -74,11 +75,16 @@ static const spmvlab_option hyb_options[] = {
     {"coo_share", SPMVLAB_OPT_FLOAT, "0.25", 0, 1, NULL,
      "auto width: all COO when the COO part would hold more than this share of the non-zeros",
      SPMVLAB_FIELD(hyb_opts, coo_share)},
+    {"small_nnz", SPMVLAB_OPT_INT, "1048576", 0, 2147483647.0, NULL,
+     "auto width: a matrix of fewer non-zeros that would have a COO part runs as pure COO "
+     "(launch-bound: a second kernel costs more than ELL saves); 0: off",
+     SPMVLAB_FIELD(hyb_opts, small_nnz)},
     {"ell_lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 8, NULL,
      "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows",
      SPMVLAB_FIELD(hyb_opts, ell_lanes)},
-    {"coo_kernel", SPMVLAB_OPT_ENUM, "blocked", 0, 0, "blocked|segmented",
-     "the coo plugin's kernel for the COO part: blocked (8 entries per lane) or segmented",
+    {"coo_kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "blocked|segmented|auto",
+     "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto "
+     "(the coo plugin's rule on the whole matrix)",
      SPMVLAB_FIELD(hyb_opts, coo_kernel)},
     {NULL}};
 
@@ -214,6 +220,9 @@ static spmvlab_status hyb_choose_width(hyb_format *f, const spmvlab_matrix *A, c
                (double)(A->nnz - kept) > o->coo_share * (double)A->nnz) {
         f->guarded = 2; /* a small ELL part does not pay for its kernel and y's second pass */
         width = 0;
+    } else if (width > 0 && o->ell_guard > 0 && kept < A->nnz && A->nnz < o->small_nnz) {
+        f->guarded = 3; /* launch-bound: two kernels and y's second pass cost more than ELL saves */
+        width = 0;
     }
     f->width = width;
     return SPMVLAB_OK;
@@ -264,7 +273,9 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
-    f->coo_kernel = o->coo_kernel;
+    f->coo_kernel = o->coo_kernel == HYB_COO_AUTO
+                        ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? HYB_COO_BLOCKED : HYB_COO_SEGMENTED)
+                        : o->coo_kernel;
     f->plan = coo_seg_make_plan(
         ctx->device,
         ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,

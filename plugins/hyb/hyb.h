@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../coo/coo_blocked.h"
+#include "../coo/coo_rule.h"
 #include "../coo/coo_segmented.h"
 #include "spmvlab/plugin.h"
 
@@ -22,7 +23,7 @@ extern "C" {
 
 /* The coo_kernel option's choices, in the order of its "a|b" text: the COO
  * kernels of the coo plugin (coo_blocked.h, coo_segmented.h). */
-enum { HYB_COO_BLOCKED = 0, HYB_COO_SEGMENTED = 1 };
+enum { HYB_COO_BLOCKED = 0, HYB_COO_SEGMENTED = 1, HYB_COO_AUTO = 2 };
 
 /* Threads per block of the ELL kernel. */
 #define HYB_BLOCK 256

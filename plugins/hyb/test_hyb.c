@@ -67,11 +67,14 @@ static void test_guard_sends_a_non_paying_ell_part_to_coo(const spmvlab_csr *A)
     test_instance *t = convert_ok(A, SPMVLAB_F64, off);
     TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 1);
     test_instance_free(t);
-    const char *share[] = {"min_rows=0", "ell_guard=2", NULL};
+    const char *share[] = {"min_rows=0", "ell_guard=2", "small_nnz=0", NULL};
     t = convert_ok(A, SPMVLAB_F64, share);
     TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 2);
     test_instance_free(t);
-    const char *loose[] = {"min_rows=0", "ell_guard=2", "coo_share=0.5", NULL};
+    const char *loose[] = {"min_rows=0", "ell_guard=2", "coo_share=0.5", "small_nnz=0", NULL};
+    t = convert_ok(A, SPMVLAB_F64, (const char *[]){"min_rows=0", "ell_guard=2", "coo_share=0.5", NULL});
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 3);
+    test_instance_free(t);
     t = convert_ok(A, SPMVLAB_F64, loose);
     TEST_CHECK(t && test_describe_value(t, "ell_width") == 7 && test_describe_value(t, "guarded") == 0);
     test_instance_free(t);
@@ -187,8 +190,8 @@ static void test_one_long_overflow_row_is_summed_within_the_bound(void)
     TEST_CHECK(test_gen_rows(&A, rows, rows, lengths, 3) == 0);
     free(lengths);
     /* 4000 rows: the default would be all COO; half the non-zeros overflow */
-    const char *blocked[] = {"min_rows=0", "coo_share=1", NULL};
-    const char *segmented[] = {"min_rows=0", "coo_share=1", "coo_kernel=segmented", NULL};
+    const char *blocked[] = {"min_rows=0", "coo_share=1", "small_nnz=0", "coo_kernel=blocked", NULL};
+    const char *segmented[] = {"min_rows=0", "coo_share=1", "small_nnz=0", "coo_kernel=segmented", NULL};
     const char *const *sets[] = {blocked, segmented};
     for (int d = SPMVLAB_F64; d <= SPMVLAB_F32; d++)
         for (int k = 0; k < 2; k++) {

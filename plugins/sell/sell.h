@@ -34,6 +34,8 @@ enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2, SELL_IX_COLUMN = 3 };
 
 /* Slots a lane loads before it adds them (memory-level parallelism). */
 #define SELL_UNROLL 4
+/* Lanes per row on launch-bound matrices (sell_rule_tpr). */
+#define SELL_TPR_SMALL 4
 
 /* Long-row path: one warp adds one piece of at most SELL_PIECE entries of a
  * long row, each lane SELL_PIECE / 32 of them; rows of several pieces are

@@ -17,7 +17,15 @@ int32_t sell_rule_long_row(int32_t rows, int32_t nnz)
 
 int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps)
 {
-    return long_rows_tpr(mean_width, rows, resident_warps);
+    int32_t t = long_rows_tpr(mean_width, rows, resident_warps);
+    /* Launch-bound matrices (4 lanes a row still fit one wave of resident
+     * warps): shorter chains per lane finish sooner, whatever the width
+     * (H100, docs/perf/2026-11-23-h100/smallsweep.csv: 1138_bus 2.2 us
+     * against 3.5 with one lane, lp_e226 5.4 against 9.5). */
+    if (t < SELL_TPR_SMALL && mean_width >= 2 &&
+        (rows * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps)
+        t = SELL_TPR_SMALL;
+    return t;
 }
 
 int sell_check_values(int C, int sigma, int tpr, char *why, size_t len)

@@ -49,11 +49,15 @@ static void test_long_row_rule(void)
 }
 
 /* threads_per_row = auto: T doubles while each lane keeps >= 8 slots and
- * the rows * 2T / 32 warps of the doubled launch fit in the resident warps. */
+ * the rows * 2T / 32 warps of the doubled launch fit in the resident warps;
+ * then at least 4 lanes where 4 still fit one wave (launch-bound). */
 static void test_tpr_rule(void)
 {
-    TEST_CHECK(sell_rule_tpr(5.0, 100, 8448) == 1);    /* short rows: one lane */
-    TEST_CHECK(sell_rule_tpr(16.0, 100, 8448) == 2);
+    TEST_CHECK(sell_rule_tpr(5.0, 100, 8448) == 4);    /* launch-bound: 4 lanes */
+    TEST_CHECK(sell_rule_tpr(16.0, 100, 8448) == 4);
+    TEST_CHECK(sell_rule_tpr(1.5, 100, 8448) == 1);    /* rows of one or two entries */
+    TEST_CHECK(sell_rule_tpr(5.0, 67584, 8448) == 4);  /* 8448 warps at T = 4: one wave */
+    TEST_CHECK(sell_rule_tpr(5.0, 67585, 8448) == 1);  /* one more row: the GPU is full */
     TEST_CHECK(sell_rule_tpr(63.0, 4884, 8448) == 4);  /* bcsstk16: few rows, wide slices */
     TEST_CHECK(sell_rule_tpr(300.0, 100, 8448) == 32);
     TEST_CHECK(sell_rule_tpr(120.0, 120000, 8448) == 2); /* 7500 warps at T=2, 15000 at T=4 */
@@ -64,7 +68,7 @@ static void test_tpr_rule(void)
  * 8448 resident warps): T from the mean width, sigma 1, no long rows. */
 static void test_auto_through_the_plugin(void)
 {
-    static const struct { int32_t len; int tpr; } cases[] = {{3, 1}, {16, 2}, {40, 4}, {64, 8}, {300, 32}};
+    static const struct { int32_t len; int tpr; } cases[] = {{3, 4}, {16, 4}, {40, 4}, {64, 8}, {300, 32}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         spmvlab_csr A;
         if (test_gen_uniform(&A, 100, 400, cases[i].len, 3)) {
