@@ -60,7 +60,7 @@
             int64_t b = f->row_ptr[r], e = f->row_ptr[r + 1]; /* vector: `lanes` lanes a row */ \
             if (e - b > f->long_len)                                                           \
                 continue; /* a row of the pieces */                                            \
-            ACC lane[32];                                                                      \
+            ACC lane[32] = {0};                                                                \
             for (int l = 0; l < f->lanes; l++) {                                               \
                 ACC s = 0;                                                                     \
                 for (int64_t k = b + l; k < e; k += f->lanes)                                  \
