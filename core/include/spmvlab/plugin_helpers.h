@@ -1,0 +1,176 @@
+/*
+ * spmvlab plugin ABI: inline helpers for plugins, included by plugin.h (a
+ * plugin includes plugin.h only). Nothing here is part of the binary
+ * interface: the helpers compile into the plugin and call the core only
+ * through the spmvlab_ctx services.
+ */
+#ifndef SPMVLAB_PLUGIN_HELPERS_H
+#define SPMVLAB_PLUGIN_HELPERS_H
+
+/* Allocates bytes of tracked device memory at *dst and, when src is not
+ * NULL, uploads src there; adds bytes to *held (the plugin's running
+ * footprint) once allocated. 0 bytes: *dst = NULL and OK. Returns the
+ * core's status (LIMIT, NOMEM, CUDA_ERROR) with its sentence in err. */
+static inline spmvlab_status spmvlab_dev_put(spmvlab_ctx *ctx, void **dst, const void *src, size_t bytes,
+                                             size_t *held, spmvlab_err *err)
+{
+    *dst = NULL;
+    if (bytes == 0)
+        return SPMVLAB_OK;
+    spmvlab_status st = ctx->dev_alloc(ctx, dst, bytes, err);
+    if (st != SPMVLAB_OK) {
+        *dst = NULL;
+        return st;
+    }
+    *held += bytes;
+    return src ? ctx->upload(ctx, *dst, src, bytes, err) : SPMVLAB_OK;
+}
+
+/* Allocates bytes of tracked device memory at *dst and uploads src there
+ * (src NULL: allocation only). 0 bytes: *dst = NULL and OK. The core counts
+ * the bytes, so a plugin keeps no counter of its own. Returns the core's
+ * status (LIMIT, NOMEM, CUDA_ERROR) with its sentence in err. */
+static inline spmvlab_status spmvlab_put(spmvlab_ctx *ctx, void **dst, const void *src, size_t bytes,
+                                         spmvlab_err *err)
+{
+    size_t unused = 0;
+    return spmvlab_dev_put(ctx, dst, src, bytes, &unused, err);
+}
+
+/* One array of a format for spmvlab_put_all: where the device pointer goes,
+ * the host data (NULL: allocate only) and its size in bytes. */
+typedef struct spmvlab_array {
+    void **dst;
+    const void *src;
+    size_t bytes;
+} spmvlab_array;
+
+/* spmvlab_put for each of n arrays in order; stops at the first failure
+ * and returns its status (the arrays already placed stay for destroy). */
+static inline spmvlab_status spmvlab_put_all(spmvlab_ctx *ctx, const spmvlab_array *a, int n, spmvlab_err *err)
+{
+    for (int k = 0; k < n; k++) {
+        spmvlab_status st = spmvlab_put(ctx, a[k].dst, a[k].src, a[k].bytes, err);
+        if (st != SPMVLAB_OK)
+            return st;
+    }
+    return SPMVLAB_OK;
+}
+
+/* ctx->dev_free for each of n device pointers (NULL ones are skipped). */
+static inline void spmvlab_free_all(spmvlab_ctx *ctx, void *const *ptrs, int n)
+{
+    for (int k = 0; k < n; k++)
+        ctx->dev_free(ctx, ptrs[k]);
+}
+
+/* The end of convert: on OK hands the format f out in *out, else frees it
+ * with the plugin's destroy; returns st. `return spmvlab_converted(st, f, my_destroy, out);` */
+static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void (*destroy)(void *), void **out)
+{
+    if (st == SPMVLAB_OK)
+        *out = f;
+    else
+        destroy(f);
+    return st;
+}
+
+/* spmv's status after a launch: OK for code 0 (cudaSuccess), else
+ * CUDA_ERROR with "<what> failed: <text(code)>", text being the plugin's
+ * wrapper of cudaGetErrorString (the .c files need no CUDA header):
+ *   return spmvlab_launched(f->ctx, err, my_launch(f, x, y, stream), my_error_string, "my kernel launch"); */
+static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
+                                              const char *what)
+{
+    return code == 0 ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", what, text(code));
+}
+
+/* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
+ * P##_host_f64(const F *, const double *, double *) or P##_host_f32 (and
+ * P##_host_f16 on uint16_t for the _F16 form) by the format's dtype member.
+ * The host execution of a plugin then holds its format and nothing else. */
+#define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member)                                          \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else                                                                                   \
+            P##_host_f32(f, (const float *)x, (float *)y);                                     \
+        return SPMVLAB_OK;                                                                     \
+    }
+#define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member)                                          \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else                                                                                   \
+            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
+        return SPMVLAB_OK;                                                                     \
+    }
+#define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member)                                      \
+    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
+    {                                                                                          \
+        const F *f = (const F *)fmt;                                                           \
+        (void)err;                                                                             \
+        if (f->dtype_member == SPMVLAB_F64)                                                    \
+            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+        else if (f->dtype_member == SPMVLAB_F32)                                               \
+            P##_host_f32(f, (const float *)x, (float *)y);                                     \
+        else                                                                                   \
+            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
+        return SPMVLAB_OK;                                                                     \
+    }
+
+/* ------------------------------------------------------------------------
+ * Half precision on the host (round to nearest even), for spmv_host.
+ * ---------------------------------------------------------------------- */
+static inline float spmvlab_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else if (exp != 0) {
+        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    } else if (man == 0) {
+        bits = sign;
+    } else { /* subnormal: normalise */
+        int e = -1;
+        do { man <<= 1; e++; } while (!(man & 0x400u));
+        bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static inline uint16_t spmvlab_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
+    if (exp == 0xff) /* Inf or NaN (keep NaN quiet and non-zero) */
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) { /* subnormal or zero */
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1u)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t half = sign | ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (half & 1u)))
+        half++; /* may carry into the exponent: correct rounding to Inf too */
+    return (uint16_t)half;
+}
+
+#endif /* SPMVLAB_PLUGIN_HELPERS_H */
