@@ -52,7 +52,7 @@ static void read_last_words(const char *words, char *stage, size_t slen, char *r
 /* Runs one check in a child (or here with --no-fork) and fills r; a child
  * that crashes, hangs or exits without a result becomes a FAIL saying how
  * and during which step. */
-void check_run_job(const check_options *o, check_job *j, check_result *r)
+void check_run_job(const check_settings *o, check_job *j, check_result *r)
 {
     if (o->no_fork) {
         j->sandboxed = 0;

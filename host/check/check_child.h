@@ -12,7 +12,7 @@
 #include "spmvlab/sandbox.h"
 
 /* Runs one check in a child (or here with --no-fork) and fills r. */
-void check_run_job(const check_options *o, check_job *j, check_result *r);
+void check_run_job(const check_settings *o, check_job *j, check_result *r);
 /* Writes r whole to fd. Returns 0, or -1 when the pipe broke. */
 int check_write_result(int fd, const check_result *r);
 /* The FAIL of a child that ended without its result: crashed (signal),

@@ -48,8 +48,8 @@ static void report(tally *t, const check_result *r, const char *dtype, const cha
     printf("%-7s %-4s %-28s %s\n", names[r->verdict], dtype, what, r->detail);
 }
 
-static uint32_t case_dtypes(const spmvlab_plugin *p, const check_options *o);
-static void check_matrix(tally *t, const check_options *o, check_job *base, const spmvlab_csr *A, const char *name);
+static uint32_t case_dtypes(const spmvlab_plugin *p, const check_settings *o);
+static void check_matrix(tally *t, const check_settings *o, check_job *base, const spmvlab_csr *A, const char *name);
 
 /* ---- batches: many cases in one child ------------------------------------
  * A child per case costs a CUDA context per case on the GPU (a quarter of a
@@ -73,7 +73,7 @@ typedef struct batch {
     queued *q[BATCH_MAX_JOBS];
     int n;
     long nnz;
-    const check_options *o;
+    const check_settings *o;
     tally *t;
     int from;                   /* first job the next child runs */
 } batch;
@@ -139,7 +139,7 @@ static void batch_flush(batch *b)
  * when it is full. With --no-fork the cases run here at once. */
 static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *name)
 {
-    const check_options *o = b->o;
+    const check_settings *o = b->o;
     int ndt = 0;
     for (int d = 0; d < 3; d++)
         ndt += (case_dtypes(base->plugin->desc, o) & SPMVLAB_DTYPE_BIT(d)) != 0;
@@ -179,7 +179,7 @@ static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *nam
 }
 
 /* Applies --set to opts; returns 0 or the exit code after a message. */
-static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check_options *o)
+static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check_settings *o)
 {
     spmvlab_err err;
     for (int i = 0; i < o->nsets; i++) {
@@ -204,13 +204,13 @@ static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check
 }
 
 /* The dtypes to run cases in (declared and asked for). */
-static uint32_t case_dtypes(const spmvlab_plugin *p, const check_options *o)
+static uint32_t case_dtypes(const spmvlab_plugin *p, const check_settings *o)
 {
     return p->dtypes & (o->dtype_mask ? o->dtype_mask : 7u);
 }
 
 /* One case per dtype on matrix A. */
-static void check_matrix(tally *t, const check_options *o, check_job *base, const spmvlab_csr *A, const char *name)
+static void check_matrix(tally *t, const check_settings *o, check_job *base, const spmvlab_csr *A, const char *name)
 {
     for (int d = 0; d < 3; d++) {
         if (!(case_dtypes(base->plugin->desc, o) & SPMVLAB_DTYPE_BIT(d)))
@@ -230,7 +230,7 @@ static void check_matrix(tally *t, const check_options *o, check_job *base, cons
 /* Two instances side by side (per dtype) on the first of these matrices
  * that the plugin takes (edge cases by name; a stencil for banded formats);
  * then the refusal of every undeclared dtype. */
-static void check_extras(tally *t, const check_options *o, check_job *base, const spmvlab_optset *opts)
+static void check_extras(tally *t, const check_settings *o, check_job *base, const spmvlab_optset *opts)
 {
     static const char *const wanted[] = {"power_law", "uniform", "stencil2d5_40", "diagonal"};
     enum { NWANT = sizeof wanted / sizeof *wanted };
@@ -302,7 +302,7 @@ static void check_extras(tally *t, const check_options *o, check_job *base, cons
     }
 }
 
-int check_run(spmvlab_registry *reg, const char *target, const check_options *o)
+int check_run(spmvlab_registry *reg, const char *target, const check_settings *o)
 {
     check_job base;
     memset(&base, 0, sizeof base);

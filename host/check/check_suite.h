@@ -8,7 +8,7 @@
 
 #define CHECK_MAX_SETS 32
 
-typedef struct check_options {
+typedef struct check_settings {
     const char *sets[CHECK_MAX_SETS]; /* "key=value" for the instance */
     int nsets;
     uint32_t dtype_mask;              /* 0: every dtype the plugin declares */
@@ -21,11 +21,11 @@ typedef struct check_options {
     int verbose;
     double timeout_s;                 /* per check, in its child process; <= 0: none */
     int no_fork;                      /* run the checks in this process (for gdb) */
-} check_options;
+} check_settings;
 
 /* Runs the suite on target (a plugin name or a .so path), each check in a
  * child process unless no_fork; prints a pass / fail list and a summary.
  * Returns the process exit code. */
-int check_run(spmvlab_registry *reg, const char *target, const check_options *o);
+int check_run(spmvlab_registry *reg, const char *target, const check_settings *o);
 
 #endif

@@ -39,7 +39,7 @@ static void usage(FILE *out)
 
 int cmd_check(int argc, char **argv)
 {
-    check_options o;
+    check_settings o;
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.edge_cases = 1;

@@ -91,17 +91,6 @@ static void destroy_member(run_group *g, run_member *mb)
     mb->dy = NULL;
 }
 
-void member_fail(run_member *mb, spmvlab_result o, const char *fmt, ...)
-{
-    char msg[sizeof mb->row.message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    run_row_fail(&mb->row, o, msg);
-    mb->timed = 0;
-}
-
 /* Runs the member once into poisoned y (or, after the rounds, reads y as
  * the timed launches left it) and keeps the largest error ratio. Returns 0
  * when within the bound; else the row says why. */

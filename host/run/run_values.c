@@ -13,7 +13,7 @@
 
 #include "run_values.h"
 #include "shard.h"
-#include "workers.h"
+#include "devices.h"
 
 int run_parse_bytes(const char *text, size_t *out)
 {

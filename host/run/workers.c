@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "devices.h"
 #include "merge.h"
 #include "progress.h"
 #include "run_summary.h"
@@ -27,7 +28,6 @@
 #include "spmvlab/core.h"
 #include "workers.h"
 
-#define MAX_WORKERS 64
 
 typedef struct worker {
     pid_t pid;
@@ -37,83 +37,6 @@ typedef struct worker {
     long cells;                 /* rows it is to write */
     int status;                 /* exit code; -1 while running */
 } worker;
-
-/* Device names of spec into dev (at most MAX_WORKERS). Returns the count,
- * or -1 with a sentence. */
-static int parse_spec(const char *spec, char dev[][16], spmvlab_err *err)
-{
-    if (strncmp(spec, "cpu:", 4) == 0) {
-        char *end;
-        long n = strtol(spec + 4, &end, 10);
-        if (end == spec + 4 || *end || n < 1 || n > MAX_WORKERS)
-            return spmvlab_errf(err, "--devices %s: cpu:N needs N from 1 to %d", spec, MAX_WORKERS), -1;
-        for (long i = 0; i < n; i++)
-            snprintf(dev[i], 16, "cpu");
-        return (int)n;
-    }
-    if (strcmp(spec, "all") == 0) {
-        int n = 0;
-        if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1)
-            return spmvlab_errf(err, "--devices all: no CUDA device found; --devices cpu:N runs N workers without "
-                                "a GPU"),
-                   -1;
-        n = n > MAX_WORKERS ? MAX_WORKERS : n;
-        for (int i = 0; i < n; i++)
-            snprintf(dev[i], 16, "%d", i);
-        return n;
-    }
-    int n = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        long d = strtol(t, &end, 10);
-        if (end == t || *end || d < 0 || d > 1023)
-            return spmvlab_errf(err, "--devices %s: '%s' is not a device number; use all, a list like 0,1 or "
-                                "cpu:N", spec, t),
-                   -1;
-        for (int k = 0; k < n; k++)
-            if (atoi(dev[k]) == d)
-                return spmvlab_errf(err, "--devices %s names device %ld twice", spec, d), -1;
-        if (n == MAX_WORKERS)
-            return spmvlab_errf(err, "--devices %s names more than %d devices", spec, MAX_WORKERS), -1;
-        snprintf(dev[n++], 16, "%ld", d);
-    }
-    return n ? n : (spmvlab_errf(err, "--devices needs all, a list like 0,1 or cpu:N"), -1);
-}
-
-int workers_check_spec(const char *spec, spmvlab_err *err)
-{
-    char dev[MAX_WORKERS][16];
-    /* "all" is counted when the workers start, not while reading options. */
-    return strcmp(spec, "all") == 0 || parse_spec(spec, dev, err) > 0 ? 0 : -1;
-}
-
-int workers_select_device(const char *text, spmvlab_err *err)
-{
-    if (strcmp(text, "cpu") == 0)
-        return setenv("CUDA_VISIBLE_DEVICES", "", 1) ? (spmvlab_errf(err, "cannot set the environment"), -1) : 0;
-    char *end;
-    long d = strtol(text, &end, 10);
-    if (end == text || *end || d < 0 || d > 1023)
-        return spmvlab_errf(err, "'%s' is not a device number or cpu", text), -1;
-    /* Device numbers count the devices this process may see. */
-    char mapped[64];
-    snprintf(mapped, sizeof mapped, "%ld", d);
-    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    if (vis && *vis) {
-        char buf[512];
-        long k = 0;
-        snprintf(buf, sizeof buf, "%s", vis);
-        char *save = NULL, *t = strtok_r(buf, ",", &save);
-        for (; t && k < d; k++)
-            t = strtok_r(NULL, ",", &save);
-        if (!t)
-            return spmvlab_errf(err, "device %ld is not among CUDA_VISIBLE_DEVICES=%s", d, vis), -1;
-        snprintf(mapped, sizeof mapped, "%s", t);
-    }
-    return setenv("CUDA_VISIBLE_DEVICES", mapped, 1) ? (spmvlab_errf(err, "cannot set the environment"), -1) : 0;
-}
 
 /* Starts one worker: run's arguments without the ones the parent decides
  * (outputs, shard, devices), then this worker's. */
@@ -224,7 +147,7 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
 {
     spmvlab_err err;
     char dev[MAX_WORKERS][16], dir[4100];
-    int nw = parse_spec(s->devices, dev, &err);
+    int nw = devices_parse(s->devices, dev, &err);
     if (nw > 0 && (!s->output[0] || s->json[0]))
         nw = (spmvlab_errf(&err, "--devices writes one CSV part per worker and merges them: give -o OUT.csv "
                            "(or --resume OUT.csv), and no JSON output"), -1);

@@ -9,16 +9,6 @@
 
 #include "run_options.h"
 
-/* Checks a --devices value: "all", a list of device numbers "0,1,3", or
- * "cpu:N" (N workers without a GPU: the CPU path, as CI runs it). Returns
- * 0, or -1 with a sentence. */
-int workers_check_spec(const char *spec, spmvlab_err *err);
-
-/* --device D: this process sees CUDA device D only (through
- * CUDA_VISIBLE_DEVICES, mapped through a list already set), or no device
- * for "cpu". Call before CUDA starts. Returns 0, or -1 with a sentence. */
-int workers_select_device(const char *text, spmvlab_err *err);
-
 /* Runs the workers of s over the matrices paths (this process's shard,
  * nspecs instances each), shows one progress line with a part per device
  * on a terminal, then merges the parts into s->output and prints the

@@ -47,7 +47,7 @@ static const spmvlab_option bcsr_options[] = {
      SPMVLAB_FIELD(bcsr_opts, min_saving)},
     {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|warp|slice",
      "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; "
-     "auto: slice unless its padding exceeds 10 % or the remainder 4 entries a row (32 in one)",
+     "auto: slice unless its padding exceeds 10 % or the remainder 16 entries a row (32 in one)",
      SPMVLAB_FIELD(bcsr_opts, kernel)},
     {"x_share", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
      "slice kernel with r >= c > 1: the lanes of a block row load a block's x once and share it by shuffles",
