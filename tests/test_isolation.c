@@ -80,28 +80,11 @@ static void memory_limit_gives_status_limit(const char *matrix)
 
 int main(void)
 {
-    host = getenv("SPMVLAB_HOST");
-    plugdir = getenv("SPMVLAB_TEST_PLUGIN_DIR");
-    datadir = getenv("SPMVLAB_DATA_DIR");
-    if (!host || !plugdir || !datadir) {
-        printf("test_isolation: skipped, SPMVLAB_HOST, SPMVLAB_TEST_PLUGIN_DIR or SPMVLAB_DATA_DIR is not set\n");
-        return 77;
-    }
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    host_use(host, tmp);
-    outcome help;
-    const char *args[] = {"run", "--help", NULL};
-    run_host(args, 30, &help);
-    if (!strstr(help.out, "--isolate")) {
-        printf("test_isolation: skipped, `spmvlab run --help` does not offer --isolate yet\n");
-        return 77;
-    }
     char m1[PATH_MAX], m2[PATH_MAX];
-    snprintf(m1, sizeof m1, "%s/lp_e226.mtx.gz", datadir);
-    snprintf(m2, sizeof m2, "%s/bcspwr10.mtx.gz", datadir);
+    outcome help;
+    int rc = host_test_start("test_isolation", &host, &plugdir, &datadir, tmp, m1, m2, &help);
+    if (rc)
+        return rc;
     (void)m2;
     isolated_run_records_each_fault_and_completes(m1);
     if (strstr(help.out, "--mem-limit"))

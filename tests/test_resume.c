@@ -177,28 +177,11 @@ static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
 
 int main(void)
 {
-    host = getenv("SPMVLAB_HOST");
-    plugdir = getenv("SPMVLAB_TEST_PLUGIN_DIR");
-    datadir = getenv("SPMVLAB_DATA_DIR");
-    if (!host || !plugdir || !datadir) {
-        printf("test_resume: skipped, SPMVLAB_HOST, SPMVLAB_TEST_PLUGIN_DIR or SPMVLAB_DATA_DIR is not set\n");
-        return 77;
-    }
-    if (!mkdtemp(tmp)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    host_use(host, tmp);
-    outcome help;
-    const char *args[] = {"run", "--help", NULL};
-    run_host(args, 30, &help);
-    if (!strstr(help.out, "--isolate")) {
-        printf("test_resume: skipped, `spmvlab run --help` does not offer --isolate yet\n");
-        return 77;
-    }
     char m1[PATH_MAX], m2[PATH_MAX];
-    snprintf(m1, sizeof m1, "%s/lp_e226.mtx.gz", datadir);
-    snprintf(m2, sizeof m2, "%s/bcspwr10.mtx.gz", datadir);
+    outcome help;
+    int rc = host_test_start("test_resume", &host, &plugdir, &datadir, tmp, m1, m2, &help);
+    if (rc)
+        return rc;
     resume_finishes_a_cut_run_measuring_each_cell_once(m1, m2);
     ctrl_c_keeps_what_was_measured(m1, m2);
     char cmd[256];

@@ -239,3 +239,29 @@ int cells_once(const table *t)
             }
     return t->rows;
 }
+
+int host_test_start(const char *name, const char **host, const char **plugdir, const char **datadir, char *tmp,
+                    char *m1, char *m2, outcome *help)
+{
+    *host = getenv("SPMVLAB_HOST");
+    *plugdir = getenv("SPMVLAB_TEST_PLUGIN_DIR");
+    *datadir = getenv("SPMVLAB_DATA_DIR");
+    if (!*host || !*plugdir || !*datadir) {
+        printf("%s: skipped, SPMVLAB_HOST, SPMVLAB_TEST_PLUGIN_DIR or SPMVLAB_DATA_DIR is not set\n", name);
+        return 77;
+    }
+    if (!mkdtemp(tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    host_use(*host, tmp);
+    const char *args[] = {"run", "--help", NULL};
+    run_host(args, 30, help);
+    if (!strstr(help->out, "--isolate")) {
+        printf("%s: skipped, `spmvlab run --help` does not offer --isolate yet\n", name);
+        return 77;
+    }
+    snprintf(m1, PATH_MAX, "%s/lp_e226.mtx.gz", *datadir);
+    snprintf(m2, PATH_MAX, "%s/bcspwr10.mtx.gz", *datadir);
+    return 0;
+}

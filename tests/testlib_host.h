@@ -29,6 +29,15 @@ typedef struct table {
 
 /* The program to start and the folder its output goes to (host.log). */
 void host_use(const char *host, const char *dir);
+
+/* The start of a test that runs the host on bundled matrices: reads
+ * SPMVLAB_HOST, SPMVLAB_TEST_PLUGIN_DIR and SPMVLAB_DATA_DIR into the
+ * pointers, makes the scratch folder tmp (a mkdtemp template), checks that
+ * `run` offers --isolate and writes lp_e226 and bcspwr10's paths into m1
+ * and m2 (PATH_MAX each); help gets `run --help`. Returns 0, 77 (skip,
+ * said why) or 1. */
+int host_test_start(const char *name, const char **host, const char **plugdir, const char **datadir, char *tmp,
+                    char *m1, char *m2, outcome *help);
 /* The tail of a file that fits len - 1 bytes, NUL-terminated (empty when unreadable). */
 void slurp_into(const char *path, char *buf, size_t len);
 /* Monotonic seconds. */
