@@ -89,41 +89,28 @@ static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err
  * P##_host_f64(const F *, const double *, double *) or P##_host_f32 (and
  * P##_host_f16 on uint16_t for the _F16 form) by the format's dtype member.
  * The host execution of a plugin then holds its format and nothing else. */
-#define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member)                                          \
+/* One body for the three forms: a call per dtype the plugin supports (the
+ * others expand to nothing; the core never passes an unsupported dtype). */
+#define SPMVLAB_HOST_CALL_F64(P) P##_host_f64(f, (const double *)x, (double *)y)
+#define SPMVLAB_HOST_CALL_F32(P) P##_host_f32(f, (const float *)x, (float *)y)
+#define SPMVLAB_HOST_CALL_F16(P) P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y)
+#define SPMVLAB_HOST_CALL_NONE(P) (void)0
+#define SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, F16)                                  \
     static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
     {                                                                                          \
         const F *f = (const F *)fmt;                                                           \
         (void)err;                                                                             \
         if (f->dtype_member == SPMVLAB_F64)                                                    \
-            P##_host_f64(f, (const double *)x, (double *)y);                                   \
-        else                                                                                   \
-            P##_host_f32(f, (const float *)x, (float *)y);                                     \
-        return SPMVLAB_OK;                                                                     \
-    }
-#define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member)                                          \
-    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
-    {                                                                                          \
-        const F *f = (const F *)fmt;                                                           \
-        (void)err;                                                                             \
-        if (f->dtype_member == SPMVLAB_F64)                                                    \
-            P##_host_f64(f, (const double *)x, (double *)y);                                   \
-        else                                                                                   \
-            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
-        return SPMVLAB_OK;                                                                     \
-    }
-#define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member)                                      \
-    static spmvlab_status P##_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err) \
-    {                                                                                          \
-        const F *f = (const F *)fmt;                                                           \
-        (void)err;                                                                             \
-        if (f->dtype_member == SPMVLAB_F64)                                                    \
-            P##_host_f64(f, (const double *)x, (double *)y);                                   \
+            SPMVLAB_HOST_CALL_F64(P);                                                          \
         else if (f->dtype_member == SPMVLAB_F32)                                               \
-            P##_host_f32(f, (const float *)x, (float *)y);                                     \
+            SPMVLAB_HOST_CALL_##F32(P);                                                        \
         else                                                                                   \
-            P##_host_f16(f, (const uint16_t *)x, (uint16_t *)y);                               \
+            SPMVLAB_HOST_CALL_##F16(P);                                                        \
         return SPMVLAB_OK;                                                                     \
     }
+#define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, NONE)
+#define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, NONE, F16)
+#define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, F16)
 
 /* ------------------------------------------------------------------------
  * Half precision on the host (round to nearest even), for spmv_host.
