@@ -10,7 +10,9 @@
  * R lanes of one t read R consecutive addresses (T = 1: the whole warp reads
  * 32 consecutive values and columns). A lane first loads SELL_UNROLL columns
  * and values, then their x (none for padding), then adds them in order: the
- * loads are independent of the data, so they are all in flight at once.
+ * loads are independent of the data, so they are all in flight at once. The
+ * row's last batch is predicated slot by slot rather than run as a loop, so
+ * the rest of a row costs one round of dependent loads, not one per slot.
  * The T partial sums of a row meet in a __shfl_xor_sync tree and lane t = 0
  * writes y[perm[p]]. Columns come as 32-bit indices (index = 32) or as
  * 16-bit offsets from a base read once per slice, with 32-bit slices in
@@ -118,6 +120,36 @@ struct sell_cols {
     }
 };
 
+/* SELL_UNROLL slots k, k + T, ... of a lane's row (slot i, i + step, ...):
+ * every column and value load, then every x load, then the adds in slot
+ * order. kTail: only the slots below the row's width w are real. */
+template <typename V, typename S, int IX, int T, bool kTail>
+__device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S *__restrict__ val,
+                                           const V *__restrict__ x, int64_t i, int64_t step,
+                                           int32_t k, int32_t w, V &sum)
+{
+    int32_t c[SELL_UNROLL], a[SELL_UNROLL];
+    uint32_t l[SELL_UNROLL];
+    V v[SELL_UNROLL], xv[SELL_UNROLL];
+#pragma unroll
+    for (int u = 0; u < SELL_UNROLL; u++) {
+        l[u] = SELL_PAD_OFF, a[u] = 0, v[u] = V(0);
+        if (!kTail || k + u * T < w) {
+            cols.load(i + u * step, k + u * T, l[u], a[u]);
+            v[u] = (V)__ldg(val + i + u * step);
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < SELL_UNROLL; u++)
+        c[u] = !kTail || k + u * T < w ? cols.decode(i + u * step, l[u], a[u]) : SELL_PAD_COL;
+#pragma unroll
+    for (int u = 0; u < SELL_UNROLL; u++)
+        xv[u] = c[u] != SELL_PAD_COL ? __ldg(x + c[u]) : V(0);
+#pragma unroll
+    for (int u = 0; u < SELL_UNROLL; u++)
+        sum = c[u] != SELL_PAD_COL ? long_rows_fma(v[u], xv[u], sum) : sum;
+}
+
 /* V: the type of x, y and the adds; S: the type the slice values are
  * stored in (V, or float for an f64 run with values = f32). */
 template <typename V, typename S, int IX, int T>
@@ -142,33 +174,12 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
         const int64_t step = (int64_t)T * C;
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
-        for (; k + (SELL_UNROLL - 1) * T < w; k += SELL_UNROLL * T, i += SELL_UNROLL * step) {
-            int32_t c[SELL_UNROLL], a[SELL_UNROLL];
-            uint32_t l[SELL_UNROLL];
-            V v[SELL_UNROLL], xv[SELL_UNROLL];
-#pragma unroll
-            for (int u = 0; u < SELL_UNROLL; u++) {
-                cols.load(i + u * step, k + u * T, l[u], a[u]);
-                v[u] = (V)__ldg(val + i + u * step);
-            }
-#pragma unroll
-            for (int u = 0; u < SELL_UNROLL; u++)
-                c[u] = cols.decode(i + u * step, l[u], a[u]);
-#pragma unroll
-            for (int u = 0; u < SELL_UNROLL; u++)
-                xv[u] = c[u] != SELL_PAD_COL ? __ldg(x + c[u]) : V(0);
-#pragma unroll
-            for (int u = 0; u < SELL_UNROLL; u++)
-                sum = c[u] != SELL_PAD_COL ? long_rows_fma(v[u], xv[u], sum) : sum;
-        }
-        for (; k < w; k += T, i += step) {
-            uint32_t l;
-            int32_t a;
-            cols.load(i, k, l, a);
-            const int32_t c = cols.decode(i, l, a);
-            if (c != SELL_PAD_COL)
-                sum = long_rows_fma((V)__ldg(val + i), __ldg(x + c), sum);
-        }
+        for (; k + (SELL_UNROLL - 1) * T < w; k += SELL_UNROLL * T, i += SELL_UNROLL * step)
+            sell_batch<V, S, IX, T, false>(cols, val, x, i, step, k, w, sum);
+        /* The rest of the row (most rows of small width are only this) as one
+         * predicated batch: its loads in flight together, not one chain per slot. */
+        if (k < w)
+            sell_batch<V, S, IX, T, true>(cols, val, x, i, step, k, w, sum);
     }
     /* All 32 lanes reach the tree: blocks hold whole warps and inactive
      * lanes only skip the loops above. */
