@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds the original research programs for sm_90 from the sources under
 # .research/ (fetched once, never committed; see README.md), with the
-# smallest patches CUDA 13 needs:
+# smallest patches CUDA 13, a current g++ and sm_70+ need:
 #   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16
 #   .research/CSR5   weifengliu-ssslab/Benchmark_SpMV_using_CSR5 -> .research/bin/csr5_f64
 # Each with the flags of its own Makefile (DASP: -O3, -fopenmp-simd,
@@ -16,10 +16,15 @@ arch=${1:-sm_90}
 nvcc=${NVCC:-nvcc}
 mkdir -p "$src/bin"
 
-# apply PATCH DIR: applies a patch once (a second run finds it applied).
+# apply PATCH DIR: applies a patch once (a second run finds it applied);
+# stops when it neither applies nor is applied (sources edited by hand).
 apply() {
   if patch -p1 -R -s -f --dry-run -d "$2" < "$1" > /dev/null 2>&1; then return 0; fi
-  patch -p1 -s -d "$2" < "$1"
+  if ! patch -p1 -s -f --dry-run -d "$2" < "$1" > /dev/null 2>&1; then
+    echo "$(basename "$1") does not apply to $2: extract the sources afresh (README.md)" >&2
+    return 1
+  fi
+  patch -p1 -s -f -d "$2" < "$1"
 }
 
 if [ -d "$src/DASP/src" ]; then
@@ -36,7 +41,8 @@ else
 fi
 
 if [ -d "$src/CSR5/CSR5_cuda" ]; then
-  apply "$here/csr5-cuda13.patch" "$src/CSR5"
+  apply "$here/csr5-cuda13.patch" "$src/CSR5"     # builds with CUDA 13
+  apply "$here/csr5-cuda13-run.patch" "$src/CSR5" # runs: two returns, __syncwarp
   (cd "$src/CSR5/CSR5_cuda" &&
     "$nvcc" -O3 -w -m64 -arch="$arch" -cudart static main.cu -o "$src/bin/csr5_f64" \
       -D VALUE_TYPE=double -D NUM_RUN=1000)

@@ -7,10 +7,13 @@
 # around the loop and a device synchronise ("SpMV_X: T ms"), and times
 # cuSPARSE SpMV (CUSPARSE_SPMV_ALG_DEFAULT) the same way first
 # ("cusparse: T ms", reported as program dasp-cusparse-f64 or -f16); CSR5
-# averages 1000 calls after 50 ("CSR5-based SpMV time = T ms"). Values are
-# the programs' own (DASP replaces the matrix's values and x with random ones).
+# averages 1000 calls after 50, CUDA events around the loop ("CSR5-based
+# SpMV time = T ms", the time of one call), and is kept only when its own
+# check against a CPU SpMV passes. Values are the programs' own (both
+# replace the matrix's values and x with random ones).
 # Usage: tools/research/run.sh OUT.csv FILE.mtx[.gz] ...
-# Environment: PROGRAMS (default "dasp_f64 csr5_f64"; dasp_f16 too).
+# Environment: PROGRAMS (default "dasp_f64 csr5_f64"; dasp_f16 too),
+# LOGS (a folder that keeps each program's full output, NAME.PROGRAM.log).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/.research/bin"
@@ -41,16 +44,20 @@ for file in "$@"; do
         ' "$log" >> "$out" ;;
       csr5_*)
         # "CSR5-based SpMV time = 0.0479 ms. Bandwidth = ... GB/s. GFlops = 319.6 GFlops."
+        # then its own check against a CPU SpMV: "Check... PASS!"; a time
+        # without a passing check is not written.
         awk -v m="$name" -v p="${p/_/-}" '
           /CSR5-based SpMV time =/ { for (i = 1; i <= NF; i++) { if ($i == "=" && $(i-1) == "time") t = $(i+1);
-                                      if ($i == "GFlops" && $(i+1) == "=") g = $(i+2) }
-                                      printf "%s,%s,%.3f,%s\n", m, p, t * 1000, g }
+                                      if ($i == "GFlops" && $(i+1) == "=") g = $(i+2) } }
+          /^Check\.\.\. PASS!/ { pass = 1 }
+          END { if (t != "" && pass) printf "%s,%s,%.3f,%s\n", m, p, t * 1000, g }
         ' "$log" >> "$out" ;;
     esac
     if ! grep -q "^$name,${p/_/-}," "$out"; then
       echo "$name: $p gave no time (exit $rc); its last lines:" >&2
       tail -5 "$log" >&2
     fi
+    [ -z "${LOGS:-}" ] || { mkdir -p "$LOGS" && cp "$log" "$LOGS/"; }
   done
   [ -L "$mtx" ] || rm -f "$mtx"
 done
