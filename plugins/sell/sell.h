@@ -36,6 +36,8 @@ enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2, SELL_IX_COLUMN = 3 };
 #define SELL_UNROLL 4
 /* Lanes per row on launch-bound matrices (sell_rule_tpr). */
 #define SELL_TPR_SMALL 4
+/* Widest slice over the mean from which launch-bound matrices take 8 lanes. */
+#define SELL_TPR_UNEVEN 2.5
 
 /* Long-row path: one warp adds one piece of at most SELL_PIECE entries of a
  * long row, each lane SELL_PIECE / 32 of them; rows of several pieces are

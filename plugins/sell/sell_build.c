@@ -15,16 +15,23 @@ int32_t sell_rule_long_row(int32_t rows, int32_t nnz)
     return long_rows_threshold(rows, nnz);
 }
 
-int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps)
+int32_t sell_rule_tpr(double mean_width, int32_t max_width, int64_t rows, int64_t resident_warps)
 {
     int32_t t = long_rows_tpr(mean_width, rows, resident_warps);
     /* Launch-bound matrices (4 lanes a row still fit one wave of resident
      * warps): shorter chains per lane finish sooner, whatever the width
      * (H100, docs/perf/2026-11-23-h100/smallsweep.csv: 1138_bus 2.2 us
-     * against 3.5 with one lane, lp_e226 5.4 against 9.5). */
-    if (t < SELL_TPR_SMALL && mean_width >= 2 &&
-        (rows * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps)
+     * against 3.5 with one lane, lp_e226 5.4 against 9.5). Uneven slices
+     * (the widest SELL_TPR_UNEVEN times the mean or more) take 8 lanes when
+     * one wave still holds them: the wide slices' lanes set the time
+     * (docs/perf/2026-11-23-h100-b/sellsmall.csv: bcspwr10 2.13 us against
+     * 2.36, lp_e226 4.55 against 5.25; even slices lose 2-7 % at 8). */
+    const int fits4 = (rows * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps;
+    const int fits8 = (rows * 2 * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps;
+    if (t < SELL_TPR_SMALL && mean_width >= 2 && fits4)
         t = SELL_TPR_SMALL;
+    if (t == SELL_TPR_SMALL && fits8 && max_width >= SELL_TPR_UNEVEN * mean_width)
+        t = 2 * SELL_TPR_SMALL;
     return t;
 }
 
@@ -290,7 +297,7 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
                         ? (int64_t)dev->sm_count * dev->max_threads_per_sm / SELL_WARP
                         : SELL_DEFAULT_WARPS;
     f->tpr_auto = o->threads_per_row == SPMVLAB_AUTO;
-    f->threads_per_row = f->tpr_auto ? sell_rule_tpr(mean, A->rows, warps) : o->threads_per_row;
+    f->threads_per_row = f->tpr_auto ? sell_rule_tpr(mean, f->max_width, A->rows, warps) : o->threads_per_row;
 
     size_t vs = spmvlab_dtype_size(f->dtype);
     f->col = malloc((size_t)f->stored * sizeof(int32_t) + 1);

@@ -77,7 +77,7 @@ int32_t sell_rule_long_row(int32_t rows, int32_t nnz);
  * each lane keeps at least 8 slots of the mean slice width and the
  * rows * 2T / 32 warps of the doubled launch still fit in the device's
  * resident warps. */
-int32_t sell_rule_tpr(double mean_width, int64_t rows, int64_t resident_warps);
+int32_t sell_rule_tpr(double mean_width, int32_t max_width, int64_t rows, int64_t resident_warps);
 
 /* Checks C, sigma and threads_per_row (SPMVLAB_AUTO skips a check).
  * Returns 0, or -1 with one sentence in why. */

@@ -53,15 +53,17 @@ static void test_long_row_rule(void)
  * then at least 4 lanes where 4 still fit one wave (launch-bound). */
 static void test_tpr_rule(void)
 {
-    TEST_CHECK(sell_rule_tpr(5.0, 100, 8448) == 4);    /* launch-bound: 4 lanes */
-    TEST_CHECK(sell_rule_tpr(16.0, 100, 8448) == 4);
-    TEST_CHECK(sell_rule_tpr(1.5, 100, 8448) == 1);    /* rows of one or two entries */
-    TEST_CHECK(sell_rule_tpr(5.0, 67584, 8448) == 4);  /* 8448 warps at T = 4: one wave */
-    TEST_CHECK(sell_rule_tpr(5.0, 67585, 8448) == 1);  /* one more row: the GPU is full */
-    TEST_CHECK(sell_rule_tpr(63.0, 4884, 8448) == 4);  /* bcsstk16: few rows, wide slices */
-    TEST_CHECK(sell_rule_tpr(300.0, 100, 8448) == 32);
-    TEST_CHECK(sell_rule_tpr(120.0, 120000, 8448) == 2); /* 7500 warps at T=2, 15000 at T=4 */
-    TEST_CHECK(sell_rule_tpr(120.0, 2000000, 8448) == 1); /* the GPU is full with one lane */
+    TEST_CHECK(sell_rule_tpr(5.0, 5, 100, 8448) == 4);    /* launch-bound: 4 lanes */
+    TEST_CHECK(sell_rule_tpr(16.0, 16, 100, 8448) == 4);
+    TEST_CHECK(sell_rule_tpr(1.5, 2, 100, 8448) == 1);    /* rows of one or two entries */
+    TEST_CHECK(sell_rule_tpr(5.0, 5, 67584, 8448) == 4);  /* 8448 warps at T = 4: one wave */
+    TEST_CHECK(sell_rule_tpr(5.0, 5, 67585, 8448) == 1);  /* one more row: the GPU is full */
+    TEST_CHECK(sell_rule_tpr(63.0, 63, 4884, 8448) == 4);  /* bcsstk16: few rows, wide slices */
+    TEST_CHECK(sell_rule_tpr(300.0, 300, 100, 8448) == 32);
+    TEST_CHECK(sell_rule_tpr(4.3, 14, 5300, 8448) == 8);  /* bcspwr10: uneven slices, 8 lanes */
+    TEST_CHECK(sell_rule_tpr(6.6, 17, 65536, 8448) == 4); /* delaunay_n16: 8 lanes overfill a wave */
+    TEST_CHECK(sell_rule_tpr(120.0, 120, 120000, 8448) == 2); /* 7500 warps at T=2, 15000 at T=4 */
+    TEST_CHECK(sell_rule_tpr(120.0, 120, 2000000, 8448) == 1); /* the GPU is full with one lane */
 }
 
 /* auto on small uniform matrices through the plugin (no GPU: an H100's
