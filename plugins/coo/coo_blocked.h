@@ -107,9 +107,10 @@
                                                                                                  \
     static void coo_blk_host_##SUFFIX(coo_seg_plan p, int items, int32_t entries,                \
                                       const int32_t *row, const int32_t *col, const T *val,      \
-                                      const T *x, T *y)                                          \
+                                      const T *x, T *y, T *carries)                              \
     {                                                                                            \
-        coo_seg_chunks_##SUFFIX(p, items, entries, row, col, val, x, y, coo_blk_tile_##SUFFIX);   \
+        coo_seg_chunks_##SUFFIX(p, items, entries, row, col, val, x, y, carries,                 \
+                                coo_blk_tile_##SUFFIX);                                          \
     }
 
 #endif
