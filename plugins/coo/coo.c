@@ -6,7 +6,9 @@
  * and val, in the order of the CSR input (sorted by row, then column). No
  * padding; an empty row costs nothing. Device bytes: nnz·(8 + sizeof(value)).
  *
- * Execution: y is zeroed on the stream (cudaMemsetAsync), then one kernel:
+ * Execution: y is zeroed on the stream (cudaMemsetAsync; or, zero = owner,
+ * blocked and segmented store every row once and a carry pass follows,
+ * coo_owner.h), then one kernel:
  *   blocked    (default) "thread-sequential then warp" (coo_blocked.h): the
  *              same chunk per warp, but each lane reduces 8 consecutive
  *              entries (16-byte loads) in order, then one warp scan per
