@@ -30,8 +30,9 @@
  * chunk belongs to this warp (plain store after the memset, plain add in
  * hyb); the chunk's last run is its carry-out, and the carry-outs of a
  * block's 8 warps are combined by the same scan as the segmented kernel's
- * and added atomically (the owner write of coo_owner.h differs). Padding (past the last entry) has row -1, never
- * written; only the last chunk has any.
+ * and added atomically (the owner write of coo_owner.h differs). Padding
+ * (past the last entry) has row -1, never written; only the last chunk has
+ * any.
  */
 #ifndef SPMVLAB_COO_BLOCKED_H
 #define SPMVLAB_COO_BLOCKED_H

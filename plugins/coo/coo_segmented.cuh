@@ -92,8 +92,8 @@ __device__ __forceinline__ Sink<T> sink_of(const Chunk &c, T *y, T *carries)
 {
     Sink<T> s;
     s.y = y;
-    s.carry = kWrite == kOwn ? carries + ((long long)blockIdx.x * kWarps + threadIdx.x / COO_SEG_WARP)
-                             : nullptr;
+    const long long warp = (long long)blockIdx.x * kWarps + threadIdx.x / COO_SEG_WARP;
+    s.carry = kWrite == kOwn ? carries + warp : nullptr;
     s.shared = kWrite != kOwn ? c.first_row : c.prev_row == c.first_row ? c.first_row : -1;
     return s;
 }
