@@ -6,7 +6,9 @@
  * and val, in the order of the CSR input (sorted by row, then column). No
  * padding; an empty row costs nothing. Device bytes: nnz·(8 + sizeof(value)).
  *
- * Execution: y is zeroed on the stream (cudaMemsetAsync), then one kernel:
+ * Execution: y is zeroed on the stream (cudaMemsetAsync; or, zero = owner,
+ * blocked and segmented store every row once and a carry pass follows,
+ * coo_owner.h), then one kernel:
  *   blocked    (default) "thread-sequential then warp" (coo_blocked.h): the
  *              same chunk per warp, but each lane reduces 8 consecutive
  *              entries (16-byte loads) in order, then one warp scan per
@@ -21,7 +23,9 @@
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
  * Options: kernel = blocked | segmented | atomic; items = 8 | 4 (blocked:
- * entries per lane and scan).
+ * entries per lane and scan); zero = memset | owner | auto (blocked and
+ * segmented: y zeroed first, or every row stored once by the kernel and the
+ * rows continued across chunks added by a carry pass, coo_owner.h).
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
  * in which the pieces of a row shared between chunks are added depends on
  * atomic timing: results are reproducible within the error bound only.
@@ -42,6 +46,7 @@ static const char *const coo_kernel_names[] = {"blocked", "segmented", "atomic"}
 typedef struct coo_opts {
     int kernel; /* COO_KERNEL_* (coo.h) */
     int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
+    int zero;   /* COO_ZERO_* (coo_owner.h) */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
@@ -53,6 +58,11 @@ static const spmvlab_option coo_options[] = {
     {"items", SPMVLAB_OPT_INT, "8", 4, 8, NULL,
      "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)",
      SPMVLAB_FIELD(coo_opts, items)},
+    {"zero", SPMVLAB_OPT_ENUM, "auto", 0, 0, "memset|owner|auto",
+     "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its "
+     "first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; "
+     "auto: owner unless more than a quarter of the rows is empty",
+     SPMVLAB_FIELD(coo_opts, zero)},
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -75,6 +85,8 @@ typedef struct coo_fmt {
     int kernel;             /* COO_KERNEL_* */
     int items;              /* blocked: entries per lane and tile, 4 or 8 */
     coo_seg_plan plan;      /* chunk per warp and warps (the atomic kernel's grid too) */
+    int owner;              /* 1: zero = owner (blocked, segmented with entries) */
+    coo_own own;            /* owner: the carry slots */
     int32_t *row_idx;       /* host, nnz row indices, non-decreasing */
     int32_t *col_idx;       /* host, nnz column indices */
     void *val;              /* host, nnz values of dtype */
@@ -91,6 +103,7 @@ static void coo_destroy(void *fmt)
         return;
     void *dev[] = {f->d_row_idx, f->d_col_idx, f->d_val};
     spmvlab_free_all(f->ctx, dev, 3);
+    coo_own_free(f->ctx, &f->own);
     free(f->row_idx);
     free(f->col_idx);
     free(f->val);
@@ -138,12 +151,18 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->col_idx, A->col_idx, n * sizeof(int32_t));
     memcpy(f->val, A->val, n * vs);
 
+    f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
+               (o->zero == COO_ZERO_AUTO ? coo_auto_owner(A->row_ptr, A->rows)
+                                         : o->zero == COO_ZERO_OWNER);
     const spmvlab_array a[] = {
         {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},
         {(void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t)},
         {&f->d_val, f->val, n * vs},
     };
-    return spmvlab_converted(spmvlab_put_all(ctx, a, 3, err), f, coo_destroy, out);
+    spmvlab_status st = spmvlab_put_all(ctx, a, 3, err);
+    if (st == SPMVLAB_OK && f->owner)
+        st = coo_own_prepare(ctx, f->plan, f->nnz, f->row_idx, vs, &f->own, err);
+    return spmvlab_converted(st, f, coo_destroy, out);
 }
 
 /* y = A x on the device: zero y on the stream, then the chosen kernel.
@@ -153,7 +172,7 @@ static spmvlab_status coo_spmv(void *fmt, const void *x, void *y, void *stream, 
     coo_fmt *f = fmt;
     cudaError_t e = coo_launch(f->kernel, f->items, f->dtype == SPMVLAB_F64,
                                f->rows, f->nnz, f->plan, f->d_row_idx, f->d_col_idx, f->d_val,
-                               x, y, (cudaStream_t)stream);
+                               x, y, f->owner ? &f->own : NULL, (cudaStream_t)stream);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "coo %s kernel failed: %s",
                             coo_kernel_names[f->kernel], cudaGetErrorString(e));
@@ -164,21 +183,28 @@ COO_SEG_DEFINE_HOST(double, f64)
 COO_SEG_DEFINE_HOST(float, f32)
 COO_BLK_DEFINE_HOST(double, fma, f64)
 COO_BLK_DEFINE_HOST(float, fmaf, f32)
+COO_OWN_DEFINE_HOST(double, f64)
+COO_OWN_DEFINE_HOST(float, f32)
 
 /* y = A x on the CPU from the format's own arrays, by the selected kernel's
- * algorithm: y zeroed, then one add per non-zero or the segmented chunks. */
+ * algorithm: y zeroed, then one add per non-zero or the chunks (owner: the
+ * carries set aside, then added as the carry pass does; coo_owner.h). */
 #define COO_DEFINE_HOST(T, SUFFIX)                                                         \
     static void coo_host_##SUFFIX(const coo_fmt *f, const T *x, T *y)                      \
     {                                                                                      \
         const T *v = f->val;                                                               \
+        T *carries = f->owner ? (T *)f->own.vals : NULL; /* NULL also without carries */   \
         memset(y, 0, (size_t)f->rows * sizeof(T));                                         \
         if (f->kernel == COO_KERNEL_BLOCKED) {                                             \
             coo_blk_host_##SUFFIX(f->plan, f->items, f->nnz, f->row_idx, f->col_idx, v, x, \
-                                  y);                                                      \
+                                  y, carries);                                             \
+            coo_own_add_##SUFFIX(&f->own, f->plan.warps, y);                               \
             return;                                                                        \
         }                                                                                  \
         if (f->kernel == COO_KERNEL_SEGMENTED) {                                           \
-            coo_seg_host_##SUFFIX(f->plan, f->nnz, f->row_idx, f->col_idx, v, x, y);       \
+            coo_seg_host_##SUFFIX(f->plan, f->nnz, f->row_idx, f->col_idx, v, x, y,        \
+                                  carries);                                                \
+            coo_own_add_##SUFFIX(&f->own, f->plan.warps, y);                               \
             return;                                                                        \
         }                                                                                  \
         for (int32_t k = 0; k < f->nnz; k++)                                               \
@@ -192,10 +218,10 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d",
+    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d",
              coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
              f->plan.warps,
-             f->plan.interval, COO_SEG_BLOCK);
+             f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset", f->own.carries);
 }
 
 static const spmvlab_plugin coo_plugin = {

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "coo_owner.h"
 #include "coo_segmented.h"
 
 #ifdef __cplusplus
@@ -20,10 +21,11 @@ enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2, 
 
 /* Zeroes y on the stream, then runs the chosen kernel (COO_KERNEL_*; items:
  * entries per lane and tile of the blocked kernel, 4 or 8) for the plan;
- * returns the first CUDA error. */
+ * with own (not NULL; blocked or segmented, nnz > 0) no memset: the owner
+ * write of coo_owner.h and its carry pass. Returns the first CUDA error. */
 cudaError_t coo_launch(int kernel, int items, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
                        const int32_t *row_idx, const int32_t *col_idx, const void *val,
-                       const void *x, void *y, cudaStream_t stream);
+                       const void *x, void *y, const coo_own *own, cudaStream_t stream);
 /* Blocks of the blocked or segmented kernel resident per SM; 0 when unknown. */
 int coo_occupancy(int kernel, int f64);
 

@@ -48,10 +48,10 @@ template <int N> __device__ __forceinline__ void load(const float *p, float *v)
 // the lanes hold (row -1 past the end): the lane's sequential sums, the
 // carry folded into lane 0, one segmented warp scan, the writes; carry_row
 // and carry become lane 31's scanned tail. See coo_blocked.h.
-template <typename T, bool kStore, int kItems>
+template <typename T, int kWrite, int kItems>
 __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const T *b, int lane,
-                                            int32_t first_row, T *__restrict__ y,
-                                            int32_t &carry_row, T &carry)
+                                            const coo_seg::Sink<T> &sink, int32_t &carry_row,
+                                            T &carry)
 {
     // The lane's own entries in order: the head run's sum in hs, inner runs
     // written at once, the tail run's sum left in s.
@@ -66,7 +66,7 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
                 hs = s;
                 multi = true;
             } else if (cr >= 0) {
-                coo_seg::put<T, kStore>(y, cr, s, first_row);
+                coo_seg::put<T, kWrite>(sink, cr, s);
             }
             cr = r[j];
             s = 0;
@@ -81,7 +81,7 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
             else
                 s += carry;
         } else if (carry_row >= 0) {
-            coo_seg::put<T, kStore>(y, carry_row, carry, first_row);
+            coo_seg::put<T, kWrite>(sink, carry_row, carry);
         }
     }
     // Segmented scan of the tail sums over the lanes.
@@ -97,10 +97,9 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
     }
     const T prev_sum = __shfl_up_sync(kFullMask, s, 1);
     if (multi && hr >= 0)
-        coo_seg::put<T, kStore>(y, hr, lane > 0 && prev_tail == hr ? hs + prev_sum : hs,
-                                first_row);
+        coo_seg::put<T, kWrite>(sink, hr, lane > 0 && prev_tail == hr ? hs + prev_sum : hs);
     if (lane < COO_SEG_WARP - 1 && cr >= 0 && next_head != cr)
-        coo_seg::put<T, kStore>(y, cr, s, first_row);
+        coo_seg::put<T, kWrite>(sink, cr, s);
     carry_row = __shfl_sync(kFullMask, cr, COO_SEG_WARP - 1);
     carry = __shfl_sync(kFullMask, s, COO_SEG_WARP - 1);
 }
@@ -114,24 +113,23 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
 // of a warp are one contiguous 512-byte stretch, at the price of two scans
 // per step. The arrays are 16-byte aligned (cudaMalloc); the launcher
 // checks. At most 64 registers, so 4 blocks (32 warps) stay resident per SM.
-template <typename T, bool kStore, int kItems>
+template <typename T, int kWrite, int kItems>
 __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
-    kernel(int32_t entries, int32_t interval, const int32_t *__restrict__ row,
+    kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
-           T *__restrict__ y)
+           T *__restrict__ y, T *__restrict__ carries)
 {
     static_assert(kItems == 4 || kItems == 8, "4 or 8 entries per lane and tile");
     constexpr int kTiles = kStep / kItems, kTile = COO_SEG_WARP * kItems;
-    __shared__ int32_t out_rows[kWarps];
-    __shared__ T out_sums[kWarps];
-    const int lane = (int)(threadIdx.x % COO_SEG_WARP), w = (int)(threadIdx.x / COO_SEG_WARP);
-    const long long begin = ((long long)blockIdx.x * kWarps + w) * interval;
-    const long long end = begin + interval < entries ? begin + interval : entries;
-    const int32_t first_row = begin < end ? __ldg(row + begin) : -1;
+    const int lane = (int)(threadIdx.x % COO_SEG_WARP);
+    const coo_seg::Chunk ch = coo_seg::chunk_of<kWrite>(entries, interval, row);
+    const coo_seg::Sink<T> sink = coo_seg::sink_of<T, kWrite>(ch, y, carries);
+    const long long end = ch.end;
+    int32_t last_row = ch.prev_row; // kOwn: the row before the tile's first entry
 
-    int32_t carry_row = -1; // no warp returns early: all reach __syncthreads
+    int32_t carry_row = -1; // no warp returns early: all reach finish's __syncthreads
     T carry = 0;
-    for (long long base = begin; base < end; base += kTiles * kTile) {
+    for (long long base = ch.begin; base < end; base += kTiles * kTile) {
         int32_t r[kStep], c[kStep];
         T a[kStep], b[kStep];
 #pragma unroll
@@ -156,30 +154,26 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
             b[j] = r[j] >= 0 ? __ldg(x + c[j]) : (T)0;
 #pragma unroll
         for (int t = 0; t < kTiles; t++)
-            if (base + t * kTile < end) // warp-uniform
-                reduce_tile<T, kStore, kItems>(r + t * kItems, a + t * kItems, b + t * kItems,
-                                               lane, first_row, y, carry_row, carry);
+            if (base + t * kTile < end) { // warp-uniform
+                reduce_tile<T, kWrite, kItems>(r + t * kItems, a + t * kItems, b + t * kItems,
+                                               lane, sink, carry_row, carry);
+                if (kWrite == coo_seg::kOwn) { // after the sums: the tile's values are dead
+                    const int32_t up = __shfl_up_sync(kFullMask, r[t * kItems + kItems - 1], 1);
+                    coo_seg::zero_gaps<T, kItems>(y, lane > 0 ? up : last_row, r + t * kItems,
+                                                  lane);
+                    last_row = carry_row; // lane 31's last row
+                }
+            }
     }
-    if (lane == 0) {
-        out_rows[w] = carry_row;
-        out_sums[w] = carry;
-    }
-    __syncthreads();
-    if (w == 0) { // the carry-outs may continue in the next chunk: always atomic
-        int32_t r = lane < kWarps ? out_rows[lane] : -1;
-        T v = lane < kWarps ? out_sums[lane] : (T)0;
-        const unsigned heads = coo_seg::run_scan(v, r, lane);
-        if (r >= 0 && (lane == COO_SEG_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
-            atomicAdd(y + r, v);
-    }
+    coo_seg::finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
 }
 
-// Blocks of kernel<T, kStore, 8> resident on one SM (the 4-entry variant has
+// Blocks of kernel<T, kWrite, 8> resident on one SM (the 4-entry variant has
 // the same register bound); 0 when the runtime cannot say (no device).
-template <typename T, bool kStore> int blocks_per_sm()
+template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kStore, 8>, COO_SEG_BLOCK,
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8>, COO_SEG_BLOCK,
                                                       0) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -194,13 +188,12 @@ inline bool aligned(const void *row, const void *col, const void *val)
 }
 
 // Launches the kernel with `items` (4 or 8) entries per lane and tile for
-// plan p (interval a multiple of COO_BLK_TILE); kStore when y was zeroed on
-// the stream before (coo), else the runs are added to what y holds (hyb).
+// plan p (interval a multiple of COO_BLK_TILE); kWrite as coo_seg::launch.
 // Returns cudaGetLastError(), cudaSuccess when there is nothing to do,
 // cudaErrorMisalignedAddress for arrays not 16-byte aligned.
-template <typename T, bool kStore>
-cudaError_t launch(coo_seg_plan p, int items, int32_t entries, const int32_t *row,
-                   const int32_t *col, const void *val, const void *x, void *y,
+template <typename T, int kWrite>
+cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, const int32_t *row,
+                   const int32_t *col, const void *val, const void *x, void *y, void *carries,
                    cudaStream_t stream)
 {
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
@@ -209,12 +202,13 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, const int32_t *ro
         return cudaErrorMisalignedAddress;
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
+    T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);
     if (items == 4)
-        kernel<T, kStore, 4><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, row, col,
-                                                                  v, xx, static_cast<T *>(y));
+        kernel<T, kWrite, 4><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row,
+                                                                  col, v, xx, yy, cc);
     else
-        kernel<T, kStore, 8><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, row, col,
-                                                                  v, xx, static_cast<T *>(y));
+        kernel<T, kWrite, 8><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row,
+                                                                  col, v, xx, yy, cc);
     return cudaGetLastError();
 }
 

@@ -30,8 +30,9 @@
  * chunk belongs to this warp (plain store after the memset, plain add in
  * hyb); the chunk's last run is its carry-out, and the carry-outs of a
  * block's 8 warps are combined by the same scan as the segmented kernel's
- * and added atomically. Padding (past the last entry) has row -1, never
- * written; only the last chunk has any.
+ * and added atomically (the owner write of coo_owner.h differs). Padding
+ * (past the last entry) has row -1, never written; only the last chunk has
+ * any.
  */
 #ifndef SPMVLAB_COO_BLOCKED_H
 #define SPMVLAB_COO_BLOCKED_H
@@ -107,9 +108,10 @@
                                                                                                  \
     static void coo_blk_host_##SUFFIX(coo_seg_plan p, int items, int32_t entries,                \
                                       const int32_t *row, const int32_t *col, const T *val,      \
-                                      const T *x, T *y)                                          \
+                                      const T *x, T *y, T *carries)                              \
     {                                                                                            \
-        coo_seg_chunks_##SUFFIX(p, items, entries, row, col, val, x, y, coo_blk_tile_##SUFFIX);   \
+        coo_seg_chunks_##SUFFIX(p, items, entries, row, col, val, x, y, carries,                 \
+                                coo_blk_tile_##SUFFIX);                                          \
     }
 
 #endif

@@ -34,36 +34,160 @@ template <typename T> __device__ __forceinline__ unsigned run_scan(T &v, int32_t
     return heads;
 }
 
-// Writes a run's sum: shared runs (the chunk's first row) atomically, runs
-// owned by this warp alone with a plain store (kStore: y was zeroed) or add.
-template <typename T, bool kStore>
-__device__ __forceinline__ void put(T *y, int32_t r, T v, int32_t first_row)
+// How a kernel writes y: kAdd adds the rows a chunk owns to y (hyb, after
+// its ELL kernel); kStore stores them after a memset of y; kOwn stores every
+// row exactly once without a memset (coo_owner.h): empty rows get 0, and
+// the partial sum of a row continued from the previous chunk goes to the
+// warp's carry slot, added by the carry kernel after every owner stored.
+enum Write { kAdd = 0, kStore = 1, kOwn = 2 };
+
+// Where a warp's run sums go. shared: the row whose run is not stored
+// plainly (kAdd, kStore: the chunk's first row, added atomically; kOwn: the
+// first row when it continues from the previous chunk, else -1).
+template <typename T> struct Sink {
+    T *y;
+    T *carry; // kOwn: the warp's carry slot
+    int32_t shared;
+};
+
+// Writes a run's sum: the shared run atomically (kOwn: to the carry slot),
+// runs owned by this warp alone with a plain store (kStore, kOwn) or add.
+template <typename T, int kWrite>
+__device__ __forceinline__ void put(const Sink<T> &s, int32_t r, T v)
 {
-    if (r == first_row)
-        atomicAdd(y + r, v);
-    else if (kStore)
-        y[r] = v;
-    else
-        y[r] += v;
+    if (r == s.shared) {
+        if (kWrite == kOwn)
+            *s.carry = v;
+        else
+            atomicAdd(s.y + r, v);
+    } else if (kWrite == kAdd) {
+        s.y[r] += v;
+    } else {
+        s.y[r] = v;
+    }
 }
 
-// One warp per chunk of `interval` row-sorted entries; see coo_segmented.h.
-template <typename T, bool kStore>
-__global__ void __launch_bounds__(COO_SEG_BLOCK)
-    kernel(int32_t entries, int32_t interval, const int32_t *__restrict__ row,
-           const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
-           T *__restrict__ y)
+// A warp's chunk [begin, end) of the entries, its first row and (kOwn only)
+// the row of the entry before it (-1 for the first chunk or no entries).
+struct Chunk {
+    long long begin, end;
+    int32_t first_row, prev_row;
+};
+
+template <int kWrite>
+__device__ __forceinline__ Chunk chunk_of(int32_t entries, int32_t interval,
+                                          const int32_t *__restrict__ row)
+{
+    Chunk c;
+    c.begin = ((long long)blockIdx.x * kWarps + (int)(threadIdx.x / COO_SEG_WARP)) * interval;
+    c.end = c.begin + interval < entries ? c.begin + interval : entries;
+    c.first_row = c.begin < c.end ? __ldg(row + c.begin) : -1;
+    c.prev_row = kWrite == kOwn && c.begin > 0 && c.begin < c.end ? __ldg(row + c.begin - 1) : -1;
+    return c;
+}
+
+// The warp's sink; carries: kOwn's slots, one per warp of the plan.
+template <typename T, int kWrite>
+__device__ __forceinline__ Sink<T> sink_of(const Chunk &c, T *y, T *carries)
+{
+    Sink<T> s;
+    s.y = y;
+    const long long warp = (long long)blockIdx.x * kWarps + threadIdx.x / COO_SEG_WARP;
+    s.carry = kWrite == kOwn ? carries + warp : nullptr;
+    s.shared = kWrite != kOwn ? c.first_row : c.prev_row == c.first_row ? c.first_row : -1;
+    return s;
+}
+
+// Gaps longer than this many rows are zeroed by the whole warp, shorter
+// ones by the lane that finds them (kOwn).
+constexpr int kShortGap = 8;
+
+// kOwn: zeroes the empty rows between a lane's N consecutive entries rows
+// r (row -1: past the end) and before them down from prev (the row of the
+// entry before r[0]; -1 before the first entry). Every empty row lies
+// between exactly one such pair, so it is written once. Long gaps are
+// written by all 32 lanes together, so 70 % empty rows do not serialise a
+// lane over thousands of rows.
+template <typename T, int N>
+__device__ __forceinline__ void zero_gaps(T *__restrict__ y, int32_t prev, const int32_t *r,
+                                          int lane)
+{
+    bool long_gap = false;
+    int32_t lo = prev;
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        if (r[j] - lo - 1 > kShortGap)
+            long_gap = true;
+        else
+            for (int32_t g = lo + 1; g < r[j]; g++)
+                y[g] = 0;
+        lo = r[j];
+    }
+    for (unsigned lanes = __ballot_sync(kFullMask, long_gap); lanes != 0; lanes &= lanes - 1) {
+        const int src = __ffs((int)lanes) - 1;
+        int32_t low = __shfl_sync(kFullMask, prev, src);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            const int32_t high = __shfl_sync(kFullMask, r[j], src);
+            if (high - low - 1 > kShortGap)
+                for (int32_t g = low + 1 + lane; g < high; g += COO_SEG_WARP)
+                    y[g] = 0;
+            low = high;
+        }
+    }
+}
+
+// The end of a chunk. kOwn: lane 0 writes the carry-out run (owned unless
+// it is the shared first row) and the last chunk zeroes the rows after the
+// last entry. Else the carry-outs of the block's warps (consecutive chunks)
+// are combined by one scan and added atomically, as they may continue in
+// the next chunk. Every warp of the block calls it (__syncthreads).
+template <typename T, int kWrite>
+__device__ __forceinline__ void finish(const Chunk &c, const Sink<T> &s, int32_t carry_row,
+                                       T carry, int32_t entries, int32_t rows,
+                                       const int32_t *__restrict__ row)
 {
     __shared__ int32_t out_rows[kWarps];
     __shared__ T out_sums[kWarps];
     const int lane = (int)(threadIdx.x % COO_SEG_WARP), w = (int)(threadIdx.x / COO_SEG_WARP);
-    const long long begin = ((long long)blockIdx.x * kWarps + w) * interval;
-    const long long end = begin + interval < entries ? begin + interval : entries;
-    const int32_t first_row = begin < end ? __ldg(row + begin) : -1;
+    if (kWrite == kOwn) {
+        if (lane == 0 && carry_row >= 0)
+            put<T, kWrite>(s, carry_row, carry);
+        if (c.begin < c.end && c.end == entries)
+            for (int32_t g = __ldg(row + entries - 1) + 1 + lane; g < rows; g += COO_SEG_WARP)
+                s.y[g] = 0;
+        return;
+    }
+    if (lane == 0) {
+        out_rows[w] = carry_row;
+        out_sums[w] = carry;
+    }
+    __syncthreads();
+    if (w == 0) {
+        int32_t r = lane < kWarps ? out_rows[lane] : -1;
+        T v = lane < kWarps ? out_sums[lane] : (T)0;
+        const unsigned heads = run_scan(v, r, lane);
+        if (r >= 0 && (lane == COO_SEG_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
+            atomicAdd(s.y + r, v);
+    }
+}
 
-    int32_t carry_row = -1; // no warp returns early: all reach __syncthreads
+// One warp per chunk of `interval` row-sorted entries; see coo_segmented.h
+// (kOwn: coo_owner.h; rows and carries are read only then).
+template <typename T, int kWrite>
+__global__ void __launch_bounds__(COO_SEG_BLOCK)
+    kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
+           const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
+           T *__restrict__ y, T *__restrict__ carries)
+{
+    const int lane = (int)(threadIdx.x % COO_SEG_WARP);
+    const Chunk ch = chunk_of<kWrite>(entries, interval, row);
+    const Sink<T> sink = sink_of<T, kWrite>(ch, y, carries);
+    int32_t last_row = ch.prev_row; // kOwn: the row before the tile's first entry
+
+    int32_t carry_row = -1; // no warp returns early: all reach finish's __syncthreads
     T carry = 0;
-    for (long long base = begin; base < end; base += COO_SEG_UNROLL * COO_SEG_WARP) {
+    for (long long base = ch.begin; base < ch.end; base += COO_SEG_UNROLL * COO_SEG_WARP) {
         int32_t r[COO_SEG_UNROLL], c[COO_SEG_UNROLL];
         T a[COO_SEG_UNROLL], v[COO_SEG_UNROLL];
 #pragma unroll
@@ -72,7 +196,7 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
             r[u] = -1;
             c[u] = 0;
             a[u] = 0;
-            if (k < end) {
+            if (k < ch.end) {
                 r[u] = __ldg(row + k);
                 c[u] = __ldg(col + k);
                 a[u] = __ldg(val + k);
@@ -83,41 +207,35 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
             v[u] = r[u] >= 0 ? mul(a[u], __ldg(x + c[u])) : (T)0;
 #pragma unroll
         for (int u = 0; u < COO_SEG_UNROLL; u++) {
-            if (base + u * COO_SEG_WARP >= end) // warp-uniform: tiles are whole but the last
+            if (base + u * COO_SEG_WARP >= ch.end) // warp-uniform: tiles are whole but the last
                 break;
             if (lane == 0) {
                 if (r[u] == carry_row)
                     v[u] += carry;
                 else if (carry_row >= 0)
-                    put<T, kStore>(y, carry_row, carry, first_row);
+                    put<T, kWrite>(sink, carry_row, carry);
             }
             const unsigned heads = run_scan(v[u], r[u], lane);
             if (lane < COO_SEG_WARP - 1 && r[u] >= 0 && ((heads >> (lane + 1)) & 1u))
-                put<T, kStore>(y, r[u], v[u], first_row);
+                put<T, kWrite>(sink, r[u], v[u]);
             carry_row = __shfl_sync(kFullMask, r[u], COO_SEG_WARP - 1);
             carry = __shfl_sync(kFullMask, v[u], COO_SEG_WARP - 1);
+            if (kWrite == kOwn) {
+                const int32_t up = __shfl_up_sync(kFullMask, r[u], 1);
+                zero_gaps<T, 1>(y, lane > 0 ? up : last_row, &r[u], lane);
+                last_row = carry_row; // lane 31's row
+            }
         }
     }
-    if (lane == 0) {
-        out_rows[w] = carry_row;
-        out_sums[w] = carry;
-    }
-    __syncthreads();
-    if (w == 0) { // the carry-outs may continue in the next chunk: always atomic
-        int32_t r = lane < kWarps ? out_rows[lane] : -1;
-        T v = lane < kWarps ? out_sums[lane] : (T)0;
-        const unsigned heads = run_scan(v, r, lane);
-        if (r >= 0 && (lane == COO_SEG_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
-            atomicAdd(y + r, v);
-    }
+    finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
 }
 
-// Blocks of kernel<T, kStore> resident on one SM; 0 when the runtime cannot
+// Blocks of kernel<T, kWrite> resident on one SM; 0 when the runtime cannot
 // say (no device).
-template <typename T, bool kStore> int blocks_per_sm()
+template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kStore>, COO_SEG_BLOCK, 0) !=
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite>, COO_SEG_BLOCK, 0) !=
         cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -125,19 +243,21 @@ template <typename T, bool kStore> int blocks_per_sm()
     return n;
 }
 
-// Launches the kernel for plan p; kStore when y was zeroed on the stream
-// before (coo), else the runs are added to what y holds (hyb). Returns
+// Launches the kernel for plan p (kStore: y was zeroed on the stream
+// before, coo; kAdd: the runs are added to what y holds, hyb; kOwn: y is
+// written whole, carries holds plan.warps slots). Returns
 // cudaGetLastError(), or cudaSuccess when there is nothing to do.
-template <typename T, bool kStore>
-cudaError_t launch(coo_seg_plan p, int32_t entries, const int32_t *row, const int32_t *col,
-                   const void *val, const void *x, void *y, cudaStream_t stream)
+template <typename T, int kWrite>
+cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t *row,
+                   const int32_t *col, const void *val, const void *x, void *y, void *carries,
+                   cudaStream_t stream)
 {
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
-    kernel<T, kStore><<<blocks, COO_SEG_BLOCK, 0, stream>>>(
-        entries, p.interval, row, col, static_cast<const T *>(val), static_cast<const T *>(x),
-        static_cast<T *>(y));
+    kernel<T, kWrite><<<blocks, COO_SEG_BLOCK, 0, stream>>>(
+        entries, p.interval, rows, row, col, static_cast<const T *>(val),
+        static_cast<const T *>(x), static_cast<T *>(y), static_cast<T *>(carries));
     return cudaGetLastError();
 }
 

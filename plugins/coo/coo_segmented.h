@@ -116,10 +116,15 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
                                                                                                  \
     /* The chunks of plan p as the kernels walk them, tile by tile (tiles of \
      * 32 x items entries): each warp's carry out, then the block's scan of  \
-     * the carries. tile is coo_seg_tile_* or coo_blk_tile_*. */              \
+     * the carries. tile is coo_seg_tile_* or coo_blk_tile_*. carries: NULL, \
+     * or the owner write (coo_owner.h): a warp's run of a first row that    \
+     * continues from the previous chunk goes to carries[warp] (y[row] is    \
+     * set aside meanwhile; y starts zeroed, so a sum added to 0 is the      \
+     * kernel's plain store), the carry-out to y without the block's scan.   \
+     * coo_own_add_* then adds the carries, as the carry kernel does. */      \
     static void coo_seg_chunks_##SUFFIX(coo_seg_plan p, int items, int32_t entries,              \
                                         const int32_t *row, const int32_t *col, const T *val,    \
-                                        const T *x, T *y,                                        \
+                                        const T *x, T *y, T *carries,                            \
                                         void (*tile)(int, long long, long long, const int32_t *, \
                                                      const int32_t *, const T *, const T *, T *, \
                                                      int32_t *, T *))                            \
@@ -138,9 +143,20 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
                 long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
                 int32_t carry_row = -1;                                                          \
                 T carry = 0;                                                                     \
+                const int shared = carries && begin > 0 && begin < end &&                        \
+                                   row[begin - 1] == row[begin];                                 \
+                const T aside = shared ? y[row[begin]] : (T)0;                                   \
+                if (shared)                                                                      \
+                    y[row[begin]] = 0;                                                           \
                 for (long long base = begin; base < end; base += COO_SEG_WARP * items)           \
                     tile(items, base, end, row, col, val, x, y, &carry_row, &carry);             \
-                out_rows[w] = carry_row;                                                         \
+                if (carries && carry_row >= 0)                                                   \
+                    y[carry_row] += carry;                                                       \
+                if (shared) {                                                                    \
+                    carries[b * per_block + w] = y[row[begin]];                                  \
+                    y[row[begin]] = aside;                                                       \
+                }                                                                                \
+                out_rows[w] = carries ? -1 : carry_row;                                          \
                 out_sums[w] = carry;                                                             \
             }                                                                                    \
             coo_seg_scan_##SUFFIX(out_sums, out_rows, head);                                     \
@@ -151,9 +167,11 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
     }                                                                                            \
                                                                                                  \
     static void coo_seg_host_##SUFFIX(coo_seg_plan p, int32_t entries, const int32_t *row,       \
-                                      const int32_t *col, const T *val, const T *x, T *y)        \
+                                      const int32_t *col, const T *val, const T *x, T *y,        \
+                                      T *carries)                                                \
     {                                                                                            \
-        coo_seg_chunks_##SUFFIX(p, 1, entries, row, col, val, x, y, coo_seg_tile_##SUFFIX);      \
+        coo_seg_chunks_##SUFFIX(p, 1, entries, row, col, val, x, y, carries,                     \
+                                coo_seg_tile_##SUFFIX);                                          \
     }
 
 #endif

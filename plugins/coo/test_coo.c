@@ -2,7 +2,8 @@
  * coo: runs of one row that start, end or straddle the 32-entry warp tiles
  * of the segmented kernel and the 8-entry lanes and 256-entry tiles of the
  * blocked kernel give the reference result with every kernel; rows without
- * entries end as 0; the footprint is nnz * (8 + value size). The chunked
+ * entries end as 0; the footprint is nnz * (8 + value size) (plus the
+ * carry slots of zero=owner). The chunked
  * algorithms are also run directly with plans of several tiles per chunk
  * and several blocks (what a GPU plan gives on large matrices). CPU only.
  */
@@ -11,11 +12,13 @@
 #include <string.h>
 
 #include "coo_blocked.h"
+#include "coo_owner.h"
 #include "coo_segmented.h"
 #include "testlib_plugin.h"
 
 COO_SEG_DEFINE_HOST(double, f64)
 COO_BLK_DEFINE_HOST(double, fma, f64)
+COO_OWN_DEFINE_HOST(double, f64)
 
 /* Row lengths chosen against tiles of 32 non-zeros: a run that fills a tile
  * exactly, runs that cross one and two tile boundaries, single entries
@@ -30,7 +33,10 @@ static void check_tiles(test_instance *t, spmvlab_dtype dtype, void *ctx)
     for (uint64_t seed = 2; seed <= 3; seed++) /* seed 1: test_each_dtype's own check */
         TEST_CHECK(test_verify_host(t, seed) <= 1.0);
     size_t vs = spmvlab_dtype_size(dtype);
-    TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)t->pm.csr->nnz * (8 + vs));
+    /* zero=owner with carries adds a carry slot per warp (row and value) */
+    double carries = test_describe_value(t, "carries"), warps = test_describe_value(t, "warps");
+    size_t slots = carries > 0 ? (size_t)warps * (4 + vs) : 0;
+    TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)t->pm.csr->nnz * (8 + vs) + slots);
     for (int i = 0; sets[i]; i++)
         TEST_CONTAINS(test_describe(t), sets[i]);
 }
@@ -74,21 +80,38 @@ static void test_chunks_of_several_tiles(void)
     const int32_t tiles[] = {1, 2, 3, 7};
     const char *names[] = {"segmented", "blocked, 8 a lane", "blocked, 4 a lane"};
     for (int t = 0; t < 4; t++)
-        for (int kind = 0; kind < 3; kind++) {
-            const int32_t tile = kind ? COO_BLK_TILE : COO_SEG_WARP;
+        for (int kind = 0; kind < 6; kind++) { /* kinds 3-5: the same with the owner write */
+            const int32_t tile = kind % 3 ? COO_BLK_TILE : COO_SEG_WARP;
             coo_seg_plan p = {tiles[t] * tile, 0};
             p.warps = (A.nnz + p.interval - 1) / p.interval;
+            coo_own own = {0, NULL, NULL, NULL, NULL};
+            double *carries = NULL;
+            if (kind >= 3) {
+                own.rows = malloc((size_t)p.warps * sizeof *own.rows);
+                own.vals = carries = calloc((size_t)p.warps, sizeof *carries);
+                for (int32_t w = 0; w < p.warps; w++) {
+                    own.rows[w] = coo_own_carry_row(p, A.nnz, row, w);
+                    own.carries += own.rows[w] >= 0;
+                }
+                TEST_CHECK(own.carries > 0); /* rows up to 700 long cross chunks */
+            }
             memset(y, 0, rows * sizeof *y);
-            if (kind)
-                coo_blk_host_f64(p, kind == 1 ? 8 : 4, A.nnz, row, A.col_idx, A.val, x, y);
+            if (kind % 3)
+                coo_blk_host_f64(p, kind % 3 == 1 ? 8 : 4, A.nnz, row, A.col_idx, A.val, x, y,
+                                 carries);
             else
-                coo_seg_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y);
+                coo_seg_host_f64(p, A.nnz, row, A.col_idx, A.val, x, y, carries);
+            if (kind >= 3)
+                coo_own_add_f64(&own, p.warps, y);
             int bad = 0;
             for (int32_t i = 0; i < rows; i++)
                 bad += fabs(y[i] - ref[i]) > 64 * 1.1e-16 * mag[i] + 1e-300;
             if (bad)
-                fprintf(stderr, "%s, chunk of %d tiles: %d rows off\n", names[kind], tiles[t], bad);
+                fprintf(stderr, "%s%s, chunk of %d tiles: %d rows off\n", names[kind % 3],
+                        kind >= 3 ? ", owner" : "", tiles[t], bad);
             TEST_CHECK(bad == 0);
+            free(own.rows);
+            free(carries);
         }
     free(row);
     free(x);
@@ -106,6 +129,8 @@ int main(void)
     test_runs_across_warp_tiles(&A, "blocked", "items=8");
     test_runs_across_warp_tiles(&A, "blocked", "items=4");
     test_runs_across_warp_tiles(&A, "segmented", NULL);
+    test_runs_across_warp_tiles(&A, "blocked", "zero=owner");
+    test_runs_across_warp_tiles(&A, "segmented", "zero=owner");
     test_runs_across_warp_tiles(&A, "atomic", NULL);
     spmvlab_csr_free(&A);
     test_chunks_of_several_tiles();

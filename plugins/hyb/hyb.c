@@ -57,6 +57,7 @@ typedef struct hyb_opts {
     int small_nnz;       /* auto width: below this many non-zeros, no ELL beside a COO part */
     int ell_lanes;       /* G, or SPMVLAB_AUTO */
     int coo_kernel;      /* HYB_COO_* */
+    int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
 } hyb_opts;
 
 static const spmvlab_option hyb_options[] = {
@@ -86,6 +87,10 @@ static const spmvlab_option hyb_options[] = {
      "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto "
      "(the coo plugin's rule on the whole matrix)",
      SPMVLAB_FIELD(hyb_opts, coo_kernel)},
+    {"coo_zero", SPMVLAB_OPT_ENUM, "auto", 0, 0, "memset|owner|auto",
+     "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, "
+     "no memset (the coo plugin's zero option); auto: the coo plugin's rule",
+     SPMVLAB_FIELD(hyb_opts, coo_zero)},
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -161,6 +166,7 @@ static void hyb_destroy(void *fmt)
     void *dev[] = {f->d_ell_col, f->d_ell_val, f->d_coo_row, f->d_coo_col, f->d_coo_val};
     void *host[] = {f->ell_col, f->ell_val, f->coo_row, f->coo_col, f->coo_val};
     spmvlab_free_all(f->ctx, dev, 5);
+    coo_own_free(f->ctx, &f->own);
     for (int i = 0; i < 5; i++)
         free(host[i]);
     free(f);
@@ -288,22 +294,30 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t)},
         {&f->d_coo_val, f->coo_val, nc * es},
     };
-    return spmvlab_converted(spmvlab_put_all(ctx, a, 5, err), f, hyb_destroy, out);
+    /* the owner write (no memset) only where the COO kernel writes y alone */
+    f->owner = f->width == 0 && f->coo_entries > 0 &&
+               (o->coo_zero == COO_ZERO_AUTO ? coo_auto_owner(A->row_ptr, A->rows)
+                                             : o->coo_zero == COO_ZERO_OWNER);
+    st = spmvlab_put_all(ctx, a, 5, err);
+    if (st == SPMVLAB_OK && f->owner)
+        st = coo_own_prepare(ctx, f->plan, f->coo_entries, f->coo_row, es, &f->own, err);
+    return spmvlab_converted(st, f, hyb_destroy, out);
 }
 
-/* Launches the ELL kernel (stores every y row, or zeroes y when K = 0),
- * then the COO kernel (adds). */
+/* Launches the ELL kernel (stores every y row, or zeroes y when K = 0 and
+ * not owner), then the COO kernel (adds; owner: stores every row). */
 static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     hyb_format *f = fmt;
     cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e = hyb_launch_ell((int)f->dtype, f->rows, f->width, f->lanes, f->d_ell_col,
-                                   f->d_ell_val, x, y, s);
+    cudaError_t e = f->owner ? cudaSuccess
+                             : hyb_launch_ell((int)f->dtype, f->rows, f->width, f->lanes,
+                                              f->d_ell_col, f->d_ell_val, x, y, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ELL kernel launch failed: %s",
                             cudaGetErrorString(e));
-    e = hyb_launch_coo(f->coo_kernel, (int)f->dtype, f->width == 0, f->plan, f->coo_entries, f->d_coo_row,
-                       f->d_coo_col, f->d_coo_val, x, y, s);
+    e = hyb_launch_coo(f->coo_kernel, (int)f->dtype, f->width == 0, f->rows, f->plan, f->coo_entries,
+                       f->d_coo_row, f->d_coo_col, f->d_coo_val, x, y, f->owner ? &f->own : NULL, s);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "COO kernel launch failed: %s",
                             cudaGetErrorString(e));
@@ -314,6 +328,8 @@ COO_SEG_DEFINE_HOST(double, f64)
 COO_SEG_DEFINE_HOST(float, f32)
 COO_BLK_DEFINE_HOST(double, fma, f64)
 COO_BLK_DEFINE_HOST(float, fmaf, f32)
+COO_OWN_DEFINE_HOST(double, f64)
+COO_OWN_DEFINE_HOST(float, f32)
 
 /* The kernels on the CPU in value type T: per row, lane g of G sums slots
  * g, g+G, ... with fma until padding, the lanes meet in the kernel's shuffle
@@ -337,13 +353,15 @@ COO_BLK_DEFINE_HOST(float, fmaf, f32)
                     lane[g] += lane[g + s];                                                 \
             y[i] = lane[0];                                                                 \
         }                                                                                   \
+        T *carries = f->owner ? (T *)f->own.vals : NULL; /* owner: coo_owner.h's order */  \
         if (f->coo_kernel == HYB_COO_BLOCKED)                                               \
             coo_blk_host_##SUFFIX(f->plan, COO_BLK_ITEMS, f->coo_entries, f->coo_row,       \
                                   f->coo_col,                                               \
-                                  f->coo_val, x, y);                                        \
+                                  f->coo_val, x, y, carries);                               \
         else                                                                                \
             coo_seg_host_##SUFFIX(f->plan, f->coo_entries, f->coo_row, f->coo_col,          \
-                                  f->coo_val, x, y);                                        \
+                                  f->coo_val, x, y, carries);                               \
+        coo_own_add_##SUFFIX(&f->own, f->plan.warps, y);                                    \
     }
 HYB_DEFINE_HOST(double, fma, f64)
 HYB_DEFINE_HOST(float, fmaf, f32)
@@ -357,12 +375,12 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
     long long nnz = (long long)f->ell_entries + f->coo_entries;
     snprintf(buf, len,
              "ell_width=%d ell_lanes=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f guarded=%d "
-             "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d",
+             "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d coo_zero=%s",
              f->width, f->lanes, slots, f->ell_entries,
              f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->guarded,
              f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0,
              f->coo_kernel == HYB_COO_BLOCKED ? "blocked" : "segmented", f->plan.warps,
-             f->plan.interval);
+             f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset");
 }
 
 static const spmvlab_plugin hyb_plugin = {

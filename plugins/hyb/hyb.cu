@@ -6,6 +6,7 @@
 #include "hyb.h"
 
 #include "../coo/coo_blocked.cuh"
+#include "../coo/coo_owner.cuh"
 #include "../coo/coo_segmented.cuh"
 #include "spmvlab/plugin.h"
 
@@ -108,36 +109,51 @@ extern "C" cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, in
 namespace {
 
 template <typename T>
-cudaError_t launch_coo(int kernel, int y_zeroed, coo_seg_plan plan, int32_t entries,
+cudaError_t launch_coo(int kernel, int y_zeroed, int32_t rows, coo_seg_plan plan, int32_t entries,
                        const int32_t *row, const int32_t *col, const void *val, const void *x,
-                       void *y, cudaStream_t stream)
+                       void *y, const coo_own *own, cudaStream_t stream)
 {
-    if (kernel == HYB_COO_BLOCKED)
-        return y_zeroed ? coo_blk::launch<T, true>(plan, COO_BLK_ITEMS, entries, row, col, val, x,
-                                                   y, stream)
-                        : coo_blk::launch<T, false>(plan, COO_BLK_ITEMS, entries, row, col, val,
-                                                    x, y, stream);
-    return y_zeroed ? coo_seg::launch<T, true>(plan, entries, row, col, val, x, y, stream)
-                    : coo_seg::launch<T, false>(plan, entries, row, col, val, x, y, stream);
+    const bool blocked = kernel == HYB_COO_BLOCKED;
+    if (own) {
+        const cudaError_t e =
+            blocked ? coo_blk::launch<T, coo_seg::kOwn>(plan, COO_BLK_ITEMS, entries, rows, row,
+                                                        col, val, x, y, own->d_vals, stream)
+                    : coo_seg::launch<T, coo_seg::kOwn>(plan, entries, rows, row, col, val, x, y,
+                                                        own->d_vals, stream);
+        return e != cudaSuccess ? e : coo_owner::launch_carries<T>(plan, *own, y, stream);
+    }
+    if (blocked)
+        return y_zeroed ? coo_blk::launch<T, coo_seg::kStore>(plan, COO_BLK_ITEMS, entries, rows,
+                                                              row, col, val, x, y, nullptr, stream)
+                        : coo_blk::launch<T, coo_seg::kAdd>(plan, COO_BLK_ITEMS, entries, rows,
+                                                            row, col, val, x, y, nullptr, stream);
+    return y_zeroed ? coo_seg::launch<T, coo_seg::kStore>(plan, entries, rows, row, col, val, x, y,
+                                                          nullptr, stream)
+                    : coo_seg::launch<T, coo_seg::kAdd>(plan, entries, rows, row, col, val, x, y,
+                                                        nullptr, stream);
 }
 
 template <typename T> int coo_occupancy(int kernel, int y_zeroed)
 {
     if (kernel == HYB_COO_BLOCKED)
-        return y_zeroed ? coo_blk::blocks_per_sm<T, true>() : coo_blk::blocks_per_sm<T, false>();
-    return y_zeroed ? coo_seg::blocks_per_sm<T, true>() : coo_seg::blocks_per_sm<T, false>();
+        return y_zeroed ? coo_blk::blocks_per_sm<T, coo_seg::kStore>()
+                        : coo_blk::blocks_per_sm<T, coo_seg::kAdd>();
+    return y_zeroed ? coo_seg::blocks_per_sm<T, coo_seg::kStore>()
+                    : coo_seg::blocks_per_sm<T, coo_seg::kAdd>();
 }
 
 } // namespace
 
-extern "C" cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, coo_seg_plan plan,
-                                      int32_t entries, const int32_t *row, const int32_t *col,
-                                      const void *val, const void *x, void *y,
-                                      cudaStream_t stream)
+extern "C" cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, int32_t rows,
+                                      coo_seg_plan plan, int32_t entries, const int32_t *row,
+                                      const int32_t *col, const void *val, const void *x, void *y,
+                                      const coo_own *own, cudaStream_t stream)
 {
     if (dtype == SPMVLAB_F64)
-        return launch_coo<double>(kernel, y_zeroed, plan, entries, row, col, val, x, y, stream);
-    return launch_coo<float>(kernel, y_zeroed, plan, entries, row, col, val, x, y, stream);
+        return launch_coo<double>(kernel, y_zeroed, rows, plan, entries, row, col, val, x, y, own,
+                                  stream);
+    return launch_coo<float>(kernel, y_zeroed, rows, plan, entries, row, col, val, x, y, own,
+                             stream);
 }
 
 extern "C" int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed)

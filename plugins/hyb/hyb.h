@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../coo/coo_blocked.h"
+#include "../coo/coo_owner.h"
 #include "../coo/coo_rule.h"
 #include "../coo/coo_segmented.h"
 #include "spmvlab/plugin.h"
@@ -42,6 +43,8 @@ typedef struct hyb_format {
     int guarded;          /* auto width made pure COO: 1 by the byte guard, 2 by the COO share */
     int coo_kernel;       /* HYB_COO_BLOCKED or HYB_COO_SEGMENTED */
     coo_seg_plan plan;    /* chunk per warp of the COO kernel (coo_segmented.h) */
+    int owner;            /* pure COO written without a memset (../coo/coo_owner.h) */
+    coo_own own;          /* owner: the carry slots */
     /* host copies, read by spmv_host */
     int32_t *ell_col;           /* rows*K columns, -1 in padding */
     void *ell_val;              /* rows*K values, 0 in padding */
@@ -63,10 +66,13 @@ cudaError_t hyb_launch_ell(int dtype, int32_t rows, int32_t width, int32_t lanes
 
 /* Adds the COO part to y with the coo plugin's blocked or segmented kernel
  * (HYB_COO_*; atomics at chunk edges; the rows a chunk owns get a plain
- * store when y_zeroed, i.e. there is no ELL part, else a plain add). */
-cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, coo_seg_plan plan, int32_t entries,
-                           const int32_t *row, const int32_t *col, const void *val,
-                           const void *x, void *y, cudaStream_t stream);
+ * store when y_zeroed, i.e. there is no ELL part, else a plain add). With
+ * own (pure COO, y not zeroed) the owner write of ../coo/coo_owner.h: every
+ * one of the rows rows stored once, then the carry pass. */
+cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, int32_t rows, coo_seg_plan plan,
+                           int32_t entries, const int32_t *row, const int32_t *col,
+                           const void *val, const void *x, void *y, const coo_own *own,
+                           cudaStream_t stream);
 
 /* Blocks of that COO kernel resident per SM; 0 when unknown (no device). */
 int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed);

@@ -1,0 +1,44 @@
+// The carry pass of the owner write (coo_owner.h), shared by coo and hyb:
+// after the chunked kernel stored every row once, the partial sums of rows
+// continued from an earlier chunk are added.
+#ifndef SPMVLAB_COO_OWNER_CUH
+#define SPMVLAB_COO_OWNER_CUH
+
+#include "coo_owner.h"
+#include "coo_segmented.cuh"
+
+namespace coo_owner {
+
+// One thread per carry slot; a warp's 32 slots combined over runs of equal
+// rows (a row's slots are consecutive), one atomicAdd per run: slots of
+// other warps may add to the same row.
+template <typename T>
+__global__ void __launch_bounds__(COO_SEG_BLOCK)
+    add_carries(int32_t warps, const int32_t *__restrict__ rows, const T *__restrict__ vals,
+                T *__restrict__ y)
+{
+    const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = (int)(threadIdx.x % COO_SEG_WARP);
+    int32_t r = k < warps ? __ldg(rows + k) : -1; // every lane takes part in the scan
+    T v = r >= 0 ? vals[k] : (T)0;
+    const unsigned heads = coo_seg::run_scan(v, r, lane);
+    if (r >= 0 && (lane == COO_SEG_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
+        atomicAdd(y + r, v);
+}
+
+// Launches the carry pass for plan p when it has carries; returns
+// cudaGetLastError(), or cudaSuccess when there is nothing to add.
+template <typename T>
+cudaError_t launch_carries(coo_seg_plan p, const ::coo_own &o, void *y, cudaStream_t stream)
+{
+    if (o.carries == 0 || p.warps <= 0)
+        return cudaSuccess;
+    const unsigned blocks = (unsigned)(((long long)p.warps + COO_SEG_BLOCK - 1) / COO_SEG_BLOCK);
+    add_carries<T><<<blocks, COO_SEG_BLOCK, 0, stream>>>(
+        p.warps, o.d_rows, static_cast<const T *>(o.d_vals), static_cast<T *>(y));
+    return cudaGetLastError();
+}
+
+} // namespace coo_owner
+
+#endif

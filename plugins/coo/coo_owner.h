@@ -1,0 +1,140 @@
+/*
+ * The memset-free write of y by the chunked COO kernels (zero = owner),
+ * shared by coo and hyb's pure-COO case: its host state, its rule and the
+ * CPU mirror of its carry pass.
+ *
+ * With zero = memset y is zeroed on the stream first (a second pass over y:
+ * 8 bytes a row in f64, about 9 % of a stencil's SpMV), then the kernel
+ * stores the rows a chunk owns and adds the shared runs atomically. With
+ * zero = owner every y row is written exactly once by a plain store:
+ *   - a row with entries by the chunk holding its first entry (its owner);
+ *   - an empty row with 0 by the chunk in whose row range it falls: rows
+ *     strictly between two consecutive entries by the chunk of the later
+ *     entry (the rows between the previous chunk's last entry row[begin-1]
+ *     and the chunk's first count as its own), the rows before the first
+ *     entry by chunk 0, the rows after the last entry by the last chunk.
+ *     Gaps of more than 8 rows are written by the whole warp.
+ * A chunk whose first run continues a row started in an earlier chunk does
+ * not write it: that partial sum goes to the warp's carry slot. A row
+ * spanning 3+ chunks has one owner and a carry in each later chunk (a middle
+ * chunk holds only a carry). After the kernel, a second small kernel adds
+ * the carries: 32 slots a warp, combined by the run-restricted scan, one
+ * atomicAdd per run (a row's carries are consecutive slots). A second
+ * kernel rather than a last-block-done counter: no global counter to reset
+ * and no fence per block, the carries need the owners' stores to be done
+ * and stream order gives that; its cost (one launch over plan.warps slots)
+ * replaces the memset's, and it is skipped when no chunk has a carry (which
+ * rows have one is known at conversion: the row array is fixed).
+ *
+ * Sum order: an owner's partial is stored first, the carries are added
+ * after it, so a shared row is (owner part) + (sum of the later chunks'
+ * parts), not memset mode's order; both keep the DESIGN.md bound.
+ * spmv_host replays it (coo_seg_chunks_* with carries, then coo_own_add_*);
+ * only the order of the atomics of different 32-slot groups on one row
+ * (a row over 33+ chunks) is the device's.
+ */
+#ifndef SPMVLAB_COO_OWNER_H
+#define SPMVLAB_COO_OWNER_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "coo_segmented.h"
+#include "spmvlab/plugin.h"
+#include "spmvlab/plugin_helpers.h"
+
+/* The zero option's choices, in the order of its "a|b|c" text. */
+enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
+
+/* auto: owner unless more than this share of the rows is empty. Empty rows
+ * cost the owner write a store each from inside the kernel (scattered, and
+ * a lane or the warp walks each gap) against one streaming memset pass; on
+ * matrices made mostly of empty rows (rmat-s22-ef4: 70 %) the memset stays. */
+#define COO_OWN_MAX_EMPTY 0.25
+
+/* 1 when auto takes the owner write for a CSR row pointer, else 0. */
+static inline int coo_auto_owner(const int32_t *row_ptr, int32_t rows)
+{
+    int32_t empty = 0;
+    for (int32_t i = 0; i < rows; i++)
+        empty += row_ptr[i + 1] == row_ptr[i];
+    return rows > 0 && (double)empty <= COO_OWN_MAX_EMPTY * (double)rows;
+}
+
+/* The carry slots of one plan. */
+typedef struct coo_own {
+    int32_t carries; /* warps whose first row continues from the previous chunk */
+    int32_t *rows;   /* host, plan.warps: that row, -1 for none; NULL when carries == 0 */
+    void *vals;      /* host scratch of plan.warps values (spmv_host) */
+    int32_t *d_rows; /* device copy of rows */
+    void *d_vals;    /* device: the kernel's carry slots */
+} coo_own;
+
+/* Warp w's carry row for plan p over `entries` row-sorted rows, or -1. */
+static inline int32_t coo_own_carry_row(coo_seg_plan p, int32_t entries, const int32_t *row,
+                                        int32_t w)
+{
+    long long begin = (long long)w * p.interval;
+    if (begin <= 0 || begin >= entries || row[begin - 1] != row[begin])
+        return -1;
+    return row[begin];
+}
+
+/* Fills o for plan p (value size vs): finds the carries and, when there are
+ * any, allocates and uploads the slots. Returns OK or the allocation's status
+ * (what was allocated stays for coo_own_free). */
+static inline spmvlab_status coo_own_prepare(spmvlab_ctx *ctx, coo_seg_plan p, int32_t entries,
+                                             const int32_t *row, size_t vs, coo_own *o,
+                                             spmvlab_err *err)
+{
+    memset(o, 0, sizeof *o);
+    for (int32_t w = 0; w < p.warps; w++)
+        o->carries += coo_own_carry_row(p, entries, row, w) >= 0;
+    if (o->carries == 0)
+        return SPMVLAB_OK;
+    o->rows = (int32_t *)malloc((size_t)p.warps * sizeof *o->rows);
+    o->vals = calloc((size_t)p.warps, vs);
+    if (!o->rows || !o->vals)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d carry slots", p.warps);
+    for (int32_t w = 0; w < p.warps; w++)
+        o->rows[w] = coo_own_carry_row(p, entries, row, w);
+    const spmvlab_array a[] = {
+        {(void **)&o->d_rows, o->rows, (size_t)p.warps * sizeof(int32_t)},
+        {&o->d_vals, NULL, (size_t)p.warps * vs},
+    };
+    return spmvlab_put_all(ctx, a, 2, err);
+}
+
+/* Frees what coo_own_prepare made (o may be zeroed). */
+static inline void coo_own_free(spmvlab_ctx *ctx, coo_own *o)
+{
+    void *dev[] = {o->d_rows, o->d_vals};
+    spmvlab_free_all(ctx, dev, 2);
+    free(o->rows);
+    free(o->vals);
+    memset(o, 0, sizeof *o);
+}
+
+/* The carry kernel on the CPU: slots in groups of 32, each group scanned
+ * over runs of equal rows (coo_seg_scan_*, expanded first with the same T
+ * and SUFFIX), the run ends added to y. */
+#define COO_OWN_DEFINE_HOST(T, SUFFIX)                                                         \
+    static void coo_own_add_##SUFFIX(const coo_own *o, int32_t warps, T *y)                    \
+    {                                                                                          \
+        const T *vals = o->vals;                                                               \
+        for (int32_t g = 0; o->carries > 0 && g < warps; g += COO_SEG_WARP) {                  \
+            int32_t r[COO_SEG_WARP];                                                           \
+            int head[COO_SEG_WARP];                                                            \
+            T v[COO_SEG_WARP];                                                                 \
+            for (int l = 0; l < COO_SEG_WARP; l++) {                                           \
+                r[l] = g + l < warps ? o->rows[g + l] : -1;                                    \
+                v[l] = r[l] >= 0 ? vals[g + l] : (T)0;                                         \
+            }                                                                                  \
+            coo_seg_scan_##SUFFIX(v, r, head);                                                 \
+            for (int l = 0; l < COO_SEG_WARP; l++)                                             \
+                if (r[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                       \
+                    y[r[l]] += v[l];                                                           \
+        }                                                                                      \
+    }
+
+#endif
