@@ -153,8 +153,30 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
     const int nrb = L.n_rb - rb0 < RB ? (int)(L.n_rb - rb0) : RB;
     const int j = lane / LPR, sub = lane % LPR;
     const int64_t r = rb0 * DASP_BM + j;
+    // med_ranges = on: row-blocks inside one run of equal shape take their
+    // block and irregular offsets from the parameters, so the block loads
+    // wait for no rb_ptr / rb_irr load (the same offsets as those arrays).
+    int32_t q[RB][DASP_MAX_LEVELS + 1];
     int i0 = 0, i1 = 0, row = -1;
-    if (j < nrb * DASP_BM) {
+    bool in_rg = false;
+#pragma unroll
+    for (int k = 0; k < DASP_MAX_RANGES; k++) {
+        const dasp_range &R = L.ranges[k];
+        if (k < L.n_ranges && !in_rg && rb0 >= R.rb0 && rb0 + nrb <= R.rb1) {
+            in_rg = true;
+            const int d = (int)(rb0 - R.rb0);
+            if (j < nrb * DASP_BM) {
+                i0 = R.i0 + ((d + j / DASP_BM) * DASP_BM + j % DASP_BM) * R.cnt;
+                i1 = i0 + R.cnt;
+            }
+#pragma unroll
+            for (int b = 0; b < RB; b++)
+#pragma unroll
+                for (int l = 0; l <= NL; l++)
+                    q[b][l] = b < nrb ? R.q0 + (d + b) * R.qrb + R.off[l] : 0;
+        }
+    }
+    if (j < nrb * DASP_BM && !in_rg) {
         // med_rows = runs: a row-block whose rows have equal irregular
         // counts reads one 8-byte {offset, count} instead of 8 offsets.
         const int2 ib = L.rb_irr ? __ldg(reinterpret_cast<const int2 *>(L.rb_irr) + rb0 + j / DASP_BM)
@@ -166,17 +188,20 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
             i0 = __ldg(L.irr_ptr + r);
             i1 = __ldg(L.irr_ptr + r + 1);
         }
+    }
+    if (!in_rg) {
+#pragma unroll
+        for (int b = 0; b < RB; b++)
+#pragma unroll
+            for (int l = 0; l <= NL; l++)
+                q[b][l] = b < nrb ? __ldg(L.rb_ptr + (rb0 + b) * NL + l) : 0;
+    }
+    if (j < nrb * DASP_BM) {
         // med_rows = runs: a row-block of 8 consecutive rows reads its first
         // row only (4 bytes per 8 rows, not per row; y stored coalesced).
         const int rbb = L.rb_base ? __ldg(L.rb_base + rb0 + j / DASP_BM) : -1;
         row = rbb >= 0 ? rbb + j % DASP_BM : __ldg(L.med_row + r);
     }
-    int32_t q[RB][DASP_MAX_LEVELS + 1];
-#pragma unroll
-    for (int b = 0; b < RB; b++)
-#pragma unroll
-        for (int l = 0; l <= NL; l++)
-            q[b][l] = b < nrb ? __ldg(L.rb_ptr + (rb0 + b) * NL + l) : 0;
     // The lane's first irregular entry is loaded with the blocks.
     const val_t *ival = static_cast<const val_t *>(L.irr_val);
     int i = i0 + sub, c0 = DASP_PAD_COL;
