@@ -10,40 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib_plugin.h"
+#include "test_dasp_check.h"
 
 #define ROWS 2500
 
-/* Converts A in dtype with sets, expects every "key=value" of want (f64
- * only, may be NULL) in describe() and checks spmv_host against the bound. */
+/* Converts A in dtype with sets; want (f64 only) are "key=value" words of
+ * describe(). */
 static void check(const char *what, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
                   const char *const *want)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("dasp", A, dtype, sets, &t, &err);
-    TEST_CHECK(st == SPMVLAB_OK);
-    if (st != SPMVLAB_OK) {
-        fprintf(stderr, "%s (%s): %s\n", what, spmvlab_dtype_name(dtype), err.msg);
-        test_instance_free(t);
-        return;
-    }
-    char text[620];
-    snprintf(text, sizeof text, " %s ", test_describe(t));
-    for (int i = 0; want && dtype == SPMVLAB_F64 && want[i]; i++) {
-        char key[96];
-        snprintf(key, sizeof key, " %s ", want[i]);
-        if (!strstr(text, key))
-            fprintf(stderr, "%s: ", what);
-        TEST_CONTAINS(text, key);
-    }
-    for (uint64_t seed = 1; seed <= 2; seed++) {
-        double r = test_verify_host(t, seed);
-        if (!(r <= 1.0))
-            fprintf(stderr, "%s (%s): error ratio %g\n", what, spmvlab_dtype_name(dtype), r);
-        TEST_CHECK(r <= 1.0);
-    }
-    test_instance_free(t);
+    dasp_check_case(what, A, dtype, sets, dtype == SPMVLAB_F64 ? want : NULL, 2);
 }
 
 /* Rows of the given lengths, checked in both dtypes. */
