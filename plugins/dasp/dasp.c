@@ -91,6 +91,8 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
+ * empty_rows (auto | list | bitmap | memset) and med_ranges (on | off):
+ * dasp_layout.c.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
