@@ -91,8 +91,7 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
- * empty_rows (auto | list | bitmap | memset) and med_ranges (on | off):
- * dasp_layout.c.
+ * empty_rows, med_ranges: dasp_layout.c; k4_batch: dasp_spmv.cu.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -159,14 +158,12 @@ static const spmvlab_option dasp_options[] = {
     {"stream_k", SPMVLAB_OPT_INT, "8", 8, 16, NULL, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)",
      DASP_OPT(stream_k)},
     {"empty_rows", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|list|bitmap|memset",
-     "empty rows: list (a row index each, written by the tail warps), bitmap (a bit a row, zeroed in row order, "
-     "32 consecutive rows a store), memset (y zeroed before the kernel, empty rows skipped); auto: bitmap when "
-     ">= 1/8 of the rows are empty, else list; empty_runs = 1 overrides",
-     DASP_OPT(empty_rows)},
+     "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed "
+     "before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list", DASP_OPT(empty_rows)},
     {"med_ranges", SPMVLAB_OPT_ENUM, "on", 0, 0, "on|off",
-     "on: runs of equally shaped medium row-blocks in the kernel parameters (their warps load no rb_ptr, rb_irr "
-     "or irr_ptr before the blocks); off: every warp loads them",
-     DASP_OPT(med_ranges)},
+     "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded", DASP_OPT(med_ranges)},
+    {"k4_batch", SPMVLAB_OPT_ENUM, "4", 0, 0, "4|8",
+     "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers", DASP_OPT(k4_batch)},
     {NULL},
 };
 #undef DASP_OPT
@@ -331,7 +328,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->med_runs = o->med_rows == DASP_MR_RUNS;
     f->empty_auto = o->empty_rows == DASP_ER_AUTO && !o->empty_runs;
     f->empty_mode = o->empty_runs ? DASP_ER_LIST : f->empty_auto ? dasp_empty_rule(A) : o->empty_rows;
-    f->med_ranges = o->med_ranges == DASP_RANGES_ON;
+    f->med_ranges = o->med_ranges == DASP_RANGES_ON, f->k4_batch8 = o->k4_batch == 1;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded

@@ -107,6 +107,7 @@ typedef struct dasp_launch {
     int32_t rb_per_warp;     /* medium row-blocks per warp: 1, 2 or 4 (rows_per_warp / 8) */
     int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
     int32_t l1_max;          /* 1: the kernels whose carveout dasp_prefer_l1 set to 0 (l1 = max) */
+    int32_t k4_batch8;       /* 1: m8n8k4 kernels loading 8 blocks (medium) or tiles (long) a step, not 4 */
     int64_t w_long;          /* warps of the long part = long segments */
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */

@@ -77,6 +77,7 @@ typedef struct dasp_format {
     int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved) */
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
+    int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
     int n_ranges;            /* of them, kept (<= DASP_MAX_RANGES) */
     dasp_range ranges[DASP_MAX_RANGES];
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
@@ -110,6 +111,7 @@ typedef struct dasp_opts {
     int stream_k;       /* 8 or 16 */
     int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP or DASP_ER_MEMSET */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
+    int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };

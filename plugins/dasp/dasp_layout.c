@@ -94,6 +94,7 @@ void dasp_fill_launch_extra(dasp_format *f)
     L->n_bit_words = ((int64_t)f->rows + 31) / 32;
     L->empty_bits = f->a[DASP_A_EMPTY_BITS].dev;
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)vs : 0;
+    L->k4_batch8 = f->k4_batch8;
     L->n_ranges = f->n_ranges;
     memcpy(L->ranges, f->ranges, sizeof L->ranges);
 }

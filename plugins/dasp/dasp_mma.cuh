@@ -223,6 +223,11 @@ template <> struct Shape<DASP_F16_M16N8K8> : ShapeF16<2, 8, 4> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };
 template <> struct Shape<DASP_F16_M16N8K16> : ShapeF16<4, 16, 2> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k16_f16(c, f.a[0], f.a[1], f.b[0], f.b[1]); } };
+// k4_batch = 8: m8n8k4 with 8 blocks (or long tiles) loaded a step, twice
+// the loads in flight a warp (a kernel shape only; the format's is m8n8k4).
+constexpr int kF64M8N8K4x8 = 16;
+template <> struct Shape<kF64M8N8K4x8> : ShapeF64<1, 4, 8> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); } };
 // 8 x 4 blocks on m16n8k8: lanes t < 2 hold slots 2t, 2t+1; t >= 2 hold zero.
 template <> struct Shape<DASP_F16_M16N8K8_K4> : ShapeF16<2, 4, 4> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };

@@ -302,7 +302,9 @@ extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, vo
         return 0;
     const unsigned b = (unsigned)blocks;
     switch (L->shape) {
-    case DASP_F64_M8N8K4: return (int)launch_shape<DASP_F64_M8N8K4>(*L, x, y, b, s);
+    case DASP_F64_M8N8K4:
+        return L->k4_batch8 ? (int)launch_shape<kF64M8N8K4x8>(*L, x, y, b, s)
+                            : (int)launch_shape<DASP_F64_M8N8K4>(*L, x, y, b, s);
     case DASP_F64_M16N8K4: return (int)launch_shape<DASP_F64_M16N8K4>(*L, x, y, b, s);
     case DASP_F64_M16N8K8: return (int)launch_shape<DASP_F64_M16N8K8>(*L, x, y, b, s);
     case DASP_F64_M16N8K16: return (int)launch_shape<DASP_F64_M16N8K16>(*L, x, y, b, s);
@@ -327,6 +329,7 @@ extern "C" int dasp_prefer_l1(void)
     if (e == cudaSuccess)                                                                                 \
         e = cudaFuncSetAttribute(dasp_kernel<S, 4, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     DASP_CARVE(DASP_F64_M8N8K4)
+    DASP_CARVE(kF64M8N8K4x8)
     DASP_CARVE(DASP_F64_M16N8K4)
     DASP_CARVE(DASP_F64_M16N8K8)
     DASP_CARVE(DASP_F64_M16N8K16)
