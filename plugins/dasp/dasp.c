@@ -91,6 +91,7 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
+ * empty_rows, med_ranges: dasp_layout.c; k4_batch: dasp_spmv.cu.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -156,6 +157,13 @@ static const spmvlab_option dasp_options[] = {
      DASP_OPT(bal_kernel)},
     {"stream_k", SPMVLAB_OPT_INT, "8", 8, 16, NULL, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)",
      DASP_OPT(stream_k)},
+    {"empty_rows", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|list|bitmap|memset",
+     "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed "
+     "before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list", DASP_OPT(empty_rows)},
+    {"med_ranges", SPMVLAB_OPT_ENUM, "on", 0, 0, "on|off",
+     "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded", DASP_OPT(med_ranges)},
+    {"k4_batch", SPMVLAB_OPT_ENUM, "4", 0, 0, "4|8",
+     "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers", DASP_OPT(k4_batch)},
     {NULL},
 };
 #undef DASP_OPT
@@ -318,6 +326,10 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->bal_stream = o->bal_kernel == DASP_BK_STREAM;
     f->str_k = o->stream_k;
     f->med_runs = o->med_rows == DASP_MR_RUNS;
+    f->empty_auto = o->empty_rows == DASP_ER_AUTO && !o->empty_runs;
+    f->empty_mode = o->empty_runs ? DASP_ER_LIST : f->empty_auto ? dasp_empty_rule(A) : o->empty_rows;
+    f->med_ranges = o->med_ranges == DASP_RANGES_ON;
+    f->k4_batch8 = o->k4_batch == 1;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
@@ -360,6 +372,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (st == SPMVLAB_OK) {
         dasp_fill_launch(f);
+        dasp_fill_launch_extra(f);
         dasp_fill_bal(f);
     }
     return spmvlab_converted(st, f, dasp_destroy, out);
@@ -408,14 +421,16 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld run_blocks=%lld even_blocks=%lld "
              "mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
-             "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f",
+             "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f empty_rows=%s%s med_ranges=%d",
              why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
              (long long)n->long_rows, (long long)n->rb, (long long)n->rb_runs, (long long)n->rb_even,
              (long long)n->blocks, levels, fill, (long long)n->irr,
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
-             (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0);
+             (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0,
+             f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset"}[f->empty_mode],
+             f->empty_auto ? "(auto)" : "", f->n_ranges);
 }
 
 static const spmvlab_plugin dasp_plugin = {

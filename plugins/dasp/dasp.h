@@ -34,6 +34,12 @@ extern "C" {
 #define DASP_RUNS_PER_WARP 32
 /* Longest run kept whole; a longer one is split into runs of this length. */
 #define DASP_RUN_MAX 1024
+/* empty_rows = bitmap: rows one zero warp covers, in row order (a bit a
+ * row, one 32-bit word a lane; then 32 stores of 32 consecutive rows). */
+#define DASP_ZERO_ROWS_PER_WARP 1024
+/* med_ranges = on: most runs of equally shaped row-blocks kept in the
+ * kernel parameters (dasp_range). */
+#define DASP_MAX_RANGES 8
 /* Threads per block of the kernel (8 warps). */
 #define DASP_BLOCK_THREADS 256
 /* Column index of a padding slot: the kernels and the host load no x for it
@@ -82,6 +88,17 @@ static inline int dasp_shape_levels(dasp_shape top, dasp_shape lv[DASP_MAX_LEVEL
     }
 }
 
+/* A run of consecutive medium row-blocks [rb0, rb1) of one shape: equal
+ * block counts on every level and equal irregular counts on all 8 rows.
+ * Row-block rb's level l starts at q0 + (rb - rb0) qrb + off[l] (units of
+ * 32 values; off[0] = 0, off[levels] = qrb) and its row g's irregular
+ * entries at i0 + ((rb - rb0) 8 + g) cnt, so its warp reads no rb_ptr,
+ * rb_irr or irr_ptr before its first block load. */
+typedef struct dasp_range {
+    int32_t rb0, rb1, q0, qrb, i0, cnt;
+    int32_t off[DASP_MAX_LEVELS + 1];
+} dasp_range;
+
 /* Everything one launch reads, device pointers and the warp ranges of the
  * four parts; the kernel receives it by value. Warps are numbered long
  * segments first, then medium, short, tail and run warps. */
@@ -90,11 +107,15 @@ typedef struct dasp_launch {
     int32_t rb_per_warp;     /* medium row-blocks per warp: 1, 2 or 4 (rows_per_warp / 8) */
     int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
     int32_t l1_max;          /* 1: the kernels whose carveout dasp_prefer_l1 set to 0 (l1 = max) */
+    int32_t k4_batch8;       /* 1: m8n8k4 kernels loading 8 blocks (medium) or tiles (long) a step, not 4 */
     int64_t w_long;          /* warps of the long part = long segments */
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */
     int64_t w_tail;          /* warps of singles and empty rows (DASP_TAIL_PER_WARP each) */
     int64_t w_runs;          /* warps of the empty runs (DASP_RUNS_PER_WARP each); 0 unless empty_runs */
+    int64_t w_zero;          /* warps of the empty-row bitmap (DASP_ZERO_ROWS_PER_WARP rows each); 0 unless
+                                empty_rows = bitmap */
+    int64_t y_zero_bytes;    /* empty_rows = memset: bytes of y zeroed before the kernel; else 0 */
     /* long part */
     const void *long_val;    /* values of the long rows, each padded to VPL */
     const int32_t *long_col; /* their columns, DASP_PAD_COL for padding */
@@ -118,6 +139,8 @@ typedef struct dasp_launch {
     const int32_t *irr_ptr;  /* irregular (CUDA-core) entries of each sorted row, 8 n_rb + 1 */
     const int32_t *irr_col;
     const void *irr_val;
+    int32_t n_ranges;        /* med_ranges = on: runs of equally shaped row-blocks (0: off) */
+    dasp_range ranges[DASP_MAX_RANGES]; /* ascending, disjoint */
     /* short part */
     int64_t n_tiles13, n_tiles22, n_tiles4; /* short tiles of each packing, in that order */
     const void *sh_val;      /* 32 values per tile, row-major 8 x 4 */
@@ -131,6 +154,9 @@ typedef struct dasp_launch {
     /* empty_runs = 1: runs of consecutive empty rows, first row and length */
     int64_t n_runs;
     const int32_t *run_start, *run_len;
+    /* empty_rows = bitmap: bit r % 32 of word r / 32 set when row r is empty */
+    int64_t n_bit_words;
+    const uint32_t *empty_bits;
 } dasp_launch;
 
 /* The balanced (merge-path) path: every row, CSR on the CUDA cores, the

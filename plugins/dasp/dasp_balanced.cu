@@ -19,7 +19,7 @@
 // launch, deterministic, no spinning.
 #include <climits>
 
-#include "dasp_mma.cuh"
+#include "dasp_cross.cuh"
 
 namespace {
 
@@ -125,37 +125,7 @@ __device__ __forceinline__ void bal_warp(const dasp_bal_launch &L, const typenam
             V::store(y, r0 + r, s.prod[r]);
     if (ct < 0 && ch < 0)
         return;
-    acc_t *tails = static_cast<acc_t *>(L.tail), *heads = static_cast<acc_t *>(L.head);
-    int last_t = 0, last_h = 0;
-    if (lane == 0) {
-        if (ct >= 0)
-            tails[w] = tail;
-        if (ch >= 0)
-            heads[ch] = s.prod[0];
-        __threadfence(); // the pieces are visible before the counts say so
-        if (ct >= 0)
-            last_t = atomicAdd(L.count + ct, 1) == __ldg(L.x_w1 + ct) - __ldg(L.x_w0 + ct);
-        if (ch >= 0)
-            last_h = atomicAdd(L.count + ch, 1) == __ldg(L.x_w1 + ch) - __ldg(L.x_w0 + ch);
-    }
-    last_t = __shfl_sync(kFull, last_t, 0);
-    last_h = __shfl_sync(kFull, last_h, 0);
-#pragma unroll
-    for (int q = 0; q < 2; q++) {
-        const int c = q == 0 ? ch : ct;
-        if (!(q == 0 ? last_h : last_t))
-            continue;
-        __threadfence();
-        const int w0 = __ldg(L.x_w0 + c), w1 = __ldg(L.x_w1 + c);
-        acc_t p = 0;
-        for (int t = w0 + lane; t < w1; t += 32)
-            p += __ldcg(tails + t);
-        p = warp_sum(p);
-        if (lane == 0) {
-            V::store(y, __ldg(L.x_row + c), p + __ldcg(heads + c));
-            L.count[c] = 0; // ready for the next call
-        }
-    }
+    cross_pieces<V, true>(L, y, w, ct, ch, tail, s.prod[0], lane);
 }
 
 template <typename V>
@@ -173,15 +143,10 @@ __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_bal_kernel(const dasp
 
 extern "C" int dasp_bal_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream)
 {
-    if (L->warps <= 0)
-        return 0;
-    const int64_t blocks = (L->warps + kWarps - 1) / kWarps;
-    if (blocks > INT_MAX)
-        return (int)cudaErrorInvalidConfiguration;
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (L->f16)
-        dasp_bal_kernel<F16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    else
-        dasp_bal_kernel<F64><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    return (int)cudaGetLastError();
+    return bal_launch(L, stream, [&](unsigned b, cudaStream_t s) {
+        if (L->f16)
+            dasp_bal_kernel<F16><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+        else
+            dasp_bal_kernel<F64><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+    });
 }

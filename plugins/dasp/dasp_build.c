@@ -238,7 +238,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         arr_make(f, DASP_A_SINGLE_ROW, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_COL, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_VAL, (size_t)f->n.singles, es, 0) ||
-        arr_make(f, DASP_A_EMPTY_ROW, (size_t)f->n.empty, 4, 0))
+        arr_make(f, DASP_A_EMPTY_ROW, f->empty_mode == DASP_ER_LIST ? (size_t)f->n.empty : 0, 4, 0))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld short tiles", (long long)nt);
     int32_t *ids = f->a[DASP_A_SH_ROW].host;
 
@@ -275,7 +275,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         scol[k] = A->col_idx[A->row_ptr[r]];
         val_put(f->a[DASP_A_SINGLE_VAL].host, (size_t)k, A->val, (size_t)A->row_ptr[r], es);
     }
-    if (f->n.empty)
+    if (f->n.empty && f->empty_mode == DASP_ER_LIST)
         memcpy(f->a[DASP_A_EMPTY_ROW].host, c->order + c->off[C_EMPTY], (size_t)f->n.empty * 4);
     return SPMVLAB_OK;
 }
@@ -305,6 +305,18 @@ static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_
             rs[++r] = e[k];
         rl[r] = (int32_t)len;
     }
+    return SPMVLAB_OK;
+}
+
+/* empty_rows = bitmap: one bit a row (set: empty), 32 rows a word. */
+static spmvlab_status build_bitmap(dasp_format *f, const dasp_classes *c, spmvlab_err *err)
+{
+    const int32_t *e = c->order + c->off[C_EMPTY];
+    if (arr_make(f, DASP_A_EMPTY_BITS, ((size_t)f->rows + 31) / 32, 4, 0))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the empty-row bitmap");
+    uint32_t *bits = f->a[DASP_A_EMPTY_BITS].host;
+    for (int64_t k = 0; k < f->n.empty; k++)
+        bits[e[k] / 32] |= 1u << (e[k] % 32);
     return SPMVLAB_OK;
 }
 
@@ -364,6 +376,11 @@ spmvlab_status dasp_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *
         st = build_long(f, A, &c, es, err);
     if (st == SPMVLAB_OK && f->empty_runs)
         st = build_runs(f, &c, err);
+    if (st == SPMVLAB_OK && f->empty_mode == DASP_ER_BITMAP)
+        st = build_bitmap(f, &c, err);
+    f->n_ranges = 0;
+    if (st == SPMVLAB_OK && f->med_ranges)
+        dasp_build_ranges(f);
     free(c.order);
     return st;
 }

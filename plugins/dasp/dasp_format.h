@@ -19,7 +19,7 @@ enum dasp_array_id {
     DASP_A_IRR_PTR, DASP_A_IRR_COL, DASP_A_IRR_VAL, DASP_A_RB_BASE, DASP_A_RB_IRR,
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
-    DASP_A_RUN_START, DASP_A_RUN_LEN,
+    DASP_A_RUN_START, DASP_A_RUN_LEN, DASP_A_EMPTY_BITS,
     /* balanced path (dasp_balanced.c) */
     DASP_A_BAL_ROW_PTR, DASP_A_BAL_COL, DASP_A_BAL_VAL, DASP_A_BAL_W_ROW, DASP_A_BAL_W_NZ,
     DASP_A_BAL_W_CROSS, DASP_A_BAL_X_ROW, DASP_A_BAL_X_W0, DASP_A_BAL_X_W1,
@@ -74,6 +74,12 @@ typedef struct dasp_format {
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     int l1_max;              /* l1 = max: kernels with carveout 0 */
     int med_runs;            /* med_rows = runs: row-blocks of consecutive rows keep their first row only */
+    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved) */
+    int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
+    int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
+    int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
+    int n_ranges;            /* of them, kept (<= DASP_MAX_RANGES) */
+    dasp_range ranges[DASP_MAX_RANGES];
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
     int balance_auto;        /* balanced came from the row-length rule (balance = auto) */
     int bal_stream;          /* balanced path: 1 the stream kernel (tiles by non-zeros), 0 merge path */
@@ -103,6 +109,9 @@ typedef struct dasp_opts {
     int bal_kernel;     /* DASP_BK_STREAM or DASP_BK_MERGE */
     int med_rows;       /* DASP_MR_RUNS or DASP_MR_INDEX */
     int stream_k;       /* 8 or 16 */
+    int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP or DASP_ER_MEMSET */
+    int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
+    int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
@@ -111,6 +120,21 @@ enum { DASP_BAL_AUTO, DASP_BAL_OFF, DASP_BAL_ON };
 enum { DASP_L1_DRIVER, DASP_L1_MAX };
 enum { DASP_BK_STREAM, DASP_BK_MERGE };
 enum { DASP_MR_RUNS, DASP_MR_INDEX };
+enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET };
+enum { DASP_RANGES_ON, DASP_RANGES_OFF };
+
+/* empty_rows = auto: the bitmap when at least this share of the rows is
+ * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other
+ * matrix of the large set 0), else the list. */
+#define DASP_EMPTY_BITMAP_SHARE 0.125
+
+/* The empty-row mode empty_rows = auto picks for A (DASP_ER_LIST or
+ * DASP_ER_BITMAP). */
+int dasp_empty_rule(const spmvlab_matrix *A);
+
+/* Fills the kernel view's empty-row and range fields of f from its arrays
+ * (after the upload). */
+void dasp_fill_launch_extra(dasp_format *f);
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at
@@ -136,6 +160,10 @@ spmvlab_status dasp_bal_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_e
  * A. Returns OK, or NOMEM / LIMIT with the sentence in err; arrays made so
  * far stay in f->a for the caller to free. */
 spmvlab_status dasp_build(dasp_format *f, const spmvlab_matrix *A, spmvlab_err *err);
+
+/* med_ranges = on: finds the runs of equally shaped row-blocks of the
+ * built medium part (f->ranges, f->n_ranges). */
+void dasp_build_ranges(dasp_format *f);
 
 /* y = A*x on the CPU from the host arrays, in the kernels' order. */
 void dasp_host_f64(const dasp_format *f, const double *x, double *y);

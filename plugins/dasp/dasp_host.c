@@ -38,11 +38,15 @@
                 host_balanced_##SUFFIX(f, x, y);                            \
             return;                                                         \
         }                                                                   \
+        if (f->empty_mode == DASP_ER_MEMSET)                                \
+            host_zero_##SUFFIX(f, y);                                       \
         host_long_##SUFFIX(f, x, y);                                        \
         host_medium_##SUFFIX(f, x, y);                                      \
         host_short_##SUFFIX(f, x, y);                                       \
         host_tail_##SUFFIX(f, x, y);                                        \
         host_runs_##SUFFIX(f, y);                                           \
+        if (f->empty_mode == DASP_ER_BITMAP)                                \
+            host_zero_##SUFFIX(f, y);                                       \
     }
 DASP_HOST_ENTRY(double, f64)
 DASP_HOST_ENTRY(uint16_t, f16)

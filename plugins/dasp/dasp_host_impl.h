@@ -55,11 +55,19 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
                   *med_row = f->a[DASP_A_MED_ROW].host, *irr_ptr = f->a[DASP_A_IRR_PTR].host,
                   *icol = f->a[DASP_A_IRR_COL].host;
     for (int64_t rb = 0; rb < f->n.rb; rb++) {
+        /* med_ranges = on: the offsets of a row-block in a run of equal
+         * shape come from the run, as in the kernel. */
+        const dasp_range *rg = NULL;
+        for (int k = 0; k < f->n_ranges; k++)
+            if (rb >= f->ranges[k].rb0 && rb < f->ranges[k].rb1)
+                rg = &f->ranges[k];
         for (int g = 0; g < DASP_BM; g++) {
             DASP_ACC acc = 0;
             for (int lv = 0; lv < nl; lv++) {
                 const int64_t bk = dasp_shape_bk(f->lev[lv]), tile = DASP_BM * bk;
-                const int64_t q0 = rb_ptr[rb * nl + lv], q1 = rb_ptr[rb * nl + lv + 1];
+                const int64_t qr = rg ? rg->q0 + (rb - rg->rb0) * rg->qrb : 0;
+                const int64_t q0 = rg ? qr + rg->off[lv] : rb_ptr[rb * nl + lv],
+                              q1 = rg ? qr + rg->off[lv + 1] : rb_ptr[rb * nl + lv + 1];
                 for (int64_t b = q0 * 32; b < q1 * 32; b += tile)
                     for (int64_t e = 0; e < bk; e++) {
                         int64_t p = b + g * bk + e;
@@ -68,8 +76,12 @@ static void DASP_FN(host_medium)(const dasp_format *f, const void *x, void *y)
             }
             int64_t r = rb * DASP_BM + g;
             const int32_t *ri = f->a[DASP_A_RB_IRR].host; /* med_rows = runs: {offset, count} */
-            const int64_t i0 = ri && ri[2 * rb + 1] >= 0 ? ri[2 * rb] + (int64_t)g * ri[2 * rb + 1] : irr_ptr[r],
-                          i1 = ri && ri[2 * rb + 1] >= 0 ? i0 + ri[2 * rb + 1] : irr_ptr[r + 1];
+            int64_t i0 = ri && ri[2 * rb + 1] >= 0 ? ri[2 * rb] + (int64_t)g * ri[2 * rb + 1] : irr_ptr[r],
+                    i1 = ri && ri[2 * rb + 1] >= 0 ? i0 + ri[2 * rb + 1] : irr_ptr[r + 1];
+            if (rg) {
+                i0 = rg->i0 + ((rb - rg->rb0) * DASP_BM + g) * rg->cnt;
+                i1 = i0 + rg->cnt;
+            }
             DASP_ACC part[4] = {0, 0, 0, 0};
             for (int s = 0; s < lpr; s++)
                 for (int64_t i = i0 + s; i < i1; i += lpr)
@@ -161,7 +173,7 @@ static void DASP_FN(host_tail)(const dasp_format *f, const void *x, void *y)
                   *erow = f->a[DASP_A_EMPTY_ROW].host;
     for (int64_t k = 0; k < f->n.singles; k++)
         DASP_STORE(y, srow[k], DASP_LOAD(sval, k) * DASP_LOAD(x, scol[k]));
-    if (!f->empty_runs)
+    if (!f->empty_runs && f->empty_mode == DASP_ER_LIST)
         for (int64_t k = 0; k < f->n.empty; k++)
             DASP_STORE(y, erow[k], (DASP_ACC)0);
 }
@@ -173,6 +185,16 @@ static void DASP_FN(host_runs)(const dasp_format *f, void *y)
     for (int64_t k = 0; k < f->n.runs; k++)
         for (int32_t i = 0; i < rl[k]; i++)
             DASP_STORE(y, rs[k] + i, (DASP_ACC)0);
+}
+
+/* empty_rows = bitmap: every row whose bit is set written with 0;
+ * empty_rows = memset: every row 0 before the other parts store theirs. */
+static void DASP_FN(host_zero)(const dasp_format *f, void *y)
+{
+    const uint32_t *bits = f->a[DASP_A_EMPTY_BITS].host;
+    for (int32_t r = 0; r < f->rows; r++)
+        if (f->empty_mode == DASP_ER_MEMSET || (f->empty_mode == DASP_ER_BITMAP && (bits[r / 32] >> (r % 32)) & 1u))
+            DASP_STORE(y, r, (DASP_ACC)0);
 }
 
 /* Crossing rows of the balanced path: the last warp to arrive adds the

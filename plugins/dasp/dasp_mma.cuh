@@ -36,47 +36,34 @@ __device__ __forceinline__ void mma_m8n8k4(double (&c)[2], double a, double b)
                  : "d"(a), "d"(b));
 }
 
-__device__ __forceinline__ void mma_m16n8k4(double (&c)[2], double a, double b)
+// The sm_90 f64 shapes m16n8k4, m16n8k8, m16n8k16 (N = 1, 2, 4 values a
+// lane): A a(2j) = (g, t+4j) holds the lane's value j, the odd A registers
+// (rows 8-15) are zero; B b(j) = (t+4j, g). On sm_80 the same fragment runs
+// as N m8n8k4 in slot order.
+template <int N>
+__device__ __forceinline__ void mma_m16n8k(double (&c)[2], const double (&a)[N], const double (&b)[N])
 {
 #if __CUDA_ARCH__ >= 900
     double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
-                 "{%0, %1, %2, %3};\n"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
-                 : "d"(a), "d"(0.0), "d"(b));
-#else
-    mma_m8n8k4(c, a, b);
-#endif
-}
-
-// A: a0 (g, t), a2 (g, t+4) hold the lane's values; B: b0 (t, g), b1 (t+4, g).
-__device__ __forceinline__ void mma_m16n8k8(double (&c)[2], const double (&a)[2], const double (&b)[2])
-{
-#if __CUDA_ARCH__ >= 900
-    double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %6, %5, %6}, "
-                 "{%7, %8}, {%0, %1, %2, %3};\n"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
-                 : "d"(a[0]), "d"(a[1]), "d"(0.0), "d"(b[0]), "d"(b[1]));
-#else
-    mma_m8n8k4(c, a[0], b[0]);
-    mma_m8n8k4(c, a[1], b[1]);
-#endif
-}
-
-// A: a(2j) = (g, t+4j) holds the lane's value j; B: b(j) = (t+4j, g).
-__device__ __forceinline__ void mma_m16n8k16(double (&c)[2], const double (&a)[4], const double (&b)[4])
-{
-#if __CUDA_ARCH__ >= 900
-    double d2 = 0.0, d3 = 0.0; // rows 8-15: scratch, not results
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-                 "{%4, %8, %5, %8, %6, %8, %7, %8}, {%9, %10, %11, %12}, {%0, %1, %2, %3};\n"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
-                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(0.0), "d"(b[0]), "d"(b[1]), "d"(b[2]),
-                   "d"(b[3]));
+    if constexpr (N == 1)
+        asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                     "{%0, %1, %2, %3};\n"
+                     : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                     : "d"(a[0]), "d"(0.0), "d"(b[0]));
+    else if constexpr (N == 2)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %6, %5, %6}, "
+                     "{%7, %8}, {%0, %1, %2, %3};\n"
+                     : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                     : "d"(a[0]), "d"(a[1]), "d"(0.0), "d"(b[0]), "d"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                     "{%4, %8, %5, %8, %6, %8, %7, %8}, {%9, %10, %11, %12}, {%0, %1, %2, %3};\n"
+                     : "+d"(c[0]), "+d"(c[1]), "+d"(d2), "+d"(d3)
+                     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(0.0), "d"(b[0]), "d"(b[1]), "d"(b[2]),
+                       "d"(b[3]));
 #else
 #pragma unroll
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < N; j++)
         mma_m8n8k4(c, a[j], b[j]);
 #endif
 }
@@ -227,15 +214,20 @@ using ShapeF16 = ShapeOf<F16, FragF16, VPL, BK, U>;
 template <> struct Shape<DASP_F64_M8N8K4> : ShapeF64<1, 4, 4> {
     __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); } };
 template <> struct Shape<DASP_F64_M16N8K4> : ShapeF64<1, 4, 4> {
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k4(c, f.a[0], f.b[0]); } };
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k<1>(c, f.a, f.b); } };
 template <> struct Shape<DASP_F64_M16N8K8> : ShapeF64<2, 8, 2> {
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k8(c, f.a, f.b); } };
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k<2>(c, f.a, f.b); } };
 template <> struct Shape<DASP_F64_M16N8K16> : ShapeF64<4, 16, 1> {
-    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k16(c, f.a, f.b); } };
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m16n8k<4>(c, f.a, f.b); } };
 template <> struct Shape<DASP_F16_M16N8K8> : ShapeF16<2, 8, 4> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };
 template <> struct Shape<DASP_F16_M16N8K16> : ShapeF16<4, 16, 2> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k16_f16(c, f.a[0], f.a[1], f.b[0], f.b[1]); } };
+// k4_batch = 8: m8n8k4 with 8 blocks (or long tiles) loaded a step, twice
+// the loads in flight a warp (a kernel shape only; the format's is m8n8k4).
+constexpr int kF64M8N8K4x8 = 16;
+template <> struct Shape<kF64M8N8K4x8> : ShapeF64<1, 4, 8> {
+    __device__ static void mma(double (&c)[2], const Frag &f) { mma_m8n8k4(c, f.a[0], f.b[0]); } };
 // 8 x 4 blocks on m16n8k8: lanes t < 2 hold slots 2t, 2t+1; t >= 2 hold zero.
 template <> struct Shape<DASP_F16_M16N8K8_K4> : ShapeF16<2, 4, 4> {
     __device__ static void mma(float (&c)[2], const Frag &f) { mma_m16n8k8_f16(c, f.a[0], f.b[0]); } };

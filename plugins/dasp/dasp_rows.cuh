@@ -78,6 +78,26 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
 
 // ---- medium rows: RB row-blocks (8 RB rows) per warp --------------------------
 
+// The x of a lane's first irregular entry (column col, loaded with the
+// blocks), gathered with the first step's block gathers instead of after
+// the last MMA: one round trip less a warp.
+template <typename V>
+struct IrrFirst {
+    int col;
+    typename V::acc_t xv;
+    bool done;
+    __device__ __forceinline__ void gather(const typename V::val_t *x)
+    {
+        if (!done)
+            xv = col >= 0 ? V::x_at(x, col) : typename V::acc_t(0), done = true;
+    }
+};
+// The top shapes whose kernels keep that gather in registers (sm_90,
+// -Xptxas -v: no spills, no more registers); the others gather it last.
+template <int S>
+constexpr bool kIrrEarly = S == DASP_F64_M8N8K4 || S == kF64M8N8K4x8 || S == DASP_F16_M16N8K8 ||
+                           S == DASP_F16_M16N8K16;
+
 // Level I.. of top shape S for the warp's nrb row-blocks (level starts q, in
 // units of 32 values). G row-blocks run together, each with its own
 // accumulator, UB blocks of each per step, so a warp has about 4 values a
@@ -85,7 +105,8 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
 template <int S, int RB, int I>
 __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[RB][2], const dasp_launch &L,
                                               const int32_t (&q)[RB][DASP_MAX_LEVELS + 1],
-                                              const typename Shape<S>::V::val_t *x, int lane)
+                                              const typename Shape<S>::V::val_t *x, int lane,
+                                              IrrFirst<typename Shape<S>::V> &irr)
 {
     if constexpr (I < Levels<S>::N) {
         constexpr int SL = Levels<S>::at[I];
@@ -125,6 +146,8 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
 #pragma unroll
                     for (int u = 0; u < UB; u++)
                         fr[b][u].gather(x);
+                if constexpr (kIrrEarly<S>)
+                    irr.gather(x);
 #pragma unroll
                 for (int b = 0; b < G; b++)
 #pragma unroll
@@ -133,7 +156,7 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
                             Sh::mma(c[gb + b], fr[b][u]);
             }
         }
-        medium_levels<S, RB, I + 1>(c, L, q, x, lane);
+        medium_levels<S, RB, I + 1>(c, L, q, x, lane, irr);
     }
 }
 
@@ -153,8 +176,30 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
     const int nrb = L.n_rb - rb0 < RB ? (int)(L.n_rb - rb0) : RB;
     const int j = lane / LPR, sub = lane % LPR;
     const int64_t r = rb0 * DASP_BM + j;
+    // med_ranges = on: row-blocks inside one run of equal shape take their
+    // block and irregular offsets from the parameters, so the block loads
+    // wait for no rb_ptr / rb_irr load (the same offsets as those arrays).
+    int32_t q[RB][DASP_MAX_LEVELS + 1];
     int i0 = 0, i1 = 0, row = -1;
-    if (j < nrb * DASP_BM) {
+    bool in_rg = false;
+#pragma unroll
+    for (int k = 0; k < DASP_MAX_RANGES; k++) {
+        const dasp_range &R = L.ranges[k];
+        if (k < L.n_ranges && !in_rg && rb0 >= R.rb0 && rb0 + nrb <= R.rb1) {
+            in_rg = true;
+            const int d = (int)(rb0 - R.rb0);
+            if (j < nrb * DASP_BM) {
+                i0 = R.i0 + ((d + j / DASP_BM) * DASP_BM + j % DASP_BM) * R.cnt;
+                i1 = i0 + R.cnt;
+            }
+#pragma unroll
+            for (int b = 0; b < RB; b++)
+#pragma unroll
+                for (int l = 0; l <= NL; l++)
+                    q[b][l] = b < nrb ? R.q0 + (d + b) * R.qrb + R.off[l] : 0;
+        }
+    }
+    if (j < nrb * DASP_BM && !in_rg) {
         // med_rows = runs: a row-block whose rows have equal irregular
         // counts reads one 8-byte {offset, count} instead of 8 offsets.
         const int2 ib = L.rb_irr ? __ldg(reinterpret_cast<const int2 *>(L.rb_irr) + rb0 + j / DASP_BM)
@@ -166,17 +211,20 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
             i0 = __ldg(L.irr_ptr + r);
             i1 = __ldg(L.irr_ptr + r + 1);
         }
+    }
+    if (!in_rg) {
+#pragma unroll
+        for (int b = 0; b < RB; b++)
+#pragma unroll
+            for (int l = 0; l <= NL; l++)
+                q[b][l] = b < nrb ? __ldg(L.rb_ptr + (rb0 + b) * NL + l) : 0;
+    }
+    if (j < nrb * DASP_BM) {
         // med_rows = runs: a row-block of 8 consecutive rows reads its first
         // row only (4 bytes per 8 rows, not per row; y stored coalesced).
         const int rbb = L.rb_base ? __ldg(L.rb_base + rb0 + j / DASP_BM) : -1;
         row = rbb >= 0 ? rbb + j % DASP_BM : __ldg(L.med_row + r);
     }
-    int32_t q[RB][DASP_MAX_LEVELS + 1];
-#pragma unroll
-    for (int b = 0; b < RB; b++)
-#pragma unroll
-        for (int l = 0; l <= NL; l++)
-            q[b][l] = b < nrb ? __ldg(L.rb_ptr + (rb0 + b) * NL + l) : 0;
     // The lane's first irregular entry is loaded with the blocks.
     const val_t *ival = static_cast<const val_t *>(L.irr_val);
     int i = i0 + sub, c0 = DASP_PAD_COL;
@@ -189,10 +237,12 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
 #pragma unroll
     for (int b = 0; b < RB; b++)
         c[b][0] = c[b][1] = 0;
-    medium_levels<S, RB, 0>(c, L, q, x, lane);
+    IrrFirst<V> irr = {c0, acc_t(0), false};
+    medium_levels<S, RB, 0>(c, L, q, x, lane, irr);
+    irr.gather(x); // not done yet: no block, or a late shape
     acc_t s = 0;
     if (c0 >= 0)
-        s = V::fma(V::acc(v0), V::x_at(x, c0), s);
+        s = V::fma(V::acc(v0), irr.xv, s);
     // The rest, kIrrUnroll entries a lane per step: their value / column
     // loads, then their x gathers, are all issued before the first FMA (the
     // same FMAs in the same order as one entry at a time).

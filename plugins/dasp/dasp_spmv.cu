@@ -182,7 +182,24 @@ __device__ __forceinline__ void runs_warp(const dasp_launch &L, typename V::val_
     }
 }
 
-// Warps are numbered long segments, medium, short, tail, runs; every role is
+// ---- empty rows by bitmap (empty_rows = bitmap): DASP_ZERO_ROWS_PER_WARP
+// consecutive rows a warp; lane l loads the warp's word l, then store i
+// writes the empty ones of rows 32 i .. 32 i + 31 (256 consecutive bytes of
+// y in f64, 8 sectors, instead of up to 32 scattered sectors a store) ----
+
+template <typename V>
+__device__ __forceinline__ void zero_warp(const dasp_launch &L, typename V::val_t *y, int64_t w, int lane)
+{
+    constexpr int kWords = DASP_ZERO_ROWS_PER_WARP / 32;
+    const int64_t w0 = w * kWords;
+    const uint32_t bits = w0 + lane < L.n_bit_words && lane < kWords ? __ldcs(L.empty_bits + w0 + lane) : 0u;
+#pragma unroll 8
+    for (int i = 0; i < kWords; i++)
+        if ((__shfl_sync(kFull, bits, i) >> lane) & 1u)
+            V::store(y, (int)((w0 + i) * 32 + lane), typename V::acc_t(0));
+}
+
+// Warps are numbered long segments, medium, short, tail, runs, zero; every role is
 // uniform over a warp, so each MMA and shuffle runs with all 32 lanes.
 template <int S, int RB>
 __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, void *yv)
@@ -213,8 +230,13 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
         return;
     }
     w -= L.w_tail;
-    if (w < L.w_runs)
+    if (w < L.w_runs) {
         runs_warp<V>(L, y, w, lane);
+        return;
+    }
+    w -= L.w_runs;
+    if (w < L.w_zero)
+        zero_warp<V>(L, y, w, lane);
 }
 
 // C = 1: the same kernel as a separate function whose shared-memory
@@ -264,16 +286,25 @@ cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned 
 
 extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
 {
-    const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs;
-    if (warps <= 0)
-        return 0;
+    const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero;
     const int64_t blocks = (warps + kWarps - 1) / kWarps;
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
     cudaStream_t s = static_cast<cudaStream_t>(stream);
+    // empty_rows = memset: every row 0 first (one streaming write of y,
+    // whole sectors); the kernel then stores the non-empty rows only.
+    if (L->y_zero_bytes > 0) {
+        const cudaError_t e = cudaMemsetAsync(y, 0, (size_t)L->y_zero_bytes, s);
+        if (e != cudaSuccess)
+            return (int)e;
+    }
+    if (warps <= 0)
+        return 0;
     const unsigned b = (unsigned)blocks;
     switch (L->shape) {
-    case DASP_F64_M8N8K4: return (int)launch_shape<DASP_F64_M8N8K4>(*L, x, y, b, s);
+    case DASP_F64_M8N8K4:
+        return L->k4_batch8 ? (int)launch_shape<kF64M8N8K4x8>(*L, x, y, b, s)
+                            : (int)launch_shape<DASP_F64_M8N8K4>(*L, x, y, b, s);
     case DASP_F64_M16N8K4: return (int)launch_shape<DASP_F64_M16N8K4>(*L, x, y, b, s);
     case DASP_F64_M16N8K8: return (int)launch_shape<DASP_F64_M16N8K8>(*L, x, y, b, s);
     case DASP_F64_M16N8K16: return (int)launch_shape<DASP_F64_M16N8K16>(*L, x, y, b, s);
@@ -298,6 +329,7 @@ extern "C" int dasp_prefer_l1(void)
     if (e == cudaSuccess)                                                                                 \
         e = cudaFuncSetAttribute(dasp_kernel<S, 4, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
     DASP_CARVE(DASP_F64_M8N8K4)
+    DASP_CARVE(kF64M8N8K4x8)
     DASP_CARVE(DASP_F64_M16N8K4)
     DASP_CARVE(DASP_F64_M16N8K8)
     DASP_CARVE(DASP_F64_M16N8K16)

@@ -30,7 +30,7 @@
 //      sm_90), dropping the x lines of every warp on the SM.
 #include <climits>
 
-#include "dasp_mma.cuh"
+#include "dasp_cross.cuh"
 
 namespace {
 
@@ -83,34 +83,28 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
     // (2) the walk.
     acc_t run = 0, first_sum = 0;
     int first_row = -1;
+    // Closes every row ending at or before item j: the first one waits for
+    // the carry, the others are stored; the row ends shift by one each.
+    auto close_rows = [&](int64_t j) {
+        while (e <= j) {
+            if (first_row < 0)
+                first_row = r, first_sum = run;
+            else
+                V::store(y, r, run);
+            run = 0;
+            r++;
+            e = e1, e1 = e2, e2 = e3;
+            e3 = r + 3 < rows ? __ldg(L.row_ptr + r + 4) : INT_MAX;
+        }
+    };
 #pragma unroll
     for (int k = 0; k < kK; k++) {
         if (k < nk) {
-            const int j = (int)(a + k);
-            while (e <= j) {
-                if (first_row < 0)
-                    first_row = r, first_sum = run;
-                else
-                    V::store(y, r, run);
-                run = 0;
-                r++;
-                e = e1, e1 = e2, e2 = e3;
-                e3 = r + 3 < rows ? __ldg(L.row_ptr + r + 4) : INT_MAX;
-            }
+            close_rows((int)(a + k));
             run = V::fma(V::acc(vb.v[k]), xv[k], run);
         }
     }
-    const int64_t b = a + nk;
-    while (e <= b) { // rows ending at the lane's end, empty ones there included
-        if (first_row < 0)
-            first_row = r, first_sum = run;
-        else
-            V::store(y, r, run);
-        run = 0;
-        r++;
-        e = e1, e1 = e2, e2 = e3;
-        e3 = r + 3 < rows ? __ldg(L.row_ptr + r + 4) : INT_MAX;
-    }
+    close_rows(a + nk); // rows ending at the lane's end, empty ones there included
     // (3) carries: segmented inclusive scan keyed by the row each lane ends in.
     const acc_t sc = warp_seg_scan(run, r, lane);
     const acc_t before = __shfl_up_sync(kFull, sc, 1);
@@ -128,35 +122,9 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
         return;
     const unsigned hm = __ballot_sync(kFull, is_head);
     const acc_t head = __shfl_sync(kFull, first_sum, hm ? __ffs(hm) - 1 : 0);
-    acc_t *tails = static_cast<acc_t *>(L.tail), *heads = static_cast<acc_t *>(L.head);
-    int last_t = 0, last_h = 0;
-    if (lane == 0) {
-        if (ct >= 0)
-            tails[w] = tail;
-        if (ch >= 0)
-            heads[ch] = head;
-        // Release (count_release): no fence and no L1 invalidation in every
-        // crossing warp, as __threadfence() costs the merge kernel.
-        if (ct >= 0)
-            last_t = count_release(L.count + ct) == __ldg(L.x_w1 + ct) - __ldg(L.x_w0 + ct);
-        if (ch >= 0)
-            last_h = count_release(L.count + ch) == __ldg(L.x_w1 + ch) - __ldg(L.x_w0 + ch);
-    }
-    last_t = __shfl_sync(kFull, last_t, 0);
-    last_h = __shfl_sync(kFull, last_h, 0);
-#pragma unroll
-    for (int q = 0; q < 2; q++) {
-        const int c = q == 0 ? ch : ct;
-        if (!(q == 0 ? last_h : last_t))
-            continue;
-        const int w0 = __ldg(L.x_w0 + c), w1 = __ldg(L.x_w1 + c);
-        acc_t p = lane_pieces(tails + w0, w1 - w0, lane);
-        p = warp_sum(p);
-        if (lane == 0) {
-            V::store(y, __ldg(L.x_row + c), p + ld_strong(heads + c));
-            L.count[c] = 0; // ready for the next call
-        }
-    }
+    // Release counts (count_release): no fence and no L1 invalidation in
+    // every crossing warp, as __threadfence() costs the merge kernel.
+    cross_pieces<V, false>(L, y, w, ct, ch, tail, head, lane);
 }
 
 template <typename V, int K>
@@ -173,20 +141,15 @@ __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_str_kernel(const dasp
 
 extern "C" int dasp_str_spmv_launch(const dasp_bal_launch *L, const void *x, void *y, void *stream)
 {
-    if (L->warps <= 0)
-        return 0;
-    const int64_t blocks = (L->warps + kWarps - 1) / kWarps;
-    if (blocks > INT_MAX)
-        return (int)cudaErrorInvalidConfiguration;
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    const bool k16 = L->str_k == 16;
-    if (L->f16 && k16)
-        dasp_str_kernel<F16, 16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    else if (L->f16)
-        dasp_str_kernel<F16, 8><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    else if (k16)
-        dasp_str_kernel<F64, 16><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    else
-        dasp_str_kernel<F64, 8><<<(unsigned)blocks, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
-    return (int)cudaGetLastError();
+    return bal_launch(L, stream, [&](unsigned b, cudaStream_t s) {
+        const bool k16 = L->str_k == 16;
+        if (L->f16 && k16)
+            dasp_str_kernel<F16, 16><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+        else if (L->f16)
+            dasp_str_kernel<F16, 8><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+        else if (k16)
+            dasp_str_kernel<F64, 16><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+        else
+            dasp_str_kernel<F64, 8><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+    });
 }

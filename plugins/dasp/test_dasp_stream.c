@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "test_dasp_check.h"
 
 static const char *const sets_k8[] = {"balance=on", "bal_kernel=stream", NULL};
 static const char *const sets_k16[] = {"balance=on", "bal_kernel=stream", "stream_k=16", NULL};
@@ -19,34 +19,10 @@ static const char *const sets_k16[] = {"balance=on", "bal_kernel=stream", "strea
 static const char *const *stream_sets = sets_k8;
 
 /* Converts A in dtype with the stream kernel and checks spmv_host against
- * the bound; want (f64 only) are "key=value" words of describe(). */
+ * the bound; want (f64, 8 a lane only) are "key=value" words of describe(). */
 static void check(const char *what, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *want)
 {
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    spmvlab_status st = test_convert("dasp", A, dtype, stream_sets, &t, &err);
-    TEST_CHECK(st == SPMVLAB_OK);
-    if (st != SPMVLAB_OK) {
-        fprintf(stderr, "%s (%s): %s\n", what, spmvlab_dtype_name(dtype), err.msg);
-        test_instance_free(t);
-        return;
-    }
-    char text[620];
-    snprintf(text, sizeof text, " %s ", test_describe(t));
-    for (int i = 0; want && stream_sets == sets_k8 && want[i]; i++) {
-        char key[96];
-        snprintf(key, sizeof key, " %s ", want[i]);
-        if (!strstr(text, key))
-            fprintf(stderr, "%s: ", what);
-        TEST_CONTAINS(text, key);
-    }
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        double r = test_verify_host(t, seed);
-        if (!(r <= 1.0))
-            fprintf(stderr, "%s (%s): error ratio %g\n", what, spmvlab_dtype_name(dtype), r);
-        TEST_CHECK(r <= 1.0);
-    }
-    test_instance_free(t);
+    dasp_check_case(what, A, dtype, stream_sets, stream_sets == sets_k8 ? want : NULL, 3);
 }
 
 /* Rows of the given lengths, cols columns, checked in both dtypes. */
