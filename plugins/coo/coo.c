@@ -61,7 +61,7 @@ static const spmvlab_option coo_options[] = {
     {"zero", SPMVLAB_OPT_ENUM, "auto", 0, 0, "memset|owner|auto",
      "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its "
      "first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; "
-     "auto: owner unless more than a quarter of the rows is empty",
+     "auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset",
      SPMVLAB_FIELD(coo_opts, zero)},
     {NULL}};
 
@@ -152,7 +152,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->val, A->val, n * vs);
 
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               (o->zero == COO_ZERO_AUTO ? coo_auto_owner(A->row_ptr, A->rows)
+               (o->zero == COO_ZERO_AUTO ? coo_auto_owner(A->nnz, A->rows)
                                          : o->zero == COO_ZERO_OWNER);
     const spmvlab_array a[] = {
         {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},

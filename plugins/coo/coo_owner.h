@@ -46,19 +46,23 @@
 /* The zero option's choices, in the order of its "a|b|c" text. */
 enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 
-/* auto: owner unless more than this share of the rows is empty. Empty rows
- * cost the owner write a store each from inside the kernel (scattered, and
- * a lane or the warp walks each gap) against one streaming memset pass; on
- * matrices made mostly of empty rows (rmat-s22-ef4: 70 %) the memset stays. */
-#define COO_OWN_MAX_EMPTY 0.25
+/* auto: the owner write on matrices of at least COO_OWN_MIN_NNZ non-zeros
+ * whose rows hold at most COO_OWN_MAX_MEAN entries on average, else the
+ * memset. H100, f64 (docs/perf/2026-11-23-h100-b/coozero.csv, owner against
+ * memset): short rows gain 2-6 % (stencil2d5-2000 153.8 against 163.0 us,
+ * G3_circuit 63.9 against 67.3, rmat-s22-ef4 226.8 against 239.4, mixed-2m
+ * 164.7 against 170.5); longer rows lose 1-13 % (blocks-6x6 97.8 against
+ * 86.8, banded-bw32 84.6 against 82.2, mixed-1m 200.1 against 197.8), and
+ * on launch-bound matrices the carry kernel costs 0.3-0.6 us more than the
+ * memset node (stencil2d5-s 3.63 against 3.14). The one short-row matrix
+ * that loses is rmat-s20-ef8-sym (158.5 against 152.3). */
+#define COO_OWN_MIN_NNZ (1 << 20)
+#define COO_OWN_MAX_MEAN 16.0
 
-/* 1 when auto takes the owner write for a CSR row pointer, else 0. */
-static inline int coo_auto_owner(const int32_t *row_ptr, int32_t rows)
+/* 1 when auto takes the owner write for `nnz` entries over `rows` rows. */
+static inline int coo_auto_owner(int64_t nnz, int32_t rows)
 {
-    int32_t empty = 0;
-    for (int32_t i = 0; i < rows; i++)
-        empty += row_ptr[i + 1] == row_ptr[i];
-    return rows > 0 && (double)empty <= COO_OWN_MAX_EMPTY * (double)rows;
+    return rows > 0 && nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows;
 }
 
 /* The carry slots of one plan. */

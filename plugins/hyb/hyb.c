@@ -296,7 +296,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     };
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
-               (o->coo_zero == COO_ZERO_AUTO ? coo_auto_owner(A->row_ptr, A->rows)
+               (o->coo_zero == COO_ZERO_AUTO ? coo_auto_owner(A->nnz, A->rows)
                                              : o->coo_zero == COO_ZERO_OWNER);
     st = spmvlab_put_all(ctx, a, 5, err);
     if (st == SPMVLAB_OK && f->owner)
