@@ -78,26 +78,6 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
 
 // ---- medium rows: RB row-blocks (8 RB rows) per warp --------------------------
 
-// The x of a lane's first irregular entry (column col, loaded with the
-// blocks), gathered with the first step's block gathers instead of after
-// the last MMA: one round trip less a warp.
-template <typename V>
-struct IrrFirst {
-    int col;
-    typename V::acc_t xv;
-    bool done;
-    __device__ __forceinline__ void gather(const typename V::val_t *x)
-    {
-        if (!done)
-            xv = col >= 0 ? V::x_at(x, col) : typename V::acc_t(0), done = true;
-    }
-};
-// The top shapes whose kernels keep that gather in registers (sm_90,
-// -Xptxas -v: no spills, no more registers); the others gather it last.
-template <int S>
-constexpr bool kIrrEarly = S == DASP_F64_M8N8K4 || S == kF64M8N8K4x8 || S == DASP_F16_M16N8K8 ||
-                           S == DASP_F16_M16N8K16;
-
 // Level I.. of top shape S for the warp's nrb row-blocks (level starts q, in
 // units of 32 values). G row-blocks run together, each with its own
 // accumulator, UB blocks of each per step, so a warp has about 4 values a
@@ -105,8 +85,7 @@ constexpr bool kIrrEarly = S == DASP_F64_M8N8K4 || S == kF64M8N8K4x8 || S == DAS
 template <int S, int RB, int I>
 __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[RB][2], const dasp_launch &L,
                                               const int32_t (&q)[RB][DASP_MAX_LEVELS + 1],
-                                              const typename Shape<S>::V::val_t *x, int lane,
-                                              IrrFirst<typename Shape<S>::V> &irr)
+                                              const typename Shape<S>::V::val_t *x, int lane)
 {
     if constexpr (I < Levels<S>::N) {
         constexpr int SL = Levels<S>::at[I];
@@ -146,8 +125,6 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
 #pragma unroll
                     for (int u = 0; u < UB; u++)
                         fr[b][u].gather(x);
-                if constexpr (kIrrEarly<S>)
-                    irr.gather(x);
 #pragma unroll
                 for (int b = 0; b < G; b++)
 #pragma unroll
@@ -156,7 +133,7 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
                             Sh::mma(c[gb + b], fr[b][u]);
             }
         }
-        medium_levels<S, RB, I + 1>(c, L, q, x, lane, irr);
+        medium_levels<S, RB, I + 1>(c, L, q, x, lane);
     }
 }
 
@@ -237,12 +214,10 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
 #pragma unroll
     for (int b = 0; b < RB; b++)
         c[b][0] = c[b][1] = 0;
-    IrrFirst<V> irr = {c0, acc_t(0), false};
-    medium_levels<S, RB, 0>(c, L, q, x, lane, irr);
-    irr.gather(x); // not done yet: no block, or a late shape
+    medium_levels<S, RB, 0>(c, L, q, x, lane);
     acc_t s = 0;
     if (c0 >= 0)
-        s = V::fma(V::acc(v0), irr.xv, s);
+        s = V::fma(V::acc(v0), V::x_at(x, c0), s);
     // The rest, kIrrUnroll entries a lane per step: their value / column
     // loads, then their x gathers, are all issued before the first FMA (the
     // same FMAs in the same order as one entry at a time).
