@@ -7,6 +7,93 @@
 #ifndef SPMVLAB_PLUGIN_HELPERS_H
 #define SPMVLAB_PLUGIN_HELPERS_H
 
+/* ------------------------------------------------------------------------
+ * The descriptor in one statement, and option-table rows in one line each.
+ * ---------------------------------------------------------------------- */
+
+/* Defines the descriptor P##_plugin of plugin P (the SPMVLAB_PLUGIN_STANDARD
+ * members, its version, dtypes, summary and reference, then any optional
+ * members by name) and exports it as the plugin's entry:
+ *   SPMVLAB_PLUGIN_DEFINE(mine, "1.0.0", SPMVLAB_DTYPES_F64_F32, "summary", "reference",
+ *                         .check_options = mine_check_options); */
+#define SPMVLAB_PLUGIN_DEFINE(P, ver, dtype_set, summary_text, ... /* reference, optional members */) \
+    static const spmvlab_plugin P##_plugin = {SPMVLAB_PLUGIN_STANDARD(P), .version = ver,                 \
+                                              .dtypes = dtype_set, .summary = summary_text,               \
+                                              .reference = __VA_ARGS__};                                  \
+    SPMVLAB_PLUGIN_ENTRY(P##_plugin)
+
+/* One option-table row filling member m of the options struct S. The key is
+ * the member's name; SPMVLAB_OPTION_ROW names a different key. */
+#define SPMVLAB_OPTION_ROW(S, key, m, type, def, min, max, choices, help) \
+    {key, type, def, min, max, choices, help, SPMVLAB_FIELD(S, m)}
+#define SPMVLAB_INT_OPTION(S, m, def, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT, def, min, max, NULL, help)
+#define SPMVLAB_FLOAT_OPTION(S, m, def, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_FLOAT, def, min, max, NULL, help)
+/* INT_AUTO, default "auto". */
+#define SPMVLAB_AUTO_OPTION(S, m, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT_AUTO, "auto", min, max, NULL, help)
+#define SPMVLAB_ENUM_OPTION(S, m, def, choices, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_ENUM, def, 0, 0, choices, help)
+#define SPMVLAB_BOOL_OPTION(S, m, def, help) SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_BOOL, def, 0, 0, NULL, help)
+
+/* ------------------------------------------------------------------------
+ * convert: its start, its device copies and its end.
+ * ---------------------------------------------------------------------- */
+
+/* convert's own dtype check: OK when A's dtype is in dtype_set (the
+ * descriptor's dtypes), else UNSUPPORTED naming the dtypes it takes. The
+ * core refuses such runs before convert; `spmvlab check` hands convert an
+ * undeclared dtype anyway to see the plugin refuse it by itself. */
+static inline spmvlab_status spmvlab_check_dtype(spmvlab_ctx *ctx, const spmvlab_matrix *A, uint32_t dtype_set,
+                                                 spmvlab_err *err)
+{
+    static const char *const names[] = {"f64", "f32", "f16"};
+    if (dtype_set & SPMVLAB_DTYPE_BIT(A->dtype))
+        return SPMVLAB_OK;
+    char list[32] = "";
+    for (int d = SPMVLAB_F64, n = 0; d <= SPMVLAB_F16; d++)
+        if (dtype_set & SPMVLAB_DTYPE_BIT(d)) {
+            size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s%s", n++ ? " and " : "", names[d]);
+        }
+    return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "the format supports %s only, not %s", list,
+                     (unsigned)A->dtype <= SPMVLAB_F16 ? names[A->dtype] : "this dtype");
+}
+
+/* The start of convert: *out = NULL, the dtype check, then *made = a zeroed
+ * format of size bytes (calloc). Returns OK, UNSUPPORTED or NOMEM. */
+static inline spmvlab_status spmvlab_convert_begin(spmvlab_ctx *ctx, const spmvlab_matrix *A, uint32_t dtype_set,
+                                                   void **made, size_t size, void **out, spmvlab_err *err)
+{
+    *out = NULL;
+    *made = NULL;
+    spmvlab_status st = spmvlab_check_dtype(ctx, A, dtype_set, err);
+    if (st != SPMVLAB_OK)
+        return st;
+    *made = calloc(1, size);
+    return *made ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
+}
+
+/* spmvlab_convert_begin for the format f (a pointer to a struct with members
+ * ctx, dtype, rows, cols and nnz, which it fills from ctx and A); returns
+ * from convert with the status when that fails:
+ *   mine_fmt *f;
+ *   SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err); */
+#define SPMVLAB_CONVERT_BEGIN(f, ctx, A, dtype_set, out, err)                                               \
+    do {                                                                                                    \
+        void *made_;                                                                                        \
+        spmvlab_status begun_ = spmvlab_convert_begin(ctx, A, dtype_set, &made_, sizeof *(f), out, err);    \
+        if (begun_ != SPMVLAB_OK)                                                                           \
+            return begun_;                                                                                  \
+        (f) = made_;                                                                                        \
+        (f)->ctx = (ctx);                                                                                   \
+        (f)->dtype = (A)->dtype;                                                                            \
+        (f)->rows = (A)->rows;                                                                              \
+        (f)->cols = (A)->cols;                                                                              \
+        (f)->nnz = (A)->nnz;                                                                                \
+    } while (0)
+
 /* Allocates bytes of tracked device memory at *dst and, when src is not
  * NULL, uploads src there; adds bytes to *held (the plugin's running
  * footprint) once allocated. 0 bytes: *dst = NULL and OK. Returns the
