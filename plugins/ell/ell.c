@@ -47,8 +47,7 @@ typedef struct ell_opts {
 } ell_opts;
 
 static const spmvlab_option ell_options[] = {
-    {"max_fill", SPMVLAB_OPT_FLOAT, "3.0", 1.0, 1.0e9, NULL,
-     "refuse when rows * width (padded slots) exceeds max_fill * nnz", SPMVLAB_FIELD(ell_opts, max_fill)},
+    SPMVLAB_FLOAT_OPTION(ell_opts, max_fill, "3.0", 1.0, 1.0e9, "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
     {NULL}};
 
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
@@ -112,8 +111,8 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "ell supports f64 and f32 values only");
+    if (spmvlab_check_dtype(ctx, A, SPMVLAB_DTYPES_F64_F32, err) != SPMVLAB_OK)
+        return SPMVLAB_UNSUPPORTED;
 
     int32_t width = 0;
     for (int32_t i = 0; i < A->rows; i++) {
@@ -205,14 +204,8 @@ static void ell_describe(const void *fmt, char *buf, size_t len)
         snprintf(buf, len, "width=%d slots=%zu fill=n/a", f->width, f->slots);
 }
 
-static const spmvlab_plugin ell_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(ell),
-    .summary = "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
-    .version = "1.1.0",
-    .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
-                 "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
-                 "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-};
-
-SPMVLAB_PLUGIN_ENTRY(ell_plugin)
+SPMVLAB_PLUGIN_DEFINE(ell, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
+                      "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
+                      "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
+                      "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)");
