@@ -18,6 +18,7 @@
 #ifndef SPMVLAB_PLUGIN_H
 #define SPMVLAB_PLUGIN_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -151,6 +151,27 @@ static inline void spmvlab_free_all(spmvlab_ctx *ctx, void *const *ptrs, int n)
         ctx->dev_free(ctx, ptrs[k]);
 }
 
+/* The number of elements of the array a. */
+#define SPMVLAB_COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* free() for each of n host pointers (NULL ones included). */
+static inline void spmvlab_free_each(void *const *ptrs, int n)
+{
+    for (int k = 0; k < n; k++)
+        free(ptrs[k]);
+}
+
+/* The end of destroy: ctx->dev_free for the ndev device pointers, free()
+ * for the nhost host pointers, then free(fmt):
+ *   spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host)); */
+static inline void spmvlab_free_format(spmvlab_ctx *ctx, void *fmt, void *const *dev, int ndev, void *const *host,
+                                       int nhost)
+{
+    spmvlab_free_all(ctx, dev, ndev);
+    spmvlab_free_each(host, nhost);
+    free(fmt);
+}
+
 /* The end of convert: on OK hands the format f out in *out, else frees it
  * with the plugin's destroy; returns st. `return spmvlab_converted(st, f, my_destroy, out);` */
 static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void (*destroy)(void *), void **out)
@@ -161,6 +182,26 @@ static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void 
         destroy(f);
     return st;
 }
+
+/* check_options' refusal: writes the sentence (printf format) into err and
+ * returns INVALID_OPTION. `return spmvlab_bad_option(err, "x = %d must be ...", v);` */
+static inline spmvlab_status spmvlab_bad_option(spmvlab_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static inline spmvlab_status spmvlab_bad_option(spmvlab_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return SPMVLAB_INVALID_OPTION;
+}
+
+/* 1 when v is a power of two (1, 2, 4, ...) or SPMVLAB_AUTO: a lane count an
+ * option may hold. */
+static inline int spmvlab_pow2_or_auto(int v) { return v == SPMVLAB_AUTO || (v > 0 && (v & (v - 1)) == 0); }
 
 /* spmv's status after a launch: OK for code 0 (cudaSuccess), else
  * CUDA_ERROR with "<what> failed: <text(code)>", text being the plugin's
