@@ -51,15 +51,8 @@ static void bcsr_destroy(void *fmt)
     if (!f)
         return;
     void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
-    spmvlab_free_all(f->ctx, dev, 7);
-    free(f->bptr);
-    free(f->sptr);
-    free(f->bcol);
-    free(f->bval);
-    free(f->rptr);
-    free(f->rcol);
-    free(f->rval);
-    free(f);
+    void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval};
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Picks r and c: the fixed values, 1x1 for a matrix without entries, else
