@@ -51,16 +51,11 @@ static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adap
 static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const csr_opts *o = spmvlab_opts_fields(opts);
-    if (o->width != SPMVLAB_AUTO && (o->width & (o->width - 1))) {
-        snprintf(err->msg, sizeof err->msg, "csr option width = %d must be a power of two from 1 to 32",
-                 o->width);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->block_rows != SPMVLAB_AUTO && (o->block_rows & (o->block_rows - 1))) {
-        snprintf(err->msg, sizeof err->msg,
-                 "csr option block_rows = %d must be a power of two from 8 to 1024", o->block_rows);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (!spmvlab_pow2_or_auto(o->width))
+        return spmvlab_bad_option(err, "csr option width = %d must be a power of two from 1 to 32", o->width);
+    if (!spmvlab_pow2_or_auto(o->block_rows))
+        return spmvlab_bad_option(err, "csr option block_rows = %d must be a power of two from 8 to 1024",
+                                  o->block_rows);
     return SPMVLAB_OK;
 }
 
