@@ -80,24 +80,16 @@ static const spmvlab_option csrdu_options[] = {
 static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const csrdu_opts *o = spmvlab_opts_fields(opts);
-    if (o->lanes != SPMVLAB_AUTO && (o->lanes & (o->lanes - 1))) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->batch == 3) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option batch = 3 must be 1, 2 or 4");
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (!spmvlab_pow2_or_auto(o->lanes))
+        return spmvlab_bad_option(err, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
+    if (o->batch == 3)
+        return spmvlab_bad_option(err, "csrdu option batch = 3 must be 1, 2 or 4");
     int vector = o->kernel == CSRDU_KERNEL_VECTOR || o->kernel == CSRDU_KERNEL_AUTO;
-    if (vector && o->lanes == 1) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (vector && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO && o->batch > 1) {
-        snprintf(err->msg, sizeof err->msg,
-                 "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (vector && o->lanes == 1)
+        return spmvlab_bad_option(err, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
+    if (vector && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO && o->batch > 1)
+        return spmvlab_bad_option(
+            err, "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
     return SPMVLAB_OK;
 }
 
