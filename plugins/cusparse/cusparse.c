@@ -74,13 +74,11 @@ static const char *const family_names[] = {"csr", "coo", "sell", "bsr"};
 static spmvlab_status cusparse_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const cusparse_opts *o = spmvlab_opts_fields(opts);
-    if (o->alg == CUSPARSE_ALGO_2 && (o->format == CUSPARSE_FAMILY_SELL || o->format == CUSPARSE_FAMILY_BSR)) {
-        snprintf(err->msg, sizeof err->msg,
-                 "cusparse option alg = alg2 applies to format = csr and coo; %s has one algorithm",
-                 family_names[o->format]);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    return SPMVLAB_OK;
+    int one_alg = o->format == CUSPARSE_FAMILY_SELL || o->format == CUSPARSE_FAMILY_BSR;
+    return o->alg == CUSPARSE_ALGO_2 && one_alg
+               ? spmvlab_bad_option(err, "cusparse option alg = alg2 applies to format = csr and coo; %s has one "
+                                         "algorithm", family_names[o->format])
+               : SPMVLAB_OK;
 }
 
 static void cusparse_destroy(void *handle)
