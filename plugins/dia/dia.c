@@ -46,10 +46,7 @@ static void dia_destroy(void *fmt)
     dia_fmt *f = fmt;
     if (!f)
         return;
-    spmvlab_free_all(f->ctx, (void *const[]){f->d_diags, f->d_val}, 2);
-    free(f->diags);
-    free(f->val);
-    free(f);
+    spmvlab_free_format(f->ctx, f, (void *const[]){f->d_diags, f->d_val}, 2, (void *const[]){f->diags, f->val}, 2);
 }
 
 /* Finds the diagonals: first[o] and last[o] (offset o + rows - 1) receive
