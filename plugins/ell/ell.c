@@ -72,11 +72,8 @@ static void ell_destroy(void *fmt)
     ell_fmt *f = fmt;
     if (!f)
         return;
-    spmvlab_free_all(f->ctx, (void *const[]){f->d_row_len, f->d_col, f->d_val}, 3);
-    free(f->row_len);
-    free(f->col);
-    free(f->val);
-    free(f);
+    void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
+    spmvlab_free_format(f->ctx, f, dev, 3, host, 3);
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding
