@@ -44,15 +44,10 @@ static const spmvlab_option jds_options[] = {
 static spmvlab_status jds_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const jds_opts *o = spmvlab_opts_fields(opts);
-    int t = o->threads_per_row;
-    if (t != SPMVLAB_AUTO && (t & (t - 1)) != 0) {
-        snprintf(err->msg, sizeof err->msg,
-                 "threads_per_row = %d must be a power of two from 1 to %d (or auto) so that "
-                 "the lanes of a row share a warp",
-                 t, JDS_WARP);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    return SPMVLAB_OK;
+    return spmvlab_pow2_or_auto(o->threads_per_row)
+               ? SPMVLAB_OK
+               : spmvlab_bad_option(err, "threads_per_row = %d must be a power of two from 1 to %d (or auto) so "
+                                         "that the lanes of a row share a warp", o->threads_per_row, JDS_WARP);
 }
 
 /* Frees every host and device array of f, then f. */
@@ -64,10 +59,7 @@ static void jds_destroy(void *fmt)
     void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
                    f->d_col,  f->d_val,    f->d_partial};
     void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
-    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        free(host[i]);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Device copies of what the kernels read: the diagonals, then the long
