@@ -56,9 +56,8 @@ static const spmvlab_option sell_options[] = {
 static spmvlab_status sell_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const sell_opts *o = spmvlab_opts_fields(opts);
-    if (sell_check_values(o->C, o->sigma, o->threads_per_row, err->msg, sizeof err->msg) != 0)
-        return SPMVLAB_INVALID_OPTION;
-    return SPMVLAB_OK;
+    int bad = sell_check_values(o->C, o->sigma, o->threads_per_row, err->msg, sizeof err->msg);
+    return bad ? SPMVLAB_INVALID_OPTION : SPMVLAB_OK;
 }
 
 /* Frees every host and device array of f (NULL allowed). */
@@ -73,10 +72,7 @@ static void sell_destroy(void *fmt)
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
                     f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val,
                     f->lo,        f->hi,       f->aux};
-    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        free(host[i]);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Device copies of every array spmv reads: the slices (perm when sorted;
