@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "dia.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -70,11 +71,7 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 extern "C" int dia_launch(const dia_fmt *f, const void *x, void *y, void *stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (f->rows == 0)
-        return cudaSuccess;
-    if (f->dtype == SPMVLAB_F64)
-        return launch_typed<double>(f, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(f, static_cast<const float *>(x), static_cast<float *>(y), s);
+    return launch_f64_f32(f->rows > 0, f->dtype, x, y, [&](auto xt, auto yt) { return launch_typed(f, xt, yt, s); });
 }
 
-extern "C" const char *dia_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(dia)
