@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "csr_kernels.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -77,4 +78,4 @@ extern "C" int csr_launch(int is_f64, int width, int32_t rows, const int32_t *ro
                          static_cast<float *>(y), s);
 }
 
-extern "C" const char *csr_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(csr)
