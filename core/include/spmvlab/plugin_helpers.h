@@ -239,6 +239,13 @@ static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err
 #define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, NONE)
 #define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, NONE, F16)
 #define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, F16)
+/* For host kernels written once as a macro DEFINE(T, FMA, SUFFIX) that
+ * defines P##_host_##SUFFIX: instantiates it for f64 (double, fma) and f32
+ * (float, fmaf), then defines the dispatch of SPMVLAB_SPMV_HOST_F64_F32. */
+#define SPMVLAB_SPMV_HOST_FMA_F64_F32(P, F, DEFINE) \
+    DEFINE(double, fma, f64)                        \
+    DEFINE(float, fmaf, f32)                        \
+    SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype)
 
 /* ------------------------------------------------------------------------
  * Half precision on the host (round to nearest even), for spmv_host.
