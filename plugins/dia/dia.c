@@ -189,9 +189,7 @@ static spmvlab_status dia_spmv(void *fmt, const void *x, void *y, void *stream, 
             y[i] = sum;                                                                               \
         }                                                                                             \
     }
-DIA_HOST(double, fma, f64)
-DIA_HOST(float, fmaf, f32)
-SPMVLAB_SPMV_HOST_F64_F32(dia, dia_fmt, dtype)
+SPMVLAB_SPMV_HOST_FMA_F64_F32(dia, dia_fmt, DIA_HOST)
 
 /* Facts for reports: diagonals, their offsets' range, stored entries, fill
  * and how x is reused. */
