@@ -174,8 +174,8 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
 
 /* y = A x on the CPU from the format's own arrays: per row, the kernel's
  * loop over its row_len slots with the same fused multiply-adds. */
-#define ELL_HOST(NAME, T, FMA)                                                           \
-    static void NAME(const ell_fmt *f, const T *x, T *y)                                 \
+#define ELL_HOST(T, FMA, SUFFIX)                                                         \
+    static void ell_host_##SUFFIX(const ell_fmt *f, const T *x, T *y)                    \
     {                                                                                    \
         const T *val = f->val;                                                           \
         size_t rows = (size_t)f->rows;                                                   \
@@ -186,9 +186,7 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
             y[i] = sum;                                                                  \
         }                                                                                \
     }
-ELL_HOST(ell_host_f64, double, fma)
-ELL_HOST(ell_host_f32, float, fmaf)
-SPMVLAB_SPMV_HOST_F64_F32(ell, ell_fmt, dtype)
+SPMVLAB_SPMV_HOST_FMA_F64_F32(ell, ell_fmt, ELL_HOST)
 
 /* Facts for reports: width, padded slots and fill ratio (slots / nnz). */
 static void ell_describe(const void *fmt, char *buf, size_t len)
