@@ -109,8 +109,9 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 // entries still launches: every row is written as 0).
 extern "C" int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
 {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    return launch_f64_f32(f->nbr > 0, f->dtype, x, y, [&](auto xt, auto yt) { return launch_typed(f, xt, yt, s); });
+    return launch_f64_f32(f->nbr > 0, f->dtype, x, y, [&](auto xt, auto yt) {
+        return launch_typed(f, xt, yt, static_cast<cudaStream_t>(stream));
+    });
 }
 
 SPMVLAB_CUDA_ERROR_STRING(bcsr)
