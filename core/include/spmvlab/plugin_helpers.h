@@ -75,23 +75,24 @@ static inline spmvlab_status spmvlab_convert_begin(spmvlab_ctx *ctx, const spmvl
     return *made ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
 }
 
-/* spmvlab_convert_begin for the format f (a pointer to a struct with members
- * ctx, dtype, rows, cols and nnz, which it fills from ctx and A); returns
- * from convert with the status when that fails:
- *   mine_fmt *f;
- *   SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err); */
-#define SPMVLAB_CONVERT_BEGIN(f, ctx, A, dtype_set, out, err)                                               \
+/* Declares F *f, a zeroed format of type F (a struct with members ctx,
+ * dtype, rows, cols and nnz, which it fills from ctx and A) made by
+ * spmvlab_convert_begin; returns from convert with the status when that
+ * fails. The first statement of a convert:
+ *   SPMVLAB_CONVERT_BEGIN(mine_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err); */
+#define SPMVLAB_CONVERT_BEGIN(F, f, ctx, A, dtype_set, out, err)                                           \
+    F *f = NULL;                                                                                            \
     do {                                                                                                    \
         void *made_;                                                                                        \
-        spmvlab_status begun_ = spmvlab_convert_begin(ctx, A, dtype_set, &made_, sizeof *(f), out, err);    \
+        spmvlab_status begun_ = spmvlab_convert_begin(ctx, A, dtype_set, &made_, sizeof(F), out, err);      \
         if (begun_ != SPMVLAB_OK)                                                                           \
             return begun_;                                                                                  \
-        (f) = made_;                                                                                        \
-        (f)->ctx = (ctx);                                                                                   \
-        (f)->dtype = (A)->dtype;                                                                            \
-        (f)->rows = (A)->rows;                                                                              \
-        (f)->cols = (A)->cols;                                                                              \
-        (f)->nnz = (A)->nnz;                                                                                \
+        f = (F *)made_;                                                                                     \
+        f->ctx = (ctx);                                                                                     \
+        f->dtype = (A)->dtype;                                                                              \
+        f->rows = (A)->rows;                                                                                \
+        f->cols = (A)->cols;                                                                                \
+        f->nnz = (A)->nnz;                                                                                  \
     } while (0)
 
 /* Allocates bytes of tracked device memory at *dst and, when src is not
