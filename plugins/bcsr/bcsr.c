@@ -96,8 +96,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
                                    void **out, spmvlab_err *err)
 {
     const bcsr_opts *o = spmvlab_opts_fields(opts);
-    bcsr_fmt *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(bcsr_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->max_fill = o->max_fill;
     spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
     if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
