@@ -98,8 +98,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
-    coo_fmt *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(coo_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->kernel = o->kernel == COO_KERNEL_AUTO
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
