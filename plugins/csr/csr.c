@@ -122,8 +122,7 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
                                   spmvlab_err *err)
 {
     const csr_opts *o = spmvlab_opts_fields(opts);
-    csr_format *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(csr_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->row_ptr = A->row_ptr;
     f->col_idx = A->col_idx;
     f->val = A->val;
