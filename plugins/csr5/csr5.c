@@ -103,8 +103,7 @@ static void csr5_destroy(void *handle)
 static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                    spmvlab_err *err)
 {
-    csr5_fmt *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(csr5_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->rows_all = A->rows;
     const csr5_opts *o = spmvlab_opts_fields(opts);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
