@@ -236,8 +236,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
 {
     static const int tiles[] = {128, 256, 512};
     const csrdu_opts *o = spmvlab_opts_fields(opts);
-    csrdu_format *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(csrdu_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->vmode = A->dtype == SPMVLAB_F32 ? CSRDU_V_F32 : o->values == CSRDU_VALUES_F32 ? CSRDU_V_F32_F64 : CSRDU_V_F64;
     f->cover = cover_length(A);
     f->kernel = choose_kernel(o, f->cover);
