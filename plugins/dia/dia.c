@@ -131,8 +131,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
                                   spmvlab_err *err)
 {
     const dia_opts *o = spmvlab_opts_fields(opts);
-    dia_fmt *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(dia_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     size_t noff = A->nnz > 0 ? (size_t)A->rows + (size_t)A->cols - 1 : 0;
     int32_t *first = malloc(noff * sizeof *first + 1), *last = malloc(noff * sizeof *last + 1);
     spmvlab_status st = SPMVLAB_OK;
