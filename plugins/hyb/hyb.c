@@ -216,8 +216,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     const hyb_opts *o = spmvlab_opts_fields(opts);
-    hyb_format *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(hyb_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = hyb_choose_width(f, A, o, err);
     if (st != SPMVLAB_OK) {
         hyb_destroy(f);
