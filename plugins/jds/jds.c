@@ -86,8 +86,7 @@ static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
 static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
-    jds_format *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(jds_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = jds_check_options(opts, err);
     if (st != SPMVLAB_OK)
         st = ctx->fail(ctx, err, st, "%s", err->msg);
