@@ -111,8 +111,7 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                    const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     const sell_opts *o = spmvlab_opts_fields(opts);
-    sell_fmt *f;
-    SPMVLAB_CONVERT_BEGIN(f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    SPMVLAB_CONVERT_BEGIN(sell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->C = o->C;
     char why[SPMVLAB_ERR_LEN];
     spmvlab_status st = sell_check_values(o->C, o->sigma, o->threads_per_row, why, sizeof why) != 0
