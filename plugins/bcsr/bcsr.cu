@@ -107,11 +107,6 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 
 // y = A x; nothing to launch without rows (a matrix with rows but no
 // entries still launches: every row is written as 0).
-extern "C" int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
-{
-    return launch_f64_f32(f->nbr > 0, f->dtype, x, y, [&](auto xt, auto yt) {
-        return launch_typed(f, xt, yt, static_cast<cudaStream_t>(stream));
-    });
-}
+SPMVLAB_TYPED_LAUNCHER(bcsr_launch, bcsr_fmt, f->nbr > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(bcsr)

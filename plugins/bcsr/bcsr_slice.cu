@@ -160,9 +160,4 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 
 } // namespace
 
-extern "C" int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
-{
-    return launch_f64_f32(f->nslices > 0, f->dtype, x, y, [&](auto xt, auto yt) {
-        return launch_typed(f, xt, yt, static_cast<cudaStream_t>(stream));
-    });
-}
+SPMVLAB_TYPED_LAUNCHER(bcsr_slice_launch, bcsr_fmt, f->nslices > 0)

@@ -68,11 +68,6 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 
 // y = A x; nothing to launch without rows (rows without diagonals are
 // written as 0).
-extern "C" int dia_launch(const dia_fmt *f, const void *x, void *y, void *stream)
-{
-    return launch_f64_f32(f->rows > 0, f->dtype, x, y, [&](auto xt, auto yt) {
-        return launch_typed(f, xt, yt, static_cast<cudaStream_t>(stream));
-    });
-}
+SPMVLAB_TYPED_LAUNCHER(dia_launch, dia_fmt, f->rows > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(dia)
