@@ -17,10 +17,11 @@
  *   SPMVLAB_PLUGIN_DEFINE(mine, "1.0.0", SPMVLAB_DTYPES_F64_F32, "summary", "reference",
  *                         .check_options = mine_check_options); */
 #define SPMVLAB_PLUGIN_DEFINE(P, ver, dtype_set, summary_text, ... /* reference, optional members */) \
-    static const spmvlab_plugin P##_plugin = {SPMVLAB_PLUGIN_STANDARD(P), .version = ver,                 \
-                                              .dtypes = dtype_set, .summary = summary_text,               \
-                                              .reference = __VA_ARGS__};                                  \
-    SPMVLAB_PLUGIN_ENTRY(P##_plugin)
+    static const spmvlab_plugin P##_plugin;                                                            \
+    SPMVLAB_PLUGIN_ENTRY(P##_plugin)                                                                   \
+    static const spmvlab_plugin P##_plugin = {SPMVLAB_PLUGIN_STANDARD(P), .version = ver,             \
+                                              .dtypes = dtype_set, .summary = summary_text,           \
+                                              .reference = __VA_ARGS__}
 
 /* One option-table row filling member m of the options struct S. The key is
  * the member's name; SPMVLAB_OPTION_ROW names a different key. */
