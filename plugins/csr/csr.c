@@ -149,10 +149,7 @@ static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *strea
         rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
     else
         rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "%s kernel launch failed: %s",
-                            csr_kernel_names[f->kernel], csr_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, csr_error_string, "%s kernel launch", csr_kernel_names[f->kernel]);
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(csr, csr_format, dtype)

@@ -101,12 +101,8 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     jds_format *f = fmt;
-    int e = jds_spmv_launch(f, x, y, stream);
-    if (e != 0)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR,
-                            "jds kernels (threads_per_row = %d, %d long rows) failed: %s",
-                            f->threads_per_row, f->nlong, jds_cuda_error_text(e));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, jds_spmv_launch(f, x, y, stream), jds_cuda_error_text,
+                            "jds kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(jds, jds_format, dtype)

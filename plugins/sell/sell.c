@@ -151,12 +151,8 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
         .long_val = f->d_long_val, .partial = f->d_partial};
-    int e = sell_spmv_launch(&v, x, y, stream);
-    if (e != 0)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR,
-                            "sell kernels (threads_per_row = %d, %d long rows) failed: %s",
-                            f->threads_per_row, f->nlong, sell_cuda_error_text(e));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, sell_spmv_launch(&v, x, y, stream), sell_cuda_error_text,
+                            "sell kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }
 
 /* Bytes of column indices per non-zero: the slices' (32-bit columns, or

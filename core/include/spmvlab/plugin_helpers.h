@@ -206,13 +206,27 @@ static inline spmvlab_status spmvlab_bad_option(spmvlab_err *err, const char *fm
 static inline int spmvlab_pow2_or_auto(int v) { return v == SPMVLAB_AUTO || (v > 0 && (v & (v - 1)) == 0); }
 
 /* spmv's status after a launch: OK for code 0 (cudaSuccess), else
- * CUDA_ERROR with "<what> failed: <text(code)>", text being the plugin's
- * wrapper of cudaGetErrorString (the .c files need no CUDA header):
+ * CUDA_ERROR with "<what> failed: <text(code)>", what being a printf format
+ * with its arguments and text the plugin's wrapper of cudaGetErrorString
+ * (the .c files need no CUDA header):
  *   return spmvlab_launched(f->ctx, err, my_launch(f, x, y, stream), my_error_string, "my kernel launch"); */
 static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
-                                              const char *what)
+                                              const char *what, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
+                                              const char *what, ...)
 {
-    return code == 0 ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", what, text(code));
+    if (code == 0)
+        return SPMVLAB_OK;
+    char said[SPMVLAB_ERR_LEN];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(said, sizeof said, what, ap);
+    va_end(ap);
+    return ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", said, text(code));
 }
 
 /* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
