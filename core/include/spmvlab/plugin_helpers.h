@@ -163,6 +163,13 @@ static inline void spmvlab_free_each(void *const *ptrs, int n)
         free(ptrs[k]);
 }
 
+/* The start of destroy(handle): declares F *f, the format behind handle,
+ * and returns from destroy when it is NULL (nothing was made). */
+#define SPMVLAB_DESTROY_BEGIN(F, f, handle) \
+    F *f = (F *)(handle);                   \
+    if (!f)                                 \
+        return
+
 /* The end of destroy: ctx->dev_free for the ndev device pointers, free()
  * for the nhost host pointers, then free(fmt):
  *   spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host)); */
