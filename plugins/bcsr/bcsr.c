@@ -47,9 +47,7 @@ static const spmvlab_option bcsr_options[] = {
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void bcsr_destroy(void *fmt)
 {
-    bcsr_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(bcsr_fmt, f, fmt);
     void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
     void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
