@@ -80,9 +80,7 @@ static void csr_choose(csr_format *f, const csr_opts *o)
 
 static void csr_destroy(void *handle)
 {
-    csr_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csr_format, f, handle);
     void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
                    (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
                    f->ad.partial,          f->ad.ticket};
