@@ -86,9 +86,7 @@ static int csr5_auto_sigma(const spmvlab_matrix *A)
 
 static void csr5_destroy(void *handle)
 {
-    csr5_fmt *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csr5_fmt, f, handle);
     void *const dev[] = {(void *)f->d.row_ptr,      (void *)f->d.col,        (void *)f->d.val,
                          (void *)f->d.tile_ptr,     (void *)f->d.desc,       (void *)f->d.eo_ptr,
                          (void *)f->d.empty_offset, (void *)f->d.empty_rows, f->d.pieces,
