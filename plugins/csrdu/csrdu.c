@@ -163,18 +163,13 @@ static int choose_lanes(const csrdu_opts *o, const spmvlab_matrix *A)
 
 static void csrdu_destroy(void *handle)
 {
-    csrdu_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csrdu_format, f, handle);
     void *const dev[] = {(void *)f->dev.row_ptr, (void *)f->dev.val, (void *)f->dev.off, (void *)f->dev.base,
                          (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial};
-    spmvlab_free_all(f->ctx, dev, 8);
-    free(f->row_ptr);
-    free(f->val);
-    free(f->host_partial);
+    void *const host[] = {f->row_ptr, f->val, f->host_partial};
     csrdu_index_free(&f->ix);
     csrdu_plan_free(&f->plan);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Uploads the format's arrays and counts their bytes for describe(). */
