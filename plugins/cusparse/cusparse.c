@@ -83,9 +83,7 @@ static spmvlab_status cusparse_check_options(const spmvlab_opts *opts, spmvlab_e
 
 static void cusparse_destroy(void *handle)
 {
-    cusparse_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(cusparse_format, f, handle);
     cusparse_device_free(&f->D, f->ctx);
     cusparse_layout_free(&f->L);
     free(f);
