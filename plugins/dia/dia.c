@@ -43,9 +43,7 @@ static const spmvlab_option dia_options[] = {
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void dia_destroy(void *fmt)
 {
-    dia_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(dia_fmt, f, fmt);
     spmvlab_free_format(f->ctx, f, (void *const[]){f->d_diags, f->d_val}, 2, (void *const[]){f->diags, f->val}, 2);
 }
 
