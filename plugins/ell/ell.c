@@ -69,9 +69,7 @@ typedef struct ell_fmt {
 /* Frees every host and device array of f (NULL allowed). */
 static void ell_destroy(void *fmt)
 {
-    ell_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(ell_fmt, f, fmt);
     void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
     spmvlab_free_format(f->ctx, f, dev, 3, host, 3);
 }
