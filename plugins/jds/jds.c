@@ -53,9 +53,7 @@ static spmvlab_status jds_check_options(const spmvlab_opts *opts, spmvlab_err *e
 /* Frees every host and device array of f, then f. */
 static void jds_destroy(void *fmt)
 {
-    jds_format *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(jds_format, f, fmt);
     void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
                    f->d_col,  f->d_val,    f->d_partial};
     void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
