@@ -63,9 +63,7 @@ static spmvlab_status sell_check_options(const spmvlab_opts *opts, spmvlab_err *
 /* Frees every host and device array of f (NULL allowed). */
 static void sell_destroy(void *fmt)
 {
-    sell_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(sell_fmt, f, fmt);
     void *dev[] = {f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
                    f->d_long_ptr,  f->d_piece_ptr, f->d_piece_of, f->d_long_col, f->d_long_val,
                    f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux};
