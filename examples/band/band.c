@@ -61,9 +61,7 @@ static const spmvlab_option band_options[] = {
 
 static void band_destroy(void *handle)
 {
-    band_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(band_format, f, handle);
     void *const dev[] = {f->d_offsets, f->d_data}, *const host[] = {f->offsets, f->data};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }

@@ -70,9 +70,7 @@ static spmvlab_status @NAME@_check_options(const spmvlab_opts *opts, spmvlab_err
  * pointers are skipped). */
 static void @NAME@_destroy(void *handle)
 {
-    @NAME@_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(@NAME@_format, f, handle); /* f = handle; returns when NULL */
     void *const dev[] = {f->d_row_ptr, f->d_col_idx, f->d_val}, *const host[] = {f->row_ptr, f->col_idx, f->val};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
