@@ -46,3 +46,30 @@ function(spmvlab_plugin_unit_test PLUGIN NAME SOURCE)
   set_tests_properties(${PLUGIN}.unit.${NAME} PROPERTIES LABELS cpu
     ENVIRONMENT "SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR};SPMVLAB_DATA_DIR=${PROJECT_SOURCE_DIR}/data")
 endfunction()
+
+# spmvlab_gen_matrix(<plugin> <name> <fixture> <file var> <spmvlab gen arguments...>)
+#   <plugin>.gen.<name>: `spmvlab gen <arguments>` into <name>.mtx of the
+#   build folder (label cpu), a setup of <fixture>; <file var> is set to that
+#   file for the tests that use it (spmvlab_check_tests_need).
+function(spmvlab_gen_matrix PLUGIN NAME FIXTURE FILE_VAR)
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.mtx)
+  set(${FILE_VAR} ${file} PARENT_SCOPE)
+  if(NOT SPMVLAB_BUILD_TESTS)
+    return()
+  endif()
+  add_test(NAME ${PLUGIN}.gen.${NAME} COMMAND $<TARGET_FILE:spmvlab> gen ${ARGN} -o ${file})
+  set_tests_properties(${PLUGIN}.gen.${NAME} PROPERTIES LABELS cpu FIXTURES_SETUP ${FIXTURE})
+endfunction()
+
+# spmvlab_check_tests_need(<fixture> <plugin> <variant>...): the check,
+# shared and gpu tests of those variants (spmvlab_check_test) run after the
+# setup of <fixture>, which makes their matrices.
+function(spmvlab_check_tests_need FIXTURE PLUGIN)
+  if(NOT SPMVLAB_BUILD_TESTS)
+    return()
+  endif()
+  foreach(v ${ARGN})
+    set_tests_properties(${PLUGIN}.check.${v} ${PLUGIN}.shared.${v} ${PLUGIN}.gpu.${v}
+                         PROPERTIES FIXTURES_REQUIRED ${FIXTURE})
+  endforeach()
+endfunction()

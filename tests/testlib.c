@@ -107,6 +107,22 @@ int test_gen_uniform(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t len, ui
     return rc;
 }
 
+spmvlab_csr test_uniform(int32_t rows, int32_t cols, int32_t len, uint64_t seed)
+{
+    spmvlab_csr A;
+    memset(&A, 0, sizeof A);
+    TEST_CHECK(test_gen_uniform(&A, rows, cols, len, seed) == 0);
+    return A;
+}
+
+void test_need_rows(spmvlab_csr *A, int32_t rows, int32_t cols, const int32_t *lengths, uint64_t seed)
+{
+    if (test_gen_rows(A, rows, cols, lengths, seed) != 0) {
+        fprintf(stderr, "cannot build the test matrix\n");
+        exit(1);
+    }
+}
+
 spmvlab_status test_convert(const char *plugin_name, const spmvlab_csr *A, spmvlab_dtype dtype,
                             const char *const *sets, test_instance **out, spmvlab_err *err)
 {

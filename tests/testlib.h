@@ -41,6 +41,12 @@ int test_load_csr(const char *file, spmvlab_csr *A);
 int test_gen_rows(spmvlab_csr *A, int32_t rows, int32_t cols, const int32_t *lengths, uint64_t seed);
 /* rows x cols, every row of length len. */
 int test_gen_uniform(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t len, uint64_t seed);
+/* test_gen_uniform as a value; counts a failure (and gives an empty
+ * matrix) when it cannot be built. */
+spmvlab_csr test_uniform(int32_t rows, int32_t cols, int32_t len, uint64_t seed);
+/* test_gen_rows for the matrix a whole test program needs: ends the
+ * program (exit 1, a sentence on stderr) when it cannot be built. */
+void test_need_rows(spmvlab_csr *A, int32_t rows, int32_t cols, const int32_t *lengths, uint64_t seed);
 
 /* A converted instance and everything it owns (CPU mode). */
 typedef struct test_instance {

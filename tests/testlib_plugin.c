@@ -136,3 +136,26 @@ const char *test_describe_text(test_instance *t, const char *key, char *out, siz
     }
     return out;
 }
+
+void test_describe_says(test_instance *t, const char *const *facts)
+{
+    for (int k = 0; facts[k]; k++) {
+        char key[48], got[128];
+        size_t n = strcspn(facts[k], "=");
+        snprintf(key, sizeof key, "%.*s", (int)n, facts[k]);
+        test_describe_text(t, key, got, sizeof got);
+        if (facts[k][n] != '=' || strcmp(got, facts[k] + n + 1) != 0) {
+            fprintf(stderr, "%s: %s=%s, want %s\n", test_describe(t), key, got, facts[k]);
+            test_failures++;
+        }
+    }
+}
+
+void test_expect_facts(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                       uint64_t seed, const char *const *facts)
+{
+    test_instance *t = test_convert_ok(plugin, A, dtype, sets, seed);
+    if (t)
+        test_describe_says(t, facts);
+    test_instance_free(t);
+}

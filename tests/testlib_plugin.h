@@ -50,6 +50,14 @@ int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, 
 int test_refuses_saying(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
                         spmvlab_status want, const char *needle);
 
+/* Counts a failure for every "key=value" of facts (NULL-ended) that
+ * describe() does not give exactly (the text after key= up to a space). */
+void test_describe_says(test_instance *t, const char *const *facts);
+
+/* test_convert_ok of A with sets in dtype, then test_describe_says. */
+void test_expect_facts(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
+                       uint64_t seed, const char *const *facts);
+
 /* The number after " key=" in describe(); -1 when absent. */
 double test_describe_value(test_instance *t, const char *key);
 /* The text after " key=" in describe() up to a space, into out (len

@@ -44,28 +44,26 @@ typedef struct band_format {
     void *d_data;
 } band_format;
 
+/* The dtypes band computes in: its descriptor's and convert's. */
+#define BAND_DTYPES (SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16))
+
 /* The options, parsed, range-checked and defaulted by the core. */
 typedef struct band_opts {
     double max_fill; /* stored entries allowed per non-zero */
 } band_opts;
 
+/* One row a line: the key is the member's name (plugin_helpers.h). */
 static const spmvlab_option band_options[] = {
-    {"max_fill", SPMVLAB_OPT_FLOAT, "3", 1, 1e6, NULL,
-     "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz",
-     SPMVLAB_FIELD(band_opts, max_fill)},
+    SPMVLAB_FLOAT_OPTION(band_opts, max_fill, "3", 1, 1e6,
+                         "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz"),
     {NULL},
 };
 
 static void band_destroy(void *handle)
 {
-    band_format *f = handle;
-    if (!f)
-        return;
-    f->ctx->dev_free(f->ctx, f->d_offsets);
-    f->ctx->dev_free(f->ctx, f->d_data);
-    free(f->offsets);
-    free(f->data);
-    free(f);
+    SPMVLAB_DESTROY_BEGIN(band_format, f, handle);
+    void *const dev[] = {f->d_offsets, f->d_data}, *const host[] = {f->offsets, f->data};
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* The distinct offsets (col - row) of A, ascending, into a malloc'd array.
@@ -122,37 +120,32 @@ static int32_t band_slot(const int32_t *off, int32_t ndiag, int32_t o)
 static spmvlab_status band_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
-    *out = NULL;
     double max_fill = ((const band_opts *)spmvlab_opts_fields(opts))->max_fill;
-    int32_t *off;
-    int32_t ndiag = band_find_offsets(A, &off);
-    if (ndiag < 0)
+    /* Refuses a dtype the descriptor does not declare, then declares f: a
+     * zeroed band_format with ctx, dtype, rows, cols and nnz filled in. */
+    SPMVLAB_CONVERT_BEGIN(band_format, f, ctx, A, BAND_DTYPES, out, err);
+    int32_t ndiag = band_find_offsets(A, &f->offsets);
+    if (ndiag < 0) {
+        band_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory while finding the diagonals");
+    }
+    f->ndiag = ndiag;
     /* The guard comes before the big allocation: ndiag·rows can be huge. */
     double stored = (double)ndiag * A->rows;
     if (stored > max_fill * A->nnz) {
-        free(off);
+        band_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "%d diagonals x %d rows store %.0f entries for %d non-zeros, fill %.2f exceeds max_fill "
                          "%.2f (DIA suits banded matrices)",
                          ndiag, A->rows, stored, A->nnz, stored / A->nnz, max_fill);
     }
-    band_format *f = calloc(1, sizeof *f);
     size_t vs = spmvlab_dtype_size(A->dtype), db = (size_t)ndiag * (size_t)A->rows * vs;
-    if (f)
-        f->data = calloc(db ? db : 1, 1); /* zero bits are 0.0 in every dtype: the padding */
-    if (!f || !f->data) {
-        free(off);
+    f->data = calloc(db ? db : 1, 1); /* zero bits are 0.0 in every dtype: the padding */
+    if (!f->data) {
         band_destroy(f);
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %zu bytes of diagonals", db);
     }
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
-    f->ndiag = ndiag;
-    f->offsets = off;
+    const int32_t *off = f->offsets;
     char *data = f->data;
     const char *val = A->val;
     for (int32_t i = 0; i < A->rows; i++)
@@ -160,24 +153,19 @@ static spmvlab_status band_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             int32_t d = band_slot(off, ndiag, A->col_idx[k] - i);
             memcpy(data + ((size_t)d * (size_t)A->rows + (size_t)i) * vs, val + (size_t)k * vs, vs);
         }
-    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_offsets, f->offsets, (size_t)ndiag * sizeof(int32_t), err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_data, f->data, db, err);
-    if (st != SPMVLAB_OK) {
-        band_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    const spmvlab_array arrays[] = {
+        {(void **)&f->d_offsets, f->offsets, (size_t)ndiag * sizeof(int32_t)},
+        {&f->d_data, f->data, db},
+    };
+    /* On OK hands f out in *out, else destroys it. */
+    return spmvlab_converted(spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err), f, band_destroy, out);
 }
 
 static spmvlab_status band_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     band_format *f = handle;
     int rc = band_launch((int)f->dtype, f->rows, f->cols, f->ndiag, f->d_offsets, f->d_data, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", band_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, band_error_string, "kernel launch");
 }
 
 /* The kernel's loop on the CPU, one function per dtype: row i walks the
@@ -237,21 +225,9 @@ static void band_describe(const void *handle, char *buf, size_t len)
              f->nnz ? (double)f->ndiag * f->rows / f->nnz : 0.0);
 }
 
-static const spmvlab_plugin band_plugin = {
-    SPMVLAB_PLUGIN_HEADER,
-    .name = "band",
-    .summary = "diagonal format for banded matrices, thread per row",
-    .version = "1.0.0",
-    .reference = "Bell & Garland, Implementing sparse matrix-vector multiplication on throughput-oriented "
-                 "processors, SC'09; Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 3.4",
-    .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .options = band_options,
-    .options_size = sizeof(band_opts),
-    .convert = band_convert,
-    .spmv = band_spmv,
-    .destroy = band_destroy,
-    .spmv_host = band_spmv_host,
-    .describe = band_describe,
-};
-
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &band_plugin; }
+/* The descriptor and the exported entry: the standard members band_options,
+ * band_opts, band_convert, band_spmv, band_destroy, band_spmv_host and
+ * band_describe by name, then the version, dtypes, summary and reference. */
+SPMVLAB_PLUGIN_DEFINE(band, "1.0.0", BAND_DTYPES, "diagonal format for banded matrices, thread per row",
+                      "Bell & Garland, Implementing sparse matrix-vector multiplication on throughput-oriented "
+                      "processors, SC'09; Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 3.4");

@@ -35,42 +35,22 @@
 #include "bcsr.h"
 
 static const spmvlab_option bcsr_options[] = {
-    {"r", SPMVLAB_OPT_INT_AUTO, "auto", 1, BCSR_MAX_DIM, NULL,
-     "rows of a block; auto: the shape with the fewest device bytes", SPMVLAB_FIELD(bcsr_opts, r)},
-    {"c", SPMVLAB_OPT_INT_AUTO, "auto", 1, BCSR_MAX_DIM, NULL,
-     "columns of a block; auto: the shape with the fewest device bytes", SPMVLAB_FIELD(bcsr_opts, c)},
-    {"max_fill", SPMVLAB_OPT_FLOAT, "1.5", 1.0, 64.0, NULL,
-     "keep a block when r*c <= max_fill * its entries; the rest go to the CSR remainder",
-     SPMVLAB_FIELD(bcsr_opts, max_fill)},
-    {"min_saving", SPMVLAB_OPT_FLOAT, "0.1", 0.0, 0.9, NULL,
-     "auto refuses (limit) unless its shape saves this share of plain CSR's device bytes",
-     SPMVLAB_FIELD(bcsr_opts, min_saving)},
-    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|warp|slice",
-     "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; "
-     "auto: slice unless its padding exceeds 10 % or the remainder 16 entries a row (32 in one)",
-     SPMVLAB_FIELD(bcsr_opts, kernel)},
-    {"x_share", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
-     "slice kernel with r >= c > 1: the lanes of a block row load a block's x once and share it by shuffles",
-     SPMVLAB_FIELD(bcsr_opts, x_share)},
+    SPMVLAB_AUTO_OPTION(bcsr_opts, r, 1, BCSR_MAX_DIM, "rows of a block; auto: the shape with the fewest device bytes"),
+    SPMVLAB_AUTO_OPTION(bcsr_opts, c, 1, BCSR_MAX_DIM, "columns of a block; auto: the shape with the fewest device bytes"),
+    SPMVLAB_FLOAT_OPTION(bcsr_opts, max_fill, "1.5", 1.0, 64.0, "keep a block when r*c <= max_fill * its entries; the rest go to the CSR remainder"),
+    SPMVLAB_FLOAT_OPTION(bcsr_opts, min_saving, "0.1", 0.0, 0.9, "auto refuses (limit) unless its shape saves this share of plain CSR's device bytes"),
+    SPMVLAB_ENUM_OPTION(bcsr_opts, kernel, "auto", "auto|warp|slice", "warp: a warp per block row; slice: a lane per row, block rows interleaved in slices; auto: slice unless its padding exceeds 10 % or the remainder 16 entries a row (32 in one)"),
+    SPMVLAB_BOOL_OPTION(bcsr_opts, x_share, "false", "slice kernel with r >= c > 1: the lanes of a block row load a block's x once and share it by shuffles"),
     {NULL},
 };
 
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void bcsr_destroy(void *fmt)
 {
-    bcsr_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(bcsr_fmt, f, fmt);
     void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
-    spmvlab_free_all(f->ctx, dev, 7);
-    free(f->bptr);
-    free(f->sptr);
-    free(f->bcol);
-    free(f->bval);
-    free(f->rptr);
-    free(f->rcol);
-    free(f->rval);
-    free(f);
+    void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval};
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Picks r and c: the fixed values, 1x1 for a matrix without entries, else
@@ -113,15 +93,9 @@ static spmvlab_status bcsr_pick_shape(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts,
                                    void **out, spmvlab_err *err)
 {
-    *out = NULL;
     const bcsr_opts *o = spmvlab_opts_fields(opts);
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "bcsr supports f64 and f32 values only");
-    bcsr_fmt *f = malloc(sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the bcsr descriptor");
-    *f = (bcsr_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz,
-                    .max_fill = o->max_fill};
+    SPMVLAB_CONVERT_BEGIN(bcsr_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    f->max_fill = o->max_fill;
     spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
     if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
         st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "bcsr block width c = %d exceeds the matrix's %d columns", f->c,
@@ -182,13 +156,7 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
                  f->x_share ? "shuffle" : "load");
 }
 
-static const spmvlab_plugin bcsr_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(bcsr),
-    .summary = "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, lane per row over block-row slices",
-    .version = "1.1.0",
-    .reference = "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
-                 "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-};
-
-SPMVLAB_PLUGIN_ENTRY(bcsr_plugin)
+SPMVLAB_PLUGIN_DEFINE(bcsr, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, lane per row over block-row slices",
+                      "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
+                      "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005");

@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "bcsr.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -106,14 +107,6 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 
 // y = A x; nothing to launch without rows (a matrix with rows but no
 // entries still launches: every row is written as 0).
-extern "C" int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (f->nbr == 0)
-        return cudaSuccess;
-    if (f->dtype == SPMVLAB_F64)
-        return launch_typed<double>(f, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(f, static_cast<const float *>(x), static_cast<float *>(y), s);
-}
+SPMVLAB_TYPED_LAUNCHER(bcsr_launch, bcsr_fmt, f->nbr > 0)
 
-extern "C" const char *bcsr_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(bcsr)

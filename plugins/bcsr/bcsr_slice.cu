@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "bcsr.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -159,12 +160,4 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 
 } // namespace
 
-extern "C" int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (f->nslices == 0)
-        return cudaSuccess;
-    if (f->dtype == SPMVLAB_F64)
-        return launch_typed<double>(f, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(f, static_cast<const float *>(x), static_cast<float *>(y), s);
-}
+SPMVLAB_TYPED_LAUNCHER(bcsr_slice_launch, bcsr_fmt, f->nslices > 0)

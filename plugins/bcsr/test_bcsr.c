@@ -83,8 +83,7 @@ static void test_stray_entries_go_to_the_remainder(void)
 
 static void test_auto_refuses_a_matrix_without_blocks(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(test_gen_uniform(&A, 500, 500, 5, 3) == 0);
+    spmvlab_csr A = test_uniform(500, 500, 5, 3);
     spmvlab_err err = {{0}};
     TEST_CHECK(test_refuses("bcsr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT, &err)); /* before any allocation */
     TEST_CONTAINS(err.msg, "no bcsr block shape saves min_saving 10% of plain CSR's 12.80 bytes per non-zero");
@@ -105,8 +104,7 @@ static void test_auto_refuses_a_matrix_without_blocks(void)
  * stick out; the column is shifted left, the rows are padding. */
 static void test_partial_blocks_at_the_edges(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(test_gen_uniform(&A, 7, 7, 7, 5) == 0);
+    spmvlab_csr A = test_uniform(7, 7, 7, 5);
     const char *sets[] = {"r=3", "c=3", "max_fill=64", NULL};
     char desc[256] = "";
     size_t bytes = test_convert_both("bcsr", &A, sets, 17, desc, sizeof desc);
@@ -143,8 +141,7 @@ static void test_slices_pad_to_their_longest_block_row(void)
 
 static void test_block_wider_than_the_matrix_is_refused(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(test_gen_uniform(&A, 10, 2, 1, 9) == 0);
+    spmvlab_csr A = test_uniform(10, 2, 1, 9);
     const char *sets[] = {"r=1", "c=3", NULL};
     test_refuses_saying("bcsr", &A, SPMVLAB_F64, sets, SPMVLAB_LIMIT,
                         "bcsr block width c = 3 exceeds the matrix's 2 columns");

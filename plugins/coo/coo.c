@@ -50,19 +50,9 @@ typedef struct coo_opts {
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "blocked|segmented|atomic|auto",
-     "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan "
-     "per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; "
-     "auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented",
-     SPMVLAB_FIELD(coo_opts, kernel)},
-    {"items", SPMVLAB_OPT_INT, "8", 4, 8, NULL,
-     "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)",
-     SPMVLAB_FIELD(coo_opts, items)},
-    {"zero", SPMVLAB_OPT_ENUM, "auto", 0, 0, "memset|owner|auto",
-     "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its "
-     "first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; "
-     "auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset",
-     SPMVLAB_FIELD(coo_opts, zero)},
+    SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented"),
+    SPMVLAB_INT_OPTION(coo_opts, items, "8", 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)"),
+    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -79,7 +69,7 @@ static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *e
 /* One COO matrix: host arrays for spmv_host, device arrays for spmv. */
 typedef struct coo_fmt {
     spmvlab_ctx *ctx;       /* services of the instance; frees device memory */
-    int32_t rows;           /* rows of A (values of y) */
+    int32_t rows, cols;     /* shape of A (values of y, of x) */
     int32_t nnz;            /* entries in each array */
     spmvlab_dtype dtype;    /* type of val, x and y */
     int kernel;             /* COO_KERNEL_* */
@@ -117,16 +107,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "coo supports f64 and f32 values only");
-    coo_fmt *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the coo descriptor");
-    f->ctx = ctx;
-    f->rows = A->rows;
-    f->nnz = A->nnz;
-    f->dtype = A->dtype;
+    SPMVLAB_CONVERT_BEGIN(coo_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->kernel = o->kernel == COO_KERNEL_AUTO
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
@@ -224,15 +205,9 @@ static void coo_describe(const void *fmt, char *buf, size_t len)
              f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset", f->own.carries);
 }
 
-static const spmvlab_plugin coo_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(coo),
-    .summary = "coordinate format: (row, col, val) per non-zero, warp-chunk segmented reduction",
-    .version = "1.1.0",
-    .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
-                 "4th ed., Morgan Kaufmann 2022, ch. 14 (COO); N. Bell, M. Garland, SC'09 "
-                 "(segmented COO kernel)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = coo_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(coo_plugin)
+SPMVLAB_PLUGIN_DEFINE(coo, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "coordinate format: (row, col, val) per non-zero, warp-chunk segmented reduction",
+                      "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
+                      "4th ed., Morgan Kaufmann 2022, ch. 14 (COO); N. Bell, M. Garland, SC'09 "
+                      "(segmented COO kernel)",
+                      .check_options = coo_check_options);

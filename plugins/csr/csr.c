@@ -41,15 +41,9 @@ typedef struct csr_opts {
 } csr_opts;
 
 static const spmvlab_option csr_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|scalar|vector|adaptive",
-     "thread per row, lanes per row, binned row blocks with split long rows, or chosen by row lengths",
-     SPMVLAB_FIELD(csr_opts, kernel)},
-    {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
-     "lanes per row of the vector kernel (power of two); auto: from the mean row length",
-     SPMVLAB_FIELD(csr_opts, width)},
-    {"block_rows", SPMVLAB_OPT_INT_AUTO, "auto", 8, CSR_AD_ROWS, NULL,
-     "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024",
-     SPMVLAB_FIELD(csr_opts, block_rows)},
+    SPMVLAB_ENUM_OPTION(csr_opts, kernel, "auto", "auto|scalar|vector|adaptive", "thread per row, lanes per row, binned row blocks with split long rows, or chosen by row lengths"),
+    SPMVLAB_AUTO_OPTION(csr_opts, width, 1, 32, "lanes per row of the vector kernel (power of two); auto: from the mean row length"),
+    SPMVLAB_AUTO_OPTION(csr_opts, block_rows, 8, CSR_AD_ROWS, "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024"),
     {NULL}};
 
 static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adaptive"};
@@ -57,16 +51,11 @@ static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adap
 static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const csr_opts *o = spmvlab_opts_fields(opts);
-    if (o->width != SPMVLAB_AUTO && (o->width & (o->width - 1))) {
-        snprintf(err->msg, sizeof err->msg, "csr option width = %d must be a power of two from 1 to 32",
-                 o->width);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->block_rows != SPMVLAB_AUTO && (o->block_rows & (o->block_rows - 1))) {
-        snprintf(err->msg, sizeof err->msg,
-                 "csr option block_rows = %d must be a power of two from 8 to 1024", o->block_rows);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (!spmvlab_pow2_or_auto(o->width))
+        return spmvlab_bad_option(err, "csr option width = %d must be a power of two from 1 to 32", o->width);
+    if (!spmvlab_pow2_or_auto(o->block_rows))
+        return spmvlab_bad_option(err, "csr option block_rows = %d must be a power of two from 8 to 1024",
+                                  o->block_rows);
     return SPMVLAB_OK;
 }
 
@@ -91,9 +80,7 @@ static void csr_choose(csr_format *f, const csr_opts *o)
 
 static void csr_destroy(void *handle)
 {
-    csr_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csr_format, f, handle);
     void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
                    (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
                    f->ad.partial,          f->ad.ticket};
@@ -133,17 +120,7 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
                                   spmvlab_err *err)
 {
     const csr_opts *o = spmvlab_opts_fields(opts);
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csr supports f64 and f32 only");
-    csr_format *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    SPMVLAB_CONVERT_BEGIN(csr_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->row_ptr = A->row_ptr;
     f->col_idx = A->col_idx;
     f->val = A->val;
@@ -170,10 +147,7 @@ static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *strea
         rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
     else
         rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "%s kernel launch failed: %s",
-                            csr_kernel_names[f->kernel], csr_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, csr_error_string, "%s kernel launch", csr_kernel_names[f->kernel]);
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(csr, csr_format, dtype)
@@ -188,14 +162,8 @@ static void csr_describe(const void *handle, char *buf, size_t len)
              f->plan.block_rows, f->plan.block_nnz, f->plan.pieces, f->plan.long_rows);
 }
 
-static const spmvlab_plugin csr_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(csr),
-    .summary = "compressed sparse row: scalar, vector and adaptive (binned row blocks, split long rows) kernels",
-    .version = "1.1.0",
-    .reference = "Bell & Garland, SC'09 (scalar, vector); Greathouse & Daga, Efficient sparse matrix-vector "
-                 "multiplication on GPUs using the CSR storage format, SC'14 (CSR-Adaptive)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = csr_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(csr_plugin)
+SPMVLAB_PLUGIN_DEFINE(csr, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "compressed sparse row: scalar, vector and adaptive (binned row blocks, split long rows) kernels",
+                      "Bell & Garland, SC'09 (scalar, vector); Greathouse & Daga, Efficient sparse matrix-vector "
+                      "multiplication on GPUs using the CSR storage format, SC'14 (CSR-Adaptive)",
+                      .check_options = csr_check_options);

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "csr_kernels.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -53,14 +54,12 @@ cudaError_t launch(int width, int32_t rows, const int32_t *rp, const int32_t *ci
         return cudaSuccess;
     int64_t threads = (int64_t)rows * width;
     unsigned blocks = (unsigned)((threads + kBlock - 1) / kBlock);
-    switch (width) {
-    case 1: csr_scalar<T><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    case 2: csr_vector<T, 2><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    case 4: csr_vector<T, 4><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    case 8: csr_vector<T, 8><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    case 16: csr_vector<T, 16><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    default: csr_vector<T, 32><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y); break;
-    }
+    with_lanes<32>(width, [&](auto lanes) {
+        if constexpr (decltype(lanes)::value == 1)
+            csr_scalar<T><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y);
+        else
+            csr_vector<T, decltype(lanes)::value><<<blocks, kBlock, 0, s>>>(rows, rp, ci, v, x, y);
+    });
     return cudaGetLastError();
 }
 
@@ -77,4 +76,4 @@ extern "C" int csr_launch(int is_f64, int width, int32_t rows, const int32_t *ro
                          static_cast<float *>(y), s);
 }
 
-extern "C" const char *csr_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(csr)

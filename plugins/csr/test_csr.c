@@ -5,27 +5,18 @@
  * f64 and f32 on the CPU.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "testlib_plugin.h"
 
-/* describe() has key=want for every pair of checks (NULL-ended). */
+/* describe() gives every "key=value" of ctx (NULL-ended). */
 static void check_facts(test_instance *t, spmvlab_dtype dtype, void *ctx)
 {
     (void)dtype;
-    const char *const *checks = ctx;
-    for (int k = 0; checks[k]; k += 2) {
-        char got[64];
-        test_describe_text(t, checks[k], got, sizeof got);
-        if (strcmp(got, checks[k + 1]) != 0) {
-            fprintf(stderr, "%s: %s=%s, want %s\n", test_describe(t), checks[k], got, checks[k + 1]);
-            test_failures++;
-        }
-    }
+    test_describe_says(t, ctx);
 }
 
 /* Converts A (f64 and f32) with sets, checks spmv_host against the bound
- * and the describe() facts of checks. */
+ * and the describe() facts ("key=value") of checks. */
 static void expect(const spmvlab_csr *A, const char *const *sets, const char *const *checks)
 {
     test_each_dtype("csr", A, sets, 5, check_facts, (void *)checks);
@@ -40,6 +31,17 @@ static int gen(spmvlab_csr *A, int32_t rows, int32_t cols, int32_t (*fn)(int32_t
     int rc = test_gen_rows(A, rows, cols, len, 17);
     free(len);
     return rc;
+}
+
+/* expect() on a rows x cols matrix with lengths from fn(i), made afresh
+ * (the same matrix every time: seed 17). */
+static void expect_rows(int32_t rows, int32_t cols, int32_t (*fn)(int32_t), const char *const *sets,
+                        const char *const *checks)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, rows, cols, fn) == 0);
+    expect(&A, sets, checks);
+    spmvlab_csr_free(&A);
 }
 
 static int32_t len3(int32_t i) { (void)i; return 3; }
@@ -61,10 +63,7 @@ static int32_t len_edges(int32_t i)
 
 static void test_regular_short_rows_run_scalar(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 5000, 5000, len3) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "scalar", "width", "1", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(5000, 5000, len3, NULL, (const char *const[]){"kernel=scalar", "width=1", NULL});
 }
 
 /* 30000 rows of 10: blocks close at 1024 non-zeros (102 rows, so 295
@@ -72,52 +71,38 @@ static void test_regular_short_rows_run_scalar(void)
  * blocks shrink to 8 rows and 256 non-zeros, 38 blocks. */
 static void test_regular_medium_rows_run_adaptive_blocks(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 30000, 40000, len10) == 0);
-    expect(&A, NULL,
-           (const char *const[]){"kernel", "adaptive", "blocks", "295", "block_rows", "1024", "block_nnz", "1024",
-                                 "pieces", "0", NULL});
-    spmvlab_csr_free(&A);
-    TEST_CHECK(gen(&A, 300, 400, len10) == 0);
-    expect(&A, NULL,
-           (const char *const[]){"kernel", "adaptive", "blocks", "38", "block_rows", "8", "block_nnz", "256", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(30000, 40000, len10, NULL,
+                (const char *const[]){"kernel=adaptive", "blocks=295", "block_rows=1024", "block_nnz=1024",
+                                      "pieces=0", NULL});
+    expect_rows(300, 400, len10, NULL,
+                (const char *const[]){"kernel=adaptive", "blocks=38", "block_rows=8", "block_nnz=256", NULL});
 }
 
 /* Rows of 100: vector with 32 lanes when there are rows enough to fill the
  * device (16384), adaptive when there are few. */
 static void test_long_regular_rows_run_vector_when_rows_are_many(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 16384, 20000, len100) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "vector", "width", "32", NULL});
-    spmvlab_csr_free(&A);
-    TEST_CHECK(gen(&A, 1000, 2000, len100) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(16384, 20000, len100, NULL, (const char *const[]){"kernel=vector", "width=32", NULL});
+    expect_rows(1000, 2000, len100, NULL, (const char *const[]){"kernel=adaptive", NULL});
 }
 
 /* One row of 5000 among rows of 4: uneven (max far beyond the mean), so
  * adaptive, the long row in three pieces. */
 static void test_a_long_row_makes_rows_uneven_and_is_split(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 4000, 8000, len4_one_long) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "adaptive", "pieces", "3", "long_rows", "1", NULL});
     const char *scalar[] = {"kernel=scalar", NULL}, *vector[] = {"kernel=vector", NULL};
-    expect(&A, scalar, (const char *const[]){"kernel", "scalar", NULL});
-    expect(&A, vector, (const char *const[]){"kernel", "vector", "width", "8", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(4000, 8000, len4_one_long, NULL,
+                (const char *const[]){"kernel=adaptive", "pieces=3", "long_rows=1", NULL});
+    expect_rows(4000, 8000, len4_one_long, scalar, (const char *const[]){"kernel=scalar", NULL});
+    expect_rows(4000, 8000, len4_one_long, vector, (const char *const[]){"kernel=vector", "width=8", NULL});
 }
 
 /* The long-row threshold and the piece size at their edges; empty rows. */
 static void test_piece_edges(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 600, 7000, len_edges) == 0);
     const char *adaptive[] = {"kernel=adaptive", NULL};
-    expect(&A, adaptive, (const char *const[]){"kernel", "adaptive", "long_rows", "4", "pieces", "7", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(600, 7000, len_edges, adaptive,
+                (const char *const[]){"kernel=adaptive", "long_rows=4", "pieces=7", NULL});
 }
 
 /* 300,000 rows, nine in ten empty, rows of 3 between them and a row of 600
@@ -127,31 +112,23 @@ static void test_piece_edges(void)
 static int32_t len_sparse(int32_t i) { return i % 997 == 0 ? 600 : i % 10 == 0 ? 3 : 0; }
 static void test_runs_of_empty_rows_pack_into_wide_blocks(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 300000, 1000, len_sparse) == 0);
-    expect(&A, NULL,
-           (const char *const[]){"kernel", "adaptive", "block_rows", "1024", "blocks", "302", "long_rows", "301",
-                                 "pieces", "301", NULL});
     const char *narrow[] = {"block_rows=128", NULL};
-    expect(&A, narrow,
-           (const char *const[]){"kernel", "adaptive", "block_rows", "128", "blocks", "2409", "pieces", "301", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(300000, 1000, len_sparse, NULL,
+                (const char *const[]){"kernel=adaptive", "block_rows=1024", "blocks=302", "long_rows=301",
+                                      "pieces=301", NULL});
+    expect_rows(300000, 1000, len_sparse, narrow,
+                (const char *const[]){"kernel=adaptive", "block_rows=128", "blocks=2409", "pieces=301", NULL});
 }
 
 /* An explicit width with kernel = auto means vector (width 1: scalar); an
  * empty matrix runs scalar. */
+static int32_t len0(int32_t i) { (void)i; return 0; }
 static void test_explicit_width_and_empty_matrix(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(gen(&A, 300, 400, len10) == 0);
     const char *w4[] = {"width=4", NULL}, *w1[] = {"width=1", NULL};
-    expect(&A, w4, (const char *const[]){"kernel", "vector", "width", "4", NULL});
-    expect(&A, w1, (const char *const[]){"kernel", "scalar", NULL});
-    spmvlab_csr_free(&A);
-    int32_t zero[3] = {0, 0, 0};
-    TEST_CHECK(test_gen_rows(&A, 3, 5, zero, 1) == 0);
-    expect(&A, NULL, (const char *const[]){"kernel", "scalar", NULL});
-    spmvlab_csr_free(&A);
+    expect_rows(300, 400, len10, w4, (const char *const[]){"kernel=vector", "width=4", NULL});
+    expect_rows(300, 400, len10, w1, (const char *const[]){"kernel=scalar", NULL});
+    expect_rows(3, 5, len0, NULL, (const char *const[]){"kernel=scalar", NULL});
 }
 
 int main(void)

@@ -59,36 +59,16 @@
 #include "csr5_format.h"
 #include "csr5_tile.h"
 
-#define CSR5_OPT(member) SPMVLAB_FIELD(csr5_opts, member)
 static const spmvlab_option csr5_options[] = {
-    {"sigma", SPMVLAB_OPT_INT_AUTO, "auto", 1, CSR5_SIGMA_MAX, NULL,
-     "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32",
-     CSR5_OPT(sigma)},
-    {"calibrate", SPMVLAB_OPT_ENUM, "kernel", 0, 0, "kernel|inline",
-     "rows crossing tiles: finished by a second kernel, one thread per tile, or by the last tile to arrive "
-     "(inline: one launch, an atomic counter and a fence per crossing row)", CSR5_OPT(calibrate)},
-    {"arrive", SPMVLAB_OPT_ENUM, "release", 0, 0, "release|acq_rel",
-     "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces "
-     "from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)", CSR5_OPT(arrive)},
-    {"occupancy", SPMVLAB_OPT_ENUM, "3", 0, 0, "3|4",
-     "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, "
-     "4: up to 64)", CSR5_OPT(occupancy)},
-    {"launch", SPMVLAB_OPT_ENUM, "overlap", 0, 0, "overlap|serial",
-     "calibrate=kernel on sm_90+: the calibration launched as a programmatic dependent launch that starts "
-     "while the main kernel ends (overlap) or after it (serial)", CSR5_OPT(launch)},
-    {"stores", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|direct|staged",
-     "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in "
-     "shared memory and written as consecutive rows by the warp (staged); auto: staged for sigma <= 12 "
-     "without empty rows, else direct", CSR5_OPT(stores)},
-    {"empty", SPMVLAB_OPT_ENUM, "offsets", 0, 0, "offsets|compress",
-     "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or "
-     "tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)", CSR5_OPT(empty)},
-    {"sigma_mean", SPMVLAB_OPT_ENUM, "all", 0, 0, "all|stored",
-     "sigma = auto with empty = compress: the mean row length over all rows of A (all) or over the stored, "
-     "non-empty rows (stored)", CSR5_OPT(sigma_mean)},
-    {"verify_convert", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL,
-     "after a GPU conversion, also convert on the host and require identical arrays (testing)",
-     CSR5_OPT(verify_convert)},
+    SPMVLAB_AUTO_OPTION(csr5_opts, sigma, 1, CSR5_SIGMA_MAX, "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, calibrate, "kernel", "kernel|inline", "rows crossing tiles: finished by a second kernel, one thread per tile, or by the last tile to arrive (inline: one launch, an atomic counter and a fence per crossing row)"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, arrive, "release", "release|acq_rel", "calibrate=inline: arrival counter increments release the piece (release; the last arrival reads pieces from L2) or also acquire (acq_rel; invalidates the SM's L1 at every arrival)"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, occupancy, "3", "3|4", "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel is compiled for (3: up to 80 registers, 4: up to 64)"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, launch, "overlap", "overlap|serial", "calibrate=kernel on sm_90+: the calibration launched as a programmatic dependent launch that starts while the main kernel ends (overlap) or after it (serial)"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, stores, "auto", "auto|direct|staged", "rows complete inside a tile: stored by the lane that finished each (direct, the paper), or collected in shared memory and written as consecutive rows by the warp (staged); auto: staged for sigma <= 12 without empty rows, else direct"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, empty, "offsets", "offsets|compress", "empty rows: tiles flagged with empty_offset slot rows and a list of empty rows (offsets, the paper), or tiles over the non-empty rows only with a row map and runs of empty rows zeroed (compress)"),
+    SPMVLAB_ENUM_OPTION(csr5_opts, sigma_mean, "all", "all|stored", "sigma = auto with empty = compress: the mean row length over all rows of A (all) or over the stored, non-empty rows (stored)"),
+    SPMVLAB_BOOL_OPTION(csr5_opts, verify_convert, "false", "after a GPU conversion, also convert on the host and require identical arrays (testing)"),
     {NULL},
 };
 #undef CSR5_OPT
@@ -106,9 +86,7 @@ static int csr5_auto_sigma(const spmvlab_matrix *A)
 
 static void csr5_destroy(void *handle)
 {
-    csr5_fmt *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csr5_fmt, f, handle);
     void *const dev[] = {(void *)f->d.row_ptr,      (void *)f->d.col,        (void *)f->d.val,
                          (void *)f->d.tile_ptr,     (void *)f->d.desc,       (void *)f->d.eo_ptr,
                          (void *)f->d.empty_offset, (void *)f->d.empty_rows, f->d.pieces,
@@ -123,14 +101,8 @@ static void csr5_destroy(void *handle)
 static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                    spmvlab_err *err)
 {
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csr5 supports f64 and f32 only");
-    csr5_fmt *f = malloc(sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    *f = (csr5_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .rows_all = A->rows, .cols = A->cols,
-                    .nnz = A->nnz};
+    SPMVLAB_CONVERT_BEGIN(csr5_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    f->rows_all = A->rows;
     const csr5_opts *o = spmvlab_opts_fields(opts);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
     f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : o->sigma;
@@ -249,13 +221,7 @@ static void csr5_describe(const void *handle, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, " gpu_convert_ms=%.3f", f->gpu_ms);
 }
 
-static const spmvlab_plugin csr5_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(csr5),
-    .summary = "CSR5: 32 x sigma tiles, transposed, bit-flag descriptors, segmented sums",
-    .version = "1.1.0",
-    .reference = "W. Liu, B. Vinter, CSR5: An Efficient Storage Format for Cross-Platform Sparse "
-                 "Matrix-Vector Multiplication, ICS 2015",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-};
-
-SPMVLAB_PLUGIN_ENTRY(csr5_plugin)
+SPMVLAB_PLUGIN_DEFINE(csr5, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "CSR5: 32 x sigma tiles, transposed, bit-flag descriptors, segmented sums",
+                      "W. Liu, B. Vinter, CSR5: An Efficient Storage Format for Cross-Platform Sparse "
+                      "Matrix-Vector Multiplication, ICS 2015");

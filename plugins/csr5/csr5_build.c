@@ -12,17 +12,9 @@
 
 void csr5_arrays_free(csr5_arrays *h)
 {
-    free(h->row_ptr);
-    free(h->tile_ptr);
-    free(h->desc);
-    free(h->eo_ptr);
-    free(h->empty_offset);
-    free(h->empty_rows);
-    free(h->col);
-    free(h->val);
-    free(h->row_map);
-    free(h->run_start);
-    free(h->run_len);
+    void *const host[] = {h->row_ptr, h->tile_ptr, h->desc,    h->eo_ptr,    h->empty_offset, h->empty_rows,
+                          h->col,     h->val,      h->row_map, h->run_start, h->run_len};
+    spmvlab_free_each(host, SPMVLAB_COUNT(host));
     memset(h, 0, sizeof *h);
 }
 

@@ -84,6 +84,25 @@ static int32_t len_halves(int32_t i) { return i % 2 ? 12 : 0; }
 /* Leading and trailing empty rows around short rows. */
 static int32_t len_edges(int32_t i) { return (i < 40 || i >= 900) ? 0 : 1 + i % 5; }
 
+/* One check_case on a matrix: its name, the sets, the describe() text it
+ * must contain (NULL: none). */
+typedef struct csr5_case {
+    const char *name;
+    const char *const *sets;
+    const char *expect;
+} csr5_case;
+
+/* check_case for each of cases (ended by one without a name) on A, when A
+ * was built (rc 0); then frees A. */
+static void check_cases(int rc, spmvlab_csr *A, const csr5_case *cases)
+{
+    if (rc != 0)
+        return;
+    for (const csr5_case *c = cases; c->name; c++)
+        check_case(c->name, A, c->sets, c->expect);
+    spmvlab_csr_free(A);
+}
+
 int main(void)
 {
     spmvlab_csr A;
@@ -93,77 +112,68 @@ int main(void)
     const char *c4[] = {"sigma=4", "empty=compress", NULL}, *c32[] = {"sigma=32", "empty=compress", NULL},
                *c16k[] = {"sigma=16", "empty=compress", "calibrate=kernel", NULL};
 
-    if (gen(&A, 3000, 500, len_gappy, 1) == 0) {
-        check_case("many_empty_rows", &A, NULL, NULL);
-        check_case("many_empty_rows sigma=4", &A, s4, "empty_row_tiles=");
-        check_case("many_empty_rows sigma=1", &A, s1k, NULL);
-        check_case("many_empty_rows compress", &A, c4, "empty_row_tiles=0 ");
-        check_case("many_empty_rows stores", &A, s4, "stores=direct(auto)"); /* empty rows: no stage */
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 5040, 300, len_hole, 2) == 0) { /* 5000 empty rows: 157 runs of at most 32 */
-        check_case("empty_run_inside_tile compress", &A, c16k, "empty=compress zero_runs=157");
-        check_case("empty_run_inside_tile compress sigma=4", &A, c4, "empty=compress zero_runs=157");
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 5040, 300, len_hole, 2) == 0) {
-        check_case("empty_run_inside_tile", &A, s16, NULL);
-        check_case("empty_run_inside_tile sigma=4", &A, s4, NULL);
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 1000, 200, len_edges, 3) == 0) {
-        check_case("leading_trailing_empty", &A, s4, NULL);
-        check_case("leading_trailing_empty sigma=32", &A, s32, NULL);
-        check_case("leading_trailing_empty compress", &A, c4, "empty=compress");
-        check_case("leading_trailing_empty compress sigma=32", &A, c32, "empty=compress");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 1, 3000, 3000, 4) == 0) {
-        check_case("single_row", &A, NULL, "sigma=32(auto)");
-        check_case("single_row sigma=4", &A, s4, NULL);
-        check_case("single_row sigma=1", &A, s1k, NULL);
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 500, 40000, len_one_long, 5) == 0) {
-        check_case("one_long_row", &A, NULL, NULL);
-        check_case("one_long_row sigma=32", &A, s32, NULL);
-        check_case("one_long_row sigma=1", &A, s1k, NULL);
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 10, 50, 3, 6) == 0) { /* 30 entries: less than one tile */
-        check_case("below_one_tile", &A, s4, "tiles=0 tail_nnz=30");
-        check_case("below_one_tile sigma=1", &A, s1k, "tiles=0 tail_nnz=30");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 64, 100, 8, 7) == 0) { /* 512 entries */
-        check_case("exact_tiles sigma=4", &A, s4, "tiles=4 tail_nnz=0");
-        check_case("exact_tiles stores", &A, s4, "stores=staged(auto)");
-        check_case("exact_tiles sigma=16", &A, s16, "tiles=1 tail_nnz=0");
-        check_case("exact_tiles sigma=1", &A, s1k, "tiles=16 tail_nnz=0");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 300, 1000, 33, 8) == 0) { /* every row crosses a boundary */
-        check_case("crossing_rows sigma=1", &A, s1k, NULL);
-        check_case("crossing_rows sigma=7", &A, s7, NULL);
-        check_case("crossing_rows auto", &A, NULL, "sigma=32(auto)");
-        check_case("crossing_rows stores", &A, NULL, "stores=direct(auto)"); /* sigma above 12 */
-        check_case("crossing_rows compress", &A, c4, "empty=offsets"); /* no empty row: the same format */
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 2000, 2000, 10, 9) == 0) {
-        check_case("mean_row_10", &A, NULL, "sigma=10(auto)");
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 2000, 2000, len_halves, 11) == 0) { /* sigma = auto over all rows or the stored ones */
-        const char *cs[] = {"empty=compress", "sigma_mean=stored", NULL}, *ca[] = {"empty=compress", NULL};
-        check_case("halves compress stored", &A, cs, "sigma=12(auto)");
-        check_case("halves compress all", &A, ca, "sigma=6(auto)");
-        check_case("halves offsets stored", &A, (const char *[]){"sigma_mean=stored", NULL}, "sigma=6(auto)");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 2000, 2000, 2, 10) == 0) {
-        check_case("mean_row_2", &A, NULL, "sigma=4(auto)");
-        spmvlab_csr_free(&A);
-    }
+    check_cases(gen(&A, 3000, 500, len_gappy, 1), &A, (const csr5_case[]){
+        {"many_empty_rows", NULL, NULL},
+        {"many_empty_rows sigma=4", s4, "empty_row_tiles="},
+        {"many_empty_rows sigma=1", s1k, NULL},
+        {"many_empty_rows compress", c4, "empty_row_tiles=0 "},
+        {"many_empty_rows stores", s4, "stores=direct(auto)"}, /* empty rows: no stage */
+        {NULL}});
+    /* 5000 empty rows: 157 runs of at most 32 */
+    check_cases(gen(&A, 5040, 300, len_hole, 2), &A, (const csr5_case[]){
+        {"empty_run_inside_tile compress", c16k, "empty=compress zero_runs=157"},
+        {"empty_run_inside_tile compress sigma=4", c4, "empty=compress zero_runs=157"},
+        {"empty_run_inside_tile", s16, NULL},
+        {"empty_run_inside_tile sigma=4", s4, NULL},
+        {NULL}});
+    check_cases(gen(&A, 1000, 200, len_edges, 3), &A, (const csr5_case[]){
+        {"leading_trailing_empty", s4, NULL},
+        {"leading_trailing_empty sigma=32", s32, NULL},
+        {"leading_trailing_empty compress", c4, "empty=compress"},
+        {"leading_trailing_empty compress sigma=32", c32, "empty=compress"},
+        {NULL}});
+    check_cases(test_gen_uniform(&A, 1, 3000, 3000, 4), &A, (const csr5_case[]){
+        {"single_row", NULL, "sigma=32(auto)"},
+        {"single_row sigma=4", s4, NULL},
+        {"single_row sigma=1", s1k, NULL},
+        {NULL}});
+    check_cases(gen(&A, 500, 40000, len_one_long, 5), &A, (const csr5_case[]){
+        {"one_long_row", NULL, NULL},
+        {"one_long_row sigma=32", s32, NULL},
+        {"one_long_row sigma=1", s1k, NULL},
+        {NULL}});
+    /* 30 entries: less than one tile */
+    check_cases(test_gen_uniform(&A, 10, 50, 3, 6), &A, (const csr5_case[]){
+        {"below_one_tile", s4, "tiles=0 tail_nnz=30"},
+        {"below_one_tile sigma=1", s1k, "tiles=0 tail_nnz=30"},
+        {NULL}});
+    /* 512 entries */
+    check_cases(test_gen_uniform(&A, 64, 100, 8, 7), &A, (const csr5_case[]){
+        {"exact_tiles sigma=4", s4, "tiles=4 tail_nnz=0"},
+        {"exact_tiles stores", s4, "stores=staged(auto)"},
+        {"exact_tiles sigma=16", s16, "tiles=1 tail_nnz=0"},
+        {"exact_tiles sigma=1", s1k, "tiles=16 tail_nnz=0"},
+        {NULL}});
+    /* every row crosses a boundary */
+    check_cases(test_gen_uniform(&A, 300, 1000, 33, 8), &A, (const csr5_case[]){
+        {"crossing_rows sigma=1", s1k, NULL},
+        {"crossing_rows sigma=7", s7, NULL},
+        {"crossing_rows auto", NULL, "sigma=32(auto)"},
+        {"crossing_rows stores", NULL, "stores=direct(auto)"}, /* sigma above 12 */
+        {"crossing_rows compress", c4, "empty=offsets"}, /* no empty row: the same format */
+        {NULL}});
+    check_cases(test_gen_uniform(&A, 2000, 2000, 10, 9), &A, (const csr5_case[]){
+        {"mean_row_10", NULL, "sigma=10(auto)"},
+        {NULL}});
+    /* sigma = auto over all rows or the stored ones */
+    const char *cs[] = {"empty=compress", "sigma_mean=stored", NULL}, *ca[] = {"empty=compress", NULL};
+    check_cases(gen(&A, 2000, 2000, len_halves, 11), &A, (const csr5_case[]){
+        {"halves compress stored", cs, "sigma=12(auto)"},
+        {"halves compress all", ca, "sigma=6(auto)"},
+        {"halves offsets stored", (const char *[]){"sigma_mean=stored", NULL}, "sigma=6(auto)"},
+        {NULL}});
+    check_cases(test_gen_uniform(&A, 2000, 2000, 2, 10), &A, (const csr5_case[]){
+        {"mean_row_2", NULL, "sigma=4(auto)"},
+        {NULL}});
     return test_done("csr5.unit.edge_layouts");
 }

@@ -258,59 +258,35 @@ int32_t len_hole(int32_t i) { return (i < 20 || i >= 2020) ? 2 : 0; }
 int32_t len_one_long(int32_t i) { return i == 150 ? 9000 : 3; }
 int32_t len_mixed(int32_t i) { return (int32_t)((i * 7919u) % 61u) + (i % 97 == 0 ? 700 : 0); }
 
+// check_all with each sigma on A when A was built (rc 0); then frees A.
+void check_sigmas(const char *name, int rc, spmvlab_csr *A, std::initializer_list<const char *> sigmas)
+{
+    if (rc != 0)
+        return;
+    for (const char *sigma : sigmas)
+        check_all(name, A, sigma);
+    spmvlab_csr_free(A);
+}
+
 } // namespace
 
 int main()
 {
     spmvlab_csr A;
-    if (gen(&A, 1500, 400, len_gappy, 1) == 0) {
-        check_all("many_empty_rows", &A, "sigma=4");
-        check_all("many_empty_rows", &A, "sigma=1");
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 2040, 300, len_hole, 2) == 0) {
-        check_all("empty_run_inside_tile", &A, "sigma=17");
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 300, 20000, len_one_long, 3) == 0) {
-        check_all("one_long_row", &A, "sigma=32");
-        check_all("one_long_row", &A, "sigma=5");
-        check_all("one_long_row", &A, "sigma=1"); /* 282 pieces: the 8-at-a-time piece loads */
-        spmvlab_csr_free(&A);
-    }
-    if (gen(&A, 800, 3000, len_mixed, 4) == 0) {
-        check_all("mixed_lengths", &A, "sigma=13");
-        check_all("mixed_lengths", &A, "sigma=18");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 1, 3000, 3000, 5) == 0) {
-        check_all("single_row", &A, "sigma=4");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 10, 50, 3, 6) == 0) {
-        check_all("below_one_tile", &A, "sigma=4");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 64, 100, 8, 7) == 0) {
-        check_all("exact_tiles", &A, "sigma=4");
-        spmvlab_csr_free(&A);
-    }
+    check_sigmas("many_empty_rows", gen(&A, 1500, 400, len_gappy, 1), &A, {"sigma=4", "sigma=1"});
+    check_sigmas("empty_run_inside_tile", gen(&A, 2040, 300, len_hole, 2), &A, {"sigma=17"});
+    /* sigma=1: 282 pieces, the 8-at-a-time piece loads */
+    check_sigmas("one_long_row", gen(&A, 300, 20000, len_one_long, 3), &A, {"sigma=32", "sigma=5", "sigma=1"});
+    check_sigmas("mixed_lengths", gen(&A, 800, 3000, len_mixed, 4), &A, {"sigma=13", "sigma=18"});
+    check_sigmas("single_row", test_gen_uniform(&A, 1, 3000, 3000, 5), &A, {"sigma=4"});
+    check_sigmas("below_one_tile", test_gen_uniform(&A, 10, 50, 3, 6), &A, {"sigma=4"});
+    check_sigmas("exact_tiles", test_gen_uniform(&A, 64, 100, 8, 7), &A, {"sigma=4"});
     /* Tiles of 128 and of 64 rows (sigma 4, a 64-slot stage): beyond the
      * store stage, and at its limit, which counts the next tile's first row
      * (direct stores); with sigma 6 (128 slots) tiles of 96 rows stage. */
-    if (test_gen_uniform(&A, 1000, 500, 1, 8) == 0) {
-        check_all("one_entry_rows", &A, "sigma=4");
-        check_all("one_entry_rows", &A, "sigma=13");
-        spmvlab_csr_free(&A);
-    }
-    if (test_gen_uniform(&A, 1000, 500, 2, 9) == 0) {
-        check_all("two_entry_rows", &A, "sigma=4");
-        check_all("two_entry_rows", &A, "sigma=6"); /* 96 rows a tile: staged */
-        spmvlab_csr_free(&A);
-    }
-    if (test_load_csr("bcspwr10.mtx.gz", &A) == 0) {
-        check_all("bcspwr10", &A, "sigma=5");
-        spmvlab_csr_free(&A);
-    }
+    check_sigmas("one_entry_rows", test_gen_uniform(&A, 1000, 500, 1, 8), &A, {"sigma=4", "sigma=13"});
+    /* sigma=6: 96 rows a tile, staged */
+    check_sigmas("two_entry_rows", test_gen_uniform(&A, 1000, 500, 2, 9), &A, {"sigma=4", "sigma=6"});
+    check_sigmas("bcspwr10", test_load_csr("bcspwr10.mtx.gz", &A), &A, {"sigma=5"});
     return test_done("csr5.unit.kernel_sim");
 }

@@ -65,55 +65,31 @@ typedef struct csrdu_opts {
 } csrdu_opts;
 
 static const spmvlab_option csrdu_options[] = {
-    {"kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|stream|vector|tiles",
-     "stream: block tiles of 1024 entries staged in shared memory; vector: `lanes` lanes a row, loads batched over "
-     "rows, shuffle sums; tiles: the first kernel, warp tiles; auto: vector for rows of 128 and more, else stream",
-     SPMVLAB_FIELD(csrdu_opts, kernel)},
-    {"delta_bits", SPMVLAB_OPT_ENUM, "16", 0, 0, "8|16", "bits of a stored column offset from its chunk's base",
-     SPMVLAB_FIELD(csrdu_opts, delta_bits)},
-    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
-     "value storage: the run's dtype, or f32 for an f64 run (declared; computes in f64)",
-     SPMVLAB_FIELD(csrdu_opts, values)},
-    {"tile", SPMVLAB_OPT_ENUM, "256", 0, 0, "128|256|512", "tiles kernel: entries of a row tile (one warp)",
-     SPMVLAB_FIELD(csrdu_opts, tile)},
-    {"lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL,
-     "lanes per row (power of two; vector: 2 to 32); auto: vector from the 90th-percentile row, tiles from the mean",
-     SPMVLAB_FIELD(csrdu_opts, lanes)},
-    {"batch", SPMVLAB_OPT_INT_AUTO, "auto", 1, 4, NULL,
-     "vector kernel, 32 lanes: entries of a row a lane loads per batch (1, 2, 4); auto: from the 90th-percentile row",
-     SPMVLAB_FIELD(csrdu_opts, batch)},
-    {"long", SPMVLAB_OPT_INT_AUTO, "auto", 8, 1048576, NULL,
-     "vector kernel: rows longer than this are row pieces of one warp; auto: max(32, 2 lanes batch)",
-     SPMVLAB_FIELD(csrdu_opts, long_len)},
-    {"steps", SPMVLAB_OPT_INT, "4", 1, 64, NULL,
-     "vector kernel: row groups a warp runs in turn, the next one's row bounds loaded ahead",
-     SPMVLAB_FIELD(csrdu_opts, steps)},
-    {"piece", SPMVLAB_OPT_INT, "4096", 512, 1048576, NULL, "longest row piece of one warp; longer rows are split",
-     SPMVLAB_FIELD(csrdu_opts, piece)},
+    SPMVLAB_ENUM_OPTION(csrdu_opts, kernel, "auto", "auto|stream|vector|tiles", "stream: block tiles of 1024 entries staged in shared memory; vector: `lanes` lanes a row, loads batched over rows, shuffle sums; tiles: the first kernel, warp tiles; auto: vector for rows of 128 and more, else stream"),
+    SPMVLAB_ENUM_OPTION(csrdu_opts, delta_bits, "16", "8|16", "bits of a stored column offset from its chunk's base"),
+    SPMVLAB_ENUM_OPTION(csrdu_opts, values, "native", "native|f32", "value storage: the run's dtype, or f32 for an f64 run (declared; computes in f64)"),
+    SPMVLAB_ENUM_OPTION(csrdu_opts, tile, "256", "128|256|512", "tiles kernel: entries of a row tile (one warp)"),
+    SPMVLAB_AUTO_OPTION(csrdu_opts, lanes, 1, 32, "lanes per row (power of two; vector: 2 to 32); auto: vector from the 90th-percentile row, tiles from the mean"),
+    SPMVLAB_AUTO_OPTION(csrdu_opts, batch, 1, 4, "vector kernel, 32 lanes: entries of a row a lane loads per batch (1, 2, 4); auto: from the 90th-percentile row"),
+    SPMVLAB_OPTION_ROW(csrdu_opts, "long", long_len, SPMVLAB_OPT_INT_AUTO, "auto", 8, 1048576, NULL, "vector kernel: rows longer than this are row pieces of one warp; auto: max(32, 2 lanes batch)"),
+    SPMVLAB_INT_OPTION(csrdu_opts, steps, "4", 1, 64, "vector kernel: row groups a warp runs in turn, the next one's row bounds loaded ahead"),
+    SPMVLAB_INT_OPTION(csrdu_opts, piece, "4096", 512, 1048576, "longest row piece of one warp; longer rows are split"),
     {NULL},
 };
 
 static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const csrdu_opts *o = spmvlab_opts_fields(opts);
-    if (o->lanes != SPMVLAB_AUTO && (o->lanes & (o->lanes - 1))) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->batch == 3) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option batch = 3 must be 1, 2 or 4");
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (!spmvlab_pow2_or_auto(o->lanes))
+        return spmvlab_bad_option(err, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
+    if (o->batch == 3)
+        return spmvlab_bad_option(err, "csrdu option batch = 3 must be 1, 2 or 4");
     int vector = o->kernel == CSRDU_KERNEL_VECTOR || o->kernel == CSRDU_KERNEL_AUTO;
-    if (vector && o->lanes == 1) {
-        snprintf(err->msg, sizeof err->msg, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (vector && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO && o->batch > 1) {
-        snprintf(err->msg, sizeof err->msg,
-                 "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (vector && o->lanes == 1)
+        return spmvlab_bad_option(err, "csrdu option lanes = 1 needs kernel = tiles; the vector kernel takes 2 to 32");
+    if (vector && o->lanes != SPMVLAB_AUTO && o->lanes < 32 && o->batch != SPMVLAB_AUTO && o->batch > 1)
+        return spmvlab_bad_option(
+            err, "csrdu option batch = %d needs lanes = 32 (fewer lanes load one entry a row per batch)", o->batch);
     return SPMVLAB_OK;
 }
 
@@ -187,18 +163,13 @@ static int choose_lanes(const csrdu_opts *o, const spmvlab_matrix *A)
 
 static void csrdu_destroy(void *handle)
 {
-    csrdu_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(csrdu_format, f, handle);
     void *const dev[] = {(void *)f->dev.row_ptr, (void *)f->dev.val, (void *)f->dev.off, (void *)f->dev.base,
                          (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial};
-    spmvlab_free_all(f->ctx, dev, 8);
-    free(f->row_ptr);
-    free(f->val);
-    free(f->host_partial);
+    void *const host[] = {f->row_ptr, f->val, f->host_partial};
     csrdu_index_free(&f->ix);
     csrdu_plan_free(&f->plan);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Uploads the format's arrays and counts their bytes for describe(). */
@@ -260,13 +231,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
 {
     static const int tiles[] = {128, 256, 512};
     const csrdu_opts *o = spmvlab_opts_fields(opts);
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "csrdu supports f64 and f32 only");
-    csrdu_format *f = malloc(sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    *f = (csrdu_format){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
+    SPMVLAB_CONVERT_BEGIN(csrdu_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->vmode = A->dtype == SPMVLAB_F32 ? CSRDU_V_F32 : o->values == CSRDU_VALUES_F32 ? CSRDU_V_F32_F64 : CSRDU_V_F64;
     f->cover = cover_length(A);
     f->kernel = choose_kernel(o, f->cover);
@@ -359,15 +324,9 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
                  f->batch, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits, f->cover);
 }
 
-static const spmvlab_plugin csrdu_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(csrdu),
-    .summary = "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
-    .version = "1.1.0",
-    .reference = "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
-                 "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "
-                 "compression, ICS'06",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = csrdu_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(csrdu_plugin)
+SPMVLAB_PLUGIN_DEFINE(csrdu, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
+                      "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
+                      "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "
+                      "compression, ICS'06",
+                      .check_options = csrdu_check_options);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "csrdu.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -191,4 +192,4 @@ extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *st
     return d->vmode == CSRDU_V_F32 ? combine<float>(d, y, s) : combine<double>(d, y, s);
 }
 
-extern "C" const char *csrdu_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(csrdu)

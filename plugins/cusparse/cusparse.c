@@ -52,23 +52,12 @@ typedef struct cusparse_opts {
 } cusparse_opts;
 
 static const spmvlab_option cusparse_options[] = {
-    {"format", SPMVLAB_OPT_ENUM, "csr", 0, 0, "csr|coo|sell|bsr",
-     "csr: cusparseCreateCsr; coo: cusparseCreateCoo; sell: Sliced-ELL, cusparseCreateSlicedEll; bsr: cusparseCreateBsr",
-     SPMVLAB_FIELD(cusparse_opts, format)},
-    {"alg", SPMVLAB_OPT_ENUM, "alg1", 0, 0, "alg1|alg2",
-     "alg1: CUSPARSE_SPMV_CSR_ALG1 / COO_ALG1; alg2: CSR_ALG2 / COO_ALG2 (deterministic); sell, bsr: SELL_ALG1, BSR_ALG1",
-     SPMVLAB_FIELD(cusparse_opts, alg)},
-    {"slice", SPMVLAB_OPT_INT, "32", 1, 1024, NULL, "sell: rows per slice (cuSPARSE's sliceSize)",
-     SPMVLAB_FIELD(cusparse_opts, slice)},
-    {"block", SPMVLAB_OPT_INT_AUTO, "auto", CUSPARSE_BSR_MIN, CUSPARSE_BSR_MAX, NULL,
-     "bsr: block dimension b (b x b blocks); auto: the b moving the fewest bytes within max_fill",
-     SPMVLAB_FIELD(cusparse_opts, block)},
-    {"max_fill", SPMVLAB_OPT_FLOAT, "8.0", 1.0, 1.0e9, NULL,
-     "sell and bsr: refuse (limit) when stored values, padding included, exceed max_fill x nnz",
-     SPMVLAB_FIELD(cusparse_opts, max_fill)},
-    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
-     "native: values in the run's dtype; f32: f32 values, f64 x, y and compute in f64 runs (value_storage=f32)",
-     SPMVLAB_FIELD(cusparse_opts, values)},
+    SPMVLAB_ENUM_OPTION(cusparse_opts, format, "csr", "csr|coo|sell|bsr", "csr: cusparseCreateCsr; coo: cusparseCreateCoo; sell: Sliced-ELL, cusparseCreateSlicedEll; bsr: cusparseCreateBsr"),
+    SPMVLAB_ENUM_OPTION(cusparse_opts, alg, "alg1", "alg1|alg2", "alg1: CUSPARSE_SPMV_CSR_ALG1 / COO_ALG1; alg2: CSR_ALG2 / COO_ALG2 (deterministic); sell, bsr: SELL_ALG1, BSR_ALG1"),
+    SPMVLAB_INT_OPTION(cusparse_opts, slice, "32", 1, 1024, "sell: rows per slice (cuSPARSE's sliceSize)"),
+    SPMVLAB_AUTO_OPTION(cusparse_opts, block, CUSPARSE_BSR_MIN, CUSPARSE_BSR_MAX, "bsr: block dimension b (b x b blocks); auto: the b moving the fewest bytes within max_fill"),
+    SPMVLAB_FLOAT_OPTION(cusparse_opts, max_fill, "8.0", 1.0, 1.0e9, "sell and bsr: refuse (limit) when stored values, padding included, exceed max_fill x nnz"),
+    SPMVLAB_ENUM_OPTION(cusparse_opts, values, "native", "native|f32", "native: values in the run's dtype; f32: f32 values, f64 x, y and compute in f64 runs (value_storage=f32)"),
     {NULL},
 };
 
@@ -85,20 +74,16 @@ static const char *const family_names[] = {"csr", "coo", "sell", "bsr"};
 static spmvlab_status cusparse_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const cusparse_opts *o = spmvlab_opts_fields(opts);
-    if (o->alg == CUSPARSE_ALGO_2 && (o->format == CUSPARSE_FAMILY_SELL || o->format == CUSPARSE_FAMILY_BSR)) {
-        snprintf(err->msg, sizeof err->msg,
-                 "cusparse option alg = alg2 applies to format = csr and coo; %s has one algorithm",
-                 family_names[o->format]);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    return SPMVLAB_OK;
+    int one_alg = o->format == CUSPARSE_FAMILY_SELL || o->format == CUSPARSE_FAMILY_BSR;
+    return o->alg == CUSPARSE_ALGO_2 && one_alg
+               ? spmvlab_bad_option(err, "cusparse option alg = alg2 applies to format = csr and coo; %s has one "
+                                         "algorithm", family_names[o->format])
+               : SPMVLAB_OK;
 }
 
 static void cusparse_destroy(void *handle)
 {
-    cusparse_format *f = handle;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(cusparse_format, f, handle);
     cusparse_device_free(&f->D, f->ctx);
     cusparse_layout_free(&f->L);
     free(f);
@@ -242,13 +227,7 @@ static void cusparse_describe(const void *handle, char *buf, size_t len)
     snprintf(buf + used, len - used, " cusparse_version=%d", f->D.version);
 }
 
-static const spmvlab_plugin cusparse_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(cusparse),
-    .summary = "NVIDIA cuSPARSE generic SpMV on CSR, COO, Sliced-ELL and BSR (vendor baselines)",
-    .version = "2.0.0",
-    .reference = "NVIDIA cuSPARSE library, cusparseSpMV (CUDA Toolkit 13.0)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .check_options = cusparse_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(cusparse_plugin)
+SPMVLAB_PLUGIN_DEFINE(cusparse, "2.0.0", SPMVLAB_DTYPES_F64_F32 | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
+                      "NVIDIA cuSPARSE generic SpMV on CSR, COO, Sliced-ELL and BSR (vendor baselines)",
+                      "NVIDIA cuSPARSE library, cusparseSpMV (CUDA Toolkit 13.0)",
+                      .check_options = cusparse_check_options);

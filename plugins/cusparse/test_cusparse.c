@@ -178,8 +178,7 @@ static void test_fill_guards_refuse_with_the_numbers(void)
  * rounding, and outside the plain f64 bound (so it cannot pass as f64). */
 static void test_f32_values_are_declared_and_bounded(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(test_gen_uniform(&A, 200, 200, 9, 13) == 0);
+    spmvlab_csr A = test_uniform(200, 200, 9, 13);
     static const char *const families[] = {"format=csr", "format=coo", "format=sell", "format=bsr"};
     for (int fam = 0; fam < 4; fam++) {
         const char *sets[] = {families[fam], "values=f32", NULL};

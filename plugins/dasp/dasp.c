@@ -113,60 +113,26 @@
 /* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
 #define DASP_RPW_LEN 16
 
-#define DASP_OPT(member) SPMVLAB_FIELD(dasp_opts, member)
 static const spmvlab_option dasp_options[] = {
-    {"max_len", SPMVLAB_OPT_INT, "256", 5, 1073741824, NULL,
-     "rows with at least this many entries are long rows (split over warps)", DASP_OPT(max_len)},
-    {"threshold", SPMVLAB_OPT_FLOAT, "0.75", 0, 1, NULL,
-     "minimum share of real entries in a kept 8 x K MMA block of medium rows", DASP_OPT(threshold)},
-    {"rows_per_warp", SPMVLAB_OPT_INT_AUTO, "auto", 8, 32, NULL,
-     "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count",
-     DASP_OPT(rows_per_warp)},
-    {"f64_shape", SPMVLAB_OPT_ENUM, "m8n8k4", 0, 0, "m8n8k4|m16n8k4|m16n8k8|m16n8k16",
-     "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)", DASP_OPT(f64_shape)},
-    {"f16_shape", SPMVLAB_OPT_ENUM, "m16n8k8", 0, 0, "m16n8k16|m16n8k8",
-     "f16 MMA (f32 accumulators) of medium blocks and long rows", DASP_OPT(f16_shape)},
-    {"long_chunk", SPMVLAB_OPT_INT, "1024", 128, 16777216, NULL, "values of a long row per warp, a multiple of 128",
-     DASP_OPT(long_chunk)},
-    {"empty_runs", SPMVLAB_OPT_INT, "0", 0, 1, NULL,
-     "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp",
-     DASP_OPT(empty_runs)},
-    {"rpw_rule", SPMVLAB_OPT_ENUM, "length", 0, 0, "count|length",
-     "rows_per_warp = auto by the medium-row count (count, the paper), or length: 8 when medium rows average "
-     ">= 16 entries, else count",
-     DASP_OPT(rpw_rule)},
-    {"threshold_rule", SPMVLAB_OPT_ENUM, "fill", 0, 0, "fixed|fill",
-     "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again "
-     "with threshold 1",
-     DASP_OPT(threshold_rule)},
-    {"balance", SPMVLAB_OPT_ENUM, "off", 0, 0, "auto|off|on",
-     "on: every row on the balanced merge-path path (CUDA cores) instead of the row classes; auto: on when the "
-     "row lengths' coefficient of variation is >= 2 (power-law and long rows)",
-     DASP_OPT(balance)},
-    {"l1", SPMVLAB_OPT_ENUM, "driver", 0, 0, "driver|max",
-     "row-class kernels' shared-memory carveout: the driver's choice, or max: all of it L1 for the x gathers "
-     "(carveout 0, as the original program)",
-     DASP_OPT(l1)},
-    {"med_rows", SPMVLAB_OPT_ENUM, "runs", 0, 0, "runs|index",
-     "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal "
-     "irregular counts its offset and count) or index (a row index and irregular offset per row)",
-     DASP_OPT(med_rows)},
-    {"bal_kernel", SPMVLAB_OPT_ENUM, "stream", 0, 0, "stream|merge",
-     "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge "
-     "(merge path, 224 rows + non-zeros a warp, staged in shared memory)",
-     DASP_OPT(bal_kernel)},
-    {"stream_k", SPMVLAB_OPT_INT, "8", 8, 16, NULL, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)",
-     DASP_OPT(stream_k)},
-    {"empty_rows", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|list|bitmap|memset",
-     "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed "
-     "before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list", DASP_OPT(empty_rows)},
-    {"med_ranges", SPMVLAB_OPT_ENUM, "on", 0, 0, "on|off",
-     "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded", DASP_OPT(med_ranges)},
-    {"k4_batch", SPMVLAB_OPT_ENUM, "4", 0, 0, "4|8",
-     "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers", DASP_OPT(k4_batch)},
+    SPMVLAB_INT_OPTION(dasp_opts, max_len, "256", 5, 1073741824, "rows with at least this many entries are long rows (split over warps)"),
+    SPMVLAB_FLOAT_OPTION(dasp_opts, threshold, "0.75", 0, 1, "minimum share of real entries in a kept 8 x K MMA block of medium rows"),
+    SPMVLAB_AUTO_OPTION(dasp_opts, rows_per_warp, 8, 32, "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, f64_shape, "m8n8k4", "m8n8k4|m16n8k4|m16n8k8|m16n8k16", "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, f16_shape, "m16n8k8", "m16n8k16|m16n8k8", "f16 MMA (f32 accumulators) of medium blocks and long rows"),
+    SPMVLAB_INT_OPTION(dasp_opts, long_chunk, "1024", 128, 16777216, "values of a long row per warp, a multiple of 128"),
+    SPMVLAB_INT_OPTION(dasp_opts, empty_runs, "0", 0, 1, "1: empty rows as runs (start, length) of consecutive rows, each run zeroed whole by one warp"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, rpw_rule, "length", "count|length", "rows_per_warp = auto by the medium-row count (count, the paper), or length: 8 when medium rows average >= 16 entries, else count"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, threshold_rule, "fill", "fixed|fill", "fixed (the paper) or fill: when the kept blocks are less than 0.9 real entries at threshold, build again with threshold 1"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, balance, "off", "auto|off|on", "on: every row on the balanced merge-path path (CUDA cores) instead of the row classes; auto: on when the row lengths' coefficient of variation is >= 2 (power-law and long rows)"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, l1, "driver", "driver|max", "row-class kernels' shared-memory carveout: the driver's choice, or max: all of it L1 for the x gathers (carveout 0, as the original program)"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, med_rows, "runs", "runs|index", "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal irregular counts its offset and count) or index (a row index and irregular offset per row)"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, bal_kernel, "stream", "stream|merge", "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge (merge path, 224 rows + non-zeros a warp, staged in shared memory)"),
+    SPMVLAB_INT_OPTION(dasp_opts, stream_k, "8", 8, 16, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
     {NULL},
 };
-#undef DASP_OPT
 
 static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
@@ -433,14 +399,8 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              f->empty_auto ? "(auto)" : "", f->n_ranges);
 }
 
-static const spmvlab_plugin dasp_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(dasp),
-    .summary = "rows by length on tensor-core MMA blocks (short tiles, medium row-blocks, split long rows)",
-    .version = "1.1.0",
-    .reference = "Yuechen Lu and Weifeng Liu, DASP: Specific Dense Matrix Multiply-Accumulate Units Accelerated "
-                 "General Sparse Matrix-Vector Multiplication, SC'23",
-    .dtypes = SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
-    .check_options = dasp_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(dasp_plugin)
+SPMVLAB_PLUGIN_DEFINE(dasp, "1.1.0", SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),
+                      "rows by length on tensor-core MMA blocks (short tiles, medium row-blocks, split long rows)",
+                      "Yuechen Lu and Weifeng Liu, DASP: Specific Dense Matrix Multiply-Accumulate Units Accelerated "
+                      "General Sparse Matrix-Vector Multiplication, SC'23",
+                      .check_options = dasp_check_options);

@@ -112,28 +112,28 @@ static spmvlab_csr uniform(int32_t n, int32_t l, int32_t cols)
     return A;
 }
 
+/* expect_describe with the defaults, then check_all; frees A. */
+static void expect_then_check(const char *what, spmvlab_csr *A, const char *const *want)
+{
+    expect_describe(what, A, NULL, want);
+    check_all(what, A);
+    spmvlab_csr_free(A);
+}
+
 static void test_short_lengths_each(void)
 {
     spmvlab_csr A = uniform(37, 1, 100);
-    expect_describe("all length 1", &A, NULL,
-                    (const char *[]){"short1=37", "singles=37", "tiles13=0", "tiles4=0", "medium=0", NULL});
-    check_all("all length 1", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("all length 1", &A,
+                      (const char *[]){"short1=37", "singles=37", "tiles13=0", "tiles4=0", "medium=0", NULL});
 
     A = uniform(17, 2, 100); /* 8 pairs in one 2&2 tile, the odd row in a 4-tile */
-    expect_describe("all length 2", &A, NULL, (const char *[]){"short2=17", "tiles22=1", "tiles4=1", NULL});
-    check_all("all length 2", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("all length 2", &A, (const char *[]){"short2=17", "tiles22=1", "tiles4=1", NULL});
 
     A = uniform(9, 3, 100); /* no 1s to pair with: 4-tiles with one padding slot */
-    expect_describe("all length 3", &A, NULL, (const char *[]){"short3=9", "tiles13=0", "tiles4=2", NULL});
-    check_all("all length 3", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("all length 3", &A, (const char *[]){"short3=9", "tiles13=0", "tiles4=2", NULL});
 
     A = uniform(16, 4, 100);
-    expect_describe("all length 4", &A, NULL, (const char *[]){"short4=16", "tiles4=2", "singles=0", NULL});
-    check_all("all length 4", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("all length 4", &A, (const char *[]){"short4=16", "tiles4=2", "singles=0", NULL});
 }
 
 static void test_short_pairs_1_and_3(void)
@@ -142,17 +142,13 @@ static void test_short_pairs_1_and_3(void)
     for (int i = 0; i < 17; i++)
         len[i] = i < 10 ? 1 : 3; /* 10 ones, 7 threes: 7 pairs, 3 singles */
     spmvlab_csr A = make(50, len, 17, 3);
-    expect_describe("1&3 pairs", &A, NULL,
-                    (const char *[]){"short1=10", "short3=7", "tiles13=1", "singles=3", "tiles4=0", NULL});
-    check_all("1&3 pairs", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("1&3 pairs", &A,
+                      (const char *[]){"short1=10", "short3=7", "tiles13=1", "singles=3", "tiles4=0", NULL});
 
     for (int i = 0; i < 17; i++)
         len[i] = i < 4 ? 1 : 3; /* 4 ones, 13 threes: 4 pairs, 9 threes alone */
     A = make(50, len, 17, 4);
-    expect_describe("1&3 leftover 3s", &A, NULL, (const char *[]){"tiles13=1", "singles=0", "tiles4=2", NULL});
-    check_all("1&3 leftover 3s", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("1&3 leftover 3s", &A, (const char *[]){"tiles13=1", "singles=0", "tiles4=2", NULL});
 }
 
 static void test_medium_only(void)
@@ -161,9 +157,7 @@ static void test_medium_only(void)
     for (int i = 0; i < 203; i++)
         len[i] = 5 + (i * 37) % 120;
     spmvlab_csr A = make(400, len, 203, 5);
-    expect_describe("all medium", &A, NULL, (const char *[]){"medium=203", "row_blocks=26", "long=0", NULL});
-    check_all("all medium", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("all medium", &A, (const char *[]){"medium=203", "row_blocks=26", "long=0", NULL});
 }
 
 /* One row-block of 8 rows: one of 40 and seven of 5 entries. With 8 x 4
@@ -187,24 +181,18 @@ static void test_long_rows(void)
 {
     int32_t one[1] = {300};
     spmvlab_csr A = make(1000, one, 1, 8);
-    expect_describe("one long row", &A, NULL, (const char *[]){"long=1", "long_segments=1", "medium=0", NULL});
-    check_all("one long row", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("one long row", &A, (const char *[]){"long=1", "long_segments=1", "medium=0", NULL});
 
     int32_t big[3] = {5000, 0, 2};
     A = make(6000, big, 3, 9); /* 157 tiles of 32, 32 tiles per segment */
-    expect_describe("long row over segments", &A, NULL,
-                    (const char *[]){"long=1", "long_segments=5", "empty=1", "short2=1", NULL});
-    check_all("long row over segments", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("long row over segments", &A,
+                      (const char *[]){"long=1", "long_segments=5", "empty=1", "short2=1", NULL});
 
     int32_t many[40];
     for (int i = 0; i < 40; i++)
         many[i] = 256 + 1000 * (i % 7) + i; /* 33 segments on the long side at most */
     A = make(8000, many, 40, 10);
-    expect_describe("many long rows", &A, NULL, (const char *[]){"long=40", NULL});
-    check_all("many long rows", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("many long rows", &A, (const char *[]){"long=40", NULL});
 }
 
 /* Lengths 4, 5, max_len - 1 and max_len fall in short, medium, medium, long. */
@@ -212,9 +200,7 @@ static void test_class_boundaries(void)
 {
     int32_t len[4] = {4, 5, 255, 256};
     spmvlab_csr A = make(600, len, 4, 11);
-    expect_describe("boundaries 256", &A, NULL, (const char *[]){"short4=1", "medium=2", "long=1", NULL});
-    check_all("boundaries 256", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("boundaries 256", &A, (const char *[]){"short4=1", "medium=2", "long=1", NULL});
 
     int32_t len64[4] = {4, 5, 63, 64};
     A = make(600, len64, 4, 12);
@@ -228,16 +214,12 @@ static void test_empty_rows(void)
 {
     int32_t len[12] = {0, 3, 0, 0, 7, 0, 1, 0, 0, 0, 300, 0};
     spmvlab_csr A = make(400, len, 12, 13);
-    expect_describe("empty rows", &A, NULL,
-                    (const char *[]){"empty=8", "short1=1", "short3=1", "tiles13=1", "medium=1", "long=1", NULL});
-    check_all("empty rows", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("empty rows", &A,
+                      (const char *[]){"empty=8", "short1=1", "short3=1", "tiles13=1", "medium=1", "long=1", NULL});
 
     int32_t none[5] = {0, 0, 0, 0, 0};
     A = make(10, none, 5, 14);
-    expect_describe("no entries", &A, NULL, (const char *[]){"empty=5", "medium=0", NULL});
-    check_all("no entries", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("no entries", &A, (const char *[]){"empty=5", "medium=0", NULL});
 }
 
 /* empty_runs = 1: runs of consecutive empty rows, a run longer than 1024
@@ -320,9 +302,7 @@ static void test_mixture(void)
     snprintf(e, sizeof e, "empty=%lld", (long long)counts[0]);
     snprintf(m, sizeof m, "medium=%lld", (long long)counts[2]);
     snprintf(l, sizeof l, "long=%lld", (long long)counts[3]);
-    expect_describe("mixture", &A, NULL, (const char *[]){e, m, l, NULL});
-    check_all("mixture", &A);
-    spmvlab_csr_free(&A);
+    expect_then_check("mixture", &A, (const char *[]){e, m, l, NULL});
 }
 
 /* Real matrices: cage10 (values fit binary16) in both dtypes, bcsstk16

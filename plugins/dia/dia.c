@@ -34,26 +34,17 @@
 #include "dia.h"
 
 static const spmvlab_option dia_options[] = {
-    {"max_fill", SPMVLAB_OPT_FLOAT, "1.5", 1.0, 1.0e6, NULL,
-     "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz", SPMVLAB_FIELD(dia_opts, max_fill)},
-    {"max_diags", SPMVLAB_OPT_INT, "256", 1, 1.0e6, NULL, "refuse a matrix with more diagonals",
-     SPMVLAB_FIELD(dia_opts, max_diags)},
-    {"x_reuse", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|shared|l1",
-     "x window in shared memory, or x through L1; auto: shared when the band spans <= 256 columns",
-     SPMVLAB_FIELD(dia_opts, x_reuse)},
+    SPMVLAB_FLOAT_OPTION(dia_opts, max_fill, "1.5", 1.0, 1.0e6, "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz"),
+    SPMVLAB_INT_OPTION(dia_opts, max_diags, "256", 1, 1.0e6, "refuse a matrix with more diagonals"),
+    SPMVLAB_ENUM_OPTION(dia_opts, x_reuse, "auto", "auto|shared|l1", "x window in shared memory, or x through L1; auto: shared when the band spans <= 256 columns"),
     {NULL},
 };
 
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void dia_destroy(void *fmt)
 {
-    dia_fmt *f = fmt;
-    if (!f)
-        return;
-    spmvlab_free_all(f->ctx, (void *const[]){f->d_diags, f->d_val}, 2);
-    free(f->diags);
-    free(f->val);
-    free(f);
+    SPMVLAB_DESTROY_BEGIN(dia_fmt, f, fmt);
+    spmvlab_free_format(f->ctx, f, (void *const[]){f->d_diags, f->d_val}, 2, (void *const[]){f->diags, f->val}, 2);
 }
 
 /* Finds the diagonals: first[o] and last[o] (offset o + rows - 1) receive
@@ -137,14 +128,8 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
 static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
-    *out = NULL;
     const dia_opts *o = spmvlab_opts_fields(opts);
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "dia supports f64 and f32 values only");
-    dia_fmt *f = malloc(sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the dia descriptor");
-    *f = (dia_fmt){.ctx = ctx, .dtype = A->dtype, .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
+    SPMVLAB_CONVERT_BEGIN(dia_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     size_t noff = A->nnz > 0 ? (size_t)A->rows + (size_t)A->cols - 1 : 0;
     int32_t *first = malloc(noff * sizeof *first + 1), *last = malloc(noff * sizeof *last + 1);
     spmvlab_status st = SPMVLAB_OK;
@@ -201,9 +186,7 @@ static spmvlab_status dia_spmv(void *fmt, const void *x, void *y, void *stream, 
             y[i] = sum;                                                                               \
         }                                                                                             \
     }
-DIA_HOST(double, fma, f64)
-DIA_HOST(float, fmaf, f32)
-SPMVLAB_SPMV_HOST_F64_F32(dia, dia_fmt, dtype)
+SPMVLAB_SPMV_HOST_FMA_F64_F32(dia, dia_fmt, DIA_HOST)
 
 /* Facts for reports: diagonals, their offsets' range, stored entries, fill
  * and how x is reused. */
@@ -215,13 +198,7 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
              f->shared ? "shared" : "l1");
 }
 
-static const spmvlab_plugin dia_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(dia),
-    .summary = "diagonals with their own start and length, fill guard, x window in shared memory",
-    .version = "1.0.0",
-    .reference = "Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 3.4; "
-                 "N. Bell, M. Garland, SC'09 (the DIA kernel)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-};
-
-SPMVLAB_PLUGIN_ENTRY(dia_plugin)
+SPMVLAB_PLUGIN_DEFINE(dia, "1.0.0", SPMVLAB_DTYPES_F64_F32,
+                      "diagonals with their own start and length, fill guard, x window in shared memory",
+                      "Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 3.4; "
+                      "N. Bell, M. Garland, SC'09 (the DIA kernel)");

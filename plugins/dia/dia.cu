@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "dia.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -67,14 +68,6 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 
 // y = A x; nothing to launch without rows (rows without diagonals are
 // written as 0).
-extern "C" int dia_launch(const dia_fmt *f, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (f->rows == 0)
-        return cudaSuccess;
-    if (f->dtype == SPMVLAB_F64)
-        return launch_typed<double>(f, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(f, static_cast<const float *>(x), static_cast<float *>(y), s);
-}
+SPMVLAB_TYPED_LAUNCHER(dia_launch, dia_fmt, f->rows > 0)
 
-extern "C" const char *dia_error_string(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+SPMVLAB_CUDA_ERROR_STRING(dia)

@@ -77,8 +77,7 @@ static void test_fill_guard_refuses_with_the_numbers(void)
 
 static void test_diagonal_guard_refuses_a_random_matrix(void)
 {
-    spmvlab_csr A;
-    TEST_CHECK(test_gen_uniform(&A, 200, 200, 3, 4) == 0);
+    spmvlab_csr A = test_uniform(200, 200, 3, 4);
     const char *sets[] = {"max_fill=1e6", "max_diags=10", NULL};
     expect_refusal(&A, sets, "diagonals, more than max_diags 10", "for 600 non-zeros");
     spmvlab_csr_free(&A);

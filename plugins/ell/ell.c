@@ -47,8 +47,7 @@ typedef struct ell_opts {
 } ell_opts;
 
 static const spmvlab_option ell_options[] = {
-    {"max_fill", SPMVLAB_OPT_FLOAT, "3.0", 1.0, 1.0e9, NULL,
-     "refuse when rows * width (padded slots) exceeds max_fill * nnz", SPMVLAB_FIELD(ell_opts, max_fill)},
+    SPMVLAB_FLOAT_OPTION(ell_opts, max_fill, "3.0", 1.0, 1.0e9, "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
     {NULL}};
 
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
@@ -70,14 +69,9 @@ typedef struct ell_fmt {
 /* Frees every host and device array of f (NULL allowed). */
 static void ell_destroy(void *fmt)
 {
-    ell_fmt *f = fmt;
-    if (!f)
-        return;
-    spmvlab_free_all(f->ctx, (void *const[]){f->d_row_len, f->d_col, f->d_val}, 3);
-    free(f->row_len);
-    free(f->col);
-    free(f->val);
-    free(f);
+    SPMVLAB_DESTROY_BEGIN(ell_fmt, f, fmt);
+    void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
+    spmvlab_free_format(f->ctx, f, dev, 3, host, 3);
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding
@@ -112,8 +106,8 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "ell supports f64 and f32 values only");
+    if (spmvlab_check_dtype(ctx, A, SPMVLAB_DTYPES_F64_F32, err) != SPMVLAB_OK)
+        return SPMVLAB_UNSUPPORTED;
 
     int32_t width = 0;
     for (int32_t i = 0; i < A->rows; i++) {
@@ -178,8 +172,8 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
 
 /* y = A x on the CPU from the format's own arrays: per row, the kernel's
  * loop over its row_len slots with the same fused multiply-adds. */
-#define ELL_HOST(NAME, T, FMA)                                                           \
-    static void NAME(const ell_fmt *f, const T *x, T *y)                                 \
+#define ELL_HOST(T, FMA, SUFFIX)                                                         \
+    static void ell_host_##SUFFIX(const ell_fmt *f, const T *x, T *y)                    \
     {                                                                                    \
         const T *val = f->val;                                                           \
         size_t rows = (size_t)f->rows;                                                   \
@@ -190,9 +184,7 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
             y[i] = sum;                                                                  \
         }                                                                                \
     }
-ELL_HOST(ell_host_f64, double, fma)
-ELL_HOST(ell_host_f32, float, fmaf)
-SPMVLAB_SPMV_HOST_F64_F32(ell, ell_fmt, dtype)
+SPMVLAB_SPMV_HOST_FMA_F64_F32(ell, ell_fmt, ELL_HOST)
 
 /* Facts for reports: width, padded slots and fill ratio (slots / nnz). */
 static void ell_describe(const void *fmt, char *buf, size_t len)
@@ -205,14 +197,8 @@ static void ell_describe(const void *fmt, char *buf, size_t len)
         snprintf(buf, len, "width=%d slots=%zu fill=n/a", f->width, f->slots);
 }
 
-static const spmvlab_plugin ell_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(ell),
-    .summary = "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
-    .version = "1.1.0",
-    .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
-                 "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
-                 "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-};
-
-SPMVLAB_PLUGIN_ENTRY(ell_plugin)
+SPMVLAB_PLUGIN_DEFINE(ell, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
+                      "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
+                      "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "
+                      "Concurrency Computat.: Pract. Exper. 23(8), 2011 (ELLPACK-R)");

@@ -60,37 +60,17 @@ typedef struct hyb_opts {
     int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
 } hyb_opts;
 
+#define HYB_ALL 2147483647.0 /* no upper bound on a count */
 static const spmvlab_option hyb_options[] = {
-    {"ell_width", SPMVLAB_OPT_INT_AUTO, "auto", 0, 2147483647.0, NULL,
-     "ELL slots per row K; auto: Bell-Garland width and guard; 0: all COO",
-     SPMVLAB_FIELD(hyb_opts, ell_width)},
-    {"row_fraction", SPMVLAB_OPT_FLOAT, "0.333333", 0, 1, NULL,
-     "auto width: at least this fraction of the rows have >= K non-zeros",
-     SPMVLAB_FIELD(hyb_opts, row_fraction)},
-    {"min_rows", SPMVLAB_OPT_INT, "4096", 0, 2147483647.0, NULL,
-     "auto width: at least this many rows have >= K non-zeros (else K = 0)",
-     SPMVLAB_FIELD(hyb_opts, min_rows)},
-    {"ell_guard", SPMVLAB_OPT_FLOAT, "1", 0, 1000, NULL,
-     "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: no guards",
-     SPMVLAB_FIELD(hyb_opts, ell_guard)},
-    {"coo_share", SPMVLAB_OPT_FLOAT, "0.25", 0, 1, NULL,
-     "auto width: all COO when the COO part would hold more than this share of the non-zeros",
-     SPMVLAB_FIELD(hyb_opts, coo_share)},
-    {"small_nnz", SPMVLAB_OPT_INT, "1048576", 0, 2147483647.0, NULL,
-     "auto width: a matrix of fewer non-zeros that would have a COO part runs as pure COO "
-     "(launch-bound: a second kernel costs more than ELL saves); 0: off",
-     SPMVLAB_FIELD(hyb_opts, small_nnz)},
-    {"ell_lanes", SPMVLAB_OPT_INT_AUTO, "auto", 1, 8, NULL,
-     "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows",
-     SPMVLAB_FIELD(hyb_opts, ell_lanes)},
-    {"coo_kernel", SPMVLAB_OPT_ENUM, "auto", 0, 0, "blocked|segmented|auto",
-     "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto "
-     "(the coo plugin's rule on the whole matrix)",
-     SPMVLAB_FIELD(hyb_opts, coo_kernel)},
-    {"coo_zero", SPMVLAB_OPT_ENUM, "auto", 0, 0, "memset|owner|auto",
-     "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, "
-     "no memset (the coo plugin's zero option); auto: the coo plugin's rule",
-     SPMVLAB_FIELD(hyb_opts, coo_zero)},
+    SPMVLAB_AUTO_OPTION(hyb_opts, ell_width, 0, HYB_ALL, "ELL slots per row K; auto: Bell-Garland width and guard; 0: all COO"),
+    SPMVLAB_FLOAT_OPTION(hyb_opts, row_fraction, "0.333333", 0, 1, "auto width: at least this fraction of the rows have >= K non-zeros"),
+    SPMVLAB_INT_OPTION(hyb_opts, min_rows, "4096", 0, HYB_ALL, "auto width: at least this many rows have >= K non-zeros (else K = 0)"),
+    SPMVLAB_FLOAT_OPTION(hyb_opts, ell_guard, "1", 0, 1000, "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: no guards"),
+    SPMVLAB_FLOAT_OPTION(hyb_opts, coo_share, "0.25", 0, 1, "auto width: all COO when the COO part would hold more than this share of the non-zeros"),
+    SPMVLAB_INT_OPTION(hyb_opts, small_nnz, "1048576", 0, HYB_ALL, "auto width: a matrix of fewer non-zeros that would have a COO part runs as pure COO (launch-bound: a second kernel costs more than ELL saves); 0: off"),
+    SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -239,16 +219,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     const hyb_opts *o = spmvlab_opts_fields(opts);
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "hyb supports the f64 and f32 dtypes only");
-    hyb_format *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
+    SPMVLAB_CONVERT_BEGIN(hyb_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = hyb_choose_width(f, A, o, err);
     if (st != SPMVLAB_OK) {
         hyb_destroy(f);
@@ -383,14 +354,8 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
              f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset");
 }
 
-static const spmvlab_plugin hyb_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(hyb),
-    .summary = "hybrid ELL + COO: ELL of width K for the regular part, segmented COO for the overflow",
-    .version = "1.1.0",
-    .reference = "N. Bell, M. Garland, Implementing sparse matrix-vector multiplication on "
-                 "throughput-oriented processors, SC 2009",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = hyb_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(hyb_plugin)
+SPMVLAB_PLUGIN_DEFINE(hyb, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "hybrid ELL + COO: ELL of width K for the regular part, segmented COO for the overflow",
+                      "N. Bell, M. Garland, Implementing sparse matrix-vector multiplication on "
+                      "throughput-oriented processors, SC 2009",
+                      .check_options = hyb_check_options);

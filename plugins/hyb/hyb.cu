@@ -9,6 +9,7 @@
 #include "../coo/coo_owner.cuh"
 #include "../coo/coo_segmented.cuh"
 #include "spmvlab/plugin.h"
+#include "../common/launch.cuh"
 
 namespace {
 
@@ -84,12 +85,9 @@ cudaError_t launch_ell(int32_t rows, int32_t width, int32_t lanes, const int32_t
     const unsigned blocks = (unsigned)(((long long)rows * lanes + HYB_BLOCK - 1) / HYB_BLOCK);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
     T *yy = static_cast<T *>(y);
-    switch (lanes) {
-    case 2: hyb_ell_kernel<T, 2><<<blocks, HYB_BLOCK, 0, stream>>>(rows, width, col, v, xx, yy); break;
-    case 4: hyb_ell_kernel<T, 4><<<blocks, HYB_BLOCK, 0, stream>>>(rows, width, col, v, xx, yy); break;
-    case 8: hyb_ell_kernel<T, 8><<<blocks, HYB_BLOCK, 0, stream>>>(rows, width, col, v, xx, yy); break;
-    default: hyb_ell_kernel<T, 1><<<blocks, HYB_BLOCK, 0, stream>>>(rows, width, col, v, xx, yy); break;
-    }
+    with_lanes<HYB_MAX_LANES>(lanes, [&](auto g) {
+        hyb_ell_kernel<T, decltype(g)::value><<<blocks, HYB_BLOCK, 0, stream>>>(rows, width, col, v, xx, yy);
+    });
     return cudaGetLastError();
 }
 

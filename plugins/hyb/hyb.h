@@ -36,6 +36,7 @@ typedef struct hyb_format {
     spmvlab_ctx *ctx;     /* services; outlives the format */
     spmvlab_dtype dtype;  /* value type of val arrays, x and y */
     int32_t rows, cols;   /* matrix shape */
+    int32_t nnz;          /* stored non-zeros, both parts */
     int32_t width;        /* K: ELL slots per row; 0: pure COO */
     int32_t lanes;        /* G: lanes of the ELL kernel per row (1, 2, 4, 8) */
     int32_t ell_entries;  /* non-zeros in the ELL part (slots minus padding) */

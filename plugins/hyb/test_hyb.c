@@ -107,25 +107,15 @@ static void test_lanes_per_row_of_the_ell_kernel(const spmvlab_csr *A)
 static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
 {
     const char *sets[] = {"min_rows=0", "ell_guard=0", NULL};
-    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
-    if (!t)
-        return;
-    TEST_CHECK(test_describe_value(t, "ell_width") == 7);
-    TEST_CHECK(test_describe_value(t, "ell_entries") == 25); /* 0+0+0+1+1+2+7+7+7 */
-    TEST_CHECK(test_describe_value(t, "coo_entries") == 23); /* the long row's tail */
-    TEST_CHECK(test_describe_value(t, "ell_slots") == 63);
-    test_instance_free(t);
+    /* ell_entries 0+0+0+1+1+2+7+7+7; coo_entries: the long row's tail */
+    const char *facts[] = {"ell_width=7", "ell_entries=25", "coo_entries=23", "ell_slots=63", NULL};
+    test_expect_facts("hyb", A, SPMVLAB_F64, sets, 7, facts);
 }
 
 static void test_width_beyond_the_longest_row_is_reduced_to_it(const spmvlab_csr *A)
 {
     const char *sets[] = {"ell_width=1000", NULL};
-    test_instance *t = convert_ok(A, SPMVLAB_F64, sets);
-    if (!t)
-        return;
-    TEST_CHECK(test_describe_value(t, "ell_width") == 30);
-    TEST_CHECK(test_describe_value(t, "coo_entries") == 0);
-    test_instance_free(t);
+    test_expect_facts("hyb", A, SPMVLAB_F64, sets, 7, (const char *const[]){"ell_width=30", "coo_entries=0", NULL});
 }
 
 /* ELL slot (i, k) at k*rows + i holds entry k of row i, padding is column
@@ -213,10 +203,7 @@ static void test_one_long_overflow_row_is_summed_within_the_bound(void)
 int main(void)
 {
     spmvlab_csr A;
-    if (test_gen_rows(&A, KNOWN_ROWS, KNOWN_COLS, known_lengths, 11) != 0) {
-        fprintf(stderr, "cannot build the test matrix\n");
-        return 1;
-    }
+    test_need_rows(&A, KNOWN_ROWS, KNOWN_COLS, known_lengths, 11);
     test_auto_width_is_the_largest_k_held_by_the_row_fraction(&A);
     test_min_rows_raises_the_rows_that_must_reach_k(&A);
     test_guard_sends_a_non_paying_ell_part_to_coo(&A);

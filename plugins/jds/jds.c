@@ -35,14 +35,8 @@
 #include "jds.h"
 
 static const spmvlab_option jds_options[] = {
-    {"threads_per_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, JDS_WARP, NULL,
-     "lanes sharing one short row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps "
-     ">= 8 entries of the mean short row and the doubled launch fits the GPU's resident warps",
-     SPMVLAB_FIELD(jds_opts, threads_per_row)},
-    {"long_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, 2147483647.0, NULL,
-     "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row "
-     "length); 2147483647 keeps every row in the diagonals",
-     SPMVLAB_FIELD(jds_opts, long_row)},
+    SPMVLAB_AUTO_OPTION(jds_opts, threads_per_row, 1, JDS_WARP, "lanes sharing one short row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps >= 8 entries of the mean short row and the doubled launch fits the GPU's resident warps"),
+    SPMVLAB_AUTO_OPTION(jds_opts, long_row, 1, 2147483647.0, "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row length); 2147483647 keeps every row in the diagonals"),
     {NULL}};
 
 /* threads_per_row must be a power of two up to the warp. Returns OK or
@@ -50,30 +44,20 @@ static const spmvlab_option jds_options[] = {
 static spmvlab_status jds_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const jds_opts *o = spmvlab_opts_fields(opts);
-    int t = o->threads_per_row;
-    if (t != SPMVLAB_AUTO && (t & (t - 1)) != 0) {
-        snprintf(err->msg, sizeof err->msg,
-                 "threads_per_row = %d must be a power of two from 1 to %d (or auto) so that "
-                 "the lanes of a row share a warp",
-                 t, JDS_WARP);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    return SPMVLAB_OK;
+    return spmvlab_pow2_or_auto(o->threads_per_row)
+               ? SPMVLAB_OK
+               : spmvlab_bad_option(err, "threads_per_row = %d must be a power of two from 1 to %d (or auto) so "
+                                         "that the lanes of a row share a warp", o->threads_per_row, JDS_WARP);
 }
 
 /* Frees every host and device array of f, then f. */
 static void jds_destroy(void *fmt)
 {
-    jds_format *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(jds_format, f, fmt);
     void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
                    f->d_col,  f->d_val,    f->d_partial};
     void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
-    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        free(host[i]);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Device copies of what the kernels read: the diagonals, then the long
@@ -100,21 +84,12 @@ static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
 static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "jds supports the f64 and f32 dtypes only");
+    SPMVLAB_CONVERT_BEGIN(jds_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = jds_check_options(opts, err);
     if (st != SPMVLAB_OK)
-        return ctx->fail(ctx, err, st, "%s", err->msg);
-    jds_format *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
-    st = jds_build(f, A, spmvlab_opts_fields(opts), err);
+        st = ctx->fail(ctx, err, st, "%s", err->msg);
+    else
+        st = jds_build(f, A, spmvlab_opts_fields(opts), err);
     if (st == SPMVLAB_OK)
         st = jds_upload(f, err);
     return spmvlab_converted(st, f, jds_destroy, out);
@@ -124,12 +99,8 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     jds_format *f = fmt;
-    int e = jds_spmv_launch(f, x, y, stream);
-    if (e != 0)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR,
-                            "jds kernels (threads_per_row = %d, %d long rows) failed: %s",
-                            f->threads_per_row, f->nlong, jds_cuda_error_text(e));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, jds_spmv_launch(f, x, y, stream), jds_cuda_error_text,
+                            "jds kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }
 
 SPMVLAB_SPMV_HOST_F64_F32(jds, jds_format, dtype)
@@ -145,15 +116,9 @@ static void jds_describe(const void *fmt, char *buf, size_t len)
              f->long_auto ? "yes" : "no", f->nlong, f->nnz - f->short_nnz, f->npieces);
 }
 
-static const spmvlab_plugin jds_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(jds),
-    .summary = "jagged diagonal storage: rows sorted by length, lanes per row on coalesced "
-               "diagonals, long rows split into warp pieces",
-    .version = "2.0.0",
-    .reference = "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, 4th ed., "
-                 "ch. 14 (JDS); Y. Saad, SIAM J. Sci. Stat. Comput. 10(6), 1989",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = jds_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(jds_plugin)
+SPMVLAB_PLUGIN_DEFINE(jds, "2.0.0", SPMVLAB_DTYPES_F64_F32,
+                      "jagged diagonal storage: rows sorted by length, lanes per row on coalesced "
+                      "diagonals, long rows split into warp pieces",
+                      "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, 4th ed., "
+                      "ch. 14 (JDS); Y. Saad, SIAM J. Sci. Stat. Comput. 10(6), 1989",
+                      .check_options = jds_check_options);

@@ -42,34 +42,13 @@
 #include "sell_format.h"
 
 static const spmvlab_option sell_options[] = {
-    {"C", SPMVLAB_OPT_INT, "32", 1, SELL_C_MAX, NULL,
-     "rows per slice: a divisor of the warp size (1, 2, 4, 8, 16, 32) or a multiple of it",
-     SPMVLAB_FIELD(sell_opts, C)},
-    {"sigma", SPMVLAB_OPT_INT_AUTO, "auto", 1, 2147483647.0, NULL,
-     "sorting window in rows: 1 (no sorting), a multiple of C, >= 1073741824 (global); auto: 1 "
-     "when unsorted slices pad <= 10 %, else the first of 8C, 32C, 128C that does",
-     SPMVLAB_FIELD(sell_opts, sigma)},
-    {"threads_per_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, SELL_WARP, NULL,
-     "lanes sharing one row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps >= 8 "
-     "slots of the mean slice width and the doubled launch fits the GPU's resident warps",
-     SPMVLAB_FIELD(sell_opts, threads_per_row)},
-    {"long_row", SPMVLAB_OPT_INT_AUTO, "auto", 1, 2147483647.0, NULL,
-     "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row "
-     "length); 2147483647 keeps every row in the slices",
-     SPMVLAB_FIELD(sell_opts, long_row)},
-    {"index", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|32|16",
-     "column indices of the slices: 16 stores a 16-bit offset from a per-slice base in every "
-     "slice whose columns span at most 65534 (the others keep 32 bits); auto: 16 when such "
-     "slices hold at least half the slots, else 32",
-     SPMVLAB_FIELD(sell_opts, index)},
-    {"index_base", SPMVLAB_OPT_ENUM, "auto", 0, 0, "auto|slice|column",
-     "what one 32-bit base of 16-bit offsets covers: a slice, or one slot column of a slice (C "
-     "slots); auto: column when it stores more than 1/4 byte a slot fewer index bytes",
-     SPMVLAB_FIELD(sell_opts, index_base)},
-    {"values", SPMVLAB_OPT_ENUM, "native", 0, 0, "native|f32",
-     "slice values in the run's dtype, or f32 for an f64 run (declared; x, y and the adds stay "
-     "f64; values that overflow f32 or are below its smallest normal are refused)",
-     SPMVLAB_FIELD(sell_opts, values)},
+    SPMVLAB_INT_OPTION(sell_opts, C, "32", 1, SELL_C_MAX, "rows per slice: a divisor of the warp size (1, 2, 4, 8, 16, 32) or a multiple of it"),
+    SPMVLAB_AUTO_OPTION(sell_opts, sigma, 1, 2147483647.0, "sorting window in rows: 1 (no sorting), a multiple of C, >= 1073741824 (global); auto: 1 when unsorted slices pad <= 10 %, else the first of 8C, 32C, 128C that does"),
+    SPMVLAB_AUTO_OPTION(sell_opts, threads_per_row, 1, SELL_WARP, "lanes sharing one row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps >= 8 slots of the mean slice width and the doubled launch fits the GPU's resident warps"),
+    SPMVLAB_AUTO_OPTION(sell_opts, long_row, 1, 2147483647.0, "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row length); 2147483647 keeps every row in the slices"),
+    SPMVLAB_ENUM_OPTION(sell_opts, index, "auto", "auto|32|16", "column indices of the slices: 16 stores a 16-bit offset from a per-slice base in every slice whose columns span at most 65534 (the others keep 32 bits); auto: 16 when such slices hold at least half the slots, else 32"),
+    SPMVLAB_ENUM_OPTION(sell_opts, index_base, "auto", "auto|slice|column", "what one 32-bit base of 16-bit offsets covers: a slice, or one slot column of a slice (C slots); auto: column when it stores more than 1/4 byte a slot fewer index bytes"),
+    SPMVLAB_ENUM_OPTION(sell_opts, values, "native", "native|f32", "slice values in the run's dtype, or f32 for an f64 run (declared; x, y and the adds stay f64; values that overflow f32 or are below its smallest normal are refused)"),
     {NULL}};
 
 /* Cross-option checks made when the configuration is read. Returns OK or
@@ -77,27 +56,21 @@ static const spmvlab_option sell_options[] = {
 static spmvlab_status sell_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const sell_opts *o = spmvlab_opts_fields(opts);
-    if (sell_check_values(o->C, o->sigma, o->threads_per_row, err->msg, sizeof err->msg) != 0)
-        return SPMVLAB_INVALID_OPTION;
-    return SPMVLAB_OK;
+    int bad = sell_check_values(o->C, o->sigma, o->threads_per_row, err->msg, sizeof err->msg);
+    return bad ? SPMVLAB_INVALID_OPTION : SPMVLAB_OK;
 }
 
 /* Frees every host and device array of f (NULL allowed). */
 static void sell_destroy(void *fmt)
 {
-    sell_fmt *f = fmt;
-    if (!f)
-        return;
+    SPMVLAB_DESTROY_BEGIN(sell_fmt, f, fmt);
     void *dev[] = {f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
                    f->d_long_ptr,  f->d_piece_ptr, f->d_piece_of, f->d_long_col, f->d_long_val,
                    f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux};
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
                     f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val,
                     f->lo,        f->hi,       f->aux};
-    spmvlab_free_all(f->ctx, dev, (int)(sizeof dev / sizeof *dev));
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        free(host[i]);
-    free(f);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Device copies of every array spmv reads: the slices (perm when sorted;
@@ -135,23 +108,13 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
 static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                    const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "sell supports f64 and f32 values only");
     const sell_opts *o = spmvlab_opts_fields(opts);
-    char why[SPMVLAB_ERR_LEN];
-    if (sell_check_values(o->C, o->sigma, o->threads_per_row, why, sizeof why) != 0)
-        return ctx->fail(ctx, err, SPMVLAB_INVALID_OPTION, "%s", why);
-    sell_fmt *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the sell descriptor");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    SPMVLAB_CONVERT_BEGIN(sell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->C = o->C;
-    spmvlab_status st = sell_build(f, A, o, err);
+    char why[SPMVLAB_ERR_LEN];
+    spmvlab_status st = sell_check_values(o->C, o->sigma, o->threads_per_row, why, sizeof why) != 0
+                            ? ctx->fail(ctx, err, SPMVLAB_INVALID_OPTION, "%s", why)
+                            : sell_build(f, A, o, err);
     if (st == SPMVLAB_OK && f->dtype == SPMVLAB_F64 && o->values == SELL_VALUES_F32)
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
@@ -186,12 +149,8 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
         .long_val = f->d_long_val, .partial = f->d_partial};
-    int e = sell_spmv_launch(&v, x, y, stream);
-    if (e != 0)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR,
-                            "sell kernels (threads_per_row = %d, %d long rows) failed: %s",
-                            f->threads_per_row, f->nlong, sell_cuda_error_text(e));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, sell_spmv_launch(&v, x, y, stream), sell_cuda_error_text,
+                            "sell kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }
 
 /* Bytes of column indices per non-zero: the slices' (32-bit columns, or
@@ -230,15 +189,9 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
              sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : "native");
 }
 
-static const spmvlab_plugin sell_plugin = {
-    SPMVLAB_PLUGIN_STANDARD(sell),
-    .summary = "SELL-C-sigma: rows sorted in windows of sigma, slices of C rows stored "
-               "column-major, SELL-P lanes per row, long rows split into warp pieces",
-    .version = "2.1.0",
-    .reference = "Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36(5), C401-C423, "
-                 "2014; Anzt, Tomov, Dongarra, SELL-P, 2014",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .check_options = sell_check_options,
-};
-
-SPMVLAB_PLUGIN_ENTRY(sell_plugin)
+SPMVLAB_PLUGIN_DEFINE(sell, "2.1.0", SPMVLAB_DTYPES_F64_F32,
+                      "SELL-C-sigma: rows sorted in windows of sigma, slices of C rows stored "
+                      "column-major, SELL-P lanes per row, long rows split into warp pieces",
+                      "Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36(5), C401-C423, "
+                      "2014; Anzt, Tomov, Dongarra, SELL-P, 2014",
+                      .check_options = sell_check_options);

@@ -142,11 +142,8 @@ static void test_long_rows_split(void)
     const char *i32[] = {"index=32", NULL};
     test_instance *t = convert_ok(&A, SPMVLAB_F64, i32);
     if (t) {
-        TEST_CHECK(test_describe_value(t, "long_row") == 64);
-        TEST_CHECK(test_describe_value(t, "long_rows") == 2);
-        TEST_CHECK(test_describe_value(t, "long_nnz") == 3000);
-        TEST_CHECK(test_describe_value(t, "pieces") == 6);
-        TEST_CHECK(test_describe_value(t, "max_width") == 4);
+        test_describe_says(t, (const char *const[]){"long_row=64", "long_rows=2", "long_nnz=3000", "pieces=6",
+                                                    "max_width=4", NULL});
         /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no perm);
          * long: row 8 + ptrs 2 * 12 + piece_of 24 + 12 * 3000 + partial 48 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
@@ -155,11 +152,9 @@ static void test_long_rows_split(void)
     }
     const char *off[] = {"long_row=2147483647", NULL};
     t = convert_ok(&A, SPMVLAB_F32, off);
-    if (t) {
-        TEST_CHECK(test_describe_value(t, "long_rows") == 0);
-        TEST_CHECK(test_describe_value(t, "max_width") == 1500);
-        test_instance_free(t);
-    }
+    if (t)
+        test_describe_says(t, (const char *const[]){"long_rows=0", "max_width=1500", NULL});
+    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 

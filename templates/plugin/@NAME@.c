@@ -48,10 +48,11 @@ typedef struct @NAME@_opts {
 } @NAME@_opts;
 
 /* The options table: the core parses INI and --set values against it,
- * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. */
+ * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. One
+ * row a line: SPMVLAB_INT_OPTION(struct, member, default, min, max, help),
+ * the key being the member's name (plugin_helpers.h has the other types). */
 static const spmvlab_option @NAME@_options[] = {
-    {"block_size", SPMVLAB_OPT_INT, "256", 32, 1024, NULL, "threads per block (a multiple of 32)",
-     SPMVLAB_FIELD(@NAME@_opts, block_size)},
+    SPMVLAB_INT_OPTION(@NAME@_opts, block_size, "256", 32, 1024, "threads per block (a multiple of 32)"),
     {NULL},
 };
 
@@ -60,26 +61,18 @@ static const spmvlab_option @NAME@_options[] = {
 static spmvlab_status @NAME@_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const @NAME@_opts *o = spmvlab_opts_fields(opts);
-    if (o->block_size % 32 != 0) {
-        snprintf(err->msg, sizeof err->msg, "@NAME@ option block_size = %d must be a multiple of 32", o->block_size);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (o->block_size % 32 != 0)
+        return spmvlab_bad_option(err, "@NAME@ option block_size = %d must be a multiple of 32", o->block_size);
     return SPMVLAB_OK;
 }
 
-/* Frees everything convert made; safe on a half-built format. */
+/* Frees everything convert made; safe on a half-built format (NULL
+ * pointers are skipped). */
 static void @NAME@_destroy(void *handle)
 {
-    @NAME@_format *f = handle;
-    if (!f)
-        return;
-    f->ctx->dev_free(f->ctx, f->d_row_ptr);
-    f->ctx->dev_free(f->ctx, f->d_col_idx);
-    f->ctx->dev_free(f->ctx, f->d_val);
-    free(f->row_ptr);
-    free(f->col_idx);
-    free(f->val);
-    free(f);
+    SPMVLAB_DESTROY_BEGIN(@NAME@_format, f, handle); /* f = handle; returns when NULL */
+    void *const dev[] = {f->d_row_ptr, f->d_col_idx, f->d_val}, *const host[] = {f->row_ptr, f->col_idx, f->val};
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Builds the format from the CSR input A (host arrays). On failure frees
@@ -88,17 +81,9 @@ static spmvlab_status @NAME@_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
                                      void **out, spmvlab_err *err)
 {
     const @NAME@_opts *o = spmvlab_opts_fields(opts);
-    *out = NULL;
-    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
-        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "@NAME@ supports f64 and f32 only");
-    @NAME@_format *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory");
-    f->ctx = ctx;
-    f->dtype = A->dtype;
-    f->rows = A->rows;
-    f->cols = A->cols;
-    f->nnz = A->nnz;
+    /* Refuses a dtype the plugin does not declare (UNSUPPORTED), then
+     * declares f, a zeroed format with ctx, dtype, rows, cols and nnz set. */
+    SPMVLAB_CONVERT_BEGIN(@NAME@_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->block_size = o->block_size;
     size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t), ci = (size_t)A->nnz * sizeof(int32_t),
            vb = (size_t)A->nnz * spmvlab_dtype_size(A->dtype);
@@ -115,17 +100,13 @@ static spmvlab_status @NAME@_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, 
     memcpy(f->val, A->val, vb);
     /* Allocate and upload through the core, which counts the bytes; 0 bytes
      * give NULL and OK, so an empty matrix needs no special case. */
-    spmvlab_status st = spmvlab_put(ctx, (void **)&f->d_row_ptr, f->row_ptr, rp, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, (void **)&f->d_col_idx, f->col_idx, ci, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_put(ctx, &f->d_val, f->val, vb, err);
-    if (st != SPMVLAB_OK) {
-        @NAME@_destroy(f);
-        return st;
-    }
-    *out = f;
-    return SPMVLAB_OK;
+    const spmvlab_array arrays[] = {
+        {(void **)&f->d_row_ptr, f->row_ptr, rp},
+        {(void **)&f->d_col_idx, f->col_idx, ci},
+        {&f->d_val, f->val, vb},
+    };
+    /* On OK hands f out in *out, else destroys it. */
+    return spmvlab_converted(spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err), f, @NAME@_destroy, out);
 }
 
 /* y = A·x on the device: asynchronous on stream, no sync, no allocation. */
@@ -134,38 +115,28 @@ static spmvlab_status @NAME@_spmv(void *handle, const void *x, void *y, void *st
     @NAME@_format *f = handle;
     int rc = @NAME@_launch(f->dtype == SPMVLAB_F64, f->block_size, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val,
                            x, y, stream);
-    if (rc)
-        return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "kernel launch failed: %s", @NAME@_error_string(rc));
-    return SPMVLAB_OK;
+    return spmvlab_launched(f->ctx, err, rc, @NAME@_error_string, "kernel launch");
 }
 
-/* The kernel's algorithm on the CPU: one "thread" per row, the same
- * multiply-add (fma) in the same order, so results match the GPU's bits.
- * Every row is written, empty ones too. */
-static void @NAME@_host_f64(const @NAME@_format *f, const double *x, double *y)
-{
-    const double *val = f->val;
-    for (int32_t i = 0; i < f->rows; i++) {
-        double sum = 0;
-        for (int32_t k = f->row_ptr[i]; k < f->row_ptr[i + 1]; k++)
-            sum = fma(val[k], x[f->col_idx[k]], sum);
-        y[i] = sum;
+/* The kernel's algorithm on the CPU, written once for a value type T and
+ * its multiply-add FMA: one "thread" per row, the same fma in the same
+ * order, so results match the GPU's bits. Every row is written, empty ones
+ * too. */
+#define @NAME_UPPER@_HOST(T, FMA, SUFFIX)                                      \
+    static void @NAME@_host_##SUFFIX(const @NAME@_format *f, const T *x, T *y) \
+    {                                                                          \
+        const T *val = f->val;                                                 \
+        for (int32_t i = 0; i < f->rows; i++) {                                \
+            T sum = 0;                                                         \
+            for (int32_t k = f->row_ptr[i]; k < f->row_ptr[i + 1]; k++)        \
+                sum = FMA(val[k], x[f->col_idx[k]], sum);                      \
+            y[i] = sum;                                                        \
+        }                                                                      \
     }
-}
 
-static void @NAME@_host_f32(const @NAME@_format *f, const float *x, float *y)
-{
-    const float *val = f->val;
-    for (int32_t i = 0; i < f->rows; i++) {
-        float sum = 0;
-        for (int32_t k = f->row_ptr[i]; k < f->row_ptr[i + 1]; k++)
-            sum = fmaf(val[k], x[f->col_idx[k]], sum);
-        y[i] = sum;
-    }
-}
-
-/* @NAME@_spmv_host: calls the function above that matches f->dtype. */
-SPMVLAB_SPMV_HOST_F64_F32(@NAME@, @NAME@_format, dtype)
+/* @NAME@_host_f64 (double, fma) and @NAME@_host_f32 (float, fmaf), then
+ * @NAME@_spmv_host calling the one that matches f->dtype. */
+SPMVLAB_SPMV_HOST_FMA_F64_F32(@NAME@, @NAME@_format, @NAME_UPPER@_HOST)
 
 /* Facts about one conversion, "key=value" separated by spaces. */
 static void @NAME@_describe(const void *handle, char *buf, size_t len)
@@ -174,23 +145,11 @@ static void @NAME@_describe(const void *handle, char *buf, size_t len)
     snprintf(buf, len, "block_size=%d mean_row=%.2f", f->block_size, f->rows ? (double)f->nnz / f->rows : 0.0);
 }
 
-static const spmvlab_plugin @NAME@_plugin = {
-    SPMVLAB_PLUGIN_HEADER, /* ABI version and struct sizes, checked by the loader */
-    .name = "@NAME@", /* must match the file: libspmvlab_@NAME@.so */
-    .summary = "row-per-thread CSR (a new plugin)",
-    .version = "0.1.0",
-    .reference = "the paper this format comes from",
-    .dtypes = SPMVLAB_DTYPES_F64_F32,
-    .options = @NAME@_options,
-    .options_size = sizeof(@NAME@_opts),
-    .check_options = @NAME@_check_options,
-    .convert = @NAME@_convert,
-    .spmv = @NAME@_spmv,
-    /* no .footprint: the core reports the live bytes of ctx->dev_alloc */
-    .destroy = @NAME@_destroy,
-    .spmv_host = @NAME@_spmv_host,
-    .describe = @NAME@_describe,
-};
-
-/* The one exported symbol (the build hides everything else). */
-SPMVLAB_EXPORT const spmvlab_plugin *spmvlab_plugin_entry(void) { return &@NAME@_plugin; }
+/* The descriptor and the one exported symbol (the build hides everything
+ * else): the ABI version and struct sizes the loader checks, the name
+ * "@NAME@" (it must match the file libspmvlab_@NAME@.so), the options and
+ * the calls above by their @NAME@_ names, then the version, the dtypes, a
+ * one-line summary, the reference and the optional members. Without
+ * .footprint the core reports the live bytes of ctx->dev_alloc. */
+SPMVLAB_PLUGIN_DEFINE(@NAME@, "0.1.0", SPMVLAB_DTYPES_F64_F32, "row-per-thread CSR (a new plugin)",
+                      "the paper this format comes from", .check_options = @NAME@_check_options);

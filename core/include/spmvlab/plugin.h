@@ -18,8 +18,11 @@
 #ifndef SPMVLAB_PLUGIN_H
 #define SPMVLAB_PLUGIN_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -319,8 +322,9 @@ typedef struct spmvlab_plugin {
 typedef const spmvlab_plugin *(*spmvlab_plugin_entry_fn)(void);
 #define SPMVLAB_ENTRY_SYMBOL "spmvlab_plugin_entry"
 
-/* The helpers every plugin may use: uploads, frees, the end of convert, the
- * launch check, spmv_host's dtype dispatch and half precision on the host. */
+/* The helpers every plugin may use: the descriptor and option rows, the
+ * start and end of convert, uploads, frees, the launch check, spmv_host's
+ * dtype dispatch and half precision on the host. */
 #include "plugin_helpers.h"
 
 #ifdef __cplusplus

@@ -7,6 +7,95 @@
 #ifndef SPMVLAB_PLUGIN_HELPERS_H
 #define SPMVLAB_PLUGIN_HELPERS_H
 
+/* ------------------------------------------------------------------------
+ * The descriptor in one statement, and option-table rows in one line each.
+ * ---------------------------------------------------------------------- */
+
+/* Defines the descriptor P##_plugin of plugin P (the SPMVLAB_PLUGIN_STANDARD
+ * members, its version, dtypes, summary and reference, then any optional
+ * members by name) and exports it as the plugin's entry:
+ *   SPMVLAB_PLUGIN_DEFINE(mine, "1.0.0", SPMVLAB_DTYPES_F64_F32, "summary", "reference",
+ *                         .check_options = mine_check_options); */
+#define SPMVLAB_PLUGIN_DEFINE(P, ver, dtype_set, summary_text, ... /* reference, optional members */) \
+    static const spmvlab_plugin P##_plugin;                                                            \
+    SPMVLAB_PLUGIN_ENTRY(P##_plugin)                                                                   \
+    static const spmvlab_plugin P##_plugin = {SPMVLAB_PLUGIN_STANDARD(P), .version = ver,             \
+                                              .dtypes = dtype_set, .summary = summary_text,           \
+                                              .reference = __VA_ARGS__}
+
+/* One option-table row filling member m of the options struct S. The key is
+ * the member's name; SPMVLAB_OPTION_ROW names a different key. */
+#define SPMVLAB_OPTION_ROW(S, key, m, type, def, min, max, choices, help) \
+    {key, type, def, min, max, choices, help, SPMVLAB_FIELD(S, m)}
+#define SPMVLAB_INT_OPTION(S, m, def, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT, def, min, max, NULL, help)
+#define SPMVLAB_FLOAT_OPTION(S, m, def, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_FLOAT, def, min, max, NULL, help)
+/* INT_AUTO, default "auto". */
+#define SPMVLAB_AUTO_OPTION(S, m, min, max, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT_AUTO, "auto", min, max, NULL, help)
+#define SPMVLAB_ENUM_OPTION(S, m, def, choices, help) \
+    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_ENUM, def, 0, 0, choices, help)
+#define SPMVLAB_BOOL_OPTION(S, m, def, help) SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_BOOL, def, 0, 0, NULL, help)
+
+/* ------------------------------------------------------------------------
+ * convert: its start, its device copies and its end.
+ * ---------------------------------------------------------------------- */
+
+/* convert's own dtype check: OK when A's dtype is in dtype_set (the
+ * descriptor's dtypes), else UNSUPPORTED naming the dtypes it takes. The
+ * core refuses such runs before convert; `spmvlab check` hands convert an
+ * undeclared dtype anyway to see the plugin refuse it by itself. */
+static inline spmvlab_status spmvlab_check_dtype(spmvlab_ctx *ctx, const spmvlab_matrix *A, uint32_t dtype_set,
+                                                 spmvlab_err *err)
+{
+    static const char *const names[] = {"f64", "f32", "f16"};
+    if (dtype_set & SPMVLAB_DTYPE_BIT(A->dtype))
+        return SPMVLAB_OK;
+    char list[32] = "";
+    for (int d = SPMVLAB_F64, n = 0; d <= SPMVLAB_F16; d++)
+        if (dtype_set & SPMVLAB_DTYPE_BIT(d)) {
+            size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s%s", n++ ? " and " : "", names[d]);
+        }
+    return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "the format supports %s only, not %s", list,
+                     (unsigned)A->dtype <= SPMVLAB_F16 ? names[A->dtype] : "this dtype");
+}
+
+/* The start of convert: *out = NULL, the dtype check, then *made = a zeroed
+ * format of size bytes (calloc). Returns OK, UNSUPPORTED or NOMEM. */
+static inline spmvlab_status spmvlab_convert_begin(spmvlab_ctx *ctx, const spmvlab_matrix *A, uint32_t dtype_set,
+                                                   void **made, size_t size, void **out, spmvlab_err *err)
+{
+    *out = NULL;
+    *made = NULL;
+    spmvlab_status st = spmvlab_check_dtype(ctx, A, dtype_set, err);
+    if (st != SPMVLAB_OK)
+        return st;
+    *made = calloc(1, size);
+    return *made ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the format");
+}
+
+/* Declares F *f, a zeroed format of type F (a struct with members ctx,
+ * dtype, rows, cols and nnz, which it fills from ctx and A) made by
+ * spmvlab_convert_begin; returns from convert with the status when that
+ * fails. The first statement of a convert:
+ *   SPMVLAB_CONVERT_BEGIN(mine_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err); */
+#define SPMVLAB_CONVERT_BEGIN(F, f, ctx, A, dtype_set, out, err)                                           \
+    F *f = NULL;                                                                                            \
+    do {                                                                                                    \
+        void *made_;                                                                                        \
+        spmvlab_status begun_ = spmvlab_convert_begin(ctx, A, dtype_set, &made_, sizeof(F), out, err);      \
+        if (begun_ != SPMVLAB_OK)                                                                           \
+            return begun_;                                                                                  \
+        f = (F *)made_;                                                                                     \
+        f->ctx = (ctx);                                                                                     \
+        f->dtype = (A)->dtype;                                                                              \
+        f->rows = (A)->rows;                                                                                \
+        f->cols = (A)->cols;                                                                                \
+        f->nnz = (A)->nnz;                                                                                  \
+    } while (0)
+
 /* Allocates bytes of tracked device memory at *dst and, when src is not
  * NULL, uploads src there; adds bytes to *held (the plugin's running
  * footprint) once allocated. 0 bytes: *dst = NULL and OK. Returns the
@@ -64,6 +153,34 @@ static inline void spmvlab_free_all(spmvlab_ctx *ctx, void *const *ptrs, int n)
         ctx->dev_free(ctx, ptrs[k]);
 }
 
+/* The number of elements of the array a. */
+#define SPMVLAB_COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* free() for each of n host pointers (NULL ones included). */
+static inline void spmvlab_free_each(void *const *ptrs, int n)
+{
+    for (int k = 0; k < n; k++)
+        free(ptrs[k]);
+}
+
+/* The start of destroy(handle): declares F *f, the format behind handle,
+ * and returns from destroy when it is NULL (nothing was made). */
+#define SPMVLAB_DESTROY_BEGIN(F, f, handle) \
+    F *f = (F *)(handle);                   \
+    if (!f)                                 \
+        return
+
+/* The end of destroy: ctx->dev_free for the ndev device pointers, free()
+ * for the nhost host pointers, then free(fmt):
+ *   spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host)); */
+static inline void spmvlab_free_format(spmvlab_ctx *ctx, void *fmt, void *const *dev, int ndev, void *const *host,
+                                       int nhost)
+{
+    spmvlab_free_all(ctx, dev, ndev);
+    spmvlab_free_each(host, nhost);
+    free(fmt);
+}
+
 /* The end of convert: on OK hands the format f out in *out, else frees it
  * with the plugin's destroy; returns st. `return spmvlab_converted(st, f, my_destroy, out);` */
 static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void (*destroy)(void *), void **out)
@@ -75,14 +192,48 @@ static inline spmvlab_status spmvlab_converted(spmvlab_status st, void *f, void 
     return st;
 }
 
+/* check_options' refusal: writes the sentence (printf format) into err and
+ * returns INVALID_OPTION. `return spmvlab_bad_option(err, "x = %d must be ...", v);` */
+static inline spmvlab_status spmvlab_bad_option(spmvlab_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static inline spmvlab_status spmvlab_bad_option(spmvlab_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return SPMVLAB_INVALID_OPTION;
+}
+
+/* 1 when v is a power of two (1, 2, 4, ...) or SPMVLAB_AUTO: a lane count an
+ * option may hold. */
+static inline int spmvlab_pow2_or_auto(int v) { return v == SPMVLAB_AUTO || (v > 0 && (v & (v - 1)) == 0); }
+
 /* spmv's status after a launch: OK for code 0 (cudaSuccess), else
- * CUDA_ERROR with "<what> failed: <text(code)>", text being the plugin's
- * wrapper of cudaGetErrorString (the .c files need no CUDA header):
+ * CUDA_ERROR with "<what> failed: <text(code)>", what being a printf format
+ * with its arguments and text the plugin's wrapper of cudaGetErrorString
+ * (the .c files need no CUDA header):
  *   return spmvlab_launched(f->ctx, err, my_launch(f, x, y, stream), my_error_string, "my kernel launch"); */
 static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
-                                              const char *what)
+                                              const char *what, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err, int code, const char *(*text)(int),
+                                              const char *what, ...)
 {
-    return code == 0 ? SPMVLAB_OK : ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", what, text(code));
+    if (code == 0)
+        return SPMVLAB_OK;
+    char said[SPMVLAB_ERR_LEN];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(said, sizeof said, what, ap);
+    va_end(ap);
+    return ctx->fail(ctx, err, SPMVLAB_CUDA_ERROR, "%s failed: %s", said, text(code));
 }
 
 /* Defines `static spmvlab_status P##_spmv_host(fmt, x, y, err)` calling
@@ -111,6 +262,13 @@ static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err
 #define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, NONE)
 #define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, NONE, F16)
 #define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, F16)
+/* For host kernels written once as a macro DEFINE(T, FMA, SUFFIX) that
+ * defines P##_host_##SUFFIX: instantiates it for f64 (double, fma) and f32
+ * (float, fmaf), then defines the dispatch of SPMVLAB_SPMV_HOST_F64_F32. */
+#define SPMVLAB_SPMV_HOST_FMA_F64_F32(P, F, DEFINE) \
+    DEFINE(double, fma, f64)                        \
+    DEFINE(float, fmaf, f32)                        \
+    SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype)
 
 /* ------------------------------------------------------------------------
  * Half precision on the host (round to nearest even), for spmv_host.
