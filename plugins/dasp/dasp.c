@@ -91,7 +91,8 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
- * empty_rows, med_ranges: dasp_layout.c; k4_batch: dasp_spmv.cu.
+ * empty_rows, med_ranges, irr_gather's rule: dasp_layout.c; k4_batch:
+ * dasp_spmv.cu; irr_gather: dasp_rows.cuh.
  *
  * dtypes: f64 (f64 MMA) and f16 (f16 x f16 MMA with f32 accumulators, f32
  * on the CUDA cores, y rounded to binary16 once). No f32: the tensor cores'
@@ -131,6 +132,7 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, irr_gather, "auto", "auto|early|late", "medium rows' first irregular x: early (with the first block gathers; f64 m8n8k4 and f16 only, else late) or late (after the last MMA); auto: early when medium rows average < 6 entries"),
     {NULL},
 };
 
@@ -325,6 +327,10 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         if (f->rows_per_warp_auto && f->rpw_rule == DASP_RPW_LENGTH && f->n.medium &&
             med_nnz >= DASP_RPW_LEN * f->n.medium)
             f->rows_per_warp = 8;
+        f->irr_auto = o->irr_gather == DASP_IRR_AUTO;
+        const int early = f->irr_auto ? dasp_irr_rule(&f->n) : o->irr_gather == DASP_IRR_EARLY;
+        f->irr_no_shape = early && !dasp_shape_irr_early(f->shape);
+        f->irr_early = early && !f->irr_no_shape;
         st = dasp_upload(f, err);
     }
     /* l1 = max: the carveout is an attribute of a kernel function, so these
@@ -381,14 +387,19 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     for (int l = 0, at = 0; l < f->nlev; l++)
         at += snprintf(levels + at, sizeof levels - (size_t)at, "%s%d:%lld", l ? "," : "", dasp_shape_bk(f->lev[l]),
                        (long long)n->level_blocks[l]);
+    /* irr_gather: late(shape) when early was asked or picked but the shape
+     * has no early kernels. long_chunk, an option the conversion never
+     * changes, is not repeated: the text must fit 512 characters. */
+    const char *irr = f->irr_no_shape ? "(shape)" : f->irr_auto ? "(auto)" : "";
     snprintf(buf, len,
-             "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d long_chunk=%d "
+             "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d "
              "empty=%lld short1=%lld short2=%lld "
              "short3=%lld short4=%lld medium=%lld long=%lld row_blocks=%lld run_blocks=%lld even_blocks=%lld "
              "mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
-             "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f empty_rows=%s%s med_ranges=%d",
-             why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp, f->long_chunk,
+             "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f empty_rows=%s%s med_ranges=%d "
+             "irr_gather=%s%s",
+             why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
              (long long)n->long_rows, (long long)n->rb, (long long)n->rb_runs, (long long)n->rb_even,
@@ -396,7 +407,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0,
              f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset"}[f->empty_mode],
-             f->empty_auto ? "(auto)" : "", f->n_ranges);
+             f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dasp, "1.1.0", SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),

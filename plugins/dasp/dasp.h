@@ -71,6 +71,14 @@ static inline int dasp_shape_vpl(dasp_shape s)
 /* Slots per block row of a shape (4, 8 or 16). */
 static inline int dasp_shape_bk(dasp_shape s) { return s == DASP_F16_M16N8K8_K4 ? 4 : 4 * dasp_shape_vpl(s); }
 
+/* 1 when top shape s has medium kernels with the early irregular gather
+ * (irr_gather = early; kIrrEarly in dasp_rows.cuh, either k4_batch for
+ * m8n8k4): the f64 m16 shapes would spill and gather late only. */
+static inline int dasp_shape_irr_early(dasp_shape s)
+{
+    return s == DASP_F64_M8N8K4 || s == DASP_F16_M16N8K8 || s == DASP_F16_M16N8K16;
+}
+
 /* Most medium levels of any top shape. */
 #define DASP_MAX_LEVELS 3
 
@@ -108,6 +116,8 @@ typedef struct dasp_launch {
     int32_t seg_tiles;       /* long tiles (8 x BK values) per long segment */
     int32_t l1_max;          /* 1: the kernels whose carveout dasp_prefer_l1 set to 0 (l1 = max) */
     int32_t k4_batch8;       /* 1: m8n8k4 kernels loading 8 blocks (medium) or tiles (long) a step, not 4 */
+    int32_t irr_early;       /* 1: medium warps gather their first irregular x with the first blocks
+                                (irr_gather = early; the shapes of dasp_shape_irr_early only) */
     int64_t w_long;          /* warps of the long part = long segments */
     int64_t w_med;           /* warps of the medium part */
     int64_t w_short;         /* warps of the short tiles */

@@ -78,6 +78,9 @@ typedef struct dasp_format {
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
+    int irr_early;           /* medium kernels with the early irregular gather (resolved, shape allowing) */
+    int irr_auto;            /* irr_early came from dasp_irr_rule (irr_gather = auto) */
+    int irr_no_shape;        /* early asked or picked, but the shape has no early kernels: late */
     int n_ranges;            /* of them, kept (<= DASP_MAX_RANGES) */
     dasp_range ranges[DASP_MAX_RANGES];
     int balanced;            /* 1: every row on the balanced (merge-path) path, no row classes */
@@ -112,6 +115,7 @@ typedef struct dasp_opts {
     int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP or DASP_ER_MEMSET */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
+    int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
@@ -122,6 +126,21 @@ enum { DASP_BK_STREAM, DASP_BK_MERGE };
 enum { DASP_MR_RUNS, DASP_MR_INDEX };
 enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
+enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
+
+/* irr_gather = auto: the early gather when the medium rows average fewer
+ * than this many entries (medium nnz = block_nnz + irr, over medium rows),
+ * i.e. the typical row is at most one 8 x 4 block and an irregular entry
+ * or two, whose warp waits for two round trips, not three. H100, f64
+ * m8n8k4, rows_per_warp 32, early / late us: G3_circuit (medium rows of
+ * 5-6) 47.0 / 48.8, stencil2d5-2000 (5) 124.6 / 124.9, stencil3d7-128 (7)
+ * 98.0 / 94.6, banded-bw4 (9) 111.0 / 102.7. */
+#define DASP_IRR_EARLY_MEAN 6
+
+/* 1 when irr_gather = auto picks the early gather for the built counts n
+ * (medium rows averaging fewer than DASP_IRR_EARLY_MEAN entries; 0 without
+ * medium rows). */
+int dasp_irr_rule(const dasp_counts *n);
 
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other

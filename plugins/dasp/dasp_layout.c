@@ -2,7 +2,8 @@
  * DASP: what the kernel may take from its parameters or a bit a row instead
  * of a 4-byte index: the runs of equally shaped medium row-blocks
  * (med_ranges) and the empty-row modes (empty_rows), with their rules and
- * kernel fields. The layout is described at the top of dasp.c.
+ * kernel fields; the irr_gather rule. The layout is described at the top
+ * of dasp.c.
  */
 #include <string.h>
 
@@ -14,6 +15,11 @@ int dasp_empty_rule(const spmvlab_matrix *A)
     for (int32_t i = 0; i < A->rows; i++)
         empty += A->row_ptr[i + 1] == A->row_ptr[i];
     return A->rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)A->rows ? DASP_ER_BITMAP : DASP_ER_LIST;
+}
+
+int dasp_irr_rule(const dasp_counts *n)
+{
+    return n->medium > 0 && n->block_nnz + n->irr < (int64_t)DASP_IRR_EARLY_MEAN * n->medium;
 }
 
 /* Signature of row-block rb for the ranges: its level widths (quanta) and
@@ -95,6 +101,7 @@ void dasp_fill_launch_extra(dasp_format *f)
     L->empty_bits = f->a[DASP_A_EMPTY_BITS].dev;
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)vs : 0;
     L->k4_batch8 = f->k4_batch8;
+    L->irr_early = f->irr_early;
     L->n_ranges = f->n_ranges;
     memcpy(L->ranges, f->ranges, sizeof L->ranges);
 }

@@ -78,14 +78,37 @@ __device__ __forceinline__ void long_warp(const dasp_launch &L, const typename S
 
 // ---- medium rows: RB row-blocks (8 RB rows) per warp --------------------------
 
+// irr_gather = early: the x of a lane's first irregular entry (column col,
+// loaded with the blocks), gathered with the first step's block gathers
+// instead of after the last MMA: one round trip less a warp.
+template <typename V>
+struct IrrFirst {
+    int col;
+    typename V::acc_t xv;
+    bool done;
+    __device__ __forceinline__ void gather(const typename V::val_t *x)
+    {
+        if (!done)
+            xv = col >= 0 ? V::x_at(x, col) : typename V::acc_t(0), done = true;
+    }
+};
+// The top shapes with an early kernel (E = true): theirs keeps that gather
+// in registers (sm_90, -Xptxas -v: no spills, no more registers); the f64
+// m16 shapes would spill and always gather it last.
+template <int S>
+constexpr bool kIrrEarly = S == DASP_F64_M8N8K4 || S == kF64M8N8K4x8 || S == DASP_F16_M16N8K8 ||
+                           S == DASP_F16_M16N8K16;
+
 // Level I.. of top shape S for the warp's nrb row-blocks (level starts q, in
 // units of 32 values). G row-blocks run together, each with its own
 // accumulator, UB blocks of each per step, so a warp has about 4 values a
-// lane in flight even when every row-block is one block wide.
-template <int S, int RB, int I>
+// lane in flight even when every row-block is one block wide. E: irr is
+// gathered with the first step's blocks.
+template <int S, int RB, int I, bool E>
 __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[RB][2], const dasp_launch &L,
                                               const int32_t (&q)[RB][DASP_MAX_LEVELS + 1],
-                                              const typename Shape<S>::V::val_t *x, int lane)
+                                              const typename Shape<S>::V::val_t *x, int lane,
+                                              IrrFirst<typename Shape<S>::V> &irr)
 {
     if constexpr (I < Levels<S>::N) {
         constexpr int SL = Levels<S>::at[I];
@@ -125,6 +148,8 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
 #pragma unroll
                     for (int u = 0; u < UB; u++)
                         fr[b][u].gather(x);
+                if constexpr (E)
+                    irr.gather(x);
 #pragma unroll
                 for (int b = 0; b < G; b++)
 #pragma unroll
@@ -133,15 +158,16 @@ __device__ __forceinline__ void medium_levels(typename Shape<S>::V::acc_t (&c)[R
                             Sh::mma(c[gb + b], fr[b][u]);
             }
         }
-        medium_levels<S, RB, I + 1>(c, L, q, x, lane);
+        medium_levels<S, RB, I + 1, E>(c, L, q, x, lane, irr);
     }
 }
 
 // The warp's rows: row j = lane / LPR of its 8 RB rows (LPR = 4 / RB lanes
 // per row) sums the row's irregular entries (lane sub takes entries sub,
 // sub + LPR, ...; then a butterfly over the LPR lanes), takes the MMA
-// diagonal of its row-block from lane 4g + g/2, and stores y once.
-template <int S, int RB>
+// diagonal of its row-block from lane 4g + g/2, and stores y once. E: the
+// early gather of the first irregular entry (kIrrEarly shapes only).
+template <int S, int RB, bool E>
 __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename Shape<S>::V::val_t *x,
                                             typename Shape<S>::V::val_t *y, int64_t w, int lane)
 {
@@ -214,10 +240,17 @@ __device__ __forceinline__ void medium_warp(const dasp_launch &L, const typename
 #pragma unroll
     for (int b = 0; b < RB; b++)
         c[b][0] = c[b][1] = 0;
-    medium_levels<S, RB, 0>(c, L, q, x, lane);
+    static_assert(!E || kIrrEarly<S>, "no early-gather kernel for this shape");
+    IrrFirst<V> irr = {c0, acc_t(0), false};
+    medium_levels<S, RB, 0, E>(c, L, q, x, lane, irr);
     acc_t s = 0;
-    if (c0 >= 0)
+    if constexpr (E) {
+        irr.gather(x); // not done yet: a warp without blocks
+        if (c0 >= 0)
+            s = V::fma(V::acc(v0), irr.xv, s);
+    } else if (c0 >= 0) {
         s = V::fma(V::acc(v0), V::x_at(x, c0), s);
+    }
     // The rest, kIrrUnroll entries a lane per step: their value / column
     // loads, then their x gathers, are all issued before the first FMA (the
     // same FMAs in the same order as one entry at a time).

@@ -200,8 +200,9 @@ __device__ __forceinline__ void zero_warp(const dasp_launch &L, typename V::val_
 }
 
 // Warps are numbered long segments, medium, short, tail, runs, zero; every role is
-// uniform over a warp, so each MMA and shuffle runs with all 32 lanes.
-template <int S, int RB>
+// uniform over a warp, so each MMA and shuffle runs with all 32 lanes. E:
+// the medium warps' early irregular gather (irr_gather = early).
+template <int S, int RB, bool E>
 __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, void *yv)
 {
     using V = typename Shape<S>::V;
@@ -216,7 +217,7 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
     }
     w -= L.w_long;
     if (w < L.w_med) {
-        medium_warp<S, RB>(L, x, y, w, lane);
+        medium_warp<S, RB, E>(L, x, y, w, lane);
         return;
     }
     w -= L.w_med;
@@ -242,44 +243,49 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
 // C = 1: the same kernel as a separate function whose shared-memory
 // carveout dasp_prefer_l1 sets to 0 (l1 = max); the carveout belongs to the
 // function, so instances with l1 = driver keep the C = 0 kernels untouched.
-template <int S, int RB, int C>
+// E = true: the early-gather twins, of the kIrrEarly shapes only.
+template <int S, int RB, int C, bool E>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_kernel(const dasp_launch L, const void *xv, void *yv)
 {
-    dasp_body<S, RB>(L, xv, yv);
+    dasp_body<S, RB, E>(L, xv, yv);
 }
 
 // The same kernel held to 64 registers (4 blocks, 32 warps an SM), for the
 // instances the compiler would otherwise give a few registers more and one
 // block less without need: m16n8k4 with 4 row-blocks a warp (66 -> 64, no
-// spills; nvcc -Xptxas -v).
+// spills; nvcc -Xptxas -v). Late gather only (m16n8k4 has no early twin).
 template <int S, int RB, int C>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS, 4) dasp_kernel_r64(const dasp_launch L, const void *xv, void *yv)
 {
-    dasp_body<S, RB>(L, xv, yv);
+    dasp_body<S, RB, false>(L, xv, yv);
 }
 
-template <int S, int C>
+template <int S, int C, bool E>
 cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
     switch (L.rb_per_warp) {
-    case 1: dasp_kernel<S, 1, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
-    case 2: dasp_kernel<S, 2, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 1: dasp_kernel<S, 1, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 2: dasp_kernel<S, 2, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
     case 4:
-        if constexpr (S == DASP_F64_M16N8K4)
+        if constexpr (S == DASP_F64_M16N8K4 && !E)
             dasp_kernel_r64<S, 4, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
         else
-            dasp_kernel<S, 4, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+            dasp_kernel<S, 4, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
         break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
 }
 
-// The kernels of shape S, the l1 = max copies or the others.
+// The kernels of shape S, the l1 = max copies or the others; the early
+// twins where S has them and the format asks (irr_gather), else the late.
 template <int S>
 cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
-    return L.l1_max ? launch<S, 1>(L, x, y, blocks, s) : launch<S, 0>(L, x, y, blocks, s);
+    if constexpr (kIrrEarly<S>)
+        if (L.irr_early)
+            return L.l1_max ? launch<S, 1, true>(L, x, y, blocks, s) : launch<S, 0, true>(L, x, y, blocks, s);
+    return L.l1_max ? launch<S, 1, false>(L, x, y, blocks, s) : launch<S, 0, false>(L, x, y, blocks, s);
 }
 
 } // namespace
@@ -321,20 +327,25 @@ extern "C" int dasp_prefer_l1(void)
     // Every l1 = max row-class kernel: carveout 0, the most L1 (none of
     // them uses shared memory).
     cudaError_t e = cudaSuccess;
-#define DASP_CARVE(S)                                                                                  \
-    if (e == cudaSuccess)                                                                              \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 1, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
-    if (e == cudaSuccess)                                                                                 \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 2, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
-    if (e == cudaSuccess)                                                                                 \
-        e = cudaFuncSetAttribute(dasp_kernel<S, 4, 1>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
-    DASP_CARVE(DASP_F64_M8N8K4)
-    DASP_CARVE(kF64M8N8K4x8)
-    DASP_CARVE(DASP_F64_M16N8K4)
-    DASP_CARVE(DASP_F64_M16N8K8)
-    DASP_CARVE(DASP_F64_M16N8K16)
-    DASP_CARVE(DASP_F16_M16N8K8)
-    DASP_CARVE(DASP_F16_M16N8K16)
+#define DASP_CARVE(S, E)                                                                                  \
+    if (e == cudaSuccess)                                                                                    \
+        e = cudaFuncSetAttribute(dasp_kernel<S, 1, 1, E>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
+    if (e == cudaSuccess)                                                                                    \
+        e = cudaFuncSetAttribute(dasp_kernel<S, 2, 1, E>, cudaFuncAttributePreferredSharedMemoryCarveout, 0); \
+    if (e == cudaSuccess)                                                                                    \
+        e = cudaFuncSetAttribute(dasp_kernel<S, 4, 1, E>, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
+    DASP_CARVE(DASP_F64_M8N8K4, false)
+    DASP_CARVE(kF64M8N8K4x8, false)
+    DASP_CARVE(DASP_F64_M16N8K4, false)
+    DASP_CARVE(DASP_F64_M16N8K8, false)
+    DASP_CARVE(DASP_F64_M16N8K16, false)
+    DASP_CARVE(DASP_F16_M16N8K8, false)
+    DASP_CARVE(DASP_F16_M16N8K16, false)
+    // the early-gather twins (irr_gather = early) of the kIrrEarly shapes
+    DASP_CARVE(DASP_F64_M8N8K4, true)
+    DASP_CARVE(kF64M8N8K4x8, true)
+    DASP_CARVE(DASP_F16_M16N8K8, true)
+    DASP_CARVE(DASP_F16_M16N8K16, true)
 #undef DASP_CARVE
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(dasp_kernel_r64<DASP_F64_M16N8K4, 4, 1>,

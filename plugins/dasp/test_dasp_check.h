@@ -1,6 +1,6 @@
 /*
  * dasp unit tests: one case converted and checked, shared by
- * test_dasp_stream.c and test_dasp_empty.c.
+ * test_dasp_stream.c, test_dasp_empty.c and test_dasp_irr.c.
  */
 #ifndef SPMVLAB_TEST_DASP_CHECK_H
 #define SPMVLAB_TEST_DASP_CHECK_H
