@@ -47,12 +47,14 @@ typedef struct coo_opts {
     int kernel; /* COO_KERNEL_* (coo.h) */
     int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
     int zero;   /* COO_ZERO_* (coo_owner.h) */
+    int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented"),
     SPMVLAB_INT_OPTION(coo_opts, items, "8", 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset"),
+    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: one chunk per resident warp (a single wave, no tail)"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -115,6 +117,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->plan = coo_seg_make_plan(
         ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,
         A->nnz, f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
+    if (o->chunk != SPMVLAB_AUTO && f->plan.warps > 0)
+        f->plan = coo_seg_fixed_plan(A->nnz, o->chunk,
+                                     f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */

@@ -59,6 +59,21 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
     return p;
 }
 
+/* Chunks of `chunk` entries rounded up to whole tiles, as many warps as that
+ * takes (several waves on a large matrix). */
+static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, int32_t tile)
+{
+    coo_seg_plan p = {0, 0};
+    if (entries <= 0)
+        return p;
+    long long interval = ((long long)chunk + tile - 1) / tile * tile;
+    if (interval > entries)
+        interval = ((long long)entries + tile - 1) / tile * tile;
+    p.interval = (int32_t)interval;
+    p.warps = (int32_t)(((long long)entries + interval - 1) / interval);
+    return p;
+}
+
 /* The kernel on the CPU in value type T (SUFFIX f64 or f32): the same tiles,
  * carries, scan order and block combination; every store, add and atomic
  * becomes y[row] += sum (y holds 0 or the ELL sum before).
