@@ -22,8 +22,9 @@
  *   atomic     the textbook kernel: one atomicAdd per non-zero.
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
- * Options: kernel = blocked | segmented | atomic; items = 8 | 4 (blocked:
- * entries per lane and scan); zero = memset | owner | auto (blocked and
+ * Options: kernel = blocked | segmented | atomic; items = 8 | 4 | auto
+ * (blocked: entries per lane and scan); chunk = N | auto (entries a warp);
+ * zero = memset | owner | auto (blocked and
  * segmented: y zeroed first, or every row stored once by the kernel and the
  * rows continued across chunks added by a carry pass, coo_owner.h).
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
@@ -52,16 +53,16 @@ typedef struct coo_opts {
 
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented"),
-    SPMVLAB_INT_OPTION(coo_opts, items, "8", 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way)"),
+    SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset"),
-    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: one chunk per resident warp (a single wave, no tail)"),
+    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
     {NULL}};
 
 /* items must be 4 or 8. */
 static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
-    if (o->items != 4 && o->items != 8) {
+    if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 8) {
         snprintf(err->msg, sizeof err->msg, "coo option items = %d must be 4 or 8", o->items);
         return SPMVLAB_INVALID_OPTION;
     }
@@ -113,12 +114,15 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->kernel = o->kernel == COO_KERNEL_AUTO
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
-    f->items = o->items;
+    f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
     f->plan = coo_seg_make_plan(
         ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,
         A->nnz, f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
-    if (o->chunk != SPMVLAB_AUTO && f->plan.warps > 0)
-        f->plan = coo_seg_fixed_plan(A->nnz, o->chunk,
+    const int32_t chunk = o->chunk != SPMVLAB_AUTO            ? o->chunk
+                          : f->kernel == COO_KERNEL_BLOCKED ? coo_auto_chunk(A->nnz)
+                                                            : 0;
+    if (chunk > 0 && f->plan.warps > 0)
+        f->plan = coo_seg_fixed_plan(A->nnz, chunk,
                                      f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);

@@ -29,4 +29,30 @@ static inline int coo_auto_blocked(const int32_t *row_ptr, int32_t rows, int32_t
     return sqrt(ss / rows) <= COO_AUTO_MAX_CV * mean;
 }
 
+/* The blocked kernel on a large matrix (COO_AUTO_MIN_NNZ on): chunks of
+ * COO_BLK_CHUNK entries a warp over several waves instead of one chunk per
+ * resident warp, and 4 entries a lane where rows average at most
+ * COO_BLK_ITEMS4_MEAN entries. H100, f64 (docs/perf/2026-11-23-h100-b,
+ * coochunk.csv, coochunk2.csv): chunks of 512 gave stencil2d5-2000 140.8 us
+ * against 151.9 with one chunk per warp, stencil3d7-128 102.6 against 113.4,
+ * stencil3d27-90 116.6 against 129.6; 4 entries a lane then G3_circuit 61.5
+ * against 63.3 and uniform-k8 173.0 against 184.5, while rows of 27 and more
+ * lose with 4 (stencil3d27-90 122.7, blocks-3x3 130.7 against 124.7). Small
+ * matrices keep one chunk per warp: there chunks of 512 leave too few warps. */
+#define COO_BLK_CHUNK 512
+#define COO_BLK_ITEMS4_MEAN 12.0
+
+/* The chunk `chunk = auto` takes for the blocked kernel: COO_BLK_CHUNK
+ * entries from COO_AUTO_MIN_NNZ on, else 0 (one chunk per resident warp). */
+static inline int32_t coo_auto_chunk(int32_t nnz)
+{
+    return nnz >= COO_AUTO_MIN_NNZ ? COO_BLK_CHUNK : 0;
+}
+
+/* The entries a lane `items = auto` takes for the blocked kernel. */
+static inline int coo_auto_items(int32_t rows, int32_t nnz)
+{
+    return rows > 0 && (double)nnz <= COO_BLK_ITEMS4_MEAN * rows ? 4 : 8;
+}
+
 #endif /* COO_RULE_H */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "coo_blocked.h"
+#include "coo_rule.h"
 #include "coo_owner.h"
 #include "coo_segmented.h"
 #include "testlib_plugin.h"
@@ -134,5 +135,15 @@ int main(void)
     test_runs_across_warp_tiles(&A, "atomic", NULL);
     spmvlab_csr_free(&A);
     test_chunks_of_several_tiles();
+    /* the auto rules of coo_rule.h: chunks of 512 and 4 entries a lane on
+     * large matrices of short rows; one chunk per resident warp below 2^20 */
+    TEST_CHECK(coo_auto_chunk(1 << 20) == COO_BLK_CHUNK && coo_auto_chunk((1 << 20) - 1) == 0);
+    TEST_CHECK(coo_auto_items(1000, 12000) == 4 && coo_auto_items(1000, 12001) == 8);
+    coo_seg_plan p = coo_seg_fixed_plan(100000, 512, COO_BLK_TILE);
+    TEST_CHECK(p.interval == 512 && p.warps == 196);
+    p = coo_seg_fixed_plan(300, 512, COO_BLK_TILE); /* a chunk longer than the matrix */
+    TEST_CHECK(p.interval == 512 && p.warps == 1);
+    p = coo_seg_fixed_plan(1000, 40, COO_SEG_WARP); /* rounded up to whole tiles */
+    TEST_CHECK(p.interval == 64 && p.warps == 16);
     return test_done("coo warp_tiles");
 }
