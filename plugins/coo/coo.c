@@ -169,12 +169,7 @@ static spmvlab_status coo_spmv(void *fmt, const void *x, void *y, void *stream, 
     return SPMVLAB_OK;
 }
 
-COO_SEG_DEFINE_HOST(double, f64)
-COO_SEG_DEFINE_HOST(float, f32)
-COO_BLK_DEFINE_HOST(double, fma, f64)
-COO_BLK_DEFINE_HOST(float, fmaf, f32)
-COO_OWN_DEFINE_HOST(double, f64)
-COO_OWN_DEFINE_HOST(float, f32)
+COO_DEFINE_HOST_F64_F32()
 
 /* y = A x on the CPU from the format's own arrays, by the selected kernel's
  * algorithm: y zeroed, then one add per non-zero or the chunks (owner: the

@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "coo_blocked.h"
 #include "coo_segmented.h"
 #include "spmvlab/plugin.h"
 #include "spmvlab/plugin_helpers.h"
@@ -140,5 +141,15 @@ static inline void coo_own_free(spmvlab_ctx *ctx, coo_own *o)
                     y[r[l]] += v[l];                                                           \
         }                                                                                      \
     }
+
+/* The CPU replays coo and hyb expand, f64 and f32: the segmented and the
+ * blocked kernel and the carry pass. */
+#define COO_DEFINE_HOST_F64_F32()                                                          \
+    COO_SEG_DEFINE_HOST(double, f64)                                                       \
+    COO_SEG_DEFINE_HOST(float, f32)                                                        \
+    COO_BLK_DEFINE_HOST(double, fma, f64)                                                  \
+    COO_BLK_DEFINE_HOST(float, fmaf, f32)                                                  \
+    COO_OWN_DEFINE_HOST(double, f64)                                                       \
+    COO_OWN_DEFINE_HOST(float, f32)
 
 #endif

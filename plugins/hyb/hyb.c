@@ -295,12 +295,7 @@ static spmvlab_status hyb_spmv(void *fmt, const void *x, void *y, void *stream, 
     return SPMVLAB_OK;
 }
 
-COO_SEG_DEFINE_HOST(double, f64)
-COO_SEG_DEFINE_HOST(float, f32)
-COO_BLK_DEFINE_HOST(double, fma, f64)
-COO_BLK_DEFINE_HOST(float, fmaf, f32)
-COO_OWN_DEFINE_HOST(double, f64)
-COO_OWN_DEFINE_HOST(float, f32)
+COO_DEFINE_HOST_F64_F32()
 
 /* The kernels on the CPU in value type T: per row, lane g of G sums slots
  * g, g+G, ... with fma until padding, the lanes meet in the kernel's shuffle
