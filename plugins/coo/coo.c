@@ -115,15 +115,17 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
     f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
-    f->plan = coo_seg_make_plan(
-        ctx->device, ctx->device->present ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64) : 0,
-        A->nnz, f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
+    /* Fixed chunks, or one chunk per resident warp (the occupancy query only then). */
+    const int32_t tile = f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
     const int32_t chunk = o->chunk != SPMVLAB_AUTO            ? o->chunk
                           : f->kernel == COO_KERNEL_BLOCKED ? coo_auto_chunk(A->nnz)
                                                             : 0;
-    if (chunk > 0 && f->plan.warps > 0)
-        f->plan = coo_seg_fixed_plan(A->nnz, chunk,
-                                     f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
+    f->plan = chunk > 0 ? coo_seg_fixed_plan(A->nnz, chunk, tile)
+                        : coo_seg_make_plan(ctx->device,
+                                            ctx->device->present
+                                                ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
+                                                : 0,
+                                            A->nnz, tile);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
