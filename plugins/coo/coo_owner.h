@@ -129,16 +129,12 @@ static inline void coo_own_free(spmvlab_ctx *ctx, coo_own *o)
         const T *vals = o->vals;                                                               \
         for (int32_t g = 0; o->carries > 0 && g < warps; g += COO_SEG_WARP) {                  \
             int32_t r[COO_SEG_WARP];                                                           \
-            int head[COO_SEG_WARP];                                                            \
             T v[COO_SEG_WARP];                                                                 \
             for (int l = 0; l < COO_SEG_WARP; l++) {                                           \
                 r[l] = g + l < warps ? o->rows[g + l] : -1;                                    \
                 v[l] = r[l] >= 0 ? vals[g + l] : (T)0;                                         \
             }                                                                                  \
-            coo_seg_scan_##SUFFIX(v, r, head);                                                 \
-            for (int l = 0; l < COO_SEG_WARP; l++)                                             \
-                if (r[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                       \
-                    y[r[l]] += v[l];                                                           \
+            coo_seg_add_runs_##SUFFIX(v, r, y);                                                \
         }                                                                                      \
     }
 

@@ -101,6 +101,16 @@ static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, in
             head[l] = l == 0 || r[l] != r[l - 1];                                                \
         coo_seg_scan_heads_##SUFFIX(v, head);                                                    \
     }                                                                                            \
+    /* The run scan of 32 (row, sum) pairs (row -1: none), each run's total                      \
+     * added to y once, as the kernels' one atomicAdd per run end. */                            \
+    static void coo_seg_add_runs_##SUFFIX(T v[COO_SEG_WARP], const int32_t r[COO_SEG_WARP], T *y)\
+    {                                                                                            \
+        int head[COO_SEG_WARP];                                                                  \
+        coo_seg_scan_##SUFFIX(v, r, head);                                                       \
+        for (int l = 0; l < COO_SEG_WARP; l++)                                                   \
+            if (r[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                             \
+                y[r[l]] += v[l];                                                                 \
+    }                                                                                            \
                                                                                                  \
     /* One warp tile of 32 entries from base (entries past end are row -1):   \
      * the products, the carry in, the scan, every finished run added. */     \
@@ -145,7 +155,6 @@ static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, in
                                                      int32_t *, T *))                            \
     {                                                                                            \
         enum { per_block = COO_SEG_BLOCK / COO_SEG_WARP };                                       \
-        int head[COO_SEG_WARP];                                                                  \
         for (long long b = 0; b * per_block < p.warps; b++) {                                    \
             int32_t out_rows[COO_SEG_WARP];                                                      \
             T out_sums[COO_SEG_WARP];                                                            \
@@ -174,10 +183,7 @@ static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, in
                 out_rows[w] = carries ? -1 : carry_row;                                          \
                 out_sums[w] = carry;                                                             \
             }                                                                                    \
-            coo_seg_scan_##SUFFIX(out_sums, out_rows, head);                                     \
-            for (int l = 0; l < COO_SEG_WARP; l++)                                               \
-                if (out_rows[l] >= 0 && (l == COO_SEG_WARP - 1 || head[l + 1]))                  \
-                    y[out_rows[l]] += out_sums[l];                                               \
+            coo_seg_add_runs_##SUFFIX(out_sums, out_rows, y);                                    \
         }                                                                                        \
     }                                                                                            \
                                                                                                  \
