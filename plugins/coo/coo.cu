@@ -33,15 +33,9 @@ cudaError_t coo_launch_typed(int kernel, int items, coo_seg_plan plan, int32_t r
                              const int32_t *row_idx, const int32_t *col_idx, const void *val,
                              const void *x, void *y, const coo_own *own, cudaStream_t stream)
 {
-    if (own) { // the owner write: no memset, the carries after the kernel
-        const cudaError_t e =
-            kernel == COO_KERNEL_BLOCKED
-                ? coo_blk::launch<T, coo_seg::kOwn>(plan, items, nnz, rows, row_idx, col_idx, val,
-                                                    x, y, own->d_vals, stream)
-                : coo_seg::launch<T, coo_seg::kOwn>(plan, nnz, rows, row_idx, col_idx, val, x, y,
-                                                    own->d_vals, stream);
-        return e != cudaSuccess ? e : coo_owner::launch_carries<T>(plan, *own, y, stream);
-    }
+    if (own) // the owner write: no memset, the carries after the kernel
+        return coo_owner::launch<T>(kernel == COO_KERNEL_BLOCKED, items, plan, nnz, rows, row_idx,
+                                    col_idx, val, x, y, *own, stream);
     if (kernel == COO_KERNEL_BLOCKED)
         return coo_blk::launch<T, coo_seg::kStore>(plan, items, nnz, rows, row_idx, col_idx, val,
                                                    x, y, nullptr, stream);

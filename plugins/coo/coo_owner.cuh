@@ -4,6 +4,7 @@
 #ifndef SPMVLAB_COO_OWNER_CUH
 #define SPMVLAB_COO_OWNER_CUH
 
+#include "coo_blocked.cuh"
 #include "coo_owner.h"
 #include "coo_segmented.cuh"
 
@@ -37,6 +38,22 @@ cudaError_t launch_carries(coo_seg_plan p, const ::coo_own &o, void *y, cudaStre
     add_carries<T><<<blocks, COO_SEG_BLOCK, 0, stream>>>(
         p.warps, o.d_rows, static_cast<const T *>(o.d_vals), static_cast<T *>(y));
     return cudaGetLastError();
+}
+
+// The owner write of plan p, as coo and hyb launch it: the blocked (items
+// entries a lane) or the segmented kernel storing every row once, then the
+// carry pass. Returns the first CUDA error, cudaSuccess otherwise.
+template <typename T>
+cudaError_t launch(bool blocked, int items, coo_seg_plan p, int32_t entries, int32_t rows,
+                   const int32_t *row, const int32_t *col, const void *val, const void *x, void *y,
+                   const ::coo_own &o, cudaStream_t stream)
+{
+    const cudaError_t e =
+        blocked ? coo_blk::launch<T, coo_seg::kOwn>(p, items, entries, rows, row, col, val, x, y,
+                                                    o.d_vals, stream)
+                : coo_seg::launch<T, coo_seg::kOwn>(p, entries, rows, row, col, val, x, y,
+                                                    o.d_vals, stream);
+    return e != cudaSuccess ? e : launch_carries<T>(p, o, y, stream);
 }
 
 } // namespace coo_owner

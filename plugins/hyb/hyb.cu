@@ -112,14 +112,9 @@ cudaError_t launch_coo(int kernel, int y_zeroed, int32_t rows, coo_seg_plan plan
                        void *y, const coo_own *own, cudaStream_t stream)
 {
     const bool blocked = kernel == HYB_COO_BLOCKED;
-    if (own) {
-        const cudaError_t e =
-            blocked ? coo_blk::launch<T, coo_seg::kOwn>(plan, COO_BLK_ITEMS, entries, rows, row,
-                                                        col, val, x, y, own->d_vals, stream)
-                    : coo_seg::launch<T, coo_seg::kOwn>(plan, entries, rows, row, col, val, x, y,
-                                                        own->d_vals, stream);
-        return e != cudaSuccess ? e : coo_owner::launch_carries<T>(plan, *own, y, stream);
-    }
+    if (own)
+        return coo_owner::launch<T>(blocked, COO_BLK_ITEMS, plan, entries, rows, row, col, val, x,
+                                    y, *own, stream);
     if (blocked)
         return y_zeroed ? coo_blk::launch<T, coo_seg::kStore>(plan, COO_BLK_ITEMS, entries, rows,
                                                               row, col, val, x, y, nullptr, stream)
