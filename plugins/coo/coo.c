@@ -144,8 +144,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->val, A->val, n * vs);
 
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               (o->zero == COO_ZERO_AUTO ? coo_auto_owner(A->nnz, A->rows)
-                                         : o->zero == COO_ZERO_OWNER);
+               coo_zero_is_owner(o->zero, A->nnz, A->rows);
     const spmvlab_array a[] = {
         {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},
         {(void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t)},

@@ -66,6 +66,12 @@ static inline int coo_auto_owner(int64_t nnz, int32_t rows)
     return rows > 0 && nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows;
 }
 
+/* Whether the zero option's value asks for the owner write (auto: the rule). */
+static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows)
+{
+    return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows) : zero == COO_ZERO_OWNER;
+}
+
 /* The carry slots of one plan. */
 typedef struct coo_own {
     int32_t carries; /* warps whose first row continues from the previous chunk */

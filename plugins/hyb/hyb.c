@@ -267,8 +267,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     };
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
-               (o->coo_zero == COO_ZERO_AUTO ? coo_auto_owner(A->nnz, A->rows)
-                                             : o->coo_zero == COO_ZERO_OWNER);
+               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
     st = spmvlab_put_all(ctx, a, 5, err);
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->coo_entries, f->coo_row, es, &f->own, err);
