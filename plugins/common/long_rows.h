@@ -29,6 +29,12 @@ static inline int32_t long_rows_threshold(int32_t rows, int32_t nnz)
     return (int32_t)(l > LONG_ROWS_MIN ? (l < INT32_MAX ? l : INT32_MAX) : LONG_ROWS_MIN);
 }
 
+/* Whether rows rows with t lanes each fit one wave of resident_warps warps. */
+static inline int long_rows_one_wave(int64_t rows, int32_t t, int64_t resident_warps)
+{
+    return (rows * t + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= resident_warps;
+}
+
 /* threads_per_row = auto for the regular part: T doubles while each lane
  * keeps >= LONG_ROWS_TPR_SLOTS entries of a mean_len row and the
  * rows * 2T / 32 warps of the doubled launch fit in resident_warps. */
@@ -36,7 +42,7 @@ static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resid
 {
     int32_t t = 1;
     while (t < LONG_ROWS_WARP && mean_len >= (double)LONG_ROWS_TPR_SLOTS * (2 * t) &&
-           (rows * 2 * t + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= resident_warps)
+           long_rows_one_wave(rows, 2 * t, resident_warps))
         t *= 2;
     return t;
 }

@@ -26,11 +26,10 @@ int32_t sell_rule_tpr(double mean_width, int32_t max_width, int64_t rows, int64_
      * one wave still holds them: the wide slices' lanes set the time
      * (docs/perf/2026-11-23-h100-b/sellsmall.csv: bcspwr10 2.13 us against
      * 2.36, lp_e226 4.55 against 5.25; even slices lose 2-7 % at 8). */
-    const int fits4 = (rows * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps;
-    const int fits8 = (rows * 2 * SELL_TPR_SMALL + SELL_WARP - 1) / SELL_WARP <= resident_warps;
-    if (t < SELL_TPR_SMALL && mean_width >= 2 && fits4)
+    if (t < SELL_TPR_SMALL && mean_width >= 2 && long_rows_one_wave(rows, SELL_TPR_SMALL, resident_warps))
         t = SELL_TPR_SMALL;
-    if (t == SELL_TPR_SMALL && fits8 && max_width >= SELL_TPR_UNEVEN * mean_width)
+    if (t == SELL_TPR_SMALL && max_width >= SELL_TPR_UNEVEN * mean_width &&
+        long_rows_one_wave(rows, 2 * SELL_TPR_SMALL, resident_warps))
         t = 2 * SELL_TPR_SMALL;
     return t;
 }
