@@ -92,7 +92,7 @@ static void csr5_destroy(void *handle)
                          (void *)f->d.empty_offset, (void *)f->d.empty_rows, f->d.pieces,
                          f->d.arrivals,             (void *)f->d.row_map,    (void *)f->d.run_start,
                          (void *)f->d.run_len};
-    spmvlab_free_all(f->ctx, dev, 13);
+    spmvlab_free_all(f->ctx, dev, SPMVLAB_COUNT(dev));
     csr5_arrays_free(&f->h);
     free(f->h_pieces);
     free(f);
@@ -169,7 +169,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             {(void **)&f->d.run_len, map.run_len, (size_t)map.n_runs * 4},
         };
         if (st == SPMVLAB_OK)
-            st = spmvlab_put_all(ctx, arrays, 3, err);
+            st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }
     if (st != SPMVLAB_OK) {
         csr5_destroy(f);

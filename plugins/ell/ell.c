@@ -71,7 +71,7 @@ static void ell_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(ell_fmt, f, fmt);
     void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
-    spmvlab_free_format(f->ctx, f, dev, 3, host, 3);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding
@@ -154,7 +154,7 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_col, f->col, f->slots * sizeof(int32_t)},
         {&f->d_val, f->val, f->slots * vs},
     };
-    return spmvlab_converted(spmvlab_put_all(ctx, arrays, 3, err), f, ell_destroy, out);
+    return spmvlab_converted(spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err), f, ell_destroy, out);
 }
 
 /* y = A x on the device, one thread per row. Returns CUDA_ERROR with the
