@@ -120,7 +120,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         {&f->d_rval, f->rval, (size_t)f->rem_nnz * vs},
     };
     if (st == SPMVLAB_OK)
-        st = spmvlab_put_all(ctx, arrays, (int)(sizeof arrays / sizeof *arrays), err);
+        st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     if (st == SPMVLAB_OK)
         ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries, %s kernel", f->r, f->c,
                  f->automatic ? " (auto)" : "", f->nblocks, f->rem_nnz, f->slice ? "slice" : "warp");

@@ -84,7 +84,7 @@ static void csr_destroy(void *handle)
     void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
                    (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
                    f->ad.partial,          f->ad.ticket};
-    spmvlab_free_all(f->ctx, dev, 8);
+    spmvlab_free_all(f->ctx, dev, SPMVLAB_COUNT(dev));
     csr_adaptive_free(&f->plan);
     free(f);
 }
@@ -111,7 +111,7 @@ static spmvlab_status csr_adaptive_upload(csr_format *f, spmvlab_err *err)
         {&f->ad.partial, NULL, np * vs},
         {(void **)&f->ad.ticket, zeros, np * sizeof(int32_t)},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, a, 5, err);
+    spmvlab_status st = spmvlab_put_all(ctx, a, SPMVLAB_COUNT(a), err);
     free(zeros);
     return st;
 }
@@ -133,7 +133,7 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         {(void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4},
         {&f->d_val, A->val, (size_t)A->nnz * vs},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, a, 3, err);
+    spmvlab_status st = spmvlab_put_all(ctx, a, SPMVLAB_COUNT(a), err);
     if (st == SPMVLAB_OK && f->kernel == CSR_ADAPTIVE)
         st = csr_adaptive_upload(f, err);
     return spmvlab_converted(st, f, csr_destroy, out);

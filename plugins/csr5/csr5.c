@@ -92,10 +92,19 @@ static void csr5_destroy(void *handle)
                          (void *)f->d.empty_offset, (void *)f->d.empty_rows, f->d.pieces,
                          f->d.arrivals,             (void *)f->d.row_map,    (void *)f->d.run_start,
                          (void *)f->d.run_len};
-    spmvlab_free_all(f->ctx, dev, 13);
+    spmvlab_free_all(f->ctx, dev, SPMVLAB_COUNT(dev));
     csr5_arrays_free(&f->h);
     free(f->h_pieces);
     free(f);
+}
+
+/* sigma and what follows from it: descriptor words and full tiles. */
+static void csr5_set_sigma(csr5_fmt *f, int sigma)
+{
+    f->sigma = sigma;
+    f->W = csr5_desc_words(sigma);
+    f->d.sigma = sigma;
+    f->d.tiles = (int32_t)(f->nnz / ((int64_t)CSR5_OMEGA * sigma));
 }
 
 static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
@@ -105,11 +114,8 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->rows_all = A->rows;
     const csr5_opts *o = spmvlab_opts_fields(opts);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
-    f->sigma = f->sigma_auto ? csr5_auto_sigma(A) : o->sigma;
-    f->W = csr5_desc_words(f->sigma);
+    csr5_set_sigma(f, f->sigma_auto ? csr5_auto_sigma(A) : o->sigma);
     f->d.rows = A->rows;
-    f->d.sigma = f->sigma;
-    f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
     f->d.calib_inline = o->calibrate == CSR5_CAL_INLINE;
     f->d.arrive_release = o->arrive == CSR5_ARRIVE_RELEASE;
     f->d.occ4 = o->occupancy == CSR5_OCC_4;
@@ -143,10 +149,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (f->compress && f->sigma_auto && o->sigma_mean == CSR5_MEAN_STORED) {
         /* The paper's rule over the rows the tiles hold. */
-        f->sigma = csr5_auto_sigma(&Ac);
-        f->W = csr5_desc_words(f->sigma);
-        f->d.sigma = f->sigma;
-        f->d.tiles = (int32_t)(A->nnz / ((int64_t)CSR5_OMEGA * f->sigma));
+        csr5_set_sigma(f, csr5_auto_sigma(&Ac));
     }
     if (st == SPMVLAB_OK)
         st = f->on_gpu ? csr5_convert_gpu(f, &Ac, err) : csr5_convert_host(f, &Ac, err);
@@ -169,7 +172,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             {(void **)&f->d.run_len, map.run_len, (size_t)map.n_runs * 4},
         };
         if (st == SPMVLAB_OK)
-            st = spmvlab_put_all(ctx, arrays, 3, err);
+            st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }
     if (st != SPMVLAB_OK) {
         csr5_destroy(f);

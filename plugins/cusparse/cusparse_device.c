@@ -216,8 +216,7 @@ void cusparse_device_free(cusparse_device *D, spmvlab_ctx *ctx)
     if (D->handle)
         cusparseDestroy(D->handle);
     void *arrays[] = {D->d_ptr, D->d_idx, D->d_val, D->d_buffer, D->d_xpad, D->d_ypad};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        ctx->dev_free(ctx, arrays[i]);
+    spmvlab_free_all(ctx, arrays, SPMVLAB_COUNT(arrays));
     D->mat = NULL;
     D->vx = D->vy = NULL;
     D->handle = NULL;

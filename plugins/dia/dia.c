@@ -155,7 +155,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
             {(void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags},
             {&f->d_val, f->val, (size_t)f->stored * vs},
         };
-        st = spmvlab_put_all(ctx, arrays, 2, err);
+        st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }
     free(first);
     free(last);

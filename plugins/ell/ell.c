@@ -54,6 +54,7 @@ static const spmvlab_option ell_options[] = {
 typedef struct ell_fmt {
     spmvlab_ctx *ctx;       /* services of the instance; frees device memory */
     int32_t rows;           /* rows of A (values of y) */
+    int32_t cols;           /* columns of A (values of x) */
     int32_t nnz;            /* real non-zeros */
     int32_t width;          /* slots per row: the longest row's length */
     spmvlab_dtype dtype;    /* type of val, x and y */
@@ -71,7 +72,7 @@ static void ell_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(ell_fmt, f, fmt);
     void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
-    spmvlab_free_format(f->ctx, f, dev, 3, host, 3);
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
 /* Fills the column-major slots from CSR: real entries first, then padding
@@ -98,17 +99,10 @@ static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
     }
 }
 
-/* Builds ELL-R from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
- * when the padded size exceeds max_fill * nnz (checked before any
- * allocation) or would not fit size_t; NOMEM or the core's status when an
- * allocation fails. On failure nothing is kept. */
-static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
-                                  const spmvlab_opts *opts, void **out, spmvlab_err *err)
+/* f->width (the longest row) and f->slots. Returns OK, or LIMIT when the
+ * padded size exceeds max_fill * nnz or would not fit size_t. */
+static spmvlab_status ell_measure(ell_fmt *f, const spmvlab_matrix *A, double max_fill, spmvlab_err *err)
 {
-    *out = NULL;
-    if (spmvlab_check_dtype(ctx, A, SPMVLAB_DTYPES_F64_F32, err) != SPMVLAB_OK)
-        return SPMVLAB_UNSUPPORTED;
-
     int32_t width = 0;
     for (int32_t i = 0; i < A->rows; i++) {
         int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
@@ -116,36 +110,44 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
             width = len;
     }
     unsigned long long slots = (unsigned long long)A->rows * (unsigned long long)width;
-    double max_fill = ((const ell_opts *)spmvlab_opts_fields(opts))->max_fill;
     if (A->nnz > 0) {
         double fill = (double)slots / (double)A->nnz;
         if ((double)slots > max_fill * (double)A->nnz)
-            return ctx->fail(ctx, err, SPMVLAB_LIMIT,
-                             "ell width %d (the longest row) x %d rows gives %llu padded "
-                             "entries for %d non-zeros, fill %.2f exceeds max_fill %.2f",
-                             width, A->rows, slots, A->nnz, fill, max_fill);
+            return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
+                                "ell width %d (the longest row) x %d rows gives %llu padded "
+                                "entries for %d non-zeros, fill %.2f exceeds max_fill %.2f",
+                                width, A->rows, slots, A->nnz, fill, max_fill);
+    }
+    if (slots > (SIZE_MAX - 1) / (sizeof(int32_t) + spmvlab_dtype_size(A->dtype)))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "ell needs %llu slots, beyond this host's size_t", slots);
+    f->width = width;
+    f->slots = (size_t)slots;
+    return SPMVLAB_OK;
+}
+
+/* Builds ELL-R from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
+ * when the padded size exceeds max_fill * nnz (checked before the arrays
+ * are allocated) or would not fit size_t; NOMEM or the core's status when
+ * an allocation fails. On failure nothing is kept. */
+static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
+                                  const spmvlab_opts *opts, void **out, spmvlab_err *err)
+{
+    SPMVLAB_CONVERT_BEGIN(ell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    spmvlab_status st = ell_measure(f, A, ((const ell_opts *)spmvlab_opts_fields(opts))->max_fill, err);
+    if (st != SPMVLAB_OK) {
+        ell_destroy(f);
+        return st;
     }
     size_t vs = spmvlab_dtype_size(A->dtype);
-    if (slots > (SIZE_MAX - 1) / (sizeof(int32_t) + vs))
-        return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ell needs %llu slots, beyond this host's size_t",
-                         slots);
-
-    ell_fmt *f = calloc(1, sizeof *f);
-    if (!f)
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the ell descriptor");
-    f->ctx = ctx;
-    f->rows = A->rows;
-    f->nnz = A->nnz;
-    f->width = width;
-    f->dtype = A->dtype;
-    f->slots = (size_t)slots;
     /* one extra byte each so that NULL always means failure, even for 0 bytes */
     f->row_len = malloc((size_t)A->rows * sizeof(int32_t) + 1);
     f->col = malloc(f->slots * sizeof(int32_t) + 1);
     f->val = malloc(f->slots * vs + 1);
     if (!f->row_len || !f->col || !f->val) {
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %llu ell slots",
+                       (unsigned long long)f->slots);
         ell_destroy(f);
-        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %llu ell slots", slots);
+        return st;
     }
     ell_fill(f, A);
 
@@ -154,7 +156,7 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_col, f->col, f->slots * sizeof(int32_t)},
         {&f->d_val, f->val, f->slots * vs},
     };
-    return spmvlab_converted(spmvlab_put_all(ctx, arrays, 3, err), f, ell_destroy, out);
+    return spmvlab_converted(spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err), f, ell_destroy, out);
 }
 
 /* y = A x on the device, one thread per row. Returns CUDA_ERROR with the

@@ -79,17 +79,14 @@ static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
     return spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 4 : 8, err);
 }
 
-/* Builds the format: sort, split, diagonals, device copies. Returns OK,
- * UNSUPPORTED (dtype), INVALID_OPTION or NOMEM / LIMIT from the core. */
+/* Builds the format: sort, split, diagonals, device copies (the options
+ * passed jds_check_options before). Returns OK, UNSUPPORTED (dtype) or
+ * NOMEM / LIMIT from the core. */
 static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     SPMVLAB_CONVERT_BEGIN(jds_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
-    spmvlab_status st = jds_check_options(opts, err);
-    if (st != SPMVLAB_OK)
-        st = ctx->fail(ctx, err, st, "%s", err->msg);
-    else
-        st = jds_build(f, A, spmvlab_opts_fields(opts), err);
+    spmvlab_status st = jds_build(f, A, spmvlab_opts_fields(opts), err);
     if (st == SPMVLAB_OK)
         st = jds_upload(f, err);
     return spmvlab_converted(st, f, jds_destroy, out);
