@@ -151,10 +151,6 @@ int dasp_irr_rule(const dasp_counts *n);
  * DASP_ER_BITMAP). */
 int dasp_empty_rule(const spmvlab_matrix *A);
 
-/* Fills the kernel view's empty-row and range fields of f from its arrays
- * (after the upload). */
-void dasp_fill_launch_extra(dasp_format *f);
-
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at
  * least this (README: equal-row and FEM matrices are near 0, G3_circuit

@@ -1,8 +1,8 @@
 /*
  * DASP: what the kernel may take from its parameters or a bit a row instead
  * of a 4-byte index: the runs of equally shaped medium row-blocks
- * (med_ranges) and the empty-row modes (empty_rows), with their rules and
- * kernel fields; the irr_gather rule. The layout is described at the top
+ * (med_ranges) and the empty-row modes (empty_rows), with their rules; the
+ * irr_gather rule (the kernel fields are filled in dasp.c). The layout is described at the top
  * of dasp.c.
  */
 #include <string.h>
@@ -84,24 +84,4 @@ void dasp_build_ranges(dasp_format *f)
             kept[k - 1] = t;
         }
     f->n_ranges = n;
-}
-
-
-void dasp_fill_launch_extra(dasp_format *f)
-{
-    dasp_launch *L = &f->launch;
-    const size_t vs = f->dtype == SPMVLAB_F64 ? 8 : 2;
-    /* The tail holds empty rows in the list mode only (not with runs). */
-    L->n_empty = f->empty_runs || f->empty_mode != DASP_ER_LIST ? 0 : f->n.empty;
-    L->w_tail = (f->n.singles + L->n_empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
-    L->w_zero = f->empty_mode == DASP_ER_BITMAP ? ((int64_t)f->rows + DASP_ZERO_ROWS_PER_WARP - 1) /
-                                                     DASP_ZERO_ROWS_PER_WARP
-                                                : 0;
-    L->n_bit_words = ((int64_t)f->rows + 31) / 32;
-    L->empty_bits = f->a[DASP_A_EMPTY_BITS].dev;
-    L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)vs : 0;
-    L->k4_batch8 = f->k4_batch8;
-    L->irr_early = f->irr_early;
-    L->n_ranges = f->n_ranges;
-    memcpy(L->ranges, f->ranges, sizeof L->ranges);
 }
