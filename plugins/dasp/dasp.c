@@ -307,7 +307,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->str_k = o->stream_k;
     f->med_runs = o->med_rows == DASP_MR_RUNS;
     f->empty_auto = o->empty_rows == DASP_ER_AUTO && !o->empty_runs;
-    f->empty_mode = o->empty_runs ? DASP_ER_LIST : f->empty_auto ? dasp_empty_rule(A) : o->empty_rows;
+    f->empty_mode = o->empty_runs || f->empty_auto ? DASP_ER_LIST : o->empty_rows; /* auto: dasp_build */
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);

@@ -74,7 +74,8 @@ typedef struct dasp_format {
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     int l1_max;              /* l1 = max: kernels with carveout 0 */
     int med_runs;            /* med_rows = runs: row-blocks of consecutive rows keep their first row only */
-    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved) */
+    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved in
+                                dasp_build once the rows are counted) */
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
@@ -147,9 +148,9 @@ int dasp_irr_rule(const dasp_counts *n);
  * matrix of the large set 0), else the list. */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
-/* The empty-row mode empty_rows = auto picks for A (DASP_ER_LIST or
- * DASP_ER_BITMAP). */
-int dasp_empty_rule(const spmvlab_matrix *A);
+/* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
+ * empty of them empty (DASP_ER_LIST or DASP_ER_BITMAP). */
+int dasp_empty_rule(int64_t empty, int32_t rows);
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at

@@ -9,12 +9,9 @@
 
 #include "dasp_format.h"
 
-int dasp_empty_rule(const spmvlab_matrix *A)
+int dasp_empty_rule(int64_t empty, int32_t rows)
 {
-    int64_t empty = 0;
-    for (int32_t i = 0; i < A->rows; i++)
-        empty += A->row_ptr[i + 1] == A->row_ptr[i];
-    return A->rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)A->rows ? DASP_ER_BITMAP : DASP_ER_LIST;
+    return rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)rows ? DASP_ER_BITMAP : DASP_ER_LIST;
 }
 
 int dasp_irr_rule(const dasp_counts *n)
