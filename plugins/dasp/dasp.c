@@ -227,8 +227,7 @@ static void dasp_fill_launch(dasp_format *f)
     int64_t tiles = f->n.tiles13 + f->n.tiles22 + f->n.tiles4;
     L->w_short = (tiles + DASP_SHORT_TILES_PER_WARP - 1) / DASP_SHORT_TILES_PER_WARP;
     L->n_single = f->n.singles;
-    /* The tail holds empty rows in the list mode only (not with runs). */
-    L->n_empty = f->empty_runs || f->empty_mode != DASP_ER_LIST ? 0 : f->n.empty;
+    L->n_empty = dasp_empty_listed(f) ? f->n.empty : 0;
     L->w_tail = (f->n.singles + L->n_empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
     L->n_runs = f->n.runs;
     L->w_runs = (f->n.runs + DASP_RUNS_PER_WARP - 1) / DASP_RUNS_PER_WARP;

@@ -240,7 +240,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         arr_make(f, DASP_A_SINGLE_ROW, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_COL, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_VAL, (size_t)f->n.singles, es, 0) ||
-        arr_make(f, DASP_A_EMPTY_ROW, f->empty_mode == DASP_ER_LIST ? (size_t)f->n.empty : 0, 4, 0))
+        arr_make(f, DASP_A_EMPTY_ROW, dasp_empty_listed(f) ? (size_t)f->n.empty : 0, 4, 0))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld short tiles", (long long)nt);
     int32_t *ids = f->a[DASP_A_SH_ROW].host;
 
@@ -277,13 +277,14 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         scol[k] = A->col_idx[A->row_ptr[r]];
         val_put(f->a[DASP_A_SINGLE_VAL].host, (size_t)k, A->val, (size_t)A->row_ptr[r], es);
     }
-    if (f->n.empty && f->empty_mode == DASP_ER_LIST)
+    if (f->n.empty && dasp_empty_listed(f))
         memcpy(f->a[DASP_A_EMPTY_ROW].host, c->order + c->off[C_EMPTY], (size_t)f->n.empty * 4);
     return SPMVLAB_OK;
 }
 
 /* empty_runs = 1: the empty rows (ascending in c->order) as runs of
- * consecutive rows, each at most DASP_RUN_MAX long; no empty_row array. */
+ * consecutive rows, each at most DASP_RUN_MAX long (build_short left
+ * empty_row empty). */
 static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_err *err)
 {
     const int32_t *e = c->order + c->off[C_EMPTY];
@@ -294,11 +295,7 @@ static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_
         nr += len == 1;
     }
     f->n.runs = nr;
-    free(f->a[DASP_A_EMPTY_ROW].host);
-    f->a[DASP_A_EMPTY_ROW].host = NULL;
-    f->a[DASP_A_EMPTY_ROW].bytes = 0;
-    if (arr_make(f, DASP_A_EMPTY_ROW, 0, 4, 0) || arr_make(f, DASP_A_RUN_START, (size_t)nr, 4, 0) ||
-        arr_make(f, DASP_A_RUN_LEN, (size_t)nr, 4, 0))
+    if (arr_make(f, DASP_A_RUN_START, (size_t)nr, 4, 0) || arr_make(f, DASP_A_RUN_LEN, (size_t)nr, 4, 0))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld empty runs", (long long)nr);
     int32_t *rs = f->a[DASP_A_RUN_START].host, *rl = f->a[DASP_A_RUN_LEN].host;
     for (int64_t k = 0, r = -1, len = 0; k < ne; k++) {

@@ -143,6 +143,13 @@ enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
  * medium rows). */
 int dasp_irr_rule(const dasp_counts *n);
 
+/* 1 when the empty rows are stored one index each (empty_row), zeroed by
+ * the tail after the singles: the list mode without empty_runs. */
+static inline int dasp_empty_listed(const dasp_format *f)
+{
+    return !f->empty_runs && f->empty_mode == DASP_ER_LIST;
+}
+
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other
  * matrix of the large set 0), else the list. */

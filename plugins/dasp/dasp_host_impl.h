@@ -173,7 +173,7 @@ static void DASP_FN(host_tail)(const dasp_format *f, const void *x, void *y)
                   *erow = f->a[DASP_A_EMPTY_ROW].host;
     for (int64_t k = 0; k < f->n.singles; k++)
         DASP_STORE(y, srow[k], DASP_LOAD(sval, k) * DASP_LOAD(x, scol[k]));
-    if (!f->empty_runs && f->empty_mode == DASP_ER_LIST)
+    if (dasp_empty_listed(f))
         for (int64_t k = 0; k < f->n.empty; k++)
             DASP_STORE(y, erow[k], (DASP_ACC)0);
 }
