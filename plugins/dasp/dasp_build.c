@@ -183,12 +183,10 @@ static spmvlab_status build_medium(dasp_format *f, const spmvlab_matrix *A, cons
                 base[rb] = med_row[rb * DASP_BM];
                 f->n.rb_runs++;
             }
-            const int32_t *ip = irr_ptr + rb * DASP_BM, cnt = ip[1] - ip[0];
-            for (g = 1; g < DASP_BM && (rb + 1) * DASP_BM <= nmed && ip[g + 1] - ip[g] == cnt;)
-                g++;
-            ri[2 * rb] = g == DASP_BM ? ip[0] : 0;
-            ri[2 * rb + 1] = g == DASP_BM ? cnt : -1;
-            f->n.rb_even += g == DASP_BM;
+            const int32_t cnt = dasp_rb_even_irr(irr_ptr, rb, nmed);
+            ri[2 * rb] = cnt >= 0 ? irr_ptr[rb * DASP_BM] : 0;
+            ri[2 * rb + 1] = cnt;
+            f->n.rb_even += cnt >= 0;
         }
     }
     if (arr_make(f, DASP_A_MED_VAL, (size_t)(quanta * 32), es, 0) ||

@@ -143,6 +143,20 @@ enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
  * medium rows). */
 int dasp_irr_rule(const dasp_counts *n);
 
+/* The irregular count the 8 rows of medium row-block rb share (irr_ptr of
+ * the nmed medium rows), or -1 when their counts differ or rb is the last,
+ * partial row-block. */
+static inline int32_t dasp_rb_even_irr(const int32_t *irr_ptr, int64_t rb, int64_t nmed)
+{
+    const int32_t *ip = irr_ptr + rb * DASP_BM, cnt = ip[1] - ip[0];
+    if ((rb + 1) * DASP_BM > nmed)
+        return -1;
+    for (int g = 1; g < DASP_BM; g++)
+        if (ip[g + 1] - ip[g] != cnt)
+            return -1;
+    return cnt;
+}
+
 /* 1 when the empty rows are stored one index each (empty_row), zeroed by
  * the tail after the singles: the list mode without empty_runs. */
 static inline int dasp_empty_listed(const dasp_format *f)

@@ -24,15 +24,12 @@ int dasp_irr_rule(const dasp_counts *n)
  * is the last, partial row-block. */
 static int rb_shape(const dasp_format *f, int64_t rb, int32_t sig[DASP_MAX_LEVELS + 1])
 {
-    const int32_t *rp = f->a[DASP_A_RB_PTR].host, *ip = (const int32_t *)f->a[DASP_A_IRR_PTR].host + rb * DASP_BM;
-    if ((rb + 1) * DASP_BM > f->n.medium)
+    const int32_t *rp = f->a[DASP_A_RB_PTR].host;
+    sig[f->nlev] = dasp_rb_even_irr(f->a[DASP_A_IRR_PTR].host, rb, f->n.medium);
+    if (sig[f->nlev] < 0)
         return 0;
-    for (int g = 1; g < DASP_BM; g++)
-        if (ip[g + 1] - ip[g] != ip[1] - ip[0])
-            return 0;
     for (int l = 0; l < f->nlev; l++)
         sig[l] = rp[rb * f->nlev + l + 1] - rp[rb * f->nlev + l];
-    sig[f->nlev] = ip[1] - ip[0];
     return 1;
 }
 
