@@ -209,7 +209,8 @@ static void dasp_fill_bal(dasp_format *f)
 #undef DEV
 }
 
-/* The kernel's view: device pointers and the warps of each part. */
+/* The kernel's view: device pointers, the warps of each part, the empty-row
+ * mode's fields and the medium ranges; the one place the launch is computed. */
 static void dasp_fill_launch(dasp_format *f)
 {
     dasp_launch *L = &f->launch;
@@ -226,10 +227,19 @@ static void dasp_fill_launch(dasp_format *f)
     int64_t tiles = f->n.tiles13 + f->n.tiles22 + f->n.tiles4;
     L->w_short = (tiles + DASP_SHORT_TILES_PER_WARP - 1) / DASP_SHORT_TILES_PER_WARP;
     L->n_single = f->n.singles;
-    L->n_empty = f->empty_runs ? 0 : f->n.empty;
+    L->n_empty = dasp_empty_listed(f) ? f->n.empty : 0;
     L->w_tail = (f->n.singles + L->n_empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
     L->n_runs = f->n.runs;
     L->w_runs = (f->n.runs + DASP_RUNS_PER_WARP - 1) / DASP_RUNS_PER_WARP;
+    L->w_zero = f->empty_mode == DASP_ER_BITMAP
+                    ? ((int64_t)f->rows + DASP_ZERO_ROWS_PER_WARP - 1) / DASP_ZERO_ROWS_PER_WARP
+                    : 0;
+    L->n_bit_words = ((int64_t)f->rows + 31) / 32;
+    L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)spmvlab_dtype_size(f->dtype) : 0;
+    L->k4_batch8 = f->k4_batch8;
+    L->irr_early = f->irr_early;
+    L->n_ranges = f->n_ranges;
+    memcpy(L->ranges, f->ranges, sizeof L->ranges);
     L->long_val = DEV(DASP_A_LONG_VAL);
     L->long_col = DEV(DASP_A_LONG_COL);
     L->long_ptr = DEV(DASP_A_LONG_PTR);
@@ -257,6 +267,7 @@ static void dasp_fill_launch(dasp_format *f)
     L->empty_row = DEV(DASP_A_EMPTY_ROW);
     L->run_start = DEV(DASP_A_RUN_START);
     L->run_len = DEV(DASP_A_RUN_LEN);
+    L->empty_bits = DEV(DASP_A_EMPTY_BITS);
 #undef DEV
 }
 
@@ -295,7 +306,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->str_k = o->stream_k;
     f->med_runs = o->med_rows == DASP_MR_RUNS;
     f->empty_auto = o->empty_rows == DASP_ER_AUTO && !o->empty_runs;
-    f->empty_mode = o->empty_runs ? DASP_ER_LIST : f->empty_auto ? dasp_empty_rule(A) : o->empty_rows;
+    f->empty_mode = o->empty_runs || f->empty_auto ? DASP_ER_LIST : o->empty_rows; /* auto: dasp_build */
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
@@ -344,7 +355,6 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (st == SPMVLAB_OK) {
         dasp_fill_launch(f);
-        dasp_fill_launch_extra(f);
         dasp_fill_bal(f);
     }
     return spmvlab_converted(st, f, dasp_destroy, out);

@@ -72,12 +72,11 @@ static inline int dasp_shape_vpl(dasp_shape s)
 static inline int dasp_shape_bk(dasp_shape s) { return s == DASP_F16_M16N8K8_K4 ? 4 : 4 * dasp_shape_vpl(s); }
 
 /* 1 when top shape s has medium kernels with the early irregular gather
- * (irr_gather = early; kIrrEarly in dasp_rows.cuh, either k4_batch for
- * m8n8k4): the f64 m16 shapes would spill and gather late only. */
-static inline int dasp_shape_irr_early(dasp_shape s)
-{
-    return s == DASP_F64_M8N8K4 || s == DASP_F16_M16N8K8 || s == DASP_F16_M16N8K16;
-}
+ * (irr_gather = early; either k4_batch for m8n8k4): the f64 m16 shapes
+ * would spill and gather late only. A macro so that kIrrEarly in
+ * dasp_rows.cuh, a constant expression, is the same list. */
+#define DASP_SHAPE_IRR_EARLY(s) ((s) == DASP_F64_M8N8K4 || (s) == DASP_F16_M16N8K8 || (s) == DASP_F16_M16N8K16)
+static inline int dasp_shape_irr_early(dasp_shape s) { return DASP_SHAPE_IRR_EARLY(s); }
 
 /* Most medium levels of any top shape. */
 #define DASP_MAX_LEVELS 3

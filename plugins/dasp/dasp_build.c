@@ -63,6 +63,8 @@ static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_cla
     for (int k = 0; k < 7; k++)
         c->off[k + 1] = c->off[k] + cnt[k];
     f->n.empty = cnt[C_EMPTY];
+    if (f->empty_auto) /* the rule reads the count just taken */
+        f->empty_mode = dasp_empty_rule(f->n.empty, A->rows);
     for (int k = 1; k <= 4; k++)
         f->n.short_len[k] = cnt[k];
     f->n.medium = cnt[C_MED];
@@ -181,12 +183,10 @@ static spmvlab_status build_medium(dasp_format *f, const spmvlab_matrix *A, cons
                 base[rb] = med_row[rb * DASP_BM];
                 f->n.rb_runs++;
             }
-            const int32_t *ip = irr_ptr + rb * DASP_BM, cnt = ip[1] - ip[0];
-            for (g = 1; g < DASP_BM && (rb + 1) * DASP_BM <= nmed && ip[g + 1] - ip[g] == cnt;)
-                g++;
-            ri[2 * rb] = g == DASP_BM ? ip[0] : 0;
-            ri[2 * rb + 1] = g == DASP_BM ? cnt : -1;
-            f->n.rb_even += g == DASP_BM;
+            const int32_t cnt = dasp_rb_even_irr(irr_ptr, rb, nmed);
+            ri[2 * rb] = cnt >= 0 ? irr_ptr[rb * DASP_BM] : 0;
+            ri[2 * rb + 1] = cnt;
+            f->n.rb_even += cnt >= 0;
         }
     }
     if (arr_make(f, DASP_A_MED_VAL, (size_t)(quanta * 32), es, 0) ||
@@ -238,7 +238,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         arr_make(f, DASP_A_SINGLE_ROW, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_COL, (size_t)f->n.singles, 4, 0) ||
         arr_make(f, DASP_A_SINGLE_VAL, (size_t)f->n.singles, es, 0) ||
-        arr_make(f, DASP_A_EMPTY_ROW, f->empty_mode == DASP_ER_LIST ? (size_t)f->n.empty : 0, 4, 0))
+        arr_make(f, DASP_A_EMPTY_ROW, dasp_empty_listed(f) ? (size_t)f->n.empty : 0, 4, 0))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld short tiles", (long long)nt);
     int32_t *ids = f->a[DASP_A_SH_ROW].host;
 
@@ -275,13 +275,14 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         scol[k] = A->col_idx[A->row_ptr[r]];
         val_put(f->a[DASP_A_SINGLE_VAL].host, (size_t)k, A->val, (size_t)A->row_ptr[r], es);
     }
-    if (f->n.empty && f->empty_mode == DASP_ER_LIST)
+    if (f->n.empty && dasp_empty_listed(f))
         memcpy(f->a[DASP_A_EMPTY_ROW].host, c->order + c->off[C_EMPTY], (size_t)f->n.empty * 4);
     return SPMVLAB_OK;
 }
 
 /* empty_runs = 1: the empty rows (ascending in c->order) as runs of
- * consecutive rows, each at most DASP_RUN_MAX long; no empty_row array. */
+ * consecutive rows, each at most DASP_RUN_MAX long (build_short left
+ * empty_row empty). */
 static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_err *err)
 {
     const int32_t *e = c->order + c->off[C_EMPTY];
@@ -292,11 +293,7 @@ static spmvlab_status build_runs(dasp_format *f, const dasp_classes *c, spmvlab_
         nr += len == 1;
     }
     f->n.runs = nr;
-    free(f->a[DASP_A_EMPTY_ROW].host);
-    f->a[DASP_A_EMPTY_ROW].host = NULL;
-    f->a[DASP_A_EMPTY_ROW].bytes = 0;
-    if (arr_make(f, DASP_A_EMPTY_ROW, 0, 4, 0) || arr_make(f, DASP_A_RUN_START, (size_t)nr, 4, 0) ||
-        arr_make(f, DASP_A_RUN_LEN, (size_t)nr, 4, 0))
+    if (arr_make(f, DASP_A_RUN_START, (size_t)nr, 4, 0) || arr_make(f, DASP_A_RUN_LEN, (size_t)nr, 4, 0))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld empty runs", (long long)nr);
     int32_t *rs = f->a[DASP_A_RUN_START].host, *rl = f->a[DASP_A_RUN_LEN].host;
     for (int64_t k = 0, r = -1, len = 0; k < ne; k++) {

@@ -74,7 +74,8 @@ typedef struct dasp_format {
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     int l1_max;              /* l1 = max: kernels with carveout 0 */
     int med_runs;            /* med_rows = runs: row-blocks of consecutive rows keep their first row only */
-    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved) */
+    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved in
+                                dasp_build once the rows are counted) */
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
@@ -142,18 +143,35 @@ enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
  * medium rows). */
 int dasp_irr_rule(const dasp_counts *n);
 
+/* The irregular count the 8 rows of medium row-block rb share (irr_ptr of
+ * the nmed medium rows), or -1 when their counts differ or rb is the last,
+ * partial row-block. */
+static inline int32_t dasp_rb_even_irr(const int32_t *irr_ptr, int64_t rb, int64_t nmed)
+{
+    const int32_t *ip = irr_ptr + rb * DASP_BM, cnt = ip[1] - ip[0];
+    if ((rb + 1) * DASP_BM > nmed)
+        return -1;
+    for (int g = 1; g < DASP_BM; g++)
+        if (ip[g + 1] - ip[g] != cnt)
+            return -1;
+    return cnt;
+}
+
+/* 1 when the empty rows are stored one index each (empty_row), zeroed by
+ * the tail after the singles: the list mode without empty_runs. */
+static inline int dasp_empty_listed(const dasp_format *f)
+{
+    return !f->empty_runs && f->empty_mode == DASP_ER_LIST;
+}
+
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other
  * matrix of the large set 0), else the list. */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
-/* The empty-row mode empty_rows = auto picks for A (DASP_ER_LIST or
- * DASP_ER_BITMAP). */
-int dasp_empty_rule(const spmvlab_matrix *A);
-
-/* Fills the kernel view's empty-row and range fields of f from its arrays
- * (after the upload). */
-void dasp_fill_launch_extra(dasp_format *f);
+/* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
+ * empty of them empty (DASP_ER_LIST or DASP_ER_BITMAP). */
+int dasp_empty_rule(int64_t empty, int32_t rows);
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at

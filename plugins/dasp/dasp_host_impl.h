@@ -27,7 +27,6 @@ static DASP_ACC DASP_FN(butterfly)(DASP_ACC v[32])
     return v[0];
 }
 
-/* x[c], or 0 for a padding slot. */
 /* The kernels' warp_seg_scan over 32 lanes: lane l adds the partial of
  * lane l - off when both end in the same row (key), off = 1, 2, 4, 8, 16. */
 static void DASP_FN(seg_scan)(DASP_ACC sc[32], const int32_t key[32])
@@ -40,6 +39,7 @@ static void DASP_FN(seg_scan)(DASP_ACC sc[32], const int32_t key[32])
     }
 }
 
+/* x[c], or 0 for a padding slot. */
 static inline DASP_ACC DASP_FN(xat)(const void *x, int32_t c) { return c >= 0 ? DASP_LOAD(x, c) : (DASP_ACC)0; }
 
 /* Medium row-blocks: row g's diagonal result accumulates the MMA blocks of
@@ -173,7 +173,7 @@ static void DASP_FN(host_tail)(const dasp_format *f, const void *x, void *y)
                   *erow = f->a[DASP_A_EMPTY_ROW].host;
     for (int64_t k = 0; k < f->n.singles; k++)
         DASP_STORE(y, srow[k], DASP_LOAD(sval, k) * DASP_LOAD(x, scol[k]));
-    if (!f->empty_runs && f->empty_mode == DASP_ER_LIST)
+    if (dasp_empty_listed(f))
         for (int64_t k = 0; k < f->n.empty; k++)
             DASP_STORE(y, erow[k], (DASP_ACC)0);
 }

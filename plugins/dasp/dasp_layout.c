@@ -1,20 +1,17 @@
 /*
  * DASP: what the kernel may take from its parameters or a bit a row instead
  * of a 4-byte index: the runs of equally shaped medium row-blocks
- * (med_ranges) and the empty-row modes (empty_rows), with their rules and
- * kernel fields; the irr_gather rule. The layout is described at the top
+ * (med_ranges) and the empty-row modes (empty_rows), with their rules; the
+ * irr_gather rule (the kernel fields are filled in dasp.c). The layout is described at the top
  * of dasp.c.
  */
 #include <string.h>
 
 #include "dasp_format.h"
 
-int dasp_empty_rule(const spmvlab_matrix *A)
+int dasp_empty_rule(int64_t empty, int32_t rows)
 {
-    int64_t empty = 0;
-    for (int32_t i = 0; i < A->rows; i++)
-        empty += A->row_ptr[i + 1] == A->row_ptr[i];
-    return A->rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)A->rows ? DASP_ER_BITMAP : DASP_ER_LIST;
+    return rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)rows ? DASP_ER_BITMAP : DASP_ER_LIST;
 }
 
 int dasp_irr_rule(const dasp_counts *n)
@@ -27,15 +24,12 @@ int dasp_irr_rule(const dasp_counts *n)
  * is the last, partial row-block. */
 static int rb_shape(const dasp_format *f, int64_t rb, int32_t sig[DASP_MAX_LEVELS + 1])
 {
-    const int32_t *rp = f->a[DASP_A_RB_PTR].host, *ip = (const int32_t *)f->a[DASP_A_IRR_PTR].host + rb * DASP_BM;
-    if ((rb + 1) * DASP_BM > f->n.medium)
+    const int32_t *rp = f->a[DASP_A_RB_PTR].host;
+    sig[f->nlev] = dasp_rb_even_irr(f->a[DASP_A_IRR_PTR].host, rb, f->n.medium);
+    if (sig[f->nlev] < 0)
         return 0;
-    for (int g = 1; g < DASP_BM; g++)
-        if (ip[g + 1] - ip[g] != ip[1] - ip[0])
-            return 0;
     for (int l = 0; l < f->nlev; l++)
         sig[l] = rp[rb * f->nlev + l + 1] - rp[rb * f->nlev + l];
-    sig[f->nlev] = ip[1] - ip[0];
     return 1;
 }
 
@@ -84,24 +78,4 @@ void dasp_build_ranges(dasp_format *f)
             kept[k - 1] = t;
         }
     f->n_ranges = n;
-}
-
-
-void dasp_fill_launch_extra(dasp_format *f)
-{
-    dasp_launch *L = &f->launch;
-    const size_t vs = f->dtype == SPMVLAB_F64 ? 8 : 2;
-    /* The tail holds empty rows in the list mode only (not with runs). */
-    L->n_empty = f->empty_runs || f->empty_mode != DASP_ER_LIST ? 0 : f->n.empty;
-    L->w_tail = (f->n.singles + L->n_empty + DASP_TAIL_PER_WARP - 1) / DASP_TAIL_PER_WARP;
-    L->w_zero = f->empty_mode == DASP_ER_BITMAP ? ((int64_t)f->rows + DASP_ZERO_ROWS_PER_WARP - 1) /
-                                                     DASP_ZERO_ROWS_PER_WARP
-                                                : 0;
-    L->n_bit_words = ((int64_t)f->rows + 31) / 32;
-    L->empty_bits = f->a[DASP_A_EMPTY_BITS].dev;
-    L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)vs : 0;
-    L->k4_batch8 = f->k4_batch8;
-    L->irr_early = f->irr_early;
-    L->n_ranges = f->n_ranges;
-    memcpy(L->ranges, f->ranges, sizeof L->ranges);
 }

@@ -94,10 +94,10 @@ struct IrrFirst {
 };
 // The top shapes with an early kernel (E = true): theirs keeps that gather
 // in registers (sm_90, -Xptxas -v: no spills, no more registers); the f64
-// m16 shapes would spill and always gather it last.
+// m16 shapes would spill and always gather it last. The host's list
+// (DASP_SHAPE_IRR_EARLY, dasp.h) plus m8n8k4's k4_batch = 8 twin.
 template <int S>
-constexpr bool kIrrEarly = S == DASP_F64_M8N8K4 || S == kF64M8N8K4x8 || S == DASP_F16_M16N8K8 ||
-                           S == DASP_F16_M16N8K16;
+constexpr bool kIrrEarly = S == kF64M8N8K4x8 || DASP_SHAPE_IRR_EARLY(S);
 
 // Level I.. of top shape S for the warp's nrb row-blocks (level starts q, in
 // units of 32 values). G row-blocks run together, each with its own
