@@ -18,28 +18,29 @@ __device__ __forceinline__ double fma_rn(double a, double b, double c) { return 
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 
 // N (4 or 8) consecutive values from an address aligned to N values: 16-byte
-// loads.
-template <int N> __device__ __forceinline__ void load(const int32_t *p, int32_t *v)
+// loads, evict-first when kCs (coo_seg::ld).
+using coo_seg::ld;
+template <int N, bool kCs> __device__ __forceinline__ void load(const int32_t *p, int32_t *v)
 {
 #pragma unroll
     for (int q = 0; q < N / 4; q++) {
-        const int4 a = __ldg(reinterpret_cast<const int4 *>(p) + q);
+        const int4 a = ld<kCs>(reinterpret_cast<const int4 *>(p) + q);
         v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
     }
 }
-template <int N> __device__ __forceinline__ void load(const double *p, double *v)
+template <int N, bool kCs> __device__ __forceinline__ void load(const double *p, double *v)
 {
 #pragma unroll
     for (int q = 0; q < N / 2; q++) {
-        const double2 a = __ldg(reinterpret_cast<const double2 *>(p) + q);
+        const double2 a = ld<kCs>(reinterpret_cast<const double2 *>(p) + q);
         v[2 * q] = a.x, v[2 * q + 1] = a.y;
     }
 }
-template <int N> __device__ __forceinline__ void load(const float *p, float *v)
+template <int N, bool kCs> __device__ __forceinline__ void load(const float *p, float *v)
 {
 #pragma unroll
     for (int q = 0; q < N / 4; q++) {
-        const float4 a = __ldg(reinterpret_cast<const float4 *>(p) + q);
+        const float4 a = ld<kCs>(reinterpret_cast<const float4 *>(p) + q);
         v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
     }
 }
@@ -113,7 +114,7 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
 // of a warp are one contiguous 512-byte stretch, at the price of two scans
 // per step. The arrays are 16-byte aligned (cudaMalloc); the launcher
 // checks. At most 64 registers, so 4 blocks (32 warps) stay resident per SM.
-template <typename T, int kWrite, int kItems>
+template <typename T, int kWrite, int kItems, bool kCs>
 __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
@@ -136,16 +137,16 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
         for (int t = 0; t < kTiles; t++) {
             const long long k0 = base + t * kTile + (long long)lane * kItems;
             if (k0 + kItems <= end) { // whole: vector loads (k0 is a multiple of kItems)
-                load<kItems>(row + k0, r + t * kItems);
-                load<kItems>(col + k0, c + t * kItems);
-                load<kItems>(val + k0, a + t * kItems);
+                load<kItems, kCs>(row + k0, r + t * kItems);
+                load<kItems, kCs>(col + k0, c + t * kItems);
+                load<kItems, kCs>(val + k0, a + t * kItems);
             } else { // the last tiles of the last chunk: row -1 past the end
 #pragma unroll
                 for (int j = 0; j < kItems; j++) {
                     const bool in = k0 + j < end;
-                    r[t * kItems + j] = in ? __ldg(row + k0 + j) : -1;
-                    c[t * kItems + j] = in ? __ldg(col + k0 + j) : 0;
-                    a[t * kItems + j] = in ? __ldg(val + k0 + j) : (T)0;
+                    r[t * kItems + j] = in ? ld<kCs>(row + k0 + j) : -1;
+                    c[t * kItems + j] = in ? ld<kCs>(col + k0 + j) : 0;
+                    a[t * kItems + j] = in ? ld<kCs>(val + k0 + j) : (T)0;
                 }
             }
         }
@@ -173,7 +174,7 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
 template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8>, COO_SEG_BLOCK,
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8, false>, COO_SEG_BLOCK,
                                                       0) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -203,12 +204,9 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, con
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
     T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);
-    if (items == 4)
-        kernel<T, kWrite, 4><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row,
-                                                                  col, v, xx, yy, cc);
-    else
-        kernel<T, kWrite, 8><<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row,
-                                                                  col, v, xx, yy, cc);
+    auto k = items == 4 ? (p.stream ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>)
+                        : (p.stream ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>);
+    k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col, v, xx, yy, cc);
     return cudaGetLastError();
 }
 

@@ -34,6 +34,13 @@ template <typename T> __device__ __forceinline__ unsigned run_scan(T &v, int32_t
     return heads;
 }
 
+// A row, column or value load: evict-first streaming (kCs, ld.global.cs: the
+// arrays are read once, so L1 and L2 stay with x) or the read-only path.
+template <bool kCs, typename V> __device__ __forceinline__ V ld(const V *p)
+{
+    return kCs ? __ldcs(p) : __ldg(p);
+}
+
 // How a kernel writes y: kAdd adds the rows a chunk owns to y (hyb, after
 // its ELL kernel); kStore stores them after a memset of y; kOwn stores every
 // row exactly once without a memset (coo_owner.h): empty rows get 0, and
@@ -174,7 +181,7 @@ __device__ __forceinline__ void finish(const Chunk &c, const Sink<T> &s, int32_t
 
 // One warp per chunk of `interval` row-sorted entries; see coo_segmented.h
 // (kOwn: coo_owner.h; rows and carries are read only then).
-template <typename T, int kWrite>
+template <typename T, int kWrite, bool kCs>
 __global__ void __launch_bounds__(COO_SEG_BLOCK)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
@@ -197,9 +204,9 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
             c[u] = 0;
             a[u] = 0;
             if (k < ch.end) {
-                r[u] = __ldg(row + k);
-                c[u] = __ldg(col + k);
-                a[u] = __ldg(val + k);
+                r[u] = ld<kCs>(row + k);
+                c[u] = ld<kCs>(col + k);
+                a[u] = ld<kCs>(val + k);
             }
         }
 #pragma unroll
@@ -235,7 +242,7 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
 template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite>, COO_SEG_BLOCK, 0) !=
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, false>, COO_SEG_BLOCK, 0) !=
         cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -255,9 +262,10 @@ cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t 
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
-    kernel<T, kWrite><<<blocks, COO_SEG_BLOCK, 0, stream>>>(
-        entries, p.interval, rows, row, col, static_cast<const T *>(val),
-        static_cast<const T *>(x), static_cast<T *>(y), static_cast<T *>(carries));
+    auto k = p.stream ? kernel<T, kWrite, true> : kernel<T, kWrite, false>;
+    k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col,
+                                            static_cast<const T *>(val), static_cast<const T *>(x),
+                                            static_cast<T *>(y), static_cast<T *>(carries));
     return cudaGetLastError();
 }
 

@@ -33,6 +33,8 @@
 typedef struct coo_seg_plan {
     int32_t interval; /* entries per warp's chunk, a multiple of 32; 0 when no entries */
     int32_t warps;    /* chunks, one warp each; grid = ceil(warps / 8) blocks */
+    int32_t stream;   /* 1: row, column and value loads evict-first (ld.global.cs), leaving
+                       * L1 and L2 to the gathers of x; 0: the read-only cache (ld.global.nc) */
 } coo_seg_plan;
 
 /* One chunk per resident warp of the device (so every warp has the same
