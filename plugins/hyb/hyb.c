@@ -58,6 +58,7 @@ typedef struct hyb_opts {
     int ell_lanes;       /* G, or SPMVLAB_AUTO */
     int coo_kernel;      /* HYB_COO_* */
     int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
+    int coo_loads;       /* 0 cached, 1 stream (coo_seg_plan.stream) */
 } hyb_opts;
 
 #define HYB_ALL 2147483647.0 /* no upper bound on a count */
@@ -71,6 +72,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "stream", "cached|stream", "the COO part's row, column and value loads: read-only cache or evict-first (the coo plugin's loads option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -257,6 +259,13 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         ctx->device,
         ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
+    f->plan.stream = o->coo_loads;
+    /* the owner write (no memset) only where the COO kernel writes y alone */
+    f->owner = f->width == 0 && f->coo_entries > 0 &&
+               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
+    if (f->owner)
+        f->plan = coo_own_fit_plan(f->plan, f->coo_entries,
+                                   f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     const spmvlab_array a[] = {
         {(void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t)},
@@ -265,9 +274,6 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t)},
         {&f->d_coo_val, f->coo_val, nc * es},
     };
-    /* the owner write (no memset) only where the COO kernel writes y alone */
-    f->owner = f->width == 0 && f->coo_entries > 0 &&
-               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
     st = spmvlab_put_all(ctx, a, 5, err);
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->coo_entries, f->coo_row, es, &f->own, err);
@@ -340,12 +346,14 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
     long long nnz = (long long)f->ell_entries + f->coo_entries;
     snprintf(buf, len,
              "ell_width=%d ell_lanes=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f guarded=%d "
-             "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d coo_zero=%s",
+             "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d coo_zero=%s "
+             "coo_loads=%s",
              f->width, f->lanes, slots, f->ell_entries,
              f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->guarded,
              f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0,
              f->coo_kernel == HYB_COO_BLOCKED ? "blocked" : "segmented", f->plan.warps,
-             f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset");
+             f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset",
+             f->plan.stream ? "stream" : "cached");
 }
 
 SPMVLAB_PLUGIN_DEFINE(hyb, "1.1.0", SPMVLAB_DTYPES_F64_F32,
