@@ -131,7 +131,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->plan.stream = o->loads;
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
                coo_zero_is_owner(o->zero, A->nnz, A->rows);
-    if (f->owner)
+    if (f->owner && o->chunk == SPMVLAB_AUTO) /* a chunk asked for stays */
         f->plan = coo_own_fit_plan(f->plan, A->nnz, tile);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);

@@ -46,7 +46,7 @@ typedef struct coo_seg_plan {
 static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int blocks_per_sm,
                                              int32_t entries, int32_t tile)
 {
-    coo_seg_plan p = {0, 0};
+    coo_seg_plan p = {0, 0, 0};
     long long max_warps = COO_SEG_HOST_WARPS;
     if (dev && dev->present && dev->sm_count > 0 && blocks_per_sm > 0)
         max_warps = (long long)dev->sm_count * blocks_per_sm * (COO_SEG_BLOCK / COO_SEG_WARP);
@@ -66,7 +66,7 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
  * takes (several waves on a large matrix). */
 static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, int32_t tile)
 {
-    coo_seg_plan p = {0, 0};
+    coo_seg_plan p = {0, 0, 0};
     if (entries <= 0)
         return p;
     long long interval = ((long long)chunk + tile - 1) / tile * tile;

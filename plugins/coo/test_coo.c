@@ -85,7 +85,7 @@ static void test_chunks_of_several_tiles(void)
             const int32_t tile = kind % 3 ? COO_BLK_TILE : COO_SEG_WARP;
             coo_seg_plan p = {tiles[t] * tile, 0, 0};
             p.warps = (A.nnz + p.interval - 1) / p.interval;
-            coo_own own = {0, NULL, NULL, NULL, NULL};
+            coo_own own = {0};
             double *carries = NULL;
             if (kind >= 3) {
                 own.rows = malloc((size_t)p.warps * sizeof *own.rows);
