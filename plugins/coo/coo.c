@@ -55,7 +55,7 @@ typedef struct coo_opts {
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented"),
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
-    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 16 a row on average, else memset"),
+    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
     SPMVLAB_ENUM_OPTION(coo_opts, loads, "stream", "cached|stream", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x)"),
     {NULL}};
@@ -129,10 +129,6 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 : 0,
                                             A->nnz, tile);
     f->plan.stream = o->loads;
-    f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               coo_zero_is_owner(o->zero, A->nnz, A->rows);
-    if (f->owner && o->chunk == SPMVLAB_AUTO) /* a chunk asked for stays */
-        f->plan = coo_own_fit_plan(f->plan, A->nnz, tile);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
@@ -150,6 +146,8 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->col_idx, A->col_idx, n * sizeof(int32_t));
     memcpy(f->val, A->val, n * vs);
 
+    f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
+               coo_zero_is_owner(o->zero, A->nnz, A->rows);
     const spmvlab_array a[] = {
         {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},
         {(void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t)},
@@ -209,13 +207,10 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len,
-             "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d carry_pass=%s "
-             "loads=%s",
+    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s",
              coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
              f->plan.warps, f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset",
-             f->own.carries, f->own.carries == 0 ? "none" : f->own.fused ? "last_block" : "kernel",
-             f->plan.stream ? "stream" : "cached");
+             f->own.carries, f->plan.stream ? "stream" : "cached");
 }
 
 SPMVLAB_PLUGIN_DEFINE(coo, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -118,7 +118,7 @@ template <typename T, int kWrite, int kItems, bool kCs>
 __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
-           T *__restrict__ y, T *__restrict__ carries, coo_seg::Tail tail)
+           T *__restrict__ y, T *__restrict__ carries)
 {
     static_assert(kItems == 4 || kItems == 8, "4 or 8 entries per lane and tile");
     constexpr int kTiles = kStep / kItems, kTile = COO_SEG_WARP * kItems;
@@ -167,8 +167,6 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
             }
     }
     coo_seg::finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
-    if (kWrite == coo_seg::kOwn && tail.done)
-        coo_seg::last_block_carries(tail, carries, y);
 }
 
 // Blocks of kernel<T, kWrite, 8> resident on one SM (the 4-entry variant has
@@ -197,7 +195,7 @@ inline bool aligned(const void *row, const void *col, const void *val)
 template <typename T, int kWrite>
 cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, const int32_t *row,
                    const int32_t *col, const void *val, const void *x, void *y, void *carries,
-                   cudaStream_t stream, coo_seg::Tail tail = coo_seg::Tail{})
+                   cudaStream_t stream)
 {
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
@@ -208,8 +206,7 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, con
     T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);
     auto k = items == 4 ? (p.stream ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>)
                         : (p.stream ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>);
-    k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col, v, xx, yy, cc,
-                                            tail);
+    k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col, v, xx, yy, cc);
     return cudaGetLastError();
 }
 

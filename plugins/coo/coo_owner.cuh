@@ -42,19 +42,18 @@ cudaError_t launch_carries(coo_seg_plan p, const ::coo_own &o, void *y, cudaStre
 
 // The owner write of plan p, as coo and hyb launch it: the blocked (items
 // entries a lane) or the segmented kernel storing every row once, then the
-// carry pass (in the kernel's last block when o.fused). Returns the first CUDA error, cudaSuccess otherwise.
+// carry pass. Returns the first CUDA error, cudaSuccess otherwise.
 template <typename T>
 cudaError_t launch(bool blocked, int items, coo_seg_plan p, int32_t entries, int32_t rows,
                    const int32_t *row, const int32_t *col, const void *val, const void *x, void *y,
                    const ::coo_own &o, cudaStream_t stream)
 {
-    const coo_seg::Tail tail = {o.d_rows, o.fused ? o.d_done : nullptr, p.warps};
     const cudaError_t e =
         blocked ? coo_blk::launch<T, coo_seg::kOwn>(p, items, entries, rows, row, col, val, x, y,
-                                                    o.d_vals, stream, tail)
+                                                    o.d_vals, stream)
                 : coo_seg::launch<T, coo_seg::kOwn>(p, entries, rows, row, col, val, x, y,
-                                                    o.d_vals, stream, tail);
-    return e != cudaSuccess || o.fused ? e : launch_carries<T>(p, o, y, stream);
+                                                    o.d_vals, stream);
+    return e != cudaSuccess ? e : launch_carries<T>(p, o, y, stream);
 }
 
 } // namespace coo_owner

@@ -19,17 +19,12 @@
  * spanning 3+ chunks has one owner and a carry in each later chunk (a middle
  * chunk holds only a carry). After the kernel, a second small kernel adds
  * the carries: 32 slots a warp, combined by the run-restricted scan, one
- * atomicAdd per run (a row's carries are consecutive slots). It is skipped
- * when no chunk has a carry (which rows have one is known at conversion: the
- * row array is fixed). Where the plan has at most COO_OWN_FUSED_SLOTS warps
- * (fused), the same pass runs in the kernel instead: every block fences its
- * stores and counts itself done, and the last block adds the carries (8
- * slots a thread, all loaded at once) and resets the count. On a
- * launch-bound matrix the second kernel's node costs about as much as the
- * SpMV's memory traffic; a matrix of fewer than COO_OWN_MIN_NNZ entries is
- * planned with longer chunks where needed so that it stays fused
- * (coo_own_fit_plan). Large plans keep the second kernel: there the last
- * block's serial pass over tens of thousands of slots would be the tail.
+ * atomicAdd per run (a row's carries are consecutive slots). A second
+ * kernel rather than a last-block-done counter: no global counter to reset
+ * and no fence per block, the carries need the owners' stores to be done
+ * and stream order gives that; its cost (one launch over plan.warps slots)
+ * replaces the memset's, and it is skipped when no chunk has a carry (which
+ * rows have one is known at conversion: the row array is fixed).
  *
  * Sum order: an owner's partial is stored first, the carries are added
  * after it, so a shared row is (owner part) + (sum of the later chunks'
@@ -60,10 +55,18 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
  * 164.7 against 170.5); longer rows lose 1-13 % (blocks-6x6 97.8 against
  * 86.8, banded-bw32 84.6 against 82.2, mixed-1m 200.1 against 197.8), and
  * on launch-bound matrices the carry kernel costs 0.3-0.6 us more than the
- * memset node (stencil2d5-s 3.63 against 3.14). The one short-row matrix
- * that loses is rmat-s20-ef8-sym (158.5 against 152.3). */
+ * memset node (stencil2d5-s 3.63 against 3.14). The owner write saves one
+ * pass over y, 8 bytes a row against 16 a non-zero: rows of 12 entries and
+ * more on average lose it again to carries and gap zeroing
+ * (rmat-s20-ef8-sym, 15.3 a row: 158.5 against 152.3; longrows-dense, 12.0:
+ * 117.6 against 113.2), rows of 9 and fewer gain (banded-bw4 124.6 against
+ * 127.2, uniform-k8 161.8 against 171.4 in 2026-11-24-h100/cooowner.csv).
+ * The carry pass in the kernel's last block instead of a second kernel
+ * (every block fences and counts itself done) lost on launch-bound
+ * matrices: cage10 6.69 against 3.97 us with the memset, delaunay_n16 9.05
+ * against 5.40 (same file, instance coo-owner of commit df22409). */
 #define COO_OWN_MIN_NNZ (1 << 20)
-#define COO_OWN_MAX_MEAN 16.0
+#define COO_OWN_MAX_MEAN 12.0
 
 /* 1 when auto takes the owner write for `nnz` entries over `rows` rows. */
 static inline int coo_auto_owner(int64_t nnz, int32_t rows)
@@ -80,8 +83,6 @@ static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows)
 /* The carry slots of one plan. */
 typedef struct coo_own {
     int32_t carries; /* warps whose first row continues from the previous chunk */
-    int fused;       /* 1: the kernel's last block adds the carries (d_done counts blocks) */
-    unsigned *d_done; /* device: blocks done in this call, 0 between calls (fused only) */
     int32_t *rows;   /* host, plan.warps: that row, -1 for none; NULL when carries == 0 */
     void *vals;      /* host scratch of plan.warps values (spmv_host) */
     int32_t *d_rows; /* device copy of rows */
@@ -98,23 +99,9 @@ static inline int32_t coo_own_carry_row(coo_seg_plan p, int32_t entries, const i
     return row[begin];
 }
 
-/* The plan of an owner write: a matrix of fewer than COO_OWN_MIN_NNZ
- * entries takes chunks long enough for at most COO_OWN_FUSED_SLOTS warps,
- * so that its carries are added in the kernel (fused); others keep p. */
-static inline coo_seg_plan coo_own_fit_plan(coo_seg_plan p, int32_t entries, int32_t tile)
-{
-    if (entries >= COO_OWN_MIN_NNZ || p.warps <= COO_OWN_FUSED_SLOTS)
-        return p;
-    coo_seg_plan q = coo_seg_fixed_plan(
-        entries, (int32_t)(((int64_t)entries + COO_OWN_FUSED_SLOTS - 1) / COO_OWN_FUSED_SLOTS), tile);
-    q.stream = p.stream;
-    return q;
-}
-
 /* Fills o for plan p (value size vs): finds the carries and, when there are
- * any, allocates and uploads the slots (and, fused, the zeroed block count).
- * Returns OK or the allocation's status (what was allocated stays for
- * coo_own_free). */
+ * any, allocates and uploads the slots. Returns OK or the allocation's status
+ * (what was allocated stays for coo_own_free). */
 static inline spmvlab_status coo_own_prepare(spmvlab_ctx *ctx, coo_seg_plan p, int32_t entries,
                                              const int32_t *row, size_t vs, coo_own *o,
                                              spmvlab_err *err)
@@ -130,21 +117,18 @@ static inline spmvlab_status coo_own_prepare(spmvlab_ctx *ctx, coo_seg_plan p, i
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d carry slots", p.warps);
     for (int32_t w = 0; w < p.warps; w++)
         o->rows[w] = coo_own_carry_row(p, entries, row, w);
-    static const unsigned zero = 0;
-    o->fused = p.warps <= COO_OWN_FUSED_SLOTS;
     const spmvlab_array a[] = {
         {(void **)&o->d_rows, o->rows, (size_t)p.warps * sizeof(int32_t)},
         {&o->d_vals, NULL, (size_t)p.warps * vs},
-        {(void **)&o->d_done, &zero, sizeof zero},
     };
-    return spmvlab_put_all(ctx, a, o->fused ? 3 : 2, err);
+    return spmvlab_put_all(ctx, a, 2, err);
 }
 
 /* Frees what coo_own_prepare made (o may be zeroed). */
 static inline void coo_own_free(spmvlab_ctx *ctx, coo_own *o)
 {
-    void *dev[] = {o->d_rows, o->d_vals, o->d_done};
-    spmvlab_free_all(ctx, dev, 3);
+    void *dev[] = {o->d_rows, o->d_vals};
+    spmvlab_free_all(ctx, dev, 2);
     free(o->rows);
     free(o->vals);
     memset(o, 0, sizeof *o);

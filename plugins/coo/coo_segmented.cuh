@@ -179,61 +179,13 @@ __device__ __forceinline__ void finish(const Chunk &c, const Sink<T> &s, int32_t
     }
 }
 
-// kOwn with the carry pass in the kernel (coo_owner.h, small plans): the
-// carry slots' rows, at most COO_OWN_FUSED_SLOTS of them, and the count of
-// blocks done (0 between calls). done == nullptr: a separate carry kernel.
-struct Tail {
-    const int32_t *rows;
-    unsigned *done;
-    int32_t slots;
-};
-
-// The block counts itself done once its stores and carry slots are visible;
-// the last block to do so adds the carries as the carry kernel does (32
-// slots a warp, one scan, one atomicAdd a run; warp w takes the groups w,
-// w + 8, ..., every load first) and resets the count for the next call.
-template <typename T>
-__device__ __forceinline__ void last_block_carries(const Tail &t, const T *carries, T *y)
-{
-    constexpr int kPer = COO_OWN_FUSED_SLOTS / COO_SEG_BLOCK; // slots a thread
-    __shared__ bool last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0)
-        last = atomicAdd(t.done, 1u) == gridDim.x - 1;
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    const int lane = (int)(threadIdx.x % COO_SEG_WARP), w = (int)(threadIdx.x / COO_SEG_WARP);
-    int32_t r[kPer];
-    T v[kPer];
-#pragma unroll
-    for (int i = 0; i < kPer; i++) {
-        const int k = (i * kWarps + w) * COO_SEG_WARP + lane;
-        r[i] = k < t.slots ? __ldg(t.rows + k) : -1;
-        v[i] = k < t.slots ? __ldcg(carries + k) : (T)0; // written by other blocks: from L2
-    }
-#pragma unroll
-    for (int i = 0; i < kPer; i++) {
-        if ((i * kWarps + w) * COO_SEG_WARP >= t.slots) // warp-uniform
-            break;
-        T s = r[i] >= 0 ? v[i] : (T)0;
-        const unsigned heads = run_scan(s, r[i], lane);
-        if (r[i] >= 0 && (lane == COO_SEG_WARP - 1 || ((heads >> (lane + 1)) & 1u)))
-            atomicAdd(y + r[i], s);
-    }
-    if (threadIdx.x == 0)
-        *t.done = 0;
-}
-
 // One warp per chunk of `interval` row-sorted entries; see coo_segmented.h
 // (kOwn: coo_owner.h; rows and carries are read only then).
 template <typename T, int kWrite, bool kCs>
 __global__ void __launch_bounds__(COO_SEG_BLOCK)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
-           T *__restrict__ y, T *__restrict__ carries, Tail tail)
+           T *__restrict__ y, T *__restrict__ carries)
 {
     const int lane = (int)(threadIdx.x % COO_SEG_WARP);
     const Chunk ch = chunk_of<kWrite>(entries, interval, row);
@@ -283,8 +235,6 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
         }
     }
     finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
-    if (kWrite == kOwn && tail.done)
-        last_block_carries(tail, carries, y);
 }
 
 // Blocks of kernel<T, kWrite> resident on one SM; 0 when the runtime cannot
@@ -302,13 +252,12 @@ template <typename T, int kWrite> int blocks_per_sm()
 
 // Launches the kernel for plan p (kStore: y was zeroed on the stream
 // before, coo; kAdd: the runs are added to what y holds, hyb; kOwn: y is
-// written whole, carries holds plan.warps slots, added by the last block
-// when tail.done is set). Returns
+// written whole, carries holds plan.warps slots). Returns
 // cudaGetLastError(), or cudaSuccess when there is nothing to do.
 template <typename T, int kWrite>
 cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t *row,
                    const int32_t *col, const void *val, const void *x, void *y, void *carries,
-                   cudaStream_t stream, Tail tail = Tail{})
+                   cudaStream_t stream)
 {
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
@@ -316,7 +265,7 @@ cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t 
     auto k = p.stream ? kernel<T, kWrite, true> : kernel<T, kWrite, false>;
     k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col,
                                             static_cast<const T *>(val), static_cast<const T *>(x),
-                                            static_cast<T *>(y), static_cast<T *>(carries), tail);
+                                            static_cast<T *>(y), static_cast<T *>(carries));
     return cudaGetLastError();
 }
 

@@ -25,7 +25,6 @@
 #include "spmvlab/plugin.h"
 
 #define COO_SEG_BLOCK 256 /* threads per block: 8 warps combine their carries */
-#define COO_OWN_FUSED_SLOTS (COO_SEG_BLOCK * 8) /* zero = owner: carry slots the last block adds (coo_owner.h) */
 #define COO_SEG_WARP 32   /* lanes of one scan */
 #define COO_SEG_UNROLL 4  /* tiles of 32 entries loaded before they are reduced */
 #define COO_SEG_HOST_WARPS 8448 /* warps planned without a device (132 SMs x 64) */

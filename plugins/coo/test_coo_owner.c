@@ -118,34 +118,8 @@ static void check_case(const char *name, int32_t rows, const int32_t *len, int32
     spmvlab_csr_free(&A);
 }
 
-/* coo_own_fit_plan: below COO_OWN_MIN_NNZ entries at most
- * COO_OWN_FUSED_SLOTS warps of whole tiles covering every entry (the carry
- * pass then runs in the kernel's last block); larger matrices and plans
- * already that small keep their plan. */
-static void check_fit_plan(void)
-{
-    const int32_t entries[] = {1, 31, 65536, 150645, 1048575, 1048576, 4000000};
-    const int32_t tiles[] = {COO_SEG_WARP, COO_BLK_TILE};
-    for (int e = 0; e < 7; e++)
-        for (int t = 0; t < 2; t++) {
-            coo_seg_plan p = coo_seg_fixed_plan(entries[e], tiles[t], tiles[t]);
-            p.stream = 1;
-            coo_seg_plan q = coo_own_fit_plan(p, entries[e], tiles[t]);
-            TEST_CHECK(q.stream == 1);
-            TEST_CHECK(q.interval % tiles[t] == 0);
-            TEST_CHECK((int64_t)q.interval * q.warps >= entries[e]);
-            TEST_CHECK((int64_t)q.interval * (q.warps - 1) < entries[e]); /* no idle warp */
-            if (entries[e] < COO_OWN_MIN_NNZ)
-                TEST_CHECK(q.warps <= COO_OWN_FUSED_SLOTS);
-            if (entries[e] >= COO_OWN_MIN_NNZ || p.warps <= COO_OWN_FUSED_SLOTS)
-                TEST_CHECK(q.warps == p.warps && q.interval == p.interval);
-        }
-}
-
 int main(void)
 {
-    check_fit_plan();
-
     enum { rows = 4000 };
     int32_t *len = calloc(rows, sizeof *len);
 

@@ -263,9 +263,6 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
-    if (f->owner)
-        f->plan = coo_own_fit_plan(f->plan, f->coo_entries,
-                                   f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
 
     const spmvlab_array a[] = {
         {(void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t)},
