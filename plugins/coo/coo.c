@@ -53,7 +53,7 @@ typedef struct coo_opts {
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
-    SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked from 2^20 non-zeros when the row lengths' CV is at most 1, else segmented"),
+    SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros, or from 2^17 with more than 12 a row on average, else segmented"),
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),

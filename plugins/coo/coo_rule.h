@@ -15,11 +15,26 @@
 #define COO_AUTO_MIN_NNZ (1 << 20) /* blocked from this many non-zeros on */
 #define COO_AUTO_MAX_CV 1.0        /* ... when the row lengths' CV is at most this */
 
+/* Below COO_AUTO_MIN_NNZ the blocked kernel only from COO_AUTO_SMALL_NNZ
+ * non-zeros with rows of more than COO_AUTO_SMALL_MEAN entries on average
+ * (8 entries a lane then mostly lie in one row). H100, f64, one chunk per
+ * resident warp (docs/perf/2026-11-24-h100/coosmall.csv, blocked against
+ * segmented): bcsstk16 (290378 non-zeros, 59 a row) 4.32 against 4.52 us,
+ * cage10 (150645, 13.2 a row) 3.79 against 3.95; shorter rows lose
+ * (delaunay_n16, 6.0 a row: 5.45 against 5.30), and so do matrices of fewer
+ * non-zeros, where a wave of blocked warps has too little to do (mbeacxc,
+ * 49920 at 100 a row: 5.02 against 4.82; stencil3d27-s, 97336 at 23.8:
+ * 3.72 against 3.39). */
+#define COO_AUTO_SMALL_NNZ (1 << 17)
+#define COO_AUTO_SMALL_MEAN 12.0
+
 /* 1 when `auto` takes the blocked kernel for a CSR row pointer of rows rows
  * and nnz non-zeros, 0 for the segmented one. */
 static inline int coo_auto_blocked(const int32_t *row_ptr, int32_t rows, int32_t nnz)
 {
-    if (nnz < COO_AUTO_MIN_NNZ || rows == 0)
+    if (rows == 0 || nnz < COO_AUTO_SMALL_NNZ)
+        return 0;
+    if (nnz < COO_AUTO_MIN_NNZ && (double)nnz <= COO_AUTO_SMALL_MEAN * rows)
         return 0;
     double mean = (double)nnz / rows, ss = 0;
     for (int32_t i = 0; i < rows; i++) {
