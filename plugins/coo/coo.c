@@ -50,7 +50,6 @@ typedef struct coo_opts {
     int zero;   /* COO_ZERO_* (coo_owner.h) */
     int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
     int loads;  /* 0 cached, 1 stream (coo_seg_plan.stream) */
-    int step;   /* blocked: entries a lane loaded together, 8 or 4 (coo_seg_plan.step) */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
@@ -59,24 +58,14 @@ static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
     SPMVLAB_ENUM_OPTION(coo_opts, loads, "stream", "cached|stream", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x)"),
-    SPMVLAB_INT_OPTION(coo_opts, step, "8", 4, 8, "blocked: entries a lane loads together, 8 (two tiles of 4, or one of 8) or 4 (one tile of 4, items = 4: fewer registers, 6 blocks an SM instead of 4)"),
     {NULL}};
 
-/* items must be 4 or 8, step 4 or 8, and step 4 needs items 4 (or auto). */
+/* items must be 4 or 8. */
 static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
     if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 8) {
         snprintf(err->msg, sizeof err->msg, "coo option items = %d must be 4 or 8", o->items);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->step != 4 && o->step != 8) {
-        snprintf(err->msg, sizeof err->msg, "coo option step = %d must be 4 or 8", o->step);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->step == 4 && o->items == 8) {
-        snprintf(err->msg, sizeof err->msg,
-                 "coo option step = 4 loads one tile of 4 entries a lane and needs items = 4");
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
@@ -127,9 +116,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->kernel = o->kernel == COO_KERNEL_AUTO
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
-    f->items = o->step == 4                ? 4
-               : o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz)
-                                          : o->items;
+    f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
     /* Fixed chunks, or one chunk per resident warp (the occupancy query only then). */
     const int32_t tile = f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
     const int32_t chunk = o->chunk != SPMVLAB_AUTO            ? o->chunk
@@ -142,7 +129,6 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 : 0,
                                             A->nnz, tile);
     f->plan.stream = o->loads;
-    f->plan.step = f->kernel == COO_KERNEL_BLOCKED ? o->step : 0;
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
@@ -221,12 +207,10 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len,
-             "kernel=%s items=%d step=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s",
+    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s",
              coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
-             f->kernel == COO_KERNEL_BLOCKED ? f->plan.step : 0, f->plan.warps, f->plan.interval,
-             COO_SEG_BLOCK, f->owner ? "owner" : "memset", f->own.carries,
-             f->plan.stream ? "stream" : "cached");
+             f->plan.warps, f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset",
+             f->own.carries, f->plan.stream ? "stream" : "cached");
 }
 
 SPMVLAB_PLUGIN_DEFINE(coo, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -12,6 +12,7 @@ namespace coo_blk {
 
 using coo_seg::kFullMask;
 using coo_seg::kWarps;
+constexpr int kStep = COO_BLK_STEP; // entries per lane and step: 8 (one tile of 8, or two of 4)
 
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
@@ -113,14 +114,13 @@ __device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const 
 // of a warp are one contiguous 512-byte stretch, at the price of two scans
 // per step. The arrays are 16-byte aligned (cudaMalloc); the launcher
 // checks. At most 64 registers, so 4 blocks (32 warps) stay resident per SM.
-template <typename T, int kWrite, int kItems, bool kCs, int kStep = COO_BLK_STEP>
-__global__ void __launch_bounds__(COO_SEG_BLOCK, kStep == COO_BLK_STEP ? 4 : 6)
+template <typename T, int kWrite, int kItems, bool kCs>
+__global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
            T *__restrict__ y, T *__restrict__ carries)
 {
     static_assert(kItems == 4 || kItems == 8, "4 or 8 entries per lane and tile");
-    static_assert(kStep % kItems == 0 && COO_BLK_TILE % (COO_SEG_WARP * kStep) == 0, "whole tiles a step");
     constexpr int kTiles = kStep / kItems, kTile = COO_SEG_WARP * kItems;
     const int lane = (int)(threadIdx.x % COO_SEG_WARP);
     const coo_seg::Chunk ch = coo_seg::chunk_of<kWrite>(entries, interval, row);
@@ -204,10 +204,8 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, con
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
     T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);
-    auto k = items == 8 ? (p.stream ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>)
-             : p.step == 4
-                 ? (p.stream ? kernel<T, kWrite, 4, true, 4> : kernel<T, kWrite, 4, false, 4>)
-                 : (p.stream ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>);
+    auto k = items == 4 ? (p.stream ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>)
+                        : (p.stream ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>);
     k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col, v, xx, yy, cc);
     return cudaGetLastError();
 }

@@ -35,8 +35,6 @@ typedef struct coo_seg_plan {
     int32_t warps;    /* chunks, one warp each; grid = ceil(warps / 8) blocks */
     int32_t stream;   /* 1: row, column and value loads evict-first (ld.global.cs), leaving
                        * L1 and L2 to the gathers of x; 0: the read-only cache (ld.global.nc) */
-    int32_t step;     /* blocked, 4 entries a lane: 4 loads one tile a step (fewer registers,
-                       * 6 blocks an SM); else 8, two tiles a step */
 } coo_seg_plan;
 
 /* One chunk per resident warp of the device (so every warp has the same
@@ -47,7 +45,7 @@ typedef struct coo_seg_plan {
 static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int blocks_per_sm,
                                              int32_t entries, int32_t tile)
 {
-    coo_seg_plan p = {0, 0, 0, 0};
+    coo_seg_plan p = {0, 0, 0};
     long long max_warps = COO_SEG_HOST_WARPS;
     if (dev && dev->present && dev->sm_count > 0 && blocks_per_sm > 0)
         max_warps = (long long)dev->sm_count * blocks_per_sm * (COO_SEG_BLOCK / COO_SEG_WARP);
@@ -67,7 +65,7 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
  * takes (several waves on a large matrix). */
 static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, int32_t tile)
 {
-    coo_seg_plan p = {0, 0, 0, 0};
+    coo_seg_plan p = {0, 0, 0};
     if (entries <= 0)
         return p;
     long long interval = ((long long)chunk + tile - 1) / tile * tile;

@@ -83,7 +83,7 @@ static void test_chunks_of_several_tiles(void)
     for (int t = 0; t < 4; t++)
         for (int kind = 0; kind < 6; kind++) { /* kinds 3-5: the same with the owner write */
             const int32_t tile = kind % 3 ? COO_BLK_TILE : COO_SEG_WARP;
-            coo_seg_plan p = {tiles[t] * tile, 0, 0, 0};
+            coo_seg_plan p = {tiles[t] * tile, 0, 0};
             p.warps = (A.nnz + p.interval - 1) / p.interval;
             coo_own own = {0};
             double *carries = NULL;

@@ -84,7 +84,7 @@ static int32_t check_plans(const spmvlab_csr *A)
     int32_t most = 0;
     for (int t = 0; t < 3; t++)
         for (int g = 0; g < 2; g++) {
-            coo_seg_plan p = {tiles[t] * granule[g], 0, 0, 0};
+            coo_seg_plan p = {tiles[t] * granule[g], 0, 0};
             p.warps = (A->nnz + p.interval - 1) / p.interval;
             int32_t c = check_written_once(p, A->nnz, row, A->rows);
             most = c > most ? c : most;

@@ -133,7 +133,6 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
     SPMVLAB_ENUM_OPTION(dasp_opts, irr_gather, "auto", "auto|early|late", "medium rows' first irregular x: early (with the first block gathers; f64 m8n8k4 and f16 only, else late) or late (after the last MMA); auto: early when medium rows average < 6 entries"),
-    SPMVLAB_INT_OPTION(dasp_opts, window, "0", 0, 1073741824, "medium rows sorted by length only within windows of this many consecutive rows (SELL-C-sigma's sigma), so that neighbouring warps store to nearby rows of y; 0: over the whole matrix (the paper)"),
     {NULL},
 };
 
@@ -296,7 +295,6 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->bk = dasp_shape_bk(f->shape);
     f->nlev = dasp_shape_levels(f->shape, f->lev);
     f->max_len = o->max_len;
-    f->window = o->window;
     f->threshold = o->threshold;
     f->long_chunk = o->long_chunk;
     f->empty_runs = o->empty_runs;
@@ -403,9 +401,6 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
      * has no early kernels. long_chunk, an option the conversion never
      * changes, is not repeated: the text must fit 512 characters. */
     const char *irr = f->irr_no_shape ? "(shape)" : f->irr_auto ? "(auto)" : "";
-    char win[24] = "";
-    if (f->window > 0)
-        snprintf(win, sizeof win, " window=%d", f->window);
     snprintf(buf, len,
              "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d "
              "empty=%lld short1=%lld short2=%lld "
@@ -413,7 +408,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              "mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f empty_rows=%s%s med_ranges=%d "
-             "irr_gather=%s%s%s",
+             "irr_gather=%s%s",
              why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
@@ -422,7 +417,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0,
              f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset"}[f->empty_mode],
-             f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr, win);
+             f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dasp, "1.1.0", SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),

@@ -50,34 +50,6 @@ typedef struct dasp_classes {
 
 enum { C_EMPTY, C_S1, C_S2, C_S3, C_S4, C_MED, C_LONG };
 
-/* window > 0: the medium rows (sorted by length) sorted again, stably, by
- * window = row / window, so that they are sorted by length only within
- * windows of consecutive rows: a warp's row-blocks, and the warps after
- * it, store to rows of y close together (SELL-C-sigma's sigma). */
-static spmvlab_status window_sort(dasp_format *f, const spmvlab_matrix *A, dasp_classes *c, spmvlab_err *err)
-{
-    const int64_t n = c->off[C_MED + 1] - c->off[C_MED];
-    const int64_t nw = (int64_t)A->rows / f->window + 1;
-    int32_t *med = c->order + c->off[C_MED];
-    int64_t *at = calloc((size_t)nw + 1, sizeof *at);
-    int32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
-    if (!at || !tmp) {
-        free(at);
-        free(tmp);
-        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the windows of %d rows", A->rows);
-    }
-    for (int64_t i = 0; i < n; i++)
-        at[med[i] / f->window + 1]++;
-    for (int64_t w = 0; w < nw; w++)
-        at[w + 1] += at[w];
-    for (int64_t i = 0; i < n; i++)
-        tmp[at[med[i] / f->window]++] = med[i];
-    memcpy(med, tmp, (size_t)n * sizeof *med);
-    free(at);
-    free(tmp);
-    return SPMVLAB_OK;
-}
-
 static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_classes *c, spmvlab_err *err)
 {
     int64_t cnt[7] = {0};
@@ -128,7 +100,7 @@ static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_cla
             c->order[next[len == 0 ? C_EMPTY : len <= 4 ? C_EMPTY + len : C_LONG]++] = i;
     }
     free(cursor);
-    return f->window > 0 ? window_sort(f, A, c, err) : SPMVLAB_OK;
+    return SPMVLAB_OK;
 }
 
 /* Blocks of bk slots kept for one row-block of lengths l[8] (longest

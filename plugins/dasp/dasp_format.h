@@ -66,7 +66,6 @@ typedef struct dasp_format {
     int nlev;                /* medium levels (block widths bk, bk/2, ..., 4) */
     dasp_shape lev[DASP_MAX_LEVELS]; /* their shapes */
     int32_t max_len;         /* rows at least this long are long rows */
-    int32_t window;          /* medium rows sorted within windows of this many rows (0: all) */
     double threshold;        /* minimum fill of a kept MMA block */
     int rows_per_warp;       /* medium rows per warp (8 per row-block) */
     int rows_per_warp_auto;  /* rows_per_warp came from the medium-row count */
@@ -118,7 +117,6 @@ typedef struct dasp_opts {
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
-    int window;         /* medium rows sorted by length within windows of this many rows; 0: all */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };

@@ -302,14 +302,6 @@ static void test_mixture(void)
     snprintf(e, sizeof e, "empty=%lld", (long long)counts[0]);
     snprintf(m, sizeof m, "medium=%lld", (long long)counts[2]);
     snprintf(l, sizeof l, "long=%lld", (long long)counts[3]);
-    /* medium rows sorted within windows of 64 and of 1000 rows: the same
-     * classes, and the bound in both dtypes (before expect_then_check frees A) */
-    const char *const windows[][2] = {{"window=64", NULL}, {"window=1000", NULL}};
-    for (int w = 0; w < 2; w++) {
-        expect_describe("mixture, windowed", &A, windows[w], (const char *[]){m, windows[w][0], NULL});
-        check_bound("mixture, windowed", &A, SPMVLAB_F64, windows[w]);
-        check_bound("mixture, windowed", &A, SPMVLAB_F16, windows[w]);
-    }
     expect_then_check("mixture", &A, (const char *[]){e, m, l, NULL});
 }
 
