@@ -132,6 +132,7 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
+    SPMVLAB_INT_OPTION(dasp_opts, block_warps, "8", 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: its warps do unequal work and a block retires with its slowest, so smaller blocks keep more warps resident"),
     SPMVLAB_ENUM_OPTION(dasp_opts, irr_gather, "auto", "auto|early|late", "medium rows' first irregular x: early (with the first block gathers; f64 m8n8k4 and f16 only, else late) or late (after the last MMA); auto: early when medium rows average < 6 entries"),
     {NULL},
 };
@@ -150,6 +151,10 @@ static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *
     }
     if (o->long_chunk % 128) {
         snprintf(err->msg, sizeof err->msg, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
+        return SPMVLAB_INVALID_OPTION;
+    }
+    if (o->block_warps & (o->block_warps - 1)) {
+        snprintf(err->msg, sizeof err->msg, "dasp option block_warps = %d must be 1, 2, 4 or 8", o->block_warps);
         return SPMVLAB_INVALID_OPTION;
     }
     return SPMVLAB_OK;
@@ -237,6 +242,7 @@ static void dasp_fill_launch(dasp_format *f)
     L->n_bit_words = ((int64_t)f->rows + 31) / 32;
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)spmvlab_dtype_size(f->dtype) : 0;
     L->k4_batch8 = f->k4_batch8;
+    L->block_warps = f->block_warps;
     L->irr_early = f->irr_early;
     L->n_ranges = f->n_ranges;
     memcpy(L->ranges, f->ranges, sizeof L->ranges);
@@ -309,6 +315,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->empty_mode = o->empty_runs || f->empty_auto ? DASP_ER_LIST : o->empty_rows; /* auto: dasp_build */
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
+    f->block_warps = o->block_warps;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
@@ -401,6 +408,9 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
      * has no early kernels. long_chunk, an option the conversion never
      * changes, is not repeated: the text must fit 512 characters. */
     const char *irr = f->irr_no_shape ? "(shape)" : f->irr_auto ? "(auto)" : "";
+    char bw[24] = ""; /* only when not the default 8, for room */
+    if (f->block_warps != 8)
+        snprintf(bw, sizeof bw, " block_warps=%d", f->block_warps);
     snprintf(buf, len,
              "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d "
              "empty=%lld short1=%lld short2=%lld "
@@ -408,7 +418,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              "mma_blocks=%lld blocks_by_k=%s "
              "block_fill=%.3f irregular_nnz=%lld tiles13=%lld tiles22=%lld tiles4=%lld singles=%lld "
              "long_segments=%lld empty_runs=%lld stored_per_nnz=%.3f empty_rows=%s%s med_ranges=%d "
-             "irr_gather=%s%s",
+             "irr_gather=%s%s%s",
              why, f->row_cv, dasp_shape_names[f->shape], f->max_len, f->threshold, f->rows_per_warp,
              (long long)n->empty, (long long)n->short_len[1], (long long)n->short_len[2],
              (long long)n->short_len[3], (long long)n->short_len[4], (long long)n->medium,
@@ -417,7 +427,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0,
              f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset"}[f->empty_mode],
-             f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr);
+             f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr, bw);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dasp, "1.1.0", SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F16),

@@ -209,7 +209,7 @@ __device__ __forceinline__ void dasp_body(const dasp_launch &L, const void *xv, 
     using val_t = typename V::val_t;
     const val_t *x = static_cast<const val_t *>(xv);
     val_t *y = static_cast<val_t *>(yv);
-    int64_t w = (int64_t)blockIdx.x * kWarps + (threadIdx.x >> 5);
+    int64_t w = (int64_t)blockIdx.x * L.block_warps + (threadIdx.x >> 5);
     const int lane = threadIdx.x & 31;
     if (w < L.w_long) {
         long_warp<S>(L, x, y, w, lane);
@@ -264,13 +264,13 @@ template <int S, int C, bool E>
 cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
     switch (L.rb_per_warp) {
-    case 1: dasp_kernel<S, 1, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
-    case 2: dasp_kernel<S, 2, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y); break;
+    case 1: dasp_kernel<S, 1, C, E><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y); break;
+    case 2: dasp_kernel<S, 2, C, E><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y); break;
     case 4:
         if constexpr (S == DASP_F64_M16N8K4 && !E)
-            dasp_kernel_r64<S, 4, C><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+            dasp_kernel_r64<S, 4, C><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y);
         else
-            dasp_kernel<S, 4, C, E><<<blocks, DASP_BLOCK_THREADS, 0, s>>>(L, x, y);
+            dasp_kernel<S, 4, C, E><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y);
         break;
     default: return cudaErrorInvalidValue;
     }
@@ -293,7 +293,9 @@ cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned 
 extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
 {
     const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero;
-    const int64_t blocks = (warps + kWarps - 1) / kWarps;
+    if (L->block_warps < 1 || L->block_warps > kWarps)
+        return (int)cudaErrorInvalidConfiguration;
+    const int64_t blocks = (warps + L->block_warps - 1) / L->block_warps;
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
     cudaStream_t s = static_cast<cudaStream_t>(stream);
