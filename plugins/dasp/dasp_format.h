@@ -80,6 +80,7 @@ typedef struct dasp_format {
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
     int block_warps;         /* warps a block of the row-class kernel: 1, 2, 4 or 8 */
+    int regs40;              /* regs = 40: f64 m8n8k4 kernels held to 40 registers */
     int irr_early;           /* medium kernels with the early irregular gather (resolved, shape allowing) */
     int irr_auto;            /* irr_early came from dasp_irr_rule (irr_gather = auto) */
     int irr_no_shape;        /* early asked or picked, but the shape has no early kernels: late */
@@ -118,6 +119,7 @@ typedef struct dasp_opts {
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
     int block_warps;    /* warps a block of the row-class kernel */
+    int regs;           /* 0: the compiler's, 1: 40 (f64 m8n8k4, l1 = driver) */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
 } dasp_opts;
 
