@@ -139,11 +139,10 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, med_rows, "runs", "runs|index", "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal irregular counts its offset and count) or index (a row index and irregular offset per row)"),
     SPMVLAB_ENUM_OPTION(dasp_opts, bal_kernel, "stream", "stream|merge", "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge (merge path, 224 rows + non-zeros a warp, staged in shared memory)"),
     SPMVLAB_INT_OPTION(dasp_opts, stream_k, "8", 8, 16, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)"),
-    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: bitmap when >= 1/8 of the rows are empty, else list"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: memset when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
     SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: a block retires with its slowest warp, so smaller blocks keep more warps resident; auto: 2 from 2^20 non-zeros, else 8"),
-    SPMVLAB_ENUM_OPTION(dasp_opts, regs, "default", "default|40", "registers of the f64 m8n8k4 row-class kernels (l1 = driver): the compiler's (48 at 8 rows a warp), or 40: 48 warps an SM instead of 40"),
     SPMVLAB_ENUM_OPTION(dasp_opts, irr_gather, "auto", "auto|early|late", "medium rows' first irregular x: early (with the first block gathers; f64 m8n8k4 and f16 only, else late) or late (after the last MMA); auto: early when medium rows average < 6 entries"),
     {NULL},
 };
@@ -254,7 +253,6 @@ static void dasp_fill_launch(dasp_format *f)
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)spmvlab_dtype_size(f->dtype) : 0;
     L->k4_batch8 = f->k4_batch8;
     L->block_warps = f->block_warps;
-    L->regs40 = f->regs40;
     L->irr_early = f->irr_early;
     L->n_ranges = f->n_ranges;
     memcpy(L->ranges, f->ranges, sizeof L->ranges);
@@ -327,7 +325,6 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->empty_mode = o->empty_runs || f->empty_auto ? DASP_ER_LIST : o->empty_rows; /* auto: dasp_build */
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
-    f->regs40 = o->regs == 1;
     f->block_warps = o->block_warps != SPMVLAB_AUTO ? o->block_warps
                      : A->nnz >= DASP_BW_MIN_NNZ  ? DASP_BW_LARGE
                                                   : 8;

@@ -116,7 +116,6 @@ typedef struct dasp_launch {
     int32_t l1_max;          /* 1: the kernels whose carveout dasp_prefer_l1 set to 0 (l1 = max) */
     int32_t k4_batch8;       /* 1: m8n8k4 kernels loading 8 blocks (medium) or tiles (long) a step, not 4 */
     int32_t block_warps;     /* warps a block (1, 2, 4 or 8): a block retires with its slowest warp */
-    int32_t regs40;          /* 1: the f64 m8n8k4 kernels held to 40 registers (regs = 40) */
     int32_t irr_early;       /* 1: medium warps gather their first irregular x with the first blocks
                                 (irr_gather = early; the shapes of dasp_shape_irr_early only) */
     int64_t w_long;          /* warps of the long part = long segments */

@@ -64,7 +64,7 @@ static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_cla
         c->off[k + 1] = c->off[k] + cnt[k];
     f->n.empty = cnt[C_EMPTY];
     if (f->empty_auto) /* the rule reads the count just taken */
-        f->empty_mode = dasp_empty_rule(f->n.empty, A->rows);
+        f->empty_mode = dasp_empty_rule(f->n.empty, A->rows, A->nnz);
     for (int k = 1; k <= 4; k++)
         f->n.short_len[k] = cnt[k];
     f->n.medium = cnt[C_MED];

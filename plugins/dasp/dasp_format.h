@@ -80,7 +80,6 @@ typedef struct dasp_format {
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
     int block_warps;         /* warps a block of the row-class kernel: 1, 2, 4 or 8 */
-    int regs40;              /* regs = 40: f64 m8n8k4 kernels held to 40 registers */
     int irr_early;           /* medium kernels with the early irregular gather (resolved, shape allowing) */
     int irr_auto;            /* irr_early came from dasp_irr_rule (irr_gather = auto) */
     int irr_no_shape;        /* early asked or picked, but the shape has no early kernels: late */
@@ -119,7 +118,6 @@ typedef struct dasp_opts {
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
     int block_warps;    /* warps a block of the row-class kernel */
-    int regs;           /* 0: the compiler's, 1: 40 (f64 m8n8k4, l1 = driver) */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
 } dasp_opts;
 
@@ -173,9 +171,20 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * matrix of the large set 0), else the list. */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
+/* ... and the memset when at least DASP_EMPTY_MEMSET_SHARE of the rows of a
+ * matrix of DASP_EMPTY_MEMSET_NNZ non-zeros or more are empty: one
+ * streaming write of y in whole sectors, then the kernel stores only the
+ * rows with entries. H100, f64 (docs/perf/2026-11-24-h100/dasp-regs.csv,
+ * memset against bitmap): rmat-s22-ef4 (70 % empty) 236.1 against 241.6
+ * us, rmat-s20-ef8-sym (48 %) 139.9 against 139.5; on launch-bound
+ * matrices the memset is a second graph node (about 1 us). */
+#define DASP_EMPTY_MEMSET_SHARE 0.5
+#define DASP_EMPTY_MEMSET_NNZ (1 << 20)
+
 /* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
- * empty of them empty (DASP_ER_LIST or DASP_ER_BITMAP). */
-int dasp_empty_rule(int64_t empty, int32_t rows);
+ * empty of them empty, and nnz non-zeros (DASP_ER_LIST, DASP_ER_BITMAP or
+ * DASP_ER_MEMSET). */
+int dasp_empty_rule(int64_t empty, int32_t rows, int64_t nnz);
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at

@@ -260,29 +260,9 @@ __global__ void __launch_bounds__(DASP_BLOCK_THREADS, 4) dasp_kernel_r64(const d
     dasp_body<S, RB, false>(L, xv, yv);
 }
 
-// The f64 m8n8k4 kernel held to 40 registers (6 blocks of 256 threads, 48
-// warps an SM, against 48 registers and 40 warps), for matrices whose warps
-// wait on memory (regs = 40).
-template <int S, int RB, bool E>
-__global__ void __launch_bounds__(DASP_BLOCK_THREADS, 6) dasp_kernel_r40(const dasp_launch L, const void *xv, void *yv)
-{
-    dasp_body<S, RB, E>(L, xv, yv);
-}
-
 template <int S, int C, bool E>
 cudaError_t launch(const dasp_launch &L, const void *x, void *y, unsigned blocks, cudaStream_t s)
 {
-    if constexpr (S == DASP_F64_M8N8K4 && C == 0)
-        if (L.regs40) {
-            const unsigned t = L.block_warps * 32;
-            switch (L.rb_per_warp) {
-            case 1: dasp_kernel_r40<S, 1, E><<<blocks, t, 0, s>>>(L, x, y); break;
-            case 2: dasp_kernel_r40<S, 2, E><<<blocks, t, 0, s>>>(L, x, y); break;
-            case 4: dasp_kernel_r40<S, 4, E><<<blocks, t, 0, s>>>(L, x, y); break;
-            default: return cudaErrorInvalidValue;
-            }
-            return cudaGetLastError();
-        }
     switch (L.rb_per_warp) {
     case 1: dasp_kernel<S, 1, C, E><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y); break;
     case 2: dasp_kernel<S, 2, C, E><<<blocks, L.block_warps * 32, 0, s>>>(L, x, y); break;
