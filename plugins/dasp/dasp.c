@@ -113,6 +113,16 @@
 #define DASP_FILL_MIN 0.9
 /* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
 #define DASP_RPW_LEN 16
+/* max_len = auto: long rows from DASP_MAXLEN_LARGE entries on matrices of
+ * DASP_MAXLEN_MIN_NNZ non-zeros or more, from 256 (the paper's) below. H100,
+ * f64 (docs/perf/2026-11-24-h100/daspmaxlen.csv, 512 against 256): rows of
+ * 256-511 entries are more work for one medium warp (8 of them a row-block)
+ * than the long path's split and merge costs on a large matrix -
+ * rmat-s22-ef4 234.6 against 243.2 us, mixed-2m 159.0 against 161.4, the
+ * rest within 0.5 % - but they serialise the medium warps of a launch-bound
+ * one (mixed-s 13.8 against 4.7 us, mbeacxc 13.3 against 8.0). */
+#define DASP_MAXLEN_LARGE 512
+#define DASP_MAXLEN_MIN_NNZ (1 << 20)
 /* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_BW_MIN_NNZ
  * non-zeros, of 8 below. H100, f64 (docs/perf/2026-11-24-h100/
  * blockwarps.csv, 2 against 8 warps): banded-bw4 98.8 against 102.9 us,
@@ -125,7 +135,7 @@
 #define DASP_BW_MIN_NNZ (1 << 20)
 
 static const spmvlab_option dasp_options[] = {
-    SPMVLAB_INT_OPTION(dasp_opts, max_len, "256", 5, 1073741824, "rows with at least this many entries are long rows (split over warps)"),
+    SPMVLAB_AUTO_OPTION(dasp_opts, max_len, 5, 1073741824, "rows with at least this many entries are long rows (split over warps); auto: 256 (the paper's), 512 from 2^20 non-zeros"),
     SPMVLAB_FLOAT_OPTION(dasp_opts, threshold, "0.75", 0, 1, "minimum share of real entries in a kept 8 x K MMA block of medium rows"),
     SPMVLAB_AUTO_OPTION(dasp_opts, rows_per_warp, 8, 32, "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto by the medium-row count"),
     SPMVLAB_ENUM_OPTION(dasp_opts, f64_shape, "m8n8k4", "m8n8k4|m16n8k4|m16n8k8|m16n8k16", "f64 MMA of medium blocks and long rows (m16 shapes: sm_90)"),
@@ -310,7 +320,9 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->vpl = dasp_shape_vpl(f->shape);
     f->bk = dasp_shape_bk(f->shape);
     f->nlev = dasp_shape_levels(f->shape, f->lev);
-    f->max_len = o->max_len;
+    f->max_len = o->max_len != SPMVLAB_AUTO ? o->max_len
+                 : A->nnz >= DASP_MAXLEN_MIN_NNZ ? DASP_MAXLEN_LARGE
+                                                  : 256;
     f->threshold = o->threshold;
     f->long_chunk = o->long_chunk;
     f->empty_runs = o->empty_runs;
