@@ -124,13 +124,15 @@
 #define DASP_MAXLEN_LARGE 512
 #define DASP_MAXLEN_MIN_NNZ (1 << 20)
 /* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_BW_MIN_NNZ
- * non-zeros, of 8 below. H100, f64 (docs/perf/2026-11-24-h100/
+ * non-zeros when the row lengths' coefficient of variation is below
+ * DASP_BALANCE_CV, of 8 otherwise. H100, f64 (docs/perf/2026-11-24-h100/
  * blockwarps.csv, 2 against 8 warps): banded-bw4 98.8 against 102.9 us,
  * stencil2d5-2000 118.9 against 123.2, stencil3d27-90 82.2 against 85.5,
- * blocks-3x3 88.7 against 91.7; the power-law matrices within 1 %
- * (mixed-2m 162.6 against 161.3, rmat-s22-ef4 246.4 against 245.6); on
- * launch-bound matrices small blocks lose as often as they win (1138_bus
- * 2.8 against 2.6 us, delaunay_n16 5.6 against 5.9). */
+ * blocks-3x3 88.7 against 91.7; the power-law matrices (CV 3.7 and more)
+ * gain nothing and mostly lose a little (mixed-2m 162.6 against 161.3,
+ * rmat-s20-ef8-sym 136.7 against 135.5, rmat-s22-ef4 246.4 against 245.6);
+ * on launch-bound matrices small blocks lose as often as they win
+ * (1138_bus 2.8 against 2.6 us, delaunay_n16 5.6 against 5.9). */
 #define DASP_BW_LARGE 2
 #define DASP_BW_MIN_NNZ (1 << 20)
 
@@ -152,7 +154,7 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: memset when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
-    SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: a block retires with its slowest warp, so smaller blocks keep more warps resident; auto: 2 from 2^20 non-zeros, else 8"),
+    SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: a block retires with its slowest warp, so smaller blocks keep more warps resident; auto: 2 from 2^20 non-zeros when the row lengths' CV is below 2, else 8"),
     SPMVLAB_ENUM_OPTION(dasp_opts, irr_gather, "auto", "auto|early|late", "medium rows' first irregular x: early (with the first block gathers; f64 m8n8k4 and f16 only, else late) or late (after the last MMA); auto: early when medium rows average < 6 entries"),
     {NULL},
 };
@@ -338,8 +340,8 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
     f->block_warps = o->block_warps != SPMVLAB_AUTO ? o->block_warps
-                     : A->nnz >= DASP_BW_MIN_NNZ  ? DASP_BW_LARGE
-                                                  : 8;
+                     : A->nnz >= DASP_BW_MIN_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
+                                                                               : 8;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
