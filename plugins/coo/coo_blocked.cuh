@@ -169,12 +169,12 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
     coo_seg::finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
 }
 
-// Blocks of kernel<T, kWrite, 8> resident on one SM (the 4-entry variant has
+// Blocks of kernel<T, kWrite, 8, true> (the default loads) resident on one SM (the 4-entry variant has
 // the same register bound); 0 when the runtime cannot say (no device).
 template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8, false>, COO_SEG_BLOCK,
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8, true>, COO_SEG_BLOCK,
                                                       0) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;

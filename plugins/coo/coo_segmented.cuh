@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK)
 template <typename T, int kWrite> int blocks_per_sm()
 {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, false>, COO_SEG_BLOCK, 0) !=
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, true>, COO_SEG_BLOCK, 0) !=
         cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
