@@ -49,7 +49,7 @@ typedef struct coo_opts {
     int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
     int zero;   /* COO_ZERO_* (coo_owner.h) */
     int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
-    int loads;  /* 0 cached, 1 stream (coo_seg_plan.stream) */
+    int loads;  /* COO_LOADS_* */
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
@@ -57,7 +57,7 @@ static const spmvlab_option coo_options[] = {
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
-    SPMVLAB_ENUM_OPTION(coo_opts, loads, "stream", "cached|stream", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x)"),
+    SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -128,7 +128,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
                                                 : 0,
                                             A->nnz, tile);
-    f->plan.stream = o->loads;
+    f->plan.stream = o->loads == COO_LOADS_AUTO
+                         ? coo_auto_stream(A->nnz, spmvlab_dtype_size(A->dtype), ctx->device)
+                         : o->loads == COO_LOADS_STREAM;
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */

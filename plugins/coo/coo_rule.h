@@ -1,5 +1,6 @@
 /*
- * coo: which kernel `auto` picks (shared with hyb's COO part). Measured on
+ * coo: what the `auto` values pick (shared with hyb's COO part): the kernel,
+ * its chunk and entries a lane, and the loads. Measured on
  * the H100 (docs/perf/2026-11-23-h100): the blocked kernel streams
  * matrices of regular rows best once they are large; the segmented kernel
  * is faster on launch-bound matrices (a few microseconds per SpMV, where
@@ -10,7 +11,10 @@
 #define COO_RULE_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "spmvlab/plugin.h"
 
 #define COO_AUTO_MIN_NNZ (1 << 20) /* blocked from this many non-zeros on */
 #define COO_AUTO_MAX_CV 1.0        /* ... when the row lengths' CV is at most this */
@@ -68,6 +72,27 @@ static inline int32_t coo_auto_chunk(int32_t nnz)
 static inline int coo_auto_items(int32_t rows, int32_t nnz)
 {
     return rows > 0 && (double)nnz <= COO_BLK_ITEMS4_MEAN * rows ? 4 : 8;
+}
+
+/* loads = auto: evict-first loads (stream) when the three arrays, nnz x
+ * (8 + value bytes), are larger than the device's L2 cache, else the
+ * read-only path (cached): a matrix that fits stays in L2 from one SpMV to
+ * the next, and evict-first lines would give that up. H100, f64: stream
+ * gains 2-8 % on the large set (docs/perf/2026-11-24-h100/cooloads.csv,
+ * 80 MB and more against 50 MB of L2) and loses on a bundled matrix that fits
+ * (delaunay_n16, 6.3 MB: 5.63-5.65 against 5.35-5.40 us in levels.csv,
+ * levels-final.csv and levels-final2.csv there). Without a device: the
+ * H100's 50 MiB. */
+#define COO_L2_DEFAULT ((size_t)50 << 20)
+
+/* The loads option's choices (coo's loads, hyb's coo_loads), in the order of
+ * their "a|b|c" text. */
+enum { COO_LOADS_CACHED = 0, COO_LOADS_STREAM = 1, COO_LOADS_AUTO = 2 };
+
+static inline int coo_auto_stream(int64_t nnz, size_t value_bytes, const spmvlab_device *dev)
+{
+    size_t l2 = dev && dev->present && dev->l2_bytes ? dev->l2_bytes : COO_L2_DEFAULT;
+    return (double)nnz * (double)(8 + value_bytes) > (double)l2;
 }
 
 #endif /* COO_RULE_H */

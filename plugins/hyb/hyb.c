@@ -58,7 +58,7 @@ typedef struct hyb_opts {
     int ell_lanes;       /* G, or SPMVLAB_AUTO */
     int coo_kernel;      /* HYB_COO_* */
     int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
-    int coo_loads;       /* 0 cached, 1 stream (coo_seg_plan.stream) */
+    int coo_loads;       /* COO_LOADS_* (../coo/coo_rule.h) */
 } hyb_opts;
 
 #define HYB_ALL 2147483647.0 /* no upper bound on a count */
@@ -72,7 +72,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
-    SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "stream", "cached|stream", "the COO part's row, column and value loads: read-only cache or evict-first (the coo plugin's loads option)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -259,7 +259,9 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         ctx->device,
         ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
-    f->plan.stream = o->coo_loads;
+    f->plan.stream = o->coo_loads == COO_LOADS_AUTO
+                         ? coo_auto_stream(f->coo_entries, es, ctx->device)
+                         : o->coo_loads == COO_LOADS_STREAM;
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
