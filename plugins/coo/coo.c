@@ -64,10 +64,8 @@ static const spmvlab_option coo_options[] = {
 static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
-    if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 8) {
-        snprintf(err->msg, sizeof err->msg, "coo option items = %d must be 4 or 8", o->items);
-        return SPMVLAB_INVALID_OPTION;
-    }
+    if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 8)
+        return spmvlab_bad_option(err, "coo option items = %d must be 4 or 8", o->items);
     return SPMVLAB_OK;
 }
 

@@ -163,22 +163,14 @@ static spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *
 {
     const dasp_opts *o = spmvlab_opts_fields(opts);
     if (o->rows_per_warp != SPMVLAB_AUTO && o->rows_per_warp != 8 && o->rows_per_warp != 16 &&
-        o->rows_per_warp != 32) {
-        snprintf(err->msg, sizeof err->msg, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->stream_k != 8 && o->stream_k != 16) {
-        snprintf(err->msg, sizeof err->msg, "dasp option stream_k = %d must be 8 or 16", o->stream_k);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->long_chunk % 128) {
-        snprintf(err->msg, sizeof err->msg, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
-        return SPMVLAB_INVALID_OPTION;
-    }
-    if (o->block_warps != SPMVLAB_AUTO && (o->block_warps & (o->block_warps - 1))) {
-        snprintf(err->msg, sizeof err->msg, "dasp option block_warps = %d must be 1, 2, 4 or 8", o->block_warps);
-        return SPMVLAB_INVALID_OPTION;
-    }
+        o->rows_per_warp != 32)
+        return spmvlab_bad_option(err, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
+    if (o->stream_k != 8 && o->stream_k != 16)
+        return spmvlab_bad_option(err, "dasp option stream_k = %d must be 8 or 16", o->stream_k);
+    if (o->long_chunk % 128)
+        return spmvlab_bad_option(err, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
+    if (!spmvlab_pow2_or_auto(o->block_warps))
+        return spmvlab_bad_option(err, "dasp option block_warps = %d must be 1, 2, 4 or 8", o->block_warps);
     return SPMVLAB_OK;
 }
 
