@@ -1,13 +1,7 @@
 #!/usr/bin/env bash
-set -uo pipefail
-root=$(pwd); ln -sfn .gpu/build build
-[ -e /work/gpuwt ] || { mkdir -p /work; ln -s "$root" /work/gpuwt; }
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 SPMVLAB_CACHE_DIR=/tmp/spmvlab-cache SPMVLAB_COMMIT=$(cat .gpu/COMMIT) PATH=$PATH:/usr/local/cuda/bin
-B=/work/gpuwt/.gpu/build/host/spmvlab; cd /work/gpuwt
-M=/tmp/m; mkdir -p $M; ls $M
-[ -e $M/uniform-k32.mtx ] || $B gen uniform --n 500000 --k 32 -o $M/uniform-k32.mtx >/dev/null
-[ -e $M/rmat-s22-ef4.mtx ] || $B gen rmat --scale 22 --edge_factor 4 -o $M/rmat-s22-ef4.mtx >/dev/null
-n=0
+# Nsight Compute, detailed sections: coo and cuSPARSE COO on uniform-k32 and rmat-s22-ef4, dasp and cuSPARSE CSR on rmat-s22-ef4.
+. "$(dirname "$0")/session.sh"
+M=/tmp/m; gen_mtx $M uniform-k32 rmat-s22-ef4
 prof() { # label matrix kernel-regex spec...
   local label=$1 m=$2 k=$3; shift 3
   timeout 240 ncu --clock-control none -k "regex:$k" --launch-skip 4 --launch-count 1 --set detailed \

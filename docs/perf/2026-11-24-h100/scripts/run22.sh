@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
-set -uo pipefail
-root=$(pwd); ln -sfn .gpu/build build
-[ -e /work/gpuwt ] || { mkdir -p /work; ln -s "$root" /work/gpuwt; }
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 SPMVLAB_CACHE_DIR=/tmp/spmvlab-cache SPMVLAB_COMMIT=$(cat .gpu/COMMIT) PATH=$PATH:/usr/local/cuda/bin
-B=/work/gpuwt/.gpu/build/host/spmvlab; cd /work/gpuwt
-M=/tmp/m; mkdir -p $M
-[ -e $M/uniform-k32.mtx ] || $B gen uniform --n 500000 --k 32 -o $M/uniform-k32.mtx >/dev/null
-[ -e $M/rmat-s22-ef4.mtx ] || $B gen rmat --scale 22 --edge_factor 4 -o $M/rmat-s22-ef4.mtx >/dev/null
+# Nsight Compute metrics (ncu-metrics.txt): coo's kernels and cuSPARSE COO on uniform-k32 and rmat-s22-ef4.
+. "$(dirname "$0")/session.sh"
+M=/tmp/m; gen_mtx $M uniform-k32 rmat-s22-ef4
 MET=lts__t_requests_srcunit_tex.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_atom.sum,lts__t_sectors_srcunit_tex_op_red.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,lts__t_tag_requests.sum,lts__t_sectors.avg.pct_of_peak_sustained_elapsed,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed,lts__d_sectors.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,smsp__warp_issue_stalled_drain_per_warp_active.pct
 prof() { local label=$1 m=$2 k=$3; shift 3
   timeout 240 ncu --clock-control none -k "regex:$k" --launch-skip 4 --launch-count 1 --section SpeedOfLight --print-details all --metrics $MET \

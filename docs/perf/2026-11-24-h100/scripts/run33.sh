@@ -1,30 +1,12 @@
 #!/usr/bin/env bash
-# The final code: the GPU tests of the plugins changed since run30.sh, every format over the
-# three sets, then the original DASP and CSR5 programs beside dasp, csr5 and cuSPARSE.
-set -uo pipefail
-root=$(pwd); ln -sfn .gpu/build build
-[ -e /work/gpuwt ] || { mkdir -p /work; ln -s "$root" /work/gpuwt; }
-mkdir -p /work/shared/matrices; cp -n .gpu/matrices/*.mtx.gz /work/shared/matrices/ 2>/dev/null
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64 SPMVLAB_CACHE_DIR=/tmp/spmvlab-cache SPMVLAB_COMMIT=$(cat .gpu/COMMIT) PATH=$PATH:/usr/local/cuda/bin
-B=/work/gpuwt/.gpu/build/host/spmvlab; cd /work/gpuwt
-(cd .gpu/build && ctest -L gpu -R "dasp|coo|hyb" -j8 --timeout 300 --output-on-failure) > $OUT/ctest-gpu.log 2>&1; echo "ctest: $?"; grep -E "tests passed|Failed|Timeout|Total Test" $OUT/ctest-gpu.log | head
-$B gen --set large > /dev/null 2>&1; $B gen --set small > /dev/null 2>&1
+# The GPU tests of the plugins changed since run30.sh, every format over the three sets
+# (levels-final2.csv), then the original DASP and CSR5 programs beside dasp, csr5 and cuSPARSE.
+. "$(dirname "$0")/session.sh"
+gputest ctest-gpu.log "dasp|coo|hyb"
+sets
 $B run -c docs/perf/ini/2026-11-24-levels-f64.ini data --set small --set large --reps 30 --time-budget-ms 150 -o $OUT/levels-final2.csv > $OUT/levels-final2.log 2>&1; echo "levels: $?"
-M=/tmp/mtx; mkdir -p $M
-[ -e $M/stencil2d5-2000.mtx ] || $B gen stencil2d5 --n 2000 -o $M/stencil2d5-2000.mtx >/dev/null &
-[ -e $M/stencil3d7-128.mtx ] || $B gen stencil3d7 --n 128 -o $M/stencil3d7-128.mtx >/dev/null &
-[ -e $M/banded-bw4.mtx ] || $B gen banded --n 2000000 --bandwidth 4 -o $M/banded-bw4.mtx >/dev/null &
-[ -e $M/blocks-3x3.mtx ] || $B gen blocks --block_rows 120000 --bpr 20 --r 3 --c 3 --spread 200 -o $M/blocks-3x3.mtx >/dev/null &
-[ -e $M/rmat-s20-ef8-sym.mtx ] || $B gen rmat --scale 20 --edge_factor 8 --undirected 1 -o $M/rmat-s20-ef8-sym.mtx >/dev/null &
-[ -e $M/mixed-1m.mtx ] || $B gen mixed --n 1000000 --short_len 4 --medium_len 64 --long_len 1024 --short_frac 0.9 --medium_frac 0.09 -o $M/mixed-1m.mtx >/dev/null &
-[ -e $M/rmat-s22-ef4.mtx ] || $B gen rmat --scale 22 --edge_factor 4 -o $M/rmat-s22-ef4.mtx >/dev/null &
-wait
-F="data/1138_bus.mtx.gz /work/shared/matrices/G3_circuit.mtx.gz $M/stencil2d5-2000.mtx $M/stencil3d7-128.mtx $M/banded-bw4.mtx $M/blocks-3x3.mtx $M/rmat-s20-ef8-sym.mtx $M/mixed-1m.mtx $M/rmat-s22-ef4.mtx"
+research_files
 PROGRAMS="csr5_f64 dasp_f64" tools/research/run.sh $OUT/research2.csv $F > $OUT/research2.log 2>&1; echo "research: $?"
 $B run -p csr5,dasp,cusparse $F --reps 30 --time-budget-ms 150 -o $OUT/research2-ours.csv > $OUT/research2-ours.log 2>&1; echo "ours: $?"
 cat $OUT/research2.csv
-python3 - <<'PY'
-import csv,os
-for r in csv.DictReader(open(os.environ['OUT']+'/research2-ours.csv')):
-    print(r['matrix'], r['instance'], r['status'], round(float(r['ms'] or 0)*1000,1))
-PY
+table research2-ours
