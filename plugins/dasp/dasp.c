@@ -114,7 +114,7 @@
 /* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
 #define DASP_RPW_LEN 16
 /* max_len = auto: long rows from DASP_MAXLEN_LARGE entries on matrices of
- * DASP_MAXLEN_MIN_NNZ non-zeros or more, from 256 (the paper's) below. H100,
+ * DASP_LARGE_NNZ non-zeros or more, from 256 (the paper's) below. H100,
  * f64 (docs/perf/2026-11-24-h100/daspmaxlen.csv, 512 against 256): rows of
  * 256-511 entries are more work for one medium warp (8 of them a row-block)
  * than the long path's split and merge costs on a large matrix -
@@ -122,8 +122,7 @@
  * rest within 0.5 % - but they serialise the medium warps of a launch-bound
  * one (mixed-s 13.8 against 4.7 us, mbeacxc 13.3 against 8.0). */
 #define DASP_MAXLEN_LARGE 512
-#define DASP_MAXLEN_MIN_NNZ (1 << 20)
-/* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_BW_MIN_NNZ
+/* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_LARGE_NNZ
  * non-zeros when the row lengths' coefficient of variation is below
  * DASP_BALANCE_CV, of 8 otherwise. H100, f64 (docs/perf/2026-11-24-h100/
  * blockwarps.csv, 2 against 8 warps): banded-bw4 98.8 against 102.9 us,
@@ -134,7 +133,6 @@
  * on launch-bound matrices small blocks lose as often as they win
  * (1138_bus 2.8 against 2.6 us, delaunay_n16 5.6 against 5.9). */
 #define DASP_BW_LARGE 2
-#define DASP_BW_MIN_NNZ (1 << 20)
 
 static const spmvlab_option dasp_options[] = {
     SPMVLAB_AUTO_OPTION(dasp_opts, max_len, 5, 1073741824, "rows with at least this many entries are long rows (split over warps); auto: 256 (the paper's), 512 from 2^20 non-zeros"),
@@ -315,7 +313,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->bk = dasp_shape_bk(f->shape);
     f->nlev = dasp_shape_levels(f->shape, f->lev);
     f->max_len = o->max_len != SPMVLAB_AUTO ? o->max_len
-                 : A->nnz >= DASP_MAXLEN_MIN_NNZ ? DASP_MAXLEN_LARGE
+                 : A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE
                                                   : 256;
     f->threshold = o->threshold;
     f->long_chunk = o->long_chunk;
@@ -332,7 +330,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == 1;
     f->block_warps = o->block_warps != SPMVLAB_AUTO ? o->block_warps
-                     : A->nnz >= DASP_BW_MIN_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
+                     : A->nnz >= DASP_LARGE_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
                                                                                : 8;
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding

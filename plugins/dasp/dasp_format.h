@@ -166,20 +166,25 @@ static inline int dasp_empty_listed(const dasp_format *f)
     return !f->empty_runs && f->empty_mode == DASP_ER_LIST;
 }
 
+/* From this many non-zeros a matrix is large: its SpMV is bound by memory,
+ * not by the launch, and the auto rules of max_len, block_warps and
+ * empty_rows take their large-matrix choices (the large set holds 5 M and
+ * more, the small and bundled ones at most 0.4 M). */
+#define DASP_LARGE_NNZ (1 << 20)
+
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other
  * matrix of the large set 0), else the list. */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
 /* ... and the memset when at least DASP_EMPTY_MEMSET_SHARE of the rows of a
- * matrix of DASP_EMPTY_MEMSET_NNZ non-zeros or more are empty: one
+ * large matrix are empty: one
  * streaming write of y in whole sectors, then the kernel stores only the
  * rows with entries. H100, f64 (docs/perf/2026-11-24-h100/dasp-regs.csv,
  * memset against bitmap): rmat-s22-ef4 (70 % empty) 236.1 against 241.6
  * us, rmat-s20-ef8-sym (48 %) 139.9 against 139.5; on launch-bound
  * matrices the memset is a second graph node (about 1 us). */
 #define DASP_EMPTY_MEMSET_SHARE 0.5
-#define DASP_EMPTY_MEMSET_NNZ (1 << 20)
 
 /* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
  * empty of them empty, and nnz non-zeros (DASP_ER_LIST, DASP_ER_BITMAP or
