@@ -293,8 +293,6 @@ cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned 
 extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
 {
     const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero;
-    if (L->block_warps < 1 || L->block_warps > kWarps)
-        return (int)cudaErrorInvalidConfiguration;
     const int64_t blocks = (warps + L->block_warps - 1) / L->block_warps;
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
