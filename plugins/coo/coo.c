@@ -126,9 +126,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
                                                 : 0,
                                             A->nnz, tile);
-    f->plan.stream = o->loads == COO_LOADS_AUTO
-                         ? coo_auto_stream(A->nnz, spmvlab_dtype_size(A->dtype), ctx->device)
-                         : o->loads == COO_LOADS_STREAM;
+    f->plan.stream = coo_loads_stream(o->loads, A->nnz, spmvlab_dtype_size(A->dtype), ctx->device);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */

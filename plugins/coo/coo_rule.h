@@ -95,4 +95,11 @@ static inline int coo_auto_stream(int64_t nnz, size_t value_bytes, const spmvlab
     return (double)nnz * (double)(8 + value_bytes) > (double)l2;
 }
 
+/* Whether the loads option's value (COO_LOADS_*) asks for evict-first loads
+ * of nnz entries (auto: the rule). */
+static inline int coo_loads_stream(int loads, int64_t nnz, size_t value_bytes, const spmvlab_device *dev)
+{
+    return loads == COO_LOADS_AUTO ? coo_auto_stream(nnz, value_bytes, dev) : loads == COO_LOADS_STREAM;
+}
+
 #endif /* COO_RULE_H */

@@ -259,9 +259,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         ctx->device,
         ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
-    f->plan.stream = o->coo_loads == COO_LOADS_AUTO
-                         ? coo_auto_stream(f->coo_entries, es, ctx->device)
-                         : o->coo_loads == COO_LOADS_STREAM;
+    f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
