@@ -57,7 +57,7 @@ static const spmvlab_option coo_options[] = {
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
-    SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto|staged", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); staged (blocked; segmented streams): copied into shared memory by cp.async, evict-first, two tiles ahead of the tile being reduced; auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
+    SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -115,7 +115,6 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                     ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
                     : o->kernel;
     f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
-    const int32_t loads = coo_plan_loads(o->loads, A->nnz, spmvlab_dtype_size(A->dtype), ctx->device);
     /* Fixed chunks, or one chunk per resident warp (the occupancy query only then). */
     const int32_t tile = f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
     const int32_t chunk = o->chunk != SPMVLAB_AUTO            ? o->chunk
@@ -124,11 +123,10 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->plan = chunk > 0 ? coo_seg_fixed_plan(A->nnz, chunk, tile)
                         : coo_seg_make_plan(ctx->device,
                                             ctx->device->present
-                                                ? coo_occupancy(f->kernel, f->items, loads,
-                                                                A->dtype == SPMVLAB_F64)
+                                                ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
                                                 : 0,
                                             A->nnz, tile);
-    f->plan.loads = loads;
+    f->plan.stream = coo_loads_stream(o->loads, A->nnz, spmvlab_dtype_size(A->dtype), ctx->device);
 
     size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
@@ -210,7 +208,7 @@ static void coo_describe(const void *fmt, char *buf, size_t len)
     snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s",
              coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
              f->plan.warps, f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset",
-             f->own.carries, coo_loads_name(f->plan.loads));
+             f->own.carries, f->plan.stream ? "stream" : "cached");
 }
 
 SPMVLAB_PLUGIN_DEFINE(coo, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -79,14 +79,13 @@ extern "C" cudaError_t coo_launch(int kernel, int items, int f64, int32_t rows, 
                                          y, own, stream);
 }
 
-// Blocks of the kernel resident per SM for the dtype, entries a lane and
-// loads (the memset variant's; the owner variant has the same launch bounds
-// and shared memory); 0 unknown.
-extern "C" int coo_occupancy(int kernel, int items, int loads, int f64)
+// Blocks of the kernel resident per SM for the dtype (the memset variant's;
+// the owner variant has the same launch bounds); 0 unknown.
+extern "C" int coo_occupancy(int kernel, int f64)
 {
     if (kernel == COO_KERNEL_BLOCKED)
-        return f64 ? coo_blk::blocks_per_sm<double, coo_seg::kStore>(items, loads)
-                   : coo_blk::blocks_per_sm<float, coo_seg::kStore>(items, loads);
+        return f64 ? coo_blk::blocks_per_sm<double, coo_seg::kStore>()
+                   : coo_blk::blocks_per_sm<float, coo_seg::kStore>();
     return f64 ? coo_seg::blocks_per_sm<double, coo_seg::kStore>()
                : coo_seg::blocks_per_sm<float, coo_seg::kStore>();
 }

@@ -26,9 +26,8 @@ enum { COO_KERNEL_BLOCKED = 0, COO_KERNEL_SEGMENTED = 1, COO_KERNEL_ATOMIC = 2, 
 cudaError_t coo_launch(int kernel, int items, int f64, int32_t rows, int32_t nnz, coo_seg_plan plan,
                        const int32_t *row_idx, const int32_t *col_idx, const void *val,
                        const void *x, void *y, const coo_own *own, cudaStream_t stream);
-/* Blocks of the blocked (items entries a lane, the plan's loads) or the
- * segmented kernel resident per SM; 0 when unknown. */
-int coo_occupancy(int kernel, int items, int loads, int f64);
+/* Blocks of the blocked or segmented kernel resident per SM; 0 when unknown. */
+int coo_occupancy(int kernel, int f64);
 
 #ifdef __cplusplus
 }

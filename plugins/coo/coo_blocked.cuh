@@ -7,14 +7,15 @@
 
 #include "coo_blocked.h"
 #include "coo_segmented.cuh"
-#include "coo_staged.cuh"
-#include "coo_tile.cuh"
 
 namespace coo_blk {
 
 using coo_seg::kFullMask;
 using coo_seg::kWarps;
 constexpr int kStep = COO_BLK_STEP; // entries per lane and step: 8 (one tile of 8, or two of 4)
+
+__device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 
 // N (4 or 8) consecutive values from an address aligned to N values: 16-byte
 // loads, evict-first when kCs (coo_seg::ld).
@@ -42,6 +43,66 @@ template <int N, bool kCs> __device__ __forceinline__ void load(const float *p, 
         const float4 a = ld<kCs>(reinterpret_cast<const float4 *>(p) + q);
         v[4 * q] = a.x, v[4 * q + 1] = a.y, v[4 * q + 2] = a.z, v[4 * q + 3] = a.w;
     }
+}
+
+// One tile of 32 x kItems entries whose rows r, values a and gathered x b
+// the lanes hold (row -1 past the end): the lane's sequential sums, the
+// carry folded into lane 0, one segmented warp scan, the writes; carry_row
+// and carry become lane 31's scanned tail. See coo_blocked.h.
+template <typename T, int kWrite, int kItems>
+__device__ __forceinline__ void reduce_tile(const int32_t *r, const T *a, const T *b, int lane,
+                                            const coo_seg::Sink<T> &sink, int32_t &carry_row,
+                                            T &carry)
+{
+    // The lane's own entries in order: the head run's sum in hs, inner runs
+    // written at once, the tail run's sum left in s.
+    const int32_t hr = r[0];
+    int32_t cr = r[0];
+    bool multi = false;
+    T s = 0, hs = 0;
+#pragma unroll
+    for (int j = 0; j < kItems; j++) {
+        if (r[j] != cr) {
+            if (!multi) {
+                hs = s;
+                multi = true;
+            } else if (cr >= 0) {
+                coo_seg::put<T, kWrite>(sink, cr, s);
+            }
+            cr = r[j];
+            s = 0;
+        }
+        if (r[j] >= 0)
+            s = fma_rn(a[j], b[j], s);
+    }
+    if (lane == 0) { // the run carried from the previous tile
+        if (hr == carry_row) {
+            if (multi)
+                hs += carry;
+            else
+                s += carry;
+        } else if (carry_row >= 0) {
+            coo_seg::put<T, kWrite>(sink, carry_row, carry);
+        }
+    }
+    // Segmented scan of the tail sums over the lanes.
+    const int32_t prev_tail = __shfl_up_sync(kFullMask, cr, 1);
+    const int32_t next_head = __shfl_down_sync(kFullMask, hr, 1);
+    const unsigned segs = __ballot_sync(kFullMask, lane == 0 || multi || hr != prev_tail);
+    const int start = 31 - __clz((int)(segs & ((2u << lane) - 1u)));
+#pragma unroll
+    for (int d = 1; d < COO_SEG_WARP; d <<= 1) {
+        const T u = __shfl_up_sync(kFullMask, s, (unsigned)d);
+        if (lane - d >= start)
+            s += u;
+    }
+    const T prev_sum = __shfl_up_sync(kFullMask, s, 1);
+    if (multi && hr >= 0)
+        coo_seg::put<T, kWrite>(sink, hr, lane > 0 && prev_tail == hr ? hs + prev_sum : hs);
+    if (lane < COO_SEG_WARP - 1 && cr >= 0 && next_head != cr)
+        coo_seg::put<T, kWrite>(sink, cr, s);
+    carry_row = __shfl_sync(kFullMask, cr, COO_SEG_WARP - 1);
+    carry = __shfl_sync(kFullMask, s, COO_SEG_WARP - 1);
 }
 
 // One warp per chunk of `interval` row-sorted entries (a multiple of
@@ -108,13 +169,10 @@ __global__ void __launch_bounds__(COO_SEG_BLOCK, 4)
     coo_seg::finish<T, kWrite>(ch, sink, carry_row, carry, entries, rows, row);
 }
 
-// Blocks of the kernel for `items` (4 or 8) and the plan's loads resident
-// on one SM (the register-loading variants share one register bound); 0 when
-// the runtime cannot say (no device).
-template <typename T, int kWrite> int blocks_per_sm(int items, int loads)
+// Blocks of kernel<T, kWrite, 8, true> (the default loads) resident on one SM (the 4-entry variant has
+// the same register bound); 0 when the runtime cannot say (no device).
+template <typename T, int kWrite> int blocks_per_sm()
 {
-    if (loads == COO_LOADS_STAGED)
-        return coo_stg::blocks_per_sm<T, kWrite>(items);
     int n = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel<T, kWrite, 8, true>, COO_SEG_BLOCK,
                                                       0) != cudaSuccess) {
@@ -146,12 +204,8 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, con
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
     T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);
-    if (p.loads == COO_LOADS_STAGED)
-        return items == 4 ? coo_stg::launch<T, kWrite, 4>(p, entries, rows, row, col, v, xx, yy, cc, stream)
-                          : coo_stg::launch<T, kWrite, 8>(p, entries, rows, row, col, v, xx, yy, cc, stream);
-    const bool cs = p.loads == COO_LOADS_STREAM;
-    auto k = items == 4 ? (cs ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>)
-                        : (cs ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>);
+    auto k = items == 4 ? (p.stream ? kernel<T, kWrite, 4, true> : kernel<T, kWrite, 4, false>)
+                        : (p.stream ? kernel<T, kWrite, 8, true> : kernel<T, kWrite, 8, false>);
     k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col, v, xx, yy, cc);
     return cudaGetLastError();
 }

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "coo_segmented.h"
 #include "spmvlab/plugin.h"
 
 #define COO_AUTO_MIN_NNZ (1 << 20) /* blocked from this many non-zeros on */
@@ -86,19 +85,21 @@ static inline int coo_auto_items(int32_t rows, int32_t nnz)
  * H100's 50 MiB. */
 #define COO_L2_DEFAULT ((size_t)50 << 20)
 
+/* The loads option's choices (coo's loads, hyb's coo_loads), in the order of
+ * their "a|b|c" text. */
+enum { COO_LOADS_CACHED = 0, COO_LOADS_STREAM = 1, COO_LOADS_AUTO = 2 };
+
 static inline int coo_auto_stream(int64_t nnz, size_t value_bytes, const spmvlab_device *dev)
 {
     size_t l2 = dev && dev->present && dev->l2_bytes ? dev->l2_bytes : COO_L2_DEFAULT;
     return (double)nnz * (double)(8 + value_bytes) > (double)l2;
 }
 
-/* The plan's loads (COO_LOADS_CACHED, STREAM or STAGED, coo_segmented.h) for
- * the loads option's value over nnz entries (auto: the rule). */
-static inline int32_t coo_plan_loads(int loads, int64_t nnz, size_t value_bytes, const spmvlab_device *dev)
+/* Whether the loads option's value (COO_LOADS_*) asks for evict-first loads
+ * of nnz entries (auto: the rule). */
+static inline int coo_loads_stream(int loads, int64_t nnz, size_t value_bytes, const spmvlab_device *dev)
 {
-    if (loads != COO_LOADS_AUTO)
-        return loads;
-    return coo_auto_stream(nnz, value_bytes, dev) ? COO_LOADS_STREAM : COO_LOADS_CACHED;
+    return loads == COO_LOADS_AUTO ? coo_auto_stream(nnz, value_bytes, dev) : loads == COO_LOADS_STREAM;
 }
 
 #endif /* COO_RULE_H */

@@ -262,8 +262,7 @@ cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t 
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
-    auto k = p.loads != COO_LOADS_CACHED ? kernel<T, kWrite, true> // staged: streamed here
-                                         : kernel<T, kWrite, false>;
+    auto k = p.stream ? kernel<T, kWrite, true> : kernel<T, kWrite, false>;
     k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col,
                                             static_cast<const T *>(val), static_cast<const T *>(x),
                                             static_cast<T *>(y), static_cast<T *>(carries));

@@ -29,26 +29,13 @@
 #define COO_SEG_UNROLL 4  /* tiles of 32 entries loaded before they are reduced */
 #define COO_SEG_HOST_WARPS 8448 /* warps planned without a device (132 SMs x 64) */
 
-/* How the kernels read the row, column and value arrays (coo's loads option,
- * hyb's coo_loads), in the order of the option's "a|b|c|d" text; a plan holds
- * one of CACHED, STREAM and STAGED, never AUTO. */
-enum { COO_LOADS_CACHED = 0, COO_LOADS_STREAM = 1, COO_LOADS_AUTO = 2, COO_LOADS_STAGED = 3 };
-
 /* The launch plan: entries per warp (a multiple of 32) and warps. */
 typedef struct coo_seg_plan {
     int32_t interval; /* entries per warp's chunk, a multiple of 32; 0 when no entries */
     int32_t warps;    /* chunks, one warp each; grid = ceil(warps / 8) blocks */
-    int32_t loads;    /* COO_LOADS_CACHED: the read-only cache (ld.global.nc); STREAM:
-                       * evict-first (ld.global.cs), leaving L1 and L2 to the gathers of x;
-                       * STAGED (blocked kernel; the segmented one streams): copied into
-                       * shared memory by cp.async two steps ahead (coo_staged.cuh) */
+    int32_t stream;   /* 1: row, column and value loads evict-first (ld.global.cs), leaving
+                       * L1 and L2 to the gathers of x; 0: the read-only cache (ld.global.nc) */
 } coo_seg_plan;
-
-/* The name of a plan's loads, for describe(). */
-static inline const char *coo_loads_name(int32_t loads)
-{
-    return loads == COO_LOADS_STAGED ? "staged" : loads == COO_LOADS_STREAM ? "stream" : "cached";
-}
 
 /* One chunk per resident warp of the device (so every warp has the same
  * work and there is no tail wave), each a whole number of tiles of `tile`

@@ -72,7 +72,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
-    SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto|staged", "the COO part's row, column and value loads: read-only cache, evict-first, staged in shared memory by cp.async (blocked kernel), or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -255,13 +255,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->coo_kernel = o->coo_kernel == HYB_COO_AUTO
                         ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? HYB_COO_BLOCKED : HYB_COO_SEGMENTED)
                         : o->coo_kernel;
-    const int32_t loads = coo_plan_loads(o->coo_loads, f->coo_entries, es, ctx->device);
     f->plan = coo_seg_make_plan(
         ctx->device,
-        ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0, loads)
-                             : 0,
+        ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
-    f->plan.loads = loads;
+    f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
@@ -352,7 +350,7 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
              f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0,
              f->coo_kernel == HYB_COO_BLOCKED ? "blocked" : "segmented", f->plan.warps,
              f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset",
-             coo_loads_name(f->plan.loads));
+             f->plan.stream ? "stream" : "cached");
 }
 
 SPMVLAB_PLUGIN_DEFINE(hyb, "1.1.0", SPMVLAB_DTYPES_F64_F32,

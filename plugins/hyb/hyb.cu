@@ -126,11 +126,11 @@ cudaError_t launch_coo(int kernel, int y_zeroed, int32_t rows, coo_seg_plan plan
                                                         nullptr, stream);
 }
 
-template <typename T> int coo_occupancy(int kernel, int y_zeroed, int loads)
+template <typename T> int coo_occupancy(int kernel, int y_zeroed)
 {
     if (kernel == HYB_COO_BLOCKED)
-        return y_zeroed ? coo_blk::blocks_per_sm<T, coo_seg::kStore>(COO_BLK_ITEMS, loads)
-                        : coo_blk::blocks_per_sm<T, coo_seg::kAdd>(COO_BLK_ITEMS, loads);
+        return y_zeroed ? coo_blk::blocks_per_sm<T, coo_seg::kStore>()
+                        : coo_blk::blocks_per_sm<T, coo_seg::kAdd>();
     return y_zeroed ? coo_seg::blocks_per_sm<T, coo_seg::kStore>()
                     : coo_seg::blocks_per_sm<T, coo_seg::kAdd>();
 }
@@ -149,8 +149,8 @@ extern "C" cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, int32
                              stream);
 }
 
-extern "C" int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed, int loads)
+extern "C" int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed)
 {
-    return dtype == SPMVLAB_F64 ? coo_occupancy<double>(kernel, y_zeroed, loads)
-                                : coo_occupancy<float>(kernel, y_zeroed, loads);
+    return dtype == SPMVLAB_F64 ? coo_occupancy<double>(kernel, y_zeroed)
+                                : coo_occupancy<float>(kernel, y_zeroed);
 }

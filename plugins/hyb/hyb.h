@@ -76,7 +76,7 @@ cudaError_t hyb_launch_coo(int kernel, int dtype, int y_zeroed, int32_t rows, co
                            cudaStream_t stream);
 
 /* Blocks of that COO kernel resident per SM; 0 when unknown (no device). */
-int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed, int loads);
+int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed);
 
 #ifdef __cplusplus
 }
