@@ -50,14 +50,19 @@ typedef struct coo_opts {
     int zero;   /* COO_ZERO_* (coo_owner.h) */
     int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
     int loads;  /* COO_LOADS_* */
+    int edges;  /* COO_EDGES_* */
 } coo_opts;
+
+/* The edges option's choices, in the order of its "a|b|c" text. */
+enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
 
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros, or from 2^17 with more than 12 a row on average, else segmented"),
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
-    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks; auto: owner from 2^20 non-zeros with at most 12 a row on average, else memset"),
+    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks (none with edges at row starts); auto: owner where the segmented kernel's edges can move to row starts (edges), or from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
     SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
+    SPMVLAB_ENUM_OPTION(coo_opts, edges, "auto", "rows|even|auto", "segmented: where the warps' chunks begin; rows: each edge moved on to the next row start when no row holds more than 256 entries (no row split between warps: the owner write needs no carry pass), else even; even: every interval entries; auto: rows with the owner write, else even. The blocked kernel keeps even edges (its 16-byte loads need them)"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -83,6 +88,8 @@ typedef struct coo_fmt {
     int32_t *row_idx;       /* host, nnz row indices, non-decreasing */
     int32_t *col_idx;       /* host, nnz column indices */
     void *val;              /* host, nnz values of dtype */
+    int32_t *starts;        /* host, the chunk edges at row starts (plan.starts), or NULL */
+    int32_t *d_starts;      /* device copy of starts */
     int32_t *d_row_idx;     /* device copy of row_idx (NULL when nnz == 0) */
     int32_t *d_col_idx;     /* device copy of col_idx */
     void *d_val;            /* device copy of val */
@@ -94,9 +101,10 @@ static void coo_destroy(void *fmt)
     coo_fmt *f = fmt;
     if (!f)
         return;
-    void *dev[] = {f->d_row_idx, f->d_col_idx, f->d_val};
-    spmvlab_free_all(f->ctx, dev, 3);
+    void *dev[] = {f->d_row_idx, f->d_col_idx, f->d_val, f->d_starts};
+    spmvlab_free_all(f->ctx, dev, 4);
     coo_own_free(f->ctx, &f->own);
+    free(f->starts);
     free(f->row_idx);
     free(f->col_idx);
     free(f->val);
@@ -144,14 +152,30 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->col_idx, A->col_idx, n * sizeof(int32_t));
     memcpy(f->val, A->val, n * vs);
 
+    /* Edges at row starts (segmented), and with them the owner write without carries. */
+    const int snappable = f->kernel == COO_KERNEL_SEGMENTED && A->nnz > 0 &&
+                          o->edges != COO_EDGES_EVEN &&
+                          coo_longest_row(A->row_ptr, A->rows) <= COO_SNAP_MAX_ROW;
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               coo_zero_is_owner(o->zero, A->nnz, A->rows);
+               coo_zero_is_owner(o->zero, A->nnz, A->rows, snappable);
+    if (snappable && (o->edges == COO_EDGES_ROWS || f->owner)) {
+        f->starts = coo_seg_snap(f->plan, f->row_idx, f->nnz);
+        if (!f->starts) {
+            coo_destroy(f);
+            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d chunk edges",
+                             f->plan.warps);
+        }
+        f->plan.starts = f->starts;
+    }
+    const size_t ns = f->starts ? coo_seg_starts_len(f->plan.warps) : 0;
     const spmvlab_array a[] = {
         {(void **)&f->d_row_idx, f->row_idx, n * sizeof(int32_t)},
         {(void **)&f->d_col_idx, f->col_idx, n * sizeof(int32_t)},
         {&f->d_val, f->val, n * vs},
+        {(void **)&f->d_starts, f->starts, ns * sizeof(int32_t)},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, a, 3, err);
+    spmvlab_status st = spmvlab_put_all(ctx, a, f->starts ? 4 : 3, err);
+    f->plan.d_starts = f->d_starts;
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->nnz, f->row_idx, vs, &f->own, err);
     return spmvlab_converted(st, f, coo_destroy, out);
@@ -205,10 +229,11 @@ SPMVLAB_SPMV_HOST_F64_F32(coo, coo_fmt, dtype)
 static void coo_describe(const void *fmt, char *buf, size_t len)
 {
     const coo_fmt *f = fmt;
-    snprintf(buf, len, "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s",
+    snprintf(buf, len,
+             "kernel=%s items=%d warps=%d chunk=%d block=%d zero=%s carries=%d loads=%s edges=%s",
              coo_kernel_names[f->kernel], f->kernel == COO_KERNEL_BLOCKED ? f->items : 0,
              f->plan.warps, f->plan.interval, COO_SEG_BLOCK, f->owner ? "owner" : "memset",
-             f->own.carries, f->plan.stream ? "stream" : "cached");
+             f->own.carries, f->plan.stream ? "stream" : "cached", f->starts ? "rows" : "even");
 }
 
 SPMVLAB_PLUGIN_DEFINE(coo, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -199,8 +199,8 @@ cudaError_t launch(coo_seg_plan p, int items, int32_t entries, int32_t rows, con
 {
     if (entries <= 0 || p.warps <= 0 || p.interval <= 0)
         return cudaSuccess;
-    if (!aligned(row, col, val) || p.interval % COO_BLK_TILE != 0)
-        return cudaErrorMisalignedAddress;
+    if (!aligned(row, col, val) || p.interval % COO_BLK_TILE != 0 || p.starts)
+        return cudaErrorMisalignedAddress; // snapped edges are the segmented kernel's only
     const unsigned blocks = (unsigned)(((long long)p.warps + kWarps - 1) / kWarps);
     const T *v = static_cast<const T *>(val), *xx = static_cast<const T *>(x);
     T *yy = static_cast<T *>(y), *cc = static_cast<T *>(carries);

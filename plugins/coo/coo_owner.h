@@ -68,16 +68,19 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 #define COO_OWN_MIN_NNZ (1 << 20)
 #define COO_OWN_MAX_MEAN 12.0
 
-/* 1 when auto takes the owner write for `nnz` entries over `rows` rows. */
-static inline int coo_auto_owner(int64_t nnz, int32_t rows)
+/* 1 when auto takes the owner write for `nnz` entries over `rows` rows;
+ * snapped: the chunk edges can be moved to row starts (coo_seg_snap, the
+ * segmented kernel), so the owner write has no carries and is one kernel
+ * where the memset write is a memset and a kernel. */
+static inline int coo_auto_owner(int64_t nnz, int32_t rows, int snapped)
 {
-    return rows > 0 && nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows;
+    return rows > 0 && (snapped || (nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows));
 }
 
 /* Whether the zero option's value asks for the owner write (auto: the rule). */
-static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows)
+static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows, int snapped)
 {
-    return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows) : zero == COO_ZERO_OWNER;
+    return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows, snapped) : zero == COO_ZERO_OWNER;
 }
 
 /* The carry slots of one plan. */
@@ -93,7 +96,7 @@ typedef struct coo_own {
 static inline int32_t coo_own_carry_row(coo_seg_plan p, int32_t entries, const int32_t *row,
                                         int32_t w)
 {
-    long long begin = (long long)w * p.interval;
+    long long begin = coo_seg_begin(p, entries, w);
     if (begin <= 0 || begin >= entries || row[begin - 1] != row[begin])
         return -1;
     return row[begin];

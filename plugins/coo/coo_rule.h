@@ -48,6 +48,16 @@ static inline int coo_auto_blocked(const int32_t *row_ptr, int32_t rows, int32_t
     return sqrt(ss / rows) <= COO_AUTO_MAX_CV * mean;
 }
 
+/* The most entries a row of the CSR row pointer holds (0 without rows). */
+static inline int32_t coo_longest_row(const int32_t *row_ptr, int32_t rows)
+{
+    int32_t most = 0;
+    for (int32_t i = 0; i < rows; i++)
+        if (row_ptr[i + 1] - row_ptr[i] > most)
+            most = row_ptr[i + 1] - row_ptr[i];
+    return most;
+}
+
 /* The blocked kernel on a large matrix (COO_AUTO_MIN_NNZ on): chunks of
  * COO_BLK_CHUNK entries a warp over several waves instead of one chunk per
  * resident warp, and 4 entries a lane where rows average at most

@@ -81,13 +81,22 @@ struct Chunk {
     int32_t first_row, prev_row;
 };
 
+// starts: NULL for chunks of `interval` entries, else the snapped chunk
+// edges of coo_seg_snap (one per warp of the grid, and the end).
 template <int kWrite>
 __device__ __forceinline__ Chunk chunk_of(int32_t entries, int32_t interval,
-                                          const int32_t *__restrict__ row)
+                                          const int32_t *__restrict__ row,
+                                          const int32_t *__restrict__ starts = nullptr)
 {
     Chunk c;
-    c.begin = ((long long)blockIdx.x * kWarps + (int)(threadIdx.x / COO_SEG_WARP)) * interval;
-    c.end = c.begin + interval < entries ? c.begin + interval : entries;
+    const long long w = (long long)blockIdx.x * kWarps + (int)(threadIdx.x / COO_SEG_WARP);
+    if (starts) {
+        c.begin = __ldg(starts + w);
+        c.end = __ldg(starts + w + 1);
+    } else {
+        c.begin = w * interval;
+        c.end = c.begin + interval < entries ? c.begin + interval : entries;
+    }
     c.first_row = c.begin < c.end ? __ldg(row + c.begin) : -1;
     c.prev_row = kWrite == kOwn && c.begin > 0 && c.begin < c.end ? __ldg(row + c.begin - 1) : -1;
     return c;
@@ -179,16 +188,17 @@ __device__ __forceinline__ void finish(const Chunk &c, const Sink<T> &s, int32_t
     }
 }
 
-// One warp per chunk of `interval` row-sorted entries; see coo_segmented.h
-// (kOwn: coo_owner.h; rows and carries are read only then).
+// One warp per chunk of `interval` row-sorted entries, or of the snapped
+// edges `starts` (coo_seg_snap); see coo_segmented.h (kOwn: coo_owner.h;
+// rows and carries are read only then).
 template <typename T, int kWrite, bool kCs>
 __global__ void __launch_bounds__(COO_SEG_BLOCK)
     kernel(int32_t entries, int32_t interval, int32_t rows, const int32_t *__restrict__ row,
            const int32_t *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x,
-           T *__restrict__ y, T *__restrict__ carries)
+           T *__restrict__ y, T *__restrict__ carries, const int32_t *__restrict__ starts)
 {
     const int lane = (int)(threadIdx.x % COO_SEG_WARP);
-    const Chunk ch = chunk_of<kWrite>(entries, interval, row);
+    const Chunk ch = chunk_of<kWrite>(entries, interval, row, starts);
     const Sink<T> sink = sink_of<T, kWrite>(ch, y, carries);
     int32_t last_row = ch.prev_row; // kOwn: the row before the tile's first entry
 
@@ -265,7 +275,8 @@ cudaError_t launch(coo_seg_plan p, int32_t entries, int32_t rows, const int32_t 
     auto k = p.stream ? kernel<T, kWrite, true> : kernel<T, kWrite, false>;
     k<<<blocks, COO_SEG_BLOCK, 0, stream>>>(entries, p.interval, rows, row, col,
                                             static_cast<const T *>(val), static_cast<const T *>(x),
-                                            static_cast<T *>(y), static_cast<T *>(carries));
+                                            static_cast<T *>(y), static_cast<T *>(carries),
+                                            p.d_starts);
     return cudaGetLastError();
 }
 

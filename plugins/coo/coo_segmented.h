@@ -20,6 +20,7 @@
 #define SPMVLAB_COO_SEGMENTED_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spmvlab/plugin.h"
@@ -35,7 +36,63 @@ typedef struct coo_seg_plan {
     int32_t warps;    /* chunks, one warp each; grid = ceil(warps / 8) blocks */
     int32_t stream;   /* 1: row, column and value loads evict-first (ld.global.cs), leaving
                        * L1 and L2 to the gathers of x; 0: the read-only cache (ld.global.nc) */
+    const int32_t *starts;   /* NULL: chunk w is [w interval, (w + 1) interval); else (segmented
+                              * kernel, coo_seg_snap) chunk w is [starts[w], starts[w + 1]), every
+                              * start a row start; coo_seg_starts_len(warps) entries */
+    const int32_t *d_starts; /* device copy of starts */
 } coo_seg_plan;
+
+/* Entries of a starts array: one per warp of the grid's whole blocks, and
+ * the end (the grid runs ceil(warps / 8) blocks of 8 warps). */
+static inline size_t coo_seg_starts_len(int32_t warps)
+{
+    return ((size_t)warps + 7) / 8 * 8 + 1;
+}
+
+/* The first entry of warp w's chunk (at most `entries`). */
+static inline long long coo_seg_begin(coo_seg_plan p, int32_t entries, long long w)
+{
+    long long b = p.starts ? p.starts[w] : w * (long long)p.interval;
+    return b < entries ? b : entries;
+}
+
+/* Rows of at most this many entries let coo_seg_snap move the chunk edges
+ * to row starts: a chunk then differs from the interval by less than one
+ * row, so warps stay balanced. */
+#define COO_SNAP_MAX_ROW 256
+
+/* The edges of plan p moved to row starts (each nominal edge w interval to
+ * the first entry at or after it that starts a row), so no row is split
+ * between chunks: with the owner write there are no carries and no carry
+ * pass, every row is stored by its one warp. Returns a malloc'd starts
+ * array (coo_seg_starts_len(p.warps) entries; the caller frees it), or NULL
+ * when a row is longer than COO_SNAP_MAX_ROW, when p has no warps, or when
+ * out of memory. row: `entries` row-sorted row indices. */
+static inline int32_t *coo_seg_snap(coo_seg_plan p, const int32_t *row, int32_t entries)
+{
+    if (p.warps <= 0 || entries <= 0)
+        return NULL;
+    for (int32_t k = 0, run = 1; k < entries; k++, run++) {
+        if (k > 0 && row[k] != row[k - 1])
+            run = 1;
+        if (run > COO_SNAP_MAX_ROW)
+            return NULL;
+    }
+    size_t n = coo_seg_starts_len(p.warps);
+    int32_t *s = (int32_t *)malloc(n * sizeof *s);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    for (size_t w = 1; w < n; w++) {
+        long long b = w * (long long)p.interval;
+        if (b >= entries)
+            b = entries;
+        while (b < entries && b > 0 && row[b] == row[b - 1])
+            b++;
+        s[w] = (int32_t)(b < s[w - 1] ? s[w - 1] : b);
+    }
+    return s;
+}
 
 /* One chunk per resident warp of the device (so every warp has the same
  * work and there is no tail wave), each a whole number of tiles of `tile`
@@ -45,7 +102,7 @@ typedef struct coo_seg_plan {
 static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int blocks_per_sm,
                                              int32_t entries, int32_t tile)
 {
-    coo_seg_plan p = {0, 0, 0};
+    coo_seg_plan p = {0, 0, 0, NULL, NULL};
     long long max_warps = COO_SEG_HOST_WARPS;
     if (dev && dev->present && dev->sm_count > 0 && blocks_per_sm > 0)
         max_warps = (long long)dev->sm_count * blocks_per_sm * (COO_SEG_BLOCK / COO_SEG_WARP);
@@ -65,7 +122,7 @@ static inline coo_seg_plan coo_seg_make_plan(const spmvlab_device *dev, int bloc
  * takes (several waves on a large matrix). */
 static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, int32_t tile)
 {
-    coo_seg_plan p = {0, 0, 0};
+    coo_seg_plan p = {0, 0, 0, NULL, NULL};
     if (entries <= 0)
         return p;
     long long interval = ((long long)chunk + tile - 1) / tile * tile;
@@ -165,8 +222,8 @@ static inline coo_seg_plan coo_seg_fixed_plan(int32_t entries, int32_t chunk, in
                 out_sums[l] = 0;                                                                 \
             }                                                                                    \
             for (int w = 0; w < per_block; w++) {                                                \
-                long long begin = (b * per_block + w) * (long long)p.interval;                   \
-                long long end = begin + p.interval < entries ? begin + p.interval : entries;     \
+                long long begin = coo_seg_begin(p, entries, b * per_block + w);                  \
+                long long end = coo_seg_begin(p, entries, b * per_block + w + 1);                \
                 int32_t carry_row = -1;                                                          \
                 T carry = 0;                                                                     \
                 const int shared = carries && begin > 0 && begin < end &&                        \

@@ -31,8 +31,8 @@ static int32_t check_written_once(coo_seg_plan p, int32_t entries, const int32_t
         owner[i] = -1;
     int32_t carries = 0, carry_rows = 0, orphans = 0;
     for (int32_t w = 0; w < p.warps; w++) {
-        long long begin = (long long)w * p.interval;
-        long long end = begin + p.interval < entries ? begin + p.interval : entries;
+        long long begin = coo_seg_begin(p, entries, w);
+        long long end = coo_seg_begin(p, entries, w + 1);
         if (begin >= end)
             continue;
         int32_t prev = begin > 0 ? row[begin - 1] : -1;
@@ -70,6 +70,33 @@ static int32_t check_written_once(coo_seg_plan p, int32_t entries, const int32_t
     return carries;
 }
 
+/* The segmented plan p with its edges moved to row starts (coo_seg_snap):
+ * edges non-decreasing, each a row start, none more than a row past its
+ * even place, every row written once and no carry; or no snap at all when
+ * a row is longer than COO_SNAP_MAX_ROW. */
+static void check_snapped(coo_seg_plan p, const spmvlab_csr *A, const int32_t *row)
+{
+    int32_t longest = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        if (A->row_ptr[i + 1] - A->row_ptr[i] > longest)
+            longest = A->row_ptr[i + 1] - A->row_ptr[i];
+    int32_t *starts = coo_seg_snap(p, row, A->nnz);
+    TEST_CHECK((starts != NULL) == (longest <= COO_SNAP_MAX_ROW));
+    if (!starts)
+        return;
+    size_t n = coo_seg_starts_len(p.warps);
+    TEST_CHECK(starts[0] == 0 && starts[n - 1] == A->nnz);
+    for (size_t w = 1; w < n; w++) {
+        long long even = (long long)w * p.interval < A->nnz ? (long long)w * p.interval : A->nnz;
+        TEST_CHECK(starts[w] >= starts[w - 1] && starts[w] >= even &&
+                   starts[w] < even + longest + (even == A->nnz));
+        TEST_CHECK(starts[w] == 0 || starts[w] == A->nnz || row[starts[w]] != row[starts[w] - 1]);
+    }
+    p.starts = starts;
+    TEST_CHECK(check_written_once(p, A->nnz, row, A->rows) == 0);
+    free(starts);
+}
+
 /* The model over chunks of 1, 2 and 5 tiles of both kernels; returns the
  * most carries a plan had (0 without entries: no plan). */
 static int32_t check_plans(const spmvlab_csr *A)
@@ -84,10 +111,12 @@ static int32_t check_plans(const spmvlab_csr *A)
     int32_t most = 0;
     for (int t = 0; t < 3; t++)
         for (int g = 0; g < 2; g++) {
-            coo_seg_plan p = {tiles[t] * granule[g], 0, 0};
+            coo_seg_plan p = {tiles[t] * granule[g], 0, 0, NULL, NULL};
             p.warps = (A->nnz + p.interval - 1) / p.interval;
             int32_t c = check_written_once(p, A->nnz, row, A->rows);
             most = c > most ? c : most;
+            if (g == 0)
+                check_snapped(p, A, row);
         }
     free(row);
     return most;
@@ -95,26 +124,32 @@ static int32_t check_plans(const spmvlab_csr *A)
 
 /* spmv_host of both kernels with zero = owner and zero = memset meets the
  * bound; describe says which write ran (owner needs an entry). */
-static void check_plugin(const spmvlab_csr *A)
+static void check_plugin(const spmvlab_csr *A, int snaps)
 {
     const char *kernels[] = {"kernel=blocked", "kernel=segmented"};
     for (int k = 0; k < 2; k++) {
-        const char *owner[] = {kernels[k], "zero=owner", NULL};
+        const char *owner[] = {kernels[k], "zero=owner", "edges=even", NULL};
         const char *memset_sets[] = {kernels[k], "zero=memset", NULL};
         test_convert_says("coo", A, owner, 3, A->nnz > 0 ? "zero=owner" : "zero=memset");
         test_convert_says("coo", A, memset_sets, 3, "zero=memset carries=0");
     }
+    /* edges at row starts: the owner write without carries, by default */
+    const char *rows[] = {"kernel=segmented", NULL};
+    test_convert_says("coo", A, rows, 3,
+                      snaps ? "zero=owner carries=0 loads=cached edges=rows" : "edges=even");
 }
 
 static void check_case(const char *name, int32_t rows, const int32_t *len, int32_t want_carries)
 {
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, rows, 1000, len, 7) == 0);
-    int32_t most = check_plans(&A);
+    int32_t most = check_plans(&A), longest = 0;
     if (want_carries && most == 0)
         fprintf(stderr, "%s: no plan had a carry\n", name);
     TEST_CHECK(!want_carries || most > 0);
-    check_plugin(&A);
+    for (int32_t i = 0; i < rows; i++)
+        longest = len[i] > longest ? len[i] : longest;
+    check_plugin(&A, A.nnz > 0 && longest <= COO_SNAP_MAX_ROW);
     spmvlab_csr_free(&A);
 }
 

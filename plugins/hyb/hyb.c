@@ -262,7 +262,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
     f->owner = f->width == 0 && f->coo_entries > 0 &&
-               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows);
+               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, 0);
 
     const spmvlab_array a[] = {
         {(void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t)},
