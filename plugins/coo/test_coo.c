@@ -3,7 +3,7 @@
  * of the segmented kernel and the 8-entry lanes and 256-entry tiles of the
  * blocked kernel give the reference result with every kernel; rows without
  * entries end as 0; the footprint is nnz * (8 + value size) (plus the
- * carry slots of zero=owner). The chunked
+ * carry slots of zero=owner and the chunk edges of edges=rows). The chunked
  * algorithms are also run directly with plans of several tiles per chunk
  * and several blocks (what a GPU plan gives on large matrices). CPU only.
  */
@@ -37,6 +37,9 @@ static void check_tiles(test_instance *t, spmvlab_dtype dtype, void *ctx)
     /* zero=owner with carries adds a carry slot per warp (row and value) */
     double carries = test_describe_value(t, "carries"), warps = test_describe_value(t, "warps");
     size_t slots = carries > 0 ? (size_t)warps * (4 + vs) : 0;
+    /* chunk edges at row starts: one per warp of the grid and the end */
+    if (strstr(test_describe(t), "edges=rows"))
+        slots += coo_seg_starts_len((int32_t)warps) * sizeof(int32_t);
     TEST_CHECK(spmvlab_instance_footprint(&t->in) == (size_t)t->pm.csr->nnz * (8 + vs) + slots);
     for (int i = 0; sets[i]; i++)
         TEST_CONTAINS(test_describe(t), sets[i]);
@@ -83,7 +86,7 @@ static void test_chunks_of_several_tiles(void)
     for (int t = 0; t < 4; t++)
         for (int kind = 0; kind < 6; kind++) { /* kinds 3-5: the same with the owner write */
             const int32_t tile = kind % 3 ? COO_BLK_TILE : COO_SEG_WARP;
-            coo_seg_plan p = {tiles[t] * tile, 0, 0};
+            coo_seg_plan p = {tiles[t] * tile, 0, 0, NULL, NULL};
             p.warps = (A.nnz + p.interval - 1) / p.interval;
             coo_own own = {0};
             double *carries = NULL;
