@@ -50,11 +50,9 @@ typedef struct coo_opts {
     int zero;   /* COO_ZERO_* (coo_owner.h) */
     int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
     int loads;  /* COO_LOADS_* */
-    int edges;  /* COO_EDGES_* */
+    int edges;  /* COO_EDGES_* (coo_owner.h) */
 } coo_opts;
 
-/* The edges option's choices, in the order of its "a|b|c" text. */
-enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
 
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros, or from 2^17 with more than 12 a row on average, else segmented"),
@@ -153,9 +151,8 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->val, A->val, n * vs);
 
     /* Edges at row starts (segmented), and with them the owner write without carries. */
-    const int snappable = f->kernel == COO_KERNEL_SEGMENTED && A->nnz > 0 &&
-                          o->edges != COO_EDGES_EVEN &&
-                          coo_longest_row(A->row_ptr, A->rows) <= COO_SNAP_MAX_ROW;
+    const int snappable = coo_snappable(f->kernel == COO_KERNEL_SEGMENTED, o->edges, A->nnz,
+                                        coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
                coo_zero_is_owner(o->zero, A->nnz, A->rows, snappable);
     if (snappable && (o->edges == COO_EDGES_ROWS || f->owner)) {

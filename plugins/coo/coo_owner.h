@@ -83,6 +83,18 @@ static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows, int sna
     return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows, snapped) : zero == COO_ZERO_OWNER;
 }
 
+/* The edges option's choices (coo's edges, hyb's coo_edges), in the order
+ * of their "a|b|c" text. */
+enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
+
+/* 1 when the chunk edges of the segmented kernel may move to row starts
+ * (coo_seg_snap) for the edges option's value over `entries` entries whose
+ * longest row holds `longest`. */
+static inline int coo_snappable(int segmented, int edges, int64_t entries, int32_t longest)
+{
+    return segmented && entries > 0 && edges != COO_EDGES_EVEN && longest <= COO_SNAP_MAX_ROW;
+}
+
 /* The carry slots of one plan. */
 typedef struct coo_own {
     int32_t carries; /* warps whose first row continues from the previous chunk */

@@ -59,6 +59,7 @@ typedef struct hyb_opts {
     int coo_kernel;      /* HYB_COO_* */
     int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
     int coo_loads;       /* COO_LOADS_* (../coo/coo_rule.h) */
+    int coo_edges;       /* COO_EDGES_* (../coo/coo_owner.h) */
 } hyb_opts;
 
 #define HYB_ALL 2147483647.0 /* no upper bound on a count */
@@ -73,6 +74,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write (the coo plugin's edges option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -145,11 +147,11 @@ static void hyb_destroy(void *fmt)
     hyb_format *f = fmt;
     if (!f)
         return;
-    void *dev[] = {f->d_ell_col, f->d_ell_val, f->d_coo_row, f->d_coo_col, f->d_coo_val};
-    void *host[] = {f->ell_col, f->ell_val, f->coo_row, f->coo_col, f->coo_val};
-    spmvlab_free_all(f->ctx, dev, 5);
+    void *dev[] = {f->d_ell_col, f->d_ell_val, f->d_coo_row, f->d_coo_col, f->d_coo_val, f->d_starts};
+    void *host[] = {f->ell_col, f->ell_val, f->coo_row, f->coo_col, f->coo_val, f->starts};
+    spmvlab_free_all(f->ctx, dev, 6);
     coo_own_free(f->ctx, &f->own);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         free(host[i]);
     free(f);
 }
@@ -261,8 +263,20 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
     f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
+    const int snappable =
+        f->width == 0 && coo_snappable(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges,
+                                       f->coo_entries, coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->width == 0 && f->coo_entries > 0 &&
-               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, 0);
+               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, snappable);
+    if (snappable && (o->coo_edges == COO_EDGES_ROWS || f->owner)) {
+        f->starts = coo_seg_snap(f->plan, f->coo_row, f->coo_entries);
+        if (!f->starts) {
+            hyb_destroy(f);
+            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d chunk edges",
+                             f->plan.warps);
+        }
+        f->plan.starts = f->starts;
+    }
 
     const spmvlab_array a[] = {
         {(void **)&f->d_ell_col, f->ell_col, ns * sizeof(int32_t)},
@@ -270,8 +284,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_coo_row, f->coo_row, nc * sizeof(int32_t)},
         {(void **)&f->d_coo_col, f->coo_col, nc * sizeof(int32_t)},
         {&f->d_coo_val, f->coo_val, nc * es},
+        {(void **)&f->d_starts, f->starts,
+         (f->starts ? coo_seg_starts_len(f->plan.warps) : 0) * sizeof(int32_t)},
     };
-    st = spmvlab_put_all(ctx, a, 5, err);
+    st = spmvlab_put_all(ctx, a, f->starts ? 6 : 5, err);
+    f->plan.d_starts = f->d_starts;
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->coo_entries, f->coo_row, es, &f->own, err);
     return spmvlab_converted(st, f, hyb_destroy, out);
@@ -344,13 +361,13 @@ static void hyb_describe(const void *fmt, char *buf, size_t len)
     snprintf(buf, len,
              "ell_width=%d ell_lanes=%d ell_slots=%lld ell_entries=%d ell_fill=%.3f guarded=%d "
              "coo_entries=%d coo_share=%.3f coo_kernel=%s coo_warps=%d coo_chunk=%d coo_zero=%s "
-             "coo_loads=%s",
+             "coo_loads=%s coo_edges=%s",
              f->width, f->lanes, slots, f->ell_entries,
              f->ell_entries ? (double)slots / (double)f->ell_entries : 0.0, f->guarded,
              f->coo_entries, nnz ? (double)f->coo_entries / (double)nnz : 0.0,
              f->coo_kernel == HYB_COO_BLOCKED ? "blocked" : "segmented", f->plan.warps,
              f->plan.interval, f->width > 0 ? "ell" : f->owner ? "owner" : "memset",
-             f->plan.stream ? "stream" : "cached");
+             f->plan.stream ? "stream" : "cached", f->starts ? "rows" : "even");
 }
 
 SPMVLAB_PLUGIN_DEFINE(hyb, "1.1.0", SPMVLAB_DTYPES_F64_F32,

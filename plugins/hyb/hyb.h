@@ -46,6 +46,7 @@ typedef struct hyb_format {
     coo_seg_plan plan;    /* chunk per warp of the COO kernel (coo_segmented.h) */
     int owner;            /* pure COO written without a memset (../coo/coo_owner.h) */
     coo_own own;          /* owner: the carry slots */
+    int32_t *starts;      /* pure COO, segmented: chunk edges at row starts (plan.starts), or NULL */
     /* host copies, read by spmv_host */
     int32_t *ell_col;           /* rows*K columns, -1 in padding */
     void *ell_val;              /* rows*K values, 0 in padding */
@@ -56,6 +57,7 @@ typedef struct hyb_format {
     void *d_ell_val;
     int32_t *d_coo_row, *d_coo_col;
     void *d_coo_val;
+    int32_t *d_starts;
 } hyb_format;
 
 /* y[i] = sum of row i's ELL part for every row (plain store), `lanes` lanes
