@@ -60,7 +60,7 @@ static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks (none with edges at row starts); auto: owner where the segmented kernel's edges can move to row starts (edges), or from 2^20 non-zeros with at most 12 a row on average, else memset"),
     SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
     SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
-    SPMVLAB_ENUM_OPTION(coo_opts, edges, "auto", "rows|even|auto", "segmented: where the warps' chunks begin; rows: each edge moved on to the next row start when no row holds more than 256 entries (no row split between warps: the owner write needs no carry pass), else even; even: every interval entries; auto: rows with the owner write, else even. The blocked kernel keeps even edges (its 16-byte loads need them)"),
+    SPMVLAB_ENUM_OPTION(coo_opts, edges, "auto", "rows|even|auto", "segmented: where the warps' chunks begin; rows: each edge moved on to the next row start when no row holds more than 256 entries or more than a chunk (no row split between warps: the owner write needs no carry pass), else even; even: every interval entries; auto: rows with the owner write, else even. The blocked kernel keeps even edges (its 16-byte loads need them)"),
     {NULL}};
 
 /* items must be 4 or 8. */
@@ -151,8 +151,8 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->val, A->val, n * vs);
 
     /* Edges at row starts (segmented), and with them the owner write without carries. */
-    const int snappable = coo_snappable(f->kernel == COO_KERNEL_SEGMENTED, o->edges, A->nnz,
-                                        coo_longest_row(A->row_ptr, A->rows));
+    const int snappable = coo_snappable(f->kernel == COO_KERNEL_SEGMENTED, o->edges, f->plan,
+                                        A->nnz, coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
                coo_zero_is_owner(o->zero, A->nnz, A->rows, snappable);
     if (snappable && (o->edges == COO_EDGES_ROWS || f->owner)) {

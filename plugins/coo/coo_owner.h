@@ -87,12 +87,13 @@ static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows, int sna
  * of their "a|b|c" text. */
 enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
 
-/* 1 when the chunk edges of the segmented kernel may move to row starts
+/* 1 when the chunk edges of the segmented plan p may move to row starts
  * (coo_seg_snap) for the edges option's value over `entries` entries whose
  * longest row holds `longest`. */
-static inline int coo_snappable(int segmented, int edges, int64_t entries, int32_t longest)
+static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_t entries,
+                                int32_t longest)
 {
-    return segmented && entries > 0 && edges != COO_EDGES_EVEN && longest <= COO_SNAP_MAX_ROW;
+    return segmented && entries > 0 && edges != COO_EDGES_EVEN && coo_seg_can_snap(p, longest);
 }
 
 /* The carry slots of one plan. */

@@ -56,28 +56,40 @@ static inline long long coo_seg_begin(coo_seg_plan p, int32_t entries, long long
     return b < entries ? b : entries;
 }
 
-/* Rows of at most this many entries let coo_seg_snap move the chunk edges
- * to row starts: a chunk then differs from the interval by less than one
- * row, so warps stay balanced. */
+/* Rows of at most this many entries, and of at most one chunk, let
+ * coo_seg_snap move the chunk edges to row starts: a chunk then differs from
+ * the interval by less than one row, at most twice the interval, so warps
+ * stay balanced. A longer row would leave its warp the slowest by far (H100,
+ * PGPgiantcompo, rows of up to 205 entries, chunks of 32: 4.85 against
+ * 3.52 us with even edges; docs/perf/2026-11-24-h100-b/cooedges.csv). */
 #define COO_SNAP_MAX_ROW 256
+
+/* Whether plan p's edges may move to row starts when the longest row holds
+ * `longest` entries. */
+static inline int coo_seg_can_snap(coo_seg_plan p, int32_t longest)
+{
+    return p.warps > 0 && longest <= COO_SNAP_MAX_ROW && longest <= p.interval;
+}
 
 /* The edges of plan p moved to row starts (each nominal edge w interval to
  * the first entry at or after it that starts a row), so no row is split
  * between chunks: with the owner write there are no carries and no carry
  * pass, every row is stored by its one warp. Returns a malloc'd starts
  * array (coo_seg_starts_len(p.warps) entries; the caller frees it), or NULL
- * when a row is longer than COO_SNAP_MAX_ROW, when p has no warps, or when
- * out of memory. row: `entries` row-sorted row indices. */
+ * when coo_seg_can_snap refuses the longest row, when there are no entries,
+ * or when out of memory. row: `entries` row-sorted row indices. */
 static inline int32_t *coo_seg_snap(coo_seg_plan p, const int32_t *row, int32_t entries)
 {
-    if (p.warps <= 0 || entries <= 0)
+    if (entries <= 0)
         return NULL;
+    int32_t longest = 0;
     for (int32_t k = 0, run = 1; k < entries; k++, run++) {
         if (k > 0 && row[k] != row[k - 1])
             run = 1;
-        if (run > COO_SNAP_MAX_ROW)
-            return NULL;
+        longest = run > longest ? run : longest;
     }
+    if (!coo_seg_can_snap(p, longest))
+        return NULL;
     size_t n = coo_seg_starts_len(p.warps);
     int32_t *s = (int32_t *)malloc(n * sizeof *s);
     if (!s)

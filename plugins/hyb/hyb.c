@@ -74,7 +74,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
-    SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write (the coo plugin's edges option)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries or more than a chunk (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write (the coo plugin's edges option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -264,7 +264,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
     const int snappable =
-        f->width == 0 && coo_snappable(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges,
+        f->width == 0 && coo_snappable(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges, f->plan,
                                        f->coo_entries, coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, snappable);
