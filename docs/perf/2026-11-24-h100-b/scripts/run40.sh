@@ -2,7 +2,7 @@
 # The coo and hyb GPU tests with loads = staged, the three sets with the staged
 # kernels beside the defaults and cuSPARSE (coostaged.csv), and Nsight Compute
 # on uniform-k32 (ncu.txt).
-. "$(dirname "$0")/session.sh"
+. "$(dirname "$0")/../../2026-11-24-h100/scripts/session.sh"
 gputest ctest-gpu-coo-hyb.log "coo|hyb"
 sets
 $B run -c docs/perf/ini/2026-11-24-coo-staged-f64.ini data --set small --set large --reps 30 --time-budget-ms 150 -o $OUT/coostaged.csv > $OUT/coostaged.log 2>&1; echo "run: $?"

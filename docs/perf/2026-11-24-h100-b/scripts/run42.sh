@@ -2,7 +2,7 @@
 # Every GPU test, then the three sets with edges = auto (chunk edges at row
 # starts only where no row is longer than a chunk) against edges = even and
 # cuSPARSE (cooedges2.csv).
-. "$(dirname "$0")/session.sh"
+. "$(dirname "$0")/../../2026-11-24-h100/scripts/session.sh"
 gputest ctest-gpu.log
 sets
 $B run -c docs/perf/ini/2026-11-24-coo-edges-f64.ini data --set small --set large --reps 30 --time-budget-ms 150 -o $OUT/cooedges2.csv > $OUT/cooedges2.log 2>&1; echo "run: $?"
