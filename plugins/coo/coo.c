@@ -155,14 +155,11 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                         A->nnz, coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
                coo_zero_is_owner(o->zero, A->nnz, A->rows, snappable);
-    if (snappable && (o->edges == COO_EDGES_ROWS || f->owner)) {
-        f->starts = coo_seg_snap(f->plan, f->row_idx, f->nnz);
-        if (!f->starts) {
-            coo_destroy(f);
-            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d chunk edges",
-                             f->plan.warps);
-        }
-        f->plan.starts = f->starts;
+    spmvlab_status st = coo_own_edges(ctx, snappable, o->edges, f->owner, &f->plan, f->row_idx,
+                                      f->nnz, &f->starts, err);
+    if (st != SPMVLAB_OK) {
+        coo_destroy(f);
+        return st;
     }
     const size_t ns = f->starts ? coo_seg_starts_len(f->plan.warps) : 0;
     const spmvlab_array a[] = {
@@ -171,7 +168,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {&f->d_val, f->val, n * vs},
         {(void **)&f->d_starts, f->starts, ns * sizeof(int32_t)},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, a, f->starts ? 4 : 3, err);
+    st = spmvlab_put_all(ctx, a, f->starts ? 4 : 3, err);
     f->plan.d_starts = f->d_starts;
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->nnz, f->row_idx, vs, &f->own, err);

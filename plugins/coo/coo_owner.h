@@ -96,6 +96,24 @@ static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_
     return segmented && entries > 0 && edges != COO_EDGES_EVEN && coo_seg_can_snap(p, longest);
 }
 
+/* The edges the owner rule settled on: where they may move (snappable) and
+ * are asked to (edges = rows, or auto with the owner write), plan p's edges
+ * moved to row starts, kept in *starts and p->starts; else *starts = NULL.
+ * Returns OK, or NOMEM with the sentence in err. */
+static inline spmvlab_status coo_own_edges(spmvlab_ctx *ctx, int snappable, int edges, int owner,
+                                           coo_seg_plan *p, const int32_t *row, int32_t entries,
+                                           int32_t **starts, spmvlab_err *err)
+{
+    *starts = NULL;
+    if (!snappable || (edges != COO_EDGES_ROWS && !owner))
+        return SPMVLAB_OK;
+    *starts = coo_seg_snap(*p, row, entries);
+    if (!*starts)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d chunk edges", p->warps);
+    p->starts = *starts;
+    return SPMVLAB_OK;
+}
+
 /* The carry slots of one plan. */
 typedef struct coo_own {
     int32_t carries; /* warps whose first row continues from the previous chunk */

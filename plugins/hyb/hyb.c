@@ -268,14 +268,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                        f->coo_entries, coo_longest_row(A->row_ptr, A->rows));
     f->owner = f->width == 0 && f->coo_entries > 0 &&
                coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, snappable);
-    if (snappable && (o->coo_edges == COO_EDGES_ROWS || f->owner)) {
-        f->starts = coo_seg_snap(f->plan, f->coo_row, f->coo_entries);
-        if (!f->starts) {
-            hyb_destroy(f);
-            return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d chunk edges",
-                             f->plan.warps);
-        }
-        f->plan.starts = f->starts;
+    st = coo_own_edges(ctx, snappable, o->coo_edges, f->owner, &f->plan, f->coo_row,
+                       f->coo_entries, &f->starts, err);
+    if (st != SPMVLAB_OK) {
+        hyb_destroy(f);
+        return st;
     }
 
     const spmvlab_array a[] = {
