@@ -58,7 +58,7 @@ static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros, or from 2^17 with more than 12 a row on average, else segmented"),
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries, else 8"),
     SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks (none with edges at row starts); auto: owner where the segmented kernel's edges can move to row starts (edges), or from 2^20 non-zeros with at most 12 a row on average, else memset"),
-    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: 512 for the blocked kernel from 2^20 non-zeros, else one chunk per resident warp (a single wave)"),
+    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: from 2^20 non-zeros 512 (blocked) or 256 (segmented) over many waves, else one chunk per resident warp (a single wave)"),
     SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
     SPMVLAB_ENUM_OPTION(coo_opts, edges, "auto", "rows|even|auto", "segmented: where the warps' chunks begin; rows: each edge moved on to the next row start when no row holds more than 256 entries or more than a chunk (no row split between warps: the owner write needs no carry pass), else even; even: every interval entries; auto: rows with the owner write, else even. The blocked kernel keeps even edges (its 16-byte loads need them)"),
     {NULL}};
@@ -123,9 +123,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
     /* Fixed chunks, or one chunk per resident warp (the occupancy query only then). */
     const int32_t tile = f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
-    const int32_t chunk = o->chunk != SPMVLAB_AUTO            ? o->chunk
-                          : f->kernel == COO_KERNEL_BLOCKED ? coo_auto_chunk(A->nnz)
-                                                            : 0;
+    const int32_t chunk = o->chunk != SPMVLAB_AUTO ? o->chunk
+                          : f->kernel == COO_KERNEL_ATOMIC ? 0
+                                                           : coo_auto_chunk(f->kernel == COO_KERNEL_BLOCKED, A->nnz);
     f->plan = chunk > 0 ? coo_seg_fixed_plan(A->nnz, chunk, tile)
                         : coo_seg_make_plan(ctx->device,
                                             ctx->device->present

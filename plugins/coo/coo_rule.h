@@ -71,11 +71,23 @@ static inline int32_t coo_longest_row(const int32_t *row_ptr, int32_t rows)
 #define COO_BLK_CHUNK 512
 #define COO_BLK_ITEMS4_MEAN 12.0
 
-/* The chunk `chunk = auto` takes for the blocked kernel: COO_BLK_CHUNK
- * entries from COO_AUTO_MIN_NNZ on, else 0 (one chunk per resident warp). */
-static inline int32_t coo_auto_chunk(int32_t nnz)
+/* The segmented kernel on a large matrix: chunks of COO_SEG_CHUNK entries
+ * over many waves. H100, f64 (docs/perf/2026-11-24-h100-c/coochunk.csv,
+ * chunks of 256 against one chunk per resident warp, 1920-3136 entries):
+ * mixed-1m 193.8 against 199.5 us, rmat-s22-ef4 200.6 against 209.4,
+ * rmat-s20-ef8-sym 145.8 against 150.4, mixed-2m 150.9 against 154.1,
+ * longrows-2m 129.1 against 152.6, longrows-dense 101.9 against 110.2;
+ * chunks of 512 were within 1 % of 256 and 1024 slower (mixed-2m 158.7).
+ * A warp that finishes its chunk early leaves room for the next one, where
+ * a single wave waits for its slowest warp. */
+#define COO_SEG_CHUNK 256
+
+/* The chunk `chunk = auto` takes from COO_AUTO_MIN_NNZ entries on:
+ * COO_BLK_CHUNK for the blocked kernel, COO_SEG_CHUNK for the segmented
+ * one; below it 0 (one chunk per resident warp). */
+static inline int32_t coo_auto_chunk(int blocked, int64_t entries)
 {
-    return nnz >= COO_AUTO_MIN_NNZ ? COO_BLK_CHUNK : 0;
+    return entries < COO_AUTO_MIN_NNZ ? 0 : blocked ? COO_BLK_CHUNK : COO_SEG_CHUNK;
 }
 
 /* The entries a lane `items = auto` takes for the blocked kernel. */

@@ -139,8 +139,10 @@ int main(void)
     spmvlab_csr_free(&A);
     test_chunks_of_several_tiles();
     /* the auto rules of coo_rule.h: chunks of 512 and 4 entries a lane on
-     * large matrices of short rows; one chunk per resident warp below 2^20 */
-    TEST_CHECK(coo_auto_chunk(1 << 20) == COO_BLK_CHUNK && coo_auto_chunk((1 << 20) - 1) == 0);
+     * large matrices of short rows, chunks of 256 for the segmented kernel;
+     * one chunk per resident warp below 2^20 */
+    TEST_CHECK(coo_auto_chunk(1, 1 << 20) == COO_BLK_CHUNK && coo_auto_chunk(1, (1 << 20) - 1) == 0);
+    TEST_CHECK(coo_auto_chunk(0, 1 << 20) == COO_SEG_CHUNK && coo_auto_chunk(0, (1 << 20) - 1) == 0);
     TEST_CHECK(coo_auto_items(1000, 12000) == 4 && coo_auto_items(1000, 12001) == 8);
     coo_seg_plan p = coo_seg_fixed_plan(100000, 512, COO_BLK_TILE);
     TEST_CHECK(p.interval == 512 && p.warps == 196);

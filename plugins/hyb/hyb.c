@@ -60,6 +60,7 @@ typedef struct hyb_opts {
     int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
     int coo_loads;       /* COO_LOADS_* (../coo/coo_rule.h) */
     int coo_edges;       /* COO_EDGES_* (../coo/coo_owner.h) */
+    int coo_chunk;       /* COO entries per warp's chunk, or SPMVLAB_AUTO */
 } hyb_opts;
 
 #define HYB_ALL 2147483647.0 /* no upper bound on a count */
@@ -75,6 +76,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries or more than a chunk (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write (the coo plugin's edges option)"),
+    SPMVLAB_AUTO_OPTION(hyb_opts, coo_chunk, 32, 1073741824, "the COO part's entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: from 2^20 COO entries 512 (blocked) or 256 (segmented) over many waves, else one chunk per resident warp (the coo plugin's chunk option)"),
     {NULL}};
 
 /* ell_lanes must be a power of two. */
@@ -257,10 +259,16 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->coo_kernel = o->coo_kernel == HYB_COO_AUTO
                         ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? HYB_COO_BLOCKED : HYB_COO_SEGMENTED)
                         : o->coo_kernel;
-    f->plan = coo_seg_make_plan(
-        ctx->device,
-        ctx->device->present ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0) : 0,
-        f->coo_entries, f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP);
+    const int32_t tile = f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
+    const int32_t chunk = o->coo_chunk != SPMVLAB_AUTO
+                              ? o->coo_chunk
+                              : coo_auto_chunk(f->coo_kernel == HYB_COO_BLOCKED, f->coo_entries);
+    f->plan = chunk > 0 ? coo_seg_fixed_plan(f->coo_entries, chunk, tile)
+                        : coo_seg_make_plan(ctx->device,
+                                            ctx->device->present
+                                                ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0)
+                                                : 0,
+                                            f->coo_entries, tile);
     f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
     const int snappable =
