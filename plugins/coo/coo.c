@@ -117,10 +117,14 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 {
     const coo_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(coo_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    const size_t vs = spmvlab_dtype_size(A->dtype);
+    const int random = (o->kernel == COO_KERNEL_AUTO || o->items == SPMVLAB_AUTO) &&
+                       coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, vs);
     f->kernel = o->kernel == COO_KERNEL_AUTO
-                    ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? COO_KERNEL_BLOCKED : COO_KERNEL_SEGMENTED)
+                    ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz, random) ? COO_KERNEL_BLOCKED
+                                                                             : COO_KERNEL_SEGMENTED)
                     : o->kernel;
-    f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz) : o->items;
+    f->items = o->items == SPMVLAB_AUTO ? coo_auto_items(A->rows, A->nnz, random) : o->items;
     /* Fixed chunks, or one chunk per resident warp (the occupancy query only then). */
     const int32_t tile = f->kernel == COO_KERNEL_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
     const int32_t chunk = o->chunk != SPMVLAB_AUTO ? o->chunk
@@ -132,9 +136,12 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
                                                 : 0,
                                             A->nnz, tile);
-    f->plan.stream = coo_loads_stream(o->loads, A->nnz, spmvlab_dtype_size(A->dtype), ctx->device);
+    const int32_t longest = coo_longest_row(A->row_ptr, A->rows);
+    if (o->chunk == SPMVLAB_AUTO)
+        f->plan = coo_snap_plan(f->kernel == COO_KERNEL_SEGMENTED, o->edges, f->plan, A->nnz, longest);
+    f->plan.stream = coo_loads_stream(o->loads, A->nnz, vs, ctx->device);
 
-    size_t n = (size_t)A->nnz, vs = spmvlab_dtype_size(A->dtype);
+    size_t n = (size_t)A->nnz;
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
     f->row_idx = malloc(n * sizeof(int32_t) + 1);
     f->col_idx = malloc(n * sizeof(int32_t) + 1);
@@ -152,9 +159,9 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 
     /* Edges at row starts (segmented), and with them the owner write without carries. */
     const int snappable = coo_snappable(f->kernel == COO_KERNEL_SEGMENTED, o->edges, f->plan,
-                                        A->nnz, coo_longest_row(A->row_ptr, A->rows));
+                                        A->nnz, longest);
     f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               coo_zero_is_owner(o->zero, A->nnz, A->rows, snappable);
+               coo_zero_is_owner(o->zero, A->nnz, A->rows, vs, snappable);
     spmvlab_status st = coo_own_edges(ctx, snappable, o->edges, f->owner, &f->plan, f->row_idx,
                                       f->nnz, &f->starts, err);
     if (st != SPMVLAB_OK) {

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "coo_blocked.h"
+#include "coo_rule.h"
 #include "coo_segmented.h"
 #include "spmvlab/plugin.h"
 #include "spmvlab/plugin_helpers.h"
@@ -68,19 +69,32 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 #define COO_OWN_MIN_NNZ (1 << 20)
 #define COO_OWN_MAX_MEAN 12.0
 
-/* 1 when auto takes the owner write for `nnz` entries over `rows` rows;
- * snapped: the chunk edges can be moved to row starts (coo_seg_snap, the
- * segmented kernel), so the owner write has no carries and is one kernel
- * where the memset write is a memset and a kernel. */
-static inline int coo_auto_owner(int64_t nnz, int32_t rows, int snapped)
+/* auto also takes the owner write, carries and all, where y has at most
+ * COO_OWN_SMALL_Y bytes: a memset that small costs about 1 us more than a
+ * larger one. H100, f64, segmented kernel with even edges
+ * (docs/perf/2026-11-24-h100-c/coozero.csv, memset against owner): every
+ * one of the 22 matrices of 2-500 rows took 3.8-4.9 us with the memset and
+ * 1.8-3.8 with the owner write (mbeacxc, 496 rows: 4.86 against 3.78;
+ * lp_e226 4.08 against 3.11), every one of 677 rows and more 2.9-3.2 with
+ * the memset, 0.2-0.4 us less than with the owner write (reorientation_1,
+ * 677 rows: 2.94 against 3.29). */
+#define COO_OWN_SMALL_Y 4096
+
+/* 1 when auto takes the owner write for `nnz` entries over `rows` rows of
+ * value_bytes a value; snapped: the chunk edges can be moved to row starts
+ * (coo_seg_snap, the segmented kernel), so the owner write has no carries
+ * and is one kernel where the memset write is a memset and a kernel. */
+static inline int coo_auto_owner(int64_t nnz, int32_t rows, size_t value_bytes, int snapped)
 {
-    return rows > 0 && (snapped || (nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows));
+    return rows > 0 && (snapped || (double)rows * (double)value_bytes <= COO_OWN_SMALL_Y ||
+                        (nnz >= COO_OWN_MIN_NNZ && (double)nnz <= COO_OWN_MAX_MEAN * (double)rows));
 }
 
 /* Whether the zero option's value asks for the owner write (auto: the rule). */
-static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows, int snapped)
+static inline int coo_zero_is_owner(int zero, int64_t nnz, int32_t rows, size_t value_bytes,
+                                    int snapped)
 {
-    return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows, snapped) : zero == COO_ZERO_OWNER;
+    return zero == COO_ZERO_AUTO ? coo_auto_owner(nnz, rows, value_bytes, snapped) : zero == COO_ZERO_OWNER;
 }
 
 /* The edges option's choices (coo's edges, hyb's coo_edges), in the order
@@ -89,11 +103,38 @@ enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
 
 /* 1 when the chunk edges of the segmented plan p may move to row starts
  * (coo_seg_snap) for the edges option's value over `entries` entries whose
- * longest row holds `longest`. */
+ * longest row holds `longest`. auto moves them only below COO_AUTO_MIN_NNZ
+ * entries, where a call is a few microseconds and one kernel instead of two
+ * is what counts: on large matrices edges off the 32-entry grid cost loads.
+ * H100, f64, segmented kernel with chunks of 256
+ * (docs/perf/2026-11-24-h100-c/cookernel.csv, moved edges with the owner
+ * write against even edges with the owner write and with the memset):
+ * banded-bw32 88.4 against 80.7 and 78.2 us, blocks-3x3 141.3 against 130.4
+ * and 125.5, uniform-k24 172.9 against 164.3 and 162.6. */
 static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_t entries,
                                 int32_t longest)
 {
-    return segmented && entries > 0 && edges != COO_EDGES_EVEN && coo_seg_can_snap(p, longest);
+    return segmented && entries > 0 && edges != COO_EDGES_EVEN &&
+           (edges == COO_EDGES_ROWS || entries < COO_AUTO_MIN_NNZ) && coo_seg_can_snap(p, longest);
+}
+
+/* The plan `chunk = auto` and `edges = auto` take for the segmented kernel
+ * below COO_AUTO_MIN_NNZ entries: where the longest row is longer than plan
+ * p's interval but at most twice it (and COO_SNAP_MAX_ROW), the interval
+ * widened to whole tiles over that row, so that the edges can move to row
+ * starts; else p. H100, f64 (docs/perf/2026-11-24-h100-c/coozero.csv,
+ * chunks of 64 with moved edges against 32 with a memset): de2010 (rows of
+ * up to 45) 3.48 against 4.12 us, vt2010 (57) 3.73 against 4.32, Erdos971
+ * (41) 3.02 against 4.27, lp_share1b (37) 2.69 against 4.01. Four times
+ * the interval loses (lp_e226, rows of 110: 4.75 against 4.08 with chunks
+ * of 128; watt_2, 128: 3.79 against 3.07). */
+static inline coo_seg_plan coo_snap_plan(int segmented, int edges, coo_seg_plan p, int64_t entries,
+                                         int32_t longest)
+{
+    if (!segmented || edges != COO_EDGES_AUTO || entries <= 0 || entries >= COO_AUTO_MIN_NNZ ||
+        coo_seg_can_snap(p, longest) || longest > 2 * (int64_t)p.interval || longest > COO_SNAP_MAX_ROW)
+        return p;
+    return coo_seg_fixed_plan((int32_t)entries, longest, COO_SEG_WARP);
 }
 
 /* The edges the owner rule settled on: where they may move (snappable) and

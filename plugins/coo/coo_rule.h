@@ -32,22 +32,6 @@
 #define COO_AUTO_SMALL_NNZ (1 << 17)
 #define COO_AUTO_SMALL_MEAN 12.0
 
-/* 1 when `auto` takes the blocked kernel for a CSR row pointer of rows rows
- * and nnz non-zeros, 0 for the segmented one. */
-static inline int coo_auto_blocked(const int32_t *row_ptr, int32_t rows, int32_t nnz)
-{
-    if (rows == 0 || nnz < COO_AUTO_SMALL_NNZ)
-        return 0;
-    if (nnz < COO_AUTO_MIN_NNZ && (double)nnz <= COO_AUTO_SMALL_MEAN * rows)
-        return 0;
-    double mean = (double)nnz / rows, ss = 0;
-    for (int32_t i = 0; i < rows; i++) {
-        double d = (double)(row_ptr[i + 1] - row_ptr[i]) - mean;
-        ss += d * d;
-    }
-    return sqrt(ss / rows) <= COO_AUTO_MAX_CV * mean;
-}
-
 /* The most entries a row of the CSR row pointer holds (0 without rows). */
 static inline int32_t coo_longest_row(const int32_t *row_ptr, int32_t rows)
 {
@@ -90,10 +74,75 @@ static inline int32_t coo_auto_chunk(int blocked, int64_t entries)
     return entries < COO_AUTO_MIN_NNZ ? 0 : blocked ? COO_BLK_CHUNK : COO_SEG_CHUNK;
 }
 
-/* The entries a lane `items = auto` takes for the blocked kernel. */
-static inline int coo_auto_items(int32_t rows, int32_t nnz)
+/* Random columns (COO_AUTO_MIN_NNZ on, rows of more than
+ * COO_BLK_ITEMS4_MEAN entries on average): at least COO_RANDOM_SHARE of the
+ * entries open a new 32-byte sector of x within their row. Then the blocked
+ * kernel takes 4 entries a lane, and from COO_RANDOM_SEG_MEAN entries a row
+ * the segmented kernel takes over. H100, f64
+ * (docs/perf/2026-11-24-h100-c/cookernel.csv; uniform matrices of 16 M
+ * non-zeros, k random columns a row, share 1.0): 8 entries a lane against 4
+ * and the segmented kernel (chunks of 256, even edges, memset) took k = 16
+ * 168.8 against 164.2 and 168.5 us, k = 24 166.4 against 161.4 and 162.6,
+ * k = 32 166.1 against 162.1 and 159.3, k = 64 162.0 against 158.2 and
+ * 152.4. Stencils, bands and blocks (share 0.26-0.78; 0.50 for
+ * stencil3d27-90, 0.33-0.49 for the blocks) keep 8 a lane, which streams
+ * their x sectors from L1: stencil3d27-90 107.1 against 113.8 with 4,
+ * blocks-3x3 117.3 against 124.3, banded-bw32 71.8 against 75.2. */
+#define COO_RANDOM_SHARE 0.9
+#define COO_RANDOM_SEG_MEAN 28.0
+
+/* The share of the entries of a CSR matrix that open a new 32-byte sector
+ * of x (value_bytes a value) within their row; the first of a row always
+ * does. About 1 for random columns, less where neighbours share sectors. */
+static inline double coo_x_sector_share(const int32_t *row_ptr, const int32_t *col_idx,
+                                        int32_t rows, size_t value_bytes)
 {
-    return rows > 0 && (double)nnz <= COO_BLK_ITEMS4_MEAN * rows ? 4 : 8;
+    const int32_t per = value_bytes < 32 ? (int32_t)(32 / value_bytes) : 1;
+    long long opened = 0;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t prev = -1;
+        for (int32_t k = row_ptr[i]; k < row_ptr[i + 1]; k++) {
+            const int32_t sector = col_idx[k] / per;
+            opened += sector != prev;
+            prev = sector;
+        }
+    }
+    return row_ptr[rows] > 0 ? (double)opened / row_ptr[rows] : 0;
+}
+
+/* 1 when the random-column rule applies: a large matrix whose rows average
+ * more than COO_BLK_ITEMS4_MEAN entries and whose columns are random
+ * (COO_RANDOM_SHARE; the share is counted only then). */
+static inline int coo_auto_random(const int32_t *row_ptr, const int32_t *col_idx, int32_t rows,
+                                  int32_t nnz, size_t value_bytes)
+{
+    return rows > 0 && nnz >= COO_AUTO_MIN_NNZ && (double)nnz > COO_BLK_ITEMS4_MEAN * rows &&
+           coo_x_sector_share(row_ptr, col_idx, rows, value_bytes) >= COO_RANDOM_SHARE;
+}
+
+/* 1 when `auto` takes the blocked kernel for a CSR row pointer of rows rows
+ * and nnz non-zeros, 0 for the segmented one; random: coo_auto_random. */
+static inline int coo_auto_blocked(const int32_t *row_ptr, int32_t rows, int32_t nnz, int random)
+{
+    if (rows == 0 || nnz < COO_AUTO_SMALL_NNZ)
+        return 0;
+    if (nnz < COO_AUTO_MIN_NNZ && (double)nnz <= COO_AUTO_SMALL_MEAN * rows)
+        return 0;
+    if (random && (double)nnz >= COO_RANDOM_SEG_MEAN * rows)
+        return 0;
+    double mean = (double)nnz / rows, ss = 0;
+    for (int32_t i = 0; i < rows; i++) {
+        double d = (double)(row_ptr[i + 1] - row_ptr[i]) - mean;
+        ss += d * d;
+    }
+    return sqrt(ss / rows) <= COO_AUTO_MAX_CV * mean;
+}
+
+/* The entries a lane `items = auto` takes for the blocked kernel; random:
+ * coo_auto_random. */
+static inline int coo_auto_items(int32_t rows, int32_t nnz, int random)
+{
+    return random || (rows > 0 && (double)nnz <= COO_BLK_ITEMS4_MEAN * rows) ? 4 : 8;
 }
 
 /* loads = auto: evict-first loads (stream) when the three arrays, nnz x

@@ -5,7 +5,9 @@
  * entries end as 0; the footprint is nnz * (8 + value size) (plus the
  * carry slots of zero=owner and the chunk edges of edges=rows). The chunked
  * algorithms are also run directly with plans of several tiles per chunk
- * and several blocks (what a GPU plan gives on large matrices). CPU only.
+ * and several blocks (what a GPU plan gives on large matrices). The auto
+ * rules of coo_rule.h and coo_owner.h are checked at their boundaries.
+ * CPU only.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -125,6 +127,75 @@ static void test_chunks_of_several_tiles(void)
     spmvlab_csr_free(&A);
 }
 
+/* A square CSR matrix of `rows` rows of k entries each, the columns of row
+ * i at i * stride + j * step (mod rows), values 1. */
+static void regular(spmvlab_csr *A, int32_t rows, int32_t k, int32_t stride, int32_t step)
+{
+    A->rows = A->cols = rows;
+    A->nnz = rows * k;
+    A->row_ptr = malloc(((size_t)rows + 1) * sizeof *A->row_ptr);
+    A->col_idx = malloc((size_t)A->nnz * sizeof *A->col_idx);
+    for (int32_t i = 0; i <= rows; i++)
+        A->row_ptr[i] = i * k;
+    for (int32_t i = 0; i < rows; i++)
+        for (int32_t j = 0; j < k; j++)
+            A->col_idx[i * k + j] = (int32_t)(((long long)i * stride + (long long)j * step) % rows);
+}
+
+/* The random-column rule, the small-y owner rule and the two edge rules at
+ * their boundaries. */
+static void test_auto_rules(void)
+{
+    /* sectors of x: f64 holds 4 a sector, f32 8 */
+    const int32_t rp[] = {0, 5, 8}, ci[] = {0, 1, 2, 3, 4, 0, 8, 16};
+    TEST_CHECK(coo_x_sector_share(rp, ci, 2, 8) == 5.0 / 8);
+    TEST_CHECK(coo_x_sector_share(rp, ci, 2, 4) == 4.0 / 8);
+
+    /* 2^20 entries in rows of 32: consecutive columns are local, columns 33
+     * apart random; random rows of 32 go to the segmented kernel, of 16 to 4
+     * entries a lane */
+    spmvlab_csr A = {0};
+    regular(&A, 1 << 15, 32, 1, 1);
+    TEST_CHECK(!coo_auto_random(A.row_ptr, A.col_idx, A.rows, A.nnz, 8));
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows, A.nnz, 0) == 1);
+    free(A.row_ptr);
+    free(A.col_idx);
+    regular(&A, 1 << 15, 32, 7, 33);
+    TEST_CHECK(coo_auto_random(A.row_ptr, A.col_idx, A.rows, A.nnz, 8));
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows, A.nnz, 1) == 0);
+    TEST_CHECK(!coo_auto_random(A.row_ptr, A.col_idx, A.rows, A.nnz - 1, 8)); /* below 2^20 */
+    free(A.row_ptr);
+    free(A.col_idx);
+    regular(&A, 1 << 16, 16, 7, 33);
+    TEST_CHECK(coo_auto_random(A.row_ptr, A.col_idx, A.rows, A.nnz, 8));
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows, A.nnz, 1) == 1);
+    TEST_CHECK(coo_auto_items(A.rows, A.nnz, 1) == 4 && coo_auto_items(A.rows, A.nnz, 0) == 8);
+    free(A.row_ptr);
+    free(A.col_idx);
+
+    /* the owner write where y has at most 4 KB, carries and all */
+    TEST_CHECK(coo_auto_owner(1000, 512, 8, 0) && !coo_auto_owner(1000, 513, 8, 0));
+    TEST_CHECK(coo_auto_owner(1000, 1024, 4, 0) && !coo_auto_owner(1000, 1025, 4, 0));
+    TEST_CHECK(coo_auto_owner(1000, 513, 8, 1));
+
+    /* edges: auto moves them below 2^20 entries only; rows always */
+    coo_seg_plan p = coo_seg_fixed_plan(1 << 20, 256, COO_SEG_WARP);
+    TEST_CHECK(!coo_snappable(1, COO_EDGES_AUTO, p, 1 << 20, 40));
+    TEST_CHECK(coo_snappable(1, COO_EDGES_ROWS, p, 1 << 20, 40));
+    p = coo_seg_fixed_plan(100000, 32, COO_SEG_WARP);
+    TEST_CHECK(coo_snappable(1, COO_EDGES_AUTO, p, 100000, 32));
+    TEST_CHECK(!coo_snappable(1, COO_EDGES_AUTO, p, 100000, 33));
+
+    /* a row up to twice the interval widens it to whole tiles over the row */
+    coo_seg_plan w = coo_snap_plan(1, COO_EDGES_AUTO, p, 100000, 45);
+    TEST_CHECK(w.interval == 64 && w.warps == (100000 + 63) / 64);
+    TEST_CHECK(coo_snappable(1, COO_EDGES_AUTO, w, 100000, 45));
+    TEST_CHECK(coo_snap_plan(1, COO_EDGES_AUTO, p, 100000, 65).interval == 32);
+    TEST_CHECK(coo_snap_plan(1, COO_EDGES_EVEN, p, 100000, 45).interval == 32);
+    TEST_CHECK(coo_snap_plan(0, COO_EDGES_AUTO, p, 100000, 45).interval == 32);
+    TEST_CHECK(coo_snap_plan(1, COO_EDGES_AUTO, p, 100000, 20).interval == 32); /* snaps as it is */
+}
+
 int main(void)
 {
     spmvlab_csr A;
@@ -143,7 +214,8 @@ int main(void)
      * one chunk per resident warp below 2^20 */
     TEST_CHECK(coo_auto_chunk(1, 1 << 20) == COO_BLK_CHUNK && coo_auto_chunk(1, (1 << 20) - 1) == 0);
     TEST_CHECK(coo_auto_chunk(0, 1 << 20) == COO_SEG_CHUNK && coo_auto_chunk(0, (1 << 20) - 1) == 0);
-    TEST_CHECK(coo_auto_items(1000, 12000) == 4 && coo_auto_items(1000, 12001) == 8);
+    TEST_CHECK(coo_auto_items(1000, 12000, 0) == 4 && coo_auto_items(1000, 12001, 0) == 8);
+    test_auto_rules();
     coo_seg_plan p = coo_seg_fixed_plan(100000, 512, COO_BLK_TILE);
     TEST_CHECK(p.interval == 512 && p.warps == 196);
     p = coo_seg_fixed_plan(300, 512, COO_BLK_TILE); /* a chunk longer than the matrix */

@@ -256,8 +256,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
+    const int random = o->coo_kernel == HYB_COO_AUTO &&
+                       coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, es);
     f->coo_kernel = o->coo_kernel == HYB_COO_AUTO
-                        ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz) ? HYB_COO_BLOCKED : HYB_COO_SEGMENTED)
+                        ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz, random) ? HYB_COO_BLOCKED
+                                                                                 : HYB_COO_SEGMENTED)
                         : o->coo_kernel;
     const int32_t tile = f->coo_kernel == HYB_COO_BLOCKED ? COO_BLK_TILE : COO_SEG_WARP;
     const int32_t chunk = o->coo_chunk != SPMVLAB_AUTO
@@ -269,13 +272,17 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0)
                                                 : 0,
                                             f->coo_entries, tile);
-    f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     /* the owner write (no memset) only where the COO kernel writes y alone */
+    const int32_t longest = coo_longest_row(A->row_ptr, A->rows);
+    if (f->width == 0 && o->coo_chunk == SPMVLAB_AUTO)
+        f->plan = coo_snap_plan(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges, f->plan,
+                                f->coo_entries, longest);
+    f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
     const int snappable =
         f->width == 0 && coo_snappable(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges, f->plan,
-                                       f->coo_entries, coo_longest_row(A->row_ptr, A->rows));
+                                       f->coo_entries, longest);
     f->owner = f->width == 0 && f->coo_entries > 0 &&
-               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, snappable);
+               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, es, snappable);
     st = coo_own_edges(ctx, snappable, o->coo_edges, f->owner, &f->plan, f->coo_row,
                        f->coo_entries, &f->starts, err);
     if (st != SPMVLAB_OK) {
