@@ -75,7 +75,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
-    SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries or more than a chunk (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write (the coo plugin's edges option)"),
+    SPMVLAB_ENUM_OPTION(hyb_opts, coo_edges, "auto", "rows|even|auto", "pure COO, segmented kernel: the chunk edges at row starts when no row holds more than 256 entries or more than a chunk (rows: no carries for the owner write), every interval entries (even), or auto: rows with the owner write below 2^20 entries (the coo plugin's edges option)"),
     SPMVLAB_AUTO_OPTION(hyb_opts, coo_chunk, 32, 1073741824, "the COO part's entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: from 2^20 COO entries 512 (blocked) or 256 (segmented) over many waves, else one chunk per resident warp (the coo plugin's chunk option)"),
     {NULL}};
 
