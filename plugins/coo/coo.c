@@ -136,10 +136,6 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? coo_occupancy(f->kernel, A->dtype == SPMVLAB_F64)
                                                 : 0,
                                             A->nnz, tile);
-    const int32_t longest = coo_longest_row(A->row_ptr, A->rows);
-    if (o->chunk == SPMVLAB_AUTO)
-        f->plan = coo_snap_plan(f->kernel == COO_KERNEL_SEGMENTED, o->edges, f->plan, A->nnz, longest);
-    f->plan.stream = coo_loads_stream(o->loads, A->nnz, vs, ctx->device);
 
     size_t n = (size_t)A->nnz;
     /* malloc(0) may return NULL; ask for one byte so NULL always means failure */
@@ -157,13 +153,11 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     memcpy(f->col_idx, A->col_idx, n * sizeof(int32_t));
     memcpy(f->val, A->val, n * vs);
 
-    /* Edges at row starts (segmented), and with them the owner write without carries. */
-    const int snappable = coo_snappable(f->kernel == COO_KERNEL_SEGMENTED, o->edges, f->plan,
-                                        A->nnz, longest);
-    f->owner = f->kernel != COO_KERNEL_ATOMIC && A->nnz > 0 &&
-               coo_zero_is_owner(o->zero, A->nnz, A->rows, vs, snappable);
-    spmvlab_status st = coo_own_edges(ctx, snappable, o->edges, f->owner, &f->plan, f->row_idx,
-                                      f->nnz, &f->starts, err);
+    /* Loads, the owner write and edges at row starts (segmented). */
+    const coo_write_opts w = {o->zero, o->edges, o->loads, o->chunk == SPMVLAB_AUTO};
+    spmvlab_status st = coo_own_settle(ctx, w, f->kernel == COO_KERNEL_SEGMENTED,
+                                       f->kernel != COO_KERNEL_ATOMIC, A, f->row_idx, f->nnz,
+                                       &f->plan, &f->owner, &f->starts, err);
     if (st != SPMVLAB_OK) {
         coo_destroy(f);
         return st;

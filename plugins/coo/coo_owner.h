@@ -137,16 +137,35 @@ static inline coo_seg_plan coo_snap_plan(int segmented, int edges, coo_seg_plan 
     return coo_seg_fixed_plan((int32_t)entries, longest, COO_SEG_WARP);
 }
 
-/* The edges the owner rule settled on: where they may move (snappable) and
- * are asked to (edges = rows, or auto with the owner write), plan p's edges
- * moved to row starts, kept in *starts and p->starts; else *starts = NULL.
+/* The options that settle how a chunked COO kernel writes y: coo's zero,
+ * edges and loads and whether its chunk is auto (hyb's coo_* of the same
+ * names). */
+typedef struct coo_write_opts {
+    int zero, edges, loads; /* COO_ZERO_*, COO_EDGES_*, COO_LOADS_* */
+    int chunk_auto;         /* the chunk option is auto */
+} coo_write_opts;
+
+/* What the options o settle once the chunk plan *p of `entries` row-sorted
+ * entries (row, host) of the CSR matrix A is made: the plan widened for
+ * moved edges (coo_snap_plan), its loads, the owner write in *owner (only
+ * where the kernel writes y alone: `alone`), and where the edges may move
+ * and are asked to (edges = rows, or auto with the owner write) the plan's
+ * edges at row starts, kept in *starts and p->starts; else *starts = NULL.
  * Returns OK, or NOMEM with the sentence in err. */
-static inline spmvlab_status coo_own_edges(spmvlab_ctx *ctx, int snappable, int edges, int owner,
-                                           coo_seg_plan *p, const int32_t *row, int32_t entries,
-                                           int32_t **starts, spmvlab_err *err)
+static inline spmvlab_status coo_own_settle(spmvlab_ctx *ctx, coo_write_opts o, int segmented,
+                                            int alone, const spmvlab_matrix *A, const int32_t *row,
+                                            int32_t entries, coo_seg_plan *p, int *owner,
+                                            int32_t **starts, spmvlab_err *err)
 {
+    const size_t vb = spmvlab_dtype_size(A->dtype);
+    const int32_t longest = coo_longest_row(A->row_ptr, A->rows);
+    if (alone && o.chunk_auto)
+        *p = coo_snap_plan(segmented, o.edges, *p, entries, longest);
+    p->stream = coo_loads_stream(o.loads, entries, vb, ctx->device);
+    const int snappable = alone && coo_snappable(segmented, o.edges, *p, entries, longest);
+    *owner = alone && entries > 0 && coo_zero_is_owner(o.zero, entries, A->rows, vb, snappable);
     *starts = NULL;
-    if (!snappable || (edges != COO_EDGES_ROWS && !owner))
+    if (!snappable || (o.edges != COO_EDGES_ROWS && !*owner))
         return SPMVLAB_OK;
     *starts = coo_seg_snap(*p, row, entries);
     if (!*starts)

@@ -272,19 +272,10 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                                 ? hyb_coo_occupancy(f->coo_kernel, (int)f->dtype, f->width == 0)
                                                 : 0,
                                             f->coo_entries, tile);
-    /* the owner write (no memset) only where the COO kernel writes y alone */
-    const int32_t longest = coo_longest_row(A->row_ptr, A->rows);
-    if (f->width == 0 && o->coo_chunk == SPMVLAB_AUTO)
-        f->plan = coo_snap_plan(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges, f->plan,
-                                f->coo_entries, longest);
-    f->plan.stream = coo_loads_stream(o->coo_loads, f->coo_entries, es, ctx->device);
-    const int snappable =
-        f->width == 0 && coo_snappable(f->coo_kernel == HYB_COO_SEGMENTED, o->coo_edges, f->plan,
-                                       f->coo_entries, longest);
-    f->owner = f->width == 0 && f->coo_entries > 0 &&
-               coo_zero_is_owner(o->coo_zero, A->nnz, A->rows, es, snappable);
-    st = coo_own_edges(ctx, snappable, o->coo_edges, f->owner, &f->plan, f->coo_row,
-                       f->coo_entries, &f->starts, err);
+    /* the owner write (no memset) and moved edges only where the COO kernel writes y alone */
+    const coo_write_opts w = {o->coo_zero, o->coo_edges, o->coo_loads, o->coo_chunk == SPMVLAB_AUTO};
+    st = coo_own_settle(ctx, w, f->coo_kernel == HYB_COO_SEGMENTED, f->width == 0, A, f->coo_row,
+                        f->coo_entries, &f->plan, &f->owner, &f->starts, err);
     if (st != SPMVLAB_OK) {
         hyb_destroy(f);
         return st;
