@@ -2,7 +2,8 @@
 # Rebuilds the original research programs for sm_90 from the sources under
 # .research/ (fetched once, never committed; see README.md), with the
 # smallest patches CUDA 13, a current g++ and sm_70+ need:
-#   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16
+#   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16,
+#                    and dasp_f64_y_* (y under spmvlab's contract, dasp-y-rows.patch)
 #   .research/CSR5   weifengliu-ssslab/Benchmark_SpMV_using_CSR5 -> .research/bin/csr5_f64
 # Each with the flags of its own Makefile (DASP: -O3, -fopenmp-simd,
 # cuSPARSE and cuBLAS for its cuSPARSE baseline; CSR5: -O3, NUM_RUN=1000),
@@ -36,6 +37,17 @@ if [ -d "$src/DASP/src" ]; then
     "$nvcc" -O3 -m64 -arch="$arch" -cudart static src/main_f16.cu -o "$src/bin/dasp_f16" \
       -Xcompiler -fopenmp-simd -lineinfo -lcusparse -lcublas -w)
   echo "built $src/bin/dasp_f64 $src/bin/dasp_f16"
+  # The same program under spmvlab's contract for y (dasp-y-rows.patch, on a
+  # copy): y_rows stores y in A's row order and zeroes the empty rows on every
+  # call; y_sorted_zero only zeroes them, y_rows_only only reorders.
+  rm -rf "$src/DASP-y" && mkdir -p "$src/DASP-y" && cp -r "$src/DASP/src" "$src/DASP-y/"
+  apply "$here/dasp-y-rows.patch" "$src/DASP-y"
+  for v in "y_rows:-DDASP_Y_ROWS -DDASP_Y_ZERO" "y_sorted_zero:-DDASP_Y_ZERO" "y_rows_only:-DDASP_Y_ROWS"; do
+    (cd "$src/DASP-y" &&
+      "$nvcc" -O3 -m64 -arch="$arch" -cudart static src/main_f64.cu -o "$src/bin/dasp_f64_${v%%:*}" -D f64 ${v#*:} \
+        -Xcompiler -fopenmp-simd -lineinfo -lcusparse -lcublas -w)
+  done
+  echo "built $src/bin/dasp_f64_y_rows dasp_f64_y_sorted_zero dasp_f64_y_rows_only"
 else
   echo "no $src/DASP: fetch it first (tools/research/README.md)" >&2
 fi

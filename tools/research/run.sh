@@ -11,6 +11,8 @@
 # SpMV time = T ms", the time of one call), and is kept only when its own
 # check against a CPU SpMV passes. Values are the programs' own (both
 # replace the matrix's values and x with random ones).
+# The contract variants dasp_f64_y_* (build.sh) are kept only when their
+# own check of y, in A's row order, against cuSPARSE's passes.
 # Usage: tools/research/run.sh OUT.csv FILE.mtx[.gz] ...
 # Environment: PROGRAMS (default "dasp_f64 csr5_f64"; dasp_f16 too),
 # LOGS (a folder that keeps each program's full output, NAME.PROGRAM.log).
@@ -36,9 +38,17 @@ for file in "$@"; do
     (cd "$work" && timeout 900 "$bin/$p" "$mtx") > "$log" 2>&1
     rc=$?
     case "$p" in
+      dasp_f64_y_*)
+        # the contract variants (build.sh) check y against cuSPARSE's in
+        # A's row order ("Y(n), compute succeed!"): a time only with it
+        awk -v m="$name" -v p="${p//_/-}" '
+          /^SpMV_X:/ { t = $2 * 1000; g = $4 }
+          /compute succeed!/ { pass = 1 }
+          END { if (t != "" && pass) printf "%s,%s,%.3f,%s\n", m, p, t, g }
+        ' "$log" >> "$out" ;;
       dasp_*)
         # "SpMV_X:  0.0471 ms,  325.1 GFlop/s, ..." and "cusparse:  0.0606 ms, ..."
-        awk -v m="$name" -v p="${p/_/-}" -v c="dasp-cusparse-${p#dasp_}" '
+        awk -v m="$name" -v p="${p//_/-}" -v c="dasp-cusparse-${p#dasp_}" '
           /^SpMV_X:/   { printf "%s,%s,%.3f,%s\n", m, p, $2 * 1000, $4 }
           /^cusparse:/ { gsub("cusparse:", "cusparse: "); printf "%s,%s,%.3f,%s\n", m, c, $2 * 1000, $4 }
         ' "$log" >> "$out" ;;
@@ -46,14 +56,14 @@ for file in "$@"; do
         # "CSR5-based SpMV time = 0.0479 ms. Bandwidth = ... GB/s. GFlops = 319.6 GFlops."
         # then its own check against a CPU SpMV: "Check... PASS!"; a time
         # without a passing check is not written.
-        awk -v m="$name" -v p="${p/_/-}" '
+        awk -v m="$name" -v p="${p//_/-}" '
           /CSR5-based SpMV time =/ { for (i = 1; i <= NF; i++) { if ($i == "=" && $(i-1) == "time") t = $(i+1);
                                       if ($i == "GFlops" && $(i+1) == "=") g = $(i+2) } }
           /^Check\.\.\. PASS!/ { pass = 1 }
           END { if (t != "" && pass) printf "%s,%s,%.3f,%s\n", m, p, t * 1000, g }
         ' "$log" >> "$out" ;;
     esac
-    if ! grep -q "^$name,${p/_/-}," "$out"; then
+    if ! grep -q "^$name,${p//_/-}," "$out"; then
       echo "$name: $p gave no time (exit $rc); its last lines:" >&2
       tail -5 "$log" >&2
     fi
