@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../../2026-11-24-h100/scripts/session.sh"
 sets
 mkdir -p /tmp/mid
-for m in fe_4elt2 cs4 epb1 cti de2010 cage10 vt2010 nh2010 wing bcsstk16 EX5 rgg_n_2_15_s0 ct2010 delaunay_n16 Andrews; do
+for m in fe_4elt2 cs4 epb1 cti de2010 vt2010 nh2010 wing EX5 rgg_n_2_15_s0 ct2010 Andrews; do # cage10, bcsstk16, delaunay_n16: in data/ (the small set)
   ln -sfn /work/shared/matrices/$m.mtx.gz /tmp/mid/
 done
 $B run -c docs/perf/ini/2026-11-24-coo-mid-kernel-f64.ini /tmp/mid --set small --reps 30 --time-budget-ms 100 -o $OUT/coomid.csv > $OUT/coomid.log 2>&1; echo "run: $?"
@@ -16,7 +16,7 @@ MET=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__register
 for m in nh2010 ct2010 cage10 delaunay_n16; do
   for p in cusparse-coo coo; do
     timeout 120 /usr/local/cuda/bin/ncu --clock-control none --cache-control none --csv --metrics $MET --launch-count 40 \
-      $B run -c docs/perf/ini/2026-11-24-coo-mid-kernel-f64.ini -p $p /work/shared/matrices/$m.mtx.gz --reps 2 --warmup 2 --time-budget-ms 0 -o /tmp/ncu.csv \
+      $B run -c docs/perf/ini/2026-11-24-coo-mid-kernel-f64.ini -p $p --baseline $p /work/shared/matrices/$m.mtx.gz --reps 2 --warmup 2 --time-budget-ms 0 -o /tmp/ncu.csv \
       > $OUT/ncu-coo-$m-$p.csv 2>&1
     echo "ncu $m $p: $?"
   done
