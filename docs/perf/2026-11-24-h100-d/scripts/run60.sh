@@ -15,7 +15,7 @@ table coomid
 MET=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 for m in nh2010 ct2010 cage10 delaunay_n16; do
   for p in cusparse-coo coo; do
-    timeout 120 /usr/local/cuda/bin/ncu --clock-control none --cache-control none --csv --metrics $MET --launch-count 40 \
+    timeout 120 /usr/local/cuda/bin/ncu --clock-control none --cache-control none --csv --metrics $MET -k "regex:coo|cusparse|scal|set" --launch-count 40 \
       $B run -c docs/perf/ini/2026-11-24-coo-mid-kernel-f64.ini -p $p --baseline $p /work/shared/matrices/$m.mtx.gz --reps 2 --warmup 2 --time-budget-ms 0 -o /tmp/ncu.csv \
       > $OUT/ncu-coo-$m-$p.csv 2>&1
     echo "ncu $m $p: $?"
