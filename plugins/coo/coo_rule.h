@@ -21,15 +21,16 @@
 
 /* Below COO_AUTO_MIN_NNZ the blocked kernel only from COO_AUTO_SMALL_NNZ
  * non-zeros with rows of more than COO_AUTO_SMALL_MEAN entries on average
- * (8 entries a lane then mostly lie in one row). H100, f64, one chunk per
- * resident warp (docs/perf/2026-11-24-h100/coosmall.csv, blocked against
- * segmented): bcsstk16 (290378 non-zeros, 59 a row) 4.32 against 4.52 us,
- * cage10 (150645, 13.2 a row) 3.79 against 3.95; shorter rows lose
- * (delaunay_n16, 6.0 a row: 5.45 against 5.30), and so do matrices of fewer
- * non-zeros, where a wave of blocked warps has too little to do (mbeacxc,
- * 49920 at 100 a row: 5.02 against 4.82; stencil3d27-s, 97336 at 23.8:
- * 3.72 against 3.39). */
-#define COO_AUTO_SMALL_NNZ (1 << 17)
+ * (8 entries a lane then mostly lie in one row). H100, f64, blocked against
+ * segmented (docs/perf/2026-11-24-h100-d/coomid.csv): bcsstk16 (290378
+ * non-zeros, 59 a row) 4.38 against 4.84 us, EX5 (295680, 45) 4.63 against
+ * 4.63, Andrews (760154, 12.7) 9.42 against 11.77; shorter rows lose
+ * (delaunay_n16, 6.0 a row: 5.45 against 5.17), and so do matrices of fewer
+ * non-zeros, where a wave of blocked warps (a chunk of 256 entries each) has
+ * too little to do: cage10 (150645, 13.2 a row, 589 warps) 4.08 against
+ * 3.74, mbeacxc (49920 at 100) 4.44 against 3.84, stencil3d27-s (97336 at
+ * 23.8) 3.74 against 2.81. */
+#define COO_AUTO_SMALL_NNZ (1 << 18)
 #define COO_AUTO_SMALL_MEAN 12.0
 
 /* The most entries a row of the CSR row pointer holds (0 without rows). */

@@ -173,6 +173,17 @@ static void test_auto_rules(void)
     free(A.row_ptr);
     free(A.col_idx);
 
+    /* below 2^20 the blocked kernel from 2^18 entries in rows of more than 12 */
+    regular(&A, 1 << 14, 16, 1, 1);
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows, A.nnz, 0) == 1);
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows - 1, A.nnz - 16, 0) == 0);
+    free(A.row_ptr);
+    free(A.col_idx);
+    regular(&A, 1 << 15, 12, 1, 1);
+    TEST_CHECK(coo_auto_blocked(A.row_ptr, A.rows, A.nnz, 0) == 0);
+    free(A.row_ptr);
+    free(A.col_idx);
+
     /* the owner write where y has at most 4 KB, carries and all */
     TEST_CHECK(coo_auto_owner(1000, 512, 8, 0) && !coo_auto_owner(1000, 513, 8, 0));
     TEST_CHECK(coo_auto_owner(1000, 1024, 4, 0) && !coo_auto_owner(1000, 1025, 4, 0));
