@@ -28,7 +28,8 @@
  * saves 4 bytes on few entries but costs a second kernel and a second pass
  * over y). ell_guard = 0 turns both off. Lanes (ell_lanes = auto): the fewest
  * that give at least two threads per resident thread slot of the device, at
- * most K and at most 8 (f64) or 4 (f32).
+ * most K and at most 8 (f64) or 4 (f32), 2 from 2^20 non-zeros, and 1 where
+ * the columns are random (hyb_auto_lanes).
  *
  * Limits: f64 and f32; the ELL part may hold at most 2^31 - 1 slots (LIMIT).
  *
@@ -71,7 +72,7 @@ static const spmvlab_option hyb_options[] = {
     SPMVLAB_FLOAT_OPTION(hyb_opts, ell_guard, "1", 0, 1000, "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: no guards"),
     SPMVLAB_FLOAT_OPTION(hyb_opts, coo_share, "0.25", 0, 1, "auto width: all COO when the COO part would hold more than this share of the non-zeros"),
     SPMVLAB_INT_OPTION(hyb_opts, small_nnz, "1048576", 0, HYB_ALL, "auto width: a matrix of fewer non-zeros that would have a COO part runs as pure COO (launch-bound: a second kernel costs more than ELL saves); 0: off"),
-    SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: by rows"),
+    SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: the fewest giving two threads per resident thread, at most 2 from 2^20 non-zeros, 1 for random columns"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_kernel, "auto", "blocked|segmented|auto", "the coo plugin's kernel for the COO part: blocked (8 entries per lane), segmented, or auto (the coo plugin's rule on the whole matrix)"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_zero, "auto", "memset|owner|auto", "pure COO (K = 0): memset: y zeroed first; owner: every row stored once by the COO kernel, no memset (the coo plugin's zero option); auto: the coo plugin's rule"),
     SPMVLAB_ENUM_OPTION(hyb_opts, coo_loads, "auto", "cached|stream|auto", "the COO part's row, column and value loads: read-only cache, evict-first, or auto: evict-first when the COO arrays are larger than the L2 cache (the coo plugin's loads option)"),
@@ -128,16 +129,36 @@ static long long hyb_ell_entries(const spmvlab_matrix *A, int32_t width)
     return n;
 }
 
+/* From COO_AUTO_MIN_NNZ non-zeros at most this many lanes a row: a thread
+ * then has slots enough to keep its loads in flight, and wider groups only
+ * add shuffles. H100, f64 (docs/perf/2026-11-24-h100-d, hyblanes-large.csv):
+ * blocks-6x6 (120,000 rows of 120) 61.1 us with 2 lanes against 62.6 with 4
+ * and 69.6 with the 8 of the thread-count rule; blocks-3x3 92.0 with 2
+ * against 95.4 with 4. Launch-bound matrices keep the rule's 4 or 8
+ * (hyblanes-small.csv: banded-s 1.52 us with 4 against 2.05 with 2). */
+#define HYB_LARGE_MAX_LANES 2
+
 /* Lanes per row of the ELL kernel: the fewest (a power of two) that give
- * rows*G >= twice the device's resident threads, at most K and at most the
- * value size in bytes (8 or 4: each lane group reads whole sectors). */
-static int32_t hyb_auto_lanes(const spmvlab_device *dev, int32_t rows, int32_t width, size_t es)
+ * rows*G >= twice the device's resident threads, at most K, at most the
+ * value size in bytes (8 or 4: each lane group reads whole sectors) and
+ * HYB_LARGE_MAX_LANES on a large matrix of nnz non-zeros. One lane where the
+ * columns are random (coo_auto_random): a lane group's slots then share no
+ * sector of x, and one thread a row keeps K independent gathers in flight
+ * (hyblanes.csv, uniform rows of random columns, 16 M non-zeros: k = 64
+ * 128.9 us with 1 lane against 137.6 with 2 and 159.3 with 4; k = 32 140.8
+ * against 146.1 with 2). */
+static int32_t hyb_auto_lanes(const spmvlab_device *dev, int32_t rows, int32_t width, size_t es,
+                              int64_t nnz, int random)
 {
+    if (random)
+        return 1;
     long long target = HYB_HOST_THREADS;
     if (dev->present && dev->sm_count > 0 && dev->max_threads_per_sm > 0)
         target = (long long)dev->sm_count * dev->max_threads_per_sm;
     target *= 2;
     int32_t g = 1, most = es >= 8 ? HYB_MAX_LANES : HYB_MAX_LANES / 2;
+    if (nnz >= COO_AUTO_MIN_NNZ && most > HYB_LARGE_MAX_LANES)
+        most = HYB_LARGE_MAX_LANES;
     while (g < most && 2 * g <= width && (long long)rows * g < target)
         g *= 2;
     return g;
@@ -238,7 +259,11 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ELL part of %d x %d slots exceeds 2^31 - 1 slots",
                          A->rows, f->width);
     }
-    f->lanes = o->ell_lanes != SPMVLAB_AUTO ? o->ell_lanes : hyb_auto_lanes(ctx->device, A->rows, f->width, es);
+    if (o->ell_lanes != SPMVLAB_AUTO)
+        f->lanes = o->ell_lanes;
+    else
+        f->lanes = hyb_auto_lanes(ctx->device, A->rows, f->width, es, A->nnz,
+                                  f->width > 1 && coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, es));
     if (es < 8 && f->lanes > HYB_MAX_LANES / 2)
         f->lanes = HYB_MAX_LANES / 2;
     f->ell_entries = (int32_t)hyb_ell_entries(A, f->width);

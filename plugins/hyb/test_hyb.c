@@ -104,6 +104,32 @@ static void test_lanes_per_row_of_the_ell_kernel(const spmvlab_csr *A)
             test_instance_free(convert_ok(A, (spmvlab_dtype)d, lanes[k]));
 }
 
+/* Lanes on a matrix of 2^20 non-zeros, 2^15 rows of 32 (the thread-count
+ * rule alone takes 8): at most 2, and 1 where the columns are random; a
+ * row fewer leaves the rule its 8. */
+static void test_lanes_on_large_and_random_matrices(void)
+{
+    enum { rows = 1 << 15, len = 32 };
+    const char *none[] = {NULL};
+    spmvlab_csr A = test_uniform(rows, rows, len, 5); /* random columns */
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, none);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == len && test_describe_value(t, "ell_lanes") == 1);
+    test_instance_free(t);
+    for (int32_t i = 0; i < rows; i++) /* consecutive columns: one x sector serves four */
+        for (int32_t j = 0; j < len; j++)
+            A.col_idx[A.row_ptr[i] + j] = (i < rows - len ? i : rows - len) + j;
+    t = convert_ok(&A, SPMVLAB_F64, none);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == len && test_describe_value(t, "ell_lanes") == 2);
+    test_instance_free(t);
+    A.rows--; /* 2^20 - 32 non-zeros */
+    A.nnz -= len;
+    t = convert_ok(&A, SPMVLAB_F64, none);
+    TEST_CHECK(t && test_describe_value(t, "ell_lanes") == 8);
+    test_instance_free(t);
+    A.rows++;
+    spmvlab_csr_free(&A);
+}
+
 static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
 {
     const char *sets[] = {"min_rows=0", "ell_guard=0", NULL};
@@ -208,6 +234,7 @@ int main(void)
     test_min_rows_raises_the_rows_that_must_reach_k(&A);
     test_guard_sends_a_non_paying_ell_part_to_coo(&A);
     test_lanes_per_row_of_the_ell_kernel(&A);
+    test_lanes_on_large_and_random_matrices();
     test_default_splits_rows_at_the_auto_width(&A);
     test_width_beyond_the_longest_row_is_reduced_to_it(&A);
     test_layout_is_column_major_ell_plus_row_sorted_coo(&A);
