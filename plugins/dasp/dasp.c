@@ -149,7 +149,7 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, med_rows, "runs", "runs|index", "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal irregular counts its offset and count) or index (a row index and irregular offset per row)"),
     SPMVLAB_ENUM_OPTION(dasp_opts, bal_kernel, "stream", "stream|merge", "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge (merge path, 224 rows + non-zeros a warp, staged in shared memory)"),
     SPMVLAB_INT_OPTION(dasp_opts, stream_k, "8", 8, 16, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)"),
-    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel); auto: memset when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset|stage", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel), stage (every row stored at its place in the row classes' order into a buffer, then one pass writes y in row order, 0 for the empty rows); auto: memset when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
     SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: a block retires with its slowest warp, so smaller blocks keep more warps resident; auto: 2 from 2^20 non-zeros when the row lengths' CV is below 2, else 8"),
@@ -253,6 +253,9 @@ static void dasp_fill_launch(dasp_format *f)
                     : 0;
     L->n_bit_words = ((int64_t)f->rows + 31) / 32;
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)spmvlab_dtype_size(f->dtype) : 0;
+    L->stage_rows = f->empty_mode == DASP_ER_STAGE ? f->rows : 0;
+    L->stage_y = L->stage_rows ? DEV(DASP_A_STAGE_Y) : NULL;
+    L->stage_pos = L->stage_rows ? DEV(DASP_A_STAGE_POS) : NULL;
     L->k4_batch8 = f->k4_batch8;
     L->block_warps = f->block_warps;
     L->irr_early = f->irr_early;
@@ -395,10 +398,28 @@ static spmvlab_status dasp_spmv(void *handle, const void *x, void *y, void *stre
 static spmvlab_status dasp_spmv_host(const void *handle, const void *x, void *y, spmvlab_err *err)
 {
     const dasp_format *f = handle;
+    /* empty_rows = stage: the parts store into a buffer at their slots, as
+     * the kernels do, then y takes every row from its slot, 0 for none. */
+    const int staged = !f->balanced && f->empty_mode == DASP_ER_STAGE;
+    const size_t es = spmvlab_dtype_size(f->dtype);
+    void *out = y;
+    if (staged && !(out = calloc(f->n.staged ? (size_t)f->n.staged : 1, es)))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the staging of %lld rows",
+                            (long long)f->n.staged);
     if (f->dtype == SPMVLAB_F64)
-        dasp_host_f64(f, x, y);
+        dasp_host_f64(f, x, out);
     else
-        dasp_host_f16(f, x, y);
+        dasp_host_f16(f, x, out);
+    if (staged) {
+        const int32_t *pos = f->a[DASP_A_STAGE_POS].host;
+        for (int32_t r = 0; r < f->rows; r++) {
+            if (pos[r] >= 0)
+                memcpy((char *)y + (size_t)r * es, (const char *)out + (size_t)pos[r] * es, es);
+            else
+                memset((char *)y + (size_t)r * es, 0, es);
+        }
+        free(out);
+    }
     return SPMVLAB_OK;
 }
 
@@ -442,7 +463,7 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
              (long long)n->blocks, levels, fill, (long long)n->irr,
              (long long)n->tiles13, (long long)n->tiles22, (long long)n->tiles4, (long long)n->singles,
              (long long)n->segs, (long long)n->runs, f->nnz ? stored / f->nnz : 0.0,
-             f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset"}[f->empty_mode],
+             f->empty_runs ? "runs" : (const char *[]){"", "list", "bitmap", "memset", "stage"}[f->empty_mode],
              f->empty_auto ? "(auto)" : "", f->n_ranges, f->irr_early ? "early" : "late", irr, bw);
 }
 

@@ -126,6 +126,11 @@ typedef struct dasp_launch {
     int64_t w_zero;          /* warps of the empty-row bitmap (DASP_ZERO_ROWS_PER_WARP rows each); 0 unless
                                 empty_rows = bitmap */
     int64_t y_zero_bytes;    /* empty_rows = memset: bytes of y zeroed before the kernel; else 0 */
+    /* empty_rows = stage: the parts store into stage_y at the slots their row
+     * arrays hold; then y[r] = stage_y[stage_pos[r]], 0 where stage_pos[r] < 0 */
+    void *stage_y;           /* NULL: the parts store into y */
+    const int32_t *stage_pos;
+    int32_t stage_rows;      /* rows of y */
     /* long part */
     const void *long_val;    /* values of the long rows, each padded to VPL */
     const int32_t *long_col; /* their columns, DASP_PAD_COL for padding */

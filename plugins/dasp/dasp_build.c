@@ -100,6 +100,17 @@ static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_cla
             c->order[next[len == 0 ? C_EMPTY : len <= 4 ? C_EMPTY + len : C_LONG]++] = i;
     }
     free(cursor);
+    if (f->empty_mode != DASP_ER_STAGE)
+        return SPMVLAB_OK;
+    /* empty_rows = stage: row order[k] has slot k - (empty rows); the empty
+     * rows have none (-1). */
+    f->n.staged = A->rows - f->n.empty;
+    if (arr_make(f, DASP_A_STAGE_POS, (size_t)A->rows, 4, 0xff) ||
+        arr_make(f, DASP_A_STAGE_Y, (size_t)f->n.staged, spmvlab_dtype_size(A->dtype), 0))
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the staging of %d rows", A->rows);
+    int32_t *slot = f->a[DASP_A_STAGE_POS].host;
+    for (int64_t k = c->off[C_S1]; k < A->rows; k++)
+        slot[c->order[k]] = (int32_t)(k - c->off[C_S1]);
     return SPMVLAB_OK;
 }
 
@@ -143,7 +154,7 @@ static spmvlab_status build_medium(dasp_format *f, const spmvlab_matrix *A, cons
         int32_t l[DASP_BM];
         for (int g = 0; g < DASP_BM; g++) {
             int64_t s = rb * DASP_BM + g;
-            med_row[s] = s < nmed ? rows[s] : -1;
+            med_row[s] = s < nmed ? dasp_out_row(f, rows[s]) : -1;
             l[g] = s < nmed ? row_len(A, rows[s]) : 0;
         }
         int64_t in = 0; /* slots of each row in blocks so far */
@@ -249,7 +260,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
         for (int64_t k_ = 0; k_ < len_; k_++)                                                            \
             entry_put(f, DASP_A_SH_VAL, DASP_A_SH_COL,                                                   \
                       (size_t)((t) * DASP_SHORT_TILE + (g) * DASP_SHORT_K + (first) + k_), A, k0_ + k_, es); \
-        ids[idx] = (r);                                                                                  \
+        ids[idx] = dasp_out_row(f, r);                                                                   \
     } while (0)
 
     for (int64_t k = 0; k < p13; k++) {
@@ -271,7 +282,7 @@ static spmvlab_status build_short(dasp_format *f, const spmvlab_matrix *A, const
     int32_t *srow = f->a[DASP_A_SINGLE_ROW].host, *scol = f->a[DASP_A_SINGLE_COL].host;
     for (int64_t k = 0; k < f->n.singles; k++) {
         int32_t r = s1[p13 + k];
-        srow[k] = r;
+        srow[k] = dasp_out_row(f, r);
         scol[k] = A->col_idx[A->row_ptr[r]];
         val_put(f->a[DASP_A_SINGLE_VAL].host, (size_t)k, A->val, (size_t)A->row_ptr[r], es);
     }
@@ -332,7 +343,7 @@ static spmvlab_status build_long(dasp_format *f, const spmvlab_matrix *A, const 
     int64_t stored = 0, segs = 0;
     for (int64_t k = 0; k < nl; k++) {
         int64_t len = row_len(A, rows[k]), tiles = (len + tile - 1) / tile;
-        lrow[k] = rows[k];
+        lrow[k] = dasp_out_row(f, rows[k]);
         f->n.long_nnz += len;
         stored += (len + f->vpl - 1) / f->vpl * f->vpl;
         segs += (tiles + seg_tiles - 1) / seg_tiles;

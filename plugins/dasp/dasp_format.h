@@ -20,6 +20,7 @@ enum dasp_array_id {
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
     DASP_A_RUN_START, DASP_A_RUN_LEN, DASP_A_EMPTY_BITS,
+    DASP_A_STAGE_POS, DASP_A_STAGE_Y, /* empty_rows = stage */
     /* balanced path (dasp_balanced.c) */
     DASP_A_BAL_ROW_PTR, DASP_A_BAL_COL, DASP_A_BAL_VAL, DASP_A_BAL_W_ROW, DASP_A_BAL_W_NZ,
     DASP_A_BAL_W_CROSS, DASP_A_BAL_X_ROW, DASP_A_BAL_X_W0, DASP_A_BAL_X_W1,
@@ -36,6 +37,7 @@ typedef struct dasp_array {
 /* What the conversion found; describe() prints it. */
 typedef struct dasp_counts {
     int64_t empty;        /* rows of length 0 */
+    int64_t staged;       /* empty_rows = stage: rows with entries, each a slot of the staging buffer */
     int64_t runs;         /* runs of consecutive empty rows (empty_runs = 1), each <= DASP_RUN_MAX */
     int64_t short_len[5]; /* short rows by length 1..4 (index 0 unused) */
     int64_t medium;       /* rows of length 5 .. max_len - 1 */
@@ -74,8 +76,8 @@ typedef struct dasp_format {
     int rpw_rule;            /* rows_per_warp = auto: 0 by medium-row count, 1 by mean length too */
     int l1_max;              /* l1 = max: kernels with carveout 0 */
     int med_runs;            /* med_rows = runs: row-blocks of consecutive rows keep their first row only */
-    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP or _MEMSET (resolved in
-                                dasp_build once the rows are counted) */
+    int empty_mode;          /* how empty rows are written: DASP_ER_LIST, _BITMAP, _MEMSET or _STAGE
+                                (resolved in dasp_build once the rows are counted) */
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
@@ -114,7 +116,7 @@ typedef struct dasp_opts {
     int bal_kernel;     /* DASP_BK_STREAM or DASP_BK_MERGE */
     int med_rows;       /* DASP_MR_RUNS or DASP_MR_INDEX */
     int stream_k;       /* 8 or 16 */
-    int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP or DASP_ER_MEMSET */
+    int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET or DASP_ER_STAGE */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
     int block_warps;    /* warps a block of the row-class kernel */
@@ -127,7 +129,7 @@ enum { DASP_BAL_AUTO, DASP_BAL_OFF, DASP_BAL_ON };
 enum { DASP_L1_DRIVER, DASP_L1_MAX };
 enum { DASP_BK_STREAM, DASP_BK_MERGE };
 enum { DASP_MR_RUNS, DASP_MR_INDEX };
-enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET };
+enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
 
@@ -190,6 +192,15 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * empty of them empty, and nnz non-zeros (DASP_ER_LIST, DASP_ER_BITMAP or
  * DASP_ER_MEMSET). */
 int dasp_empty_rule(int64_t empty, int32_t rows, int64_t nnz);
+
+/* Where a part stores the result of row r: r itself, or with empty_rows =
+ * stage its slot in the staging buffer (the row's place in the row classes'
+ * order, the empty rows left out), from which one pass writes y in row
+ * order. */
+static inline int32_t dasp_out_row(const dasp_format *f, int32_t r)
+{
+    return f->empty_mode == DASP_ER_STAGE ? ((const int32_t *)f->a[DASP_A_STAGE_POS].host)[r] : r;
+}
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at

@@ -290,13 +290,50 @@ cudaError_t launch_shape(const dasp_launch &L, const void *x, void *y, unsigned 
 
 } // namespace
 
+// empty_rows = stage: y in row order from the slots the parts stored
+// (coalesced reads of pos, stores of y in whole sectors), 0 for the rows
+// without a slot.
+template <typename T>
+__global__ void __launch_bounds__(256) dasp_unstage(const int32_t *__restrict__ pos, const T *__restrict__ ys,
+                                                    T *__restrict__ y, int32_t rows)
+{
+    const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows)
+        return;
+    const int32_t p = __ldcs(pos + r);
+    y[r] = p >= 0 ? ys[p] : T(0);
+}
+
+static cudaError_t unstage(const dasp_launch &L, void *y, cudaStream_t s)
+{
+    const unsigned blocks = (unsigned)(((int64_t)L.stage_rows + 255) / 256);
+    if (L.shape >= DASP_F16_M16N8K8)
+        dasp_unstage<unsigned short><<<blocks, 256, 0, s>>>(L.stage_pos, static_cast<const unsigned short *>(L.stage_y),
+                                                            static_cast<unsigned short *>(y), L.stage_rows);
+    else
+        dasp_unstage<double><<<blocks, 256, 0, s>>>(L.stage_pos, static_cast<const double *>(L.stage_y),
+                                                    static_cast<double *>(y), L.stage_rows);
+    return cudaGetLastError();
+}
+
+static int parts_launch(const dasp_launch *L, const void *x, void *y, cudaStream_t s);
+
 extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (L->stage_rows <= 0)
+        return parts_launch(L, x, y, s);
+    const int rc = parts_launch(L, x, L->stage_y, s);
+    return rc ? rc : (int)unstage(*L, y, s);
+}
+
+// The row-class kernel (and the memset of empty_rows = memset) into y.
+static int parts_launch(const dasp_launch *L, const void *x, void *y, cudaStream_t s)
 {
     const int64_t warps = L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero;
     const int64_t blocks = (warps + L->block_warps - 1) / L->block_warps;
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
     // empty_rows = memset: every row 0 first (one streaming write of y,
     // whole sectors); the kernel then stores the non-empty rows only.
     if (L->y_zero_bytes > 0) {

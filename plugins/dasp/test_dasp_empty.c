@@ -1,6 +1,6 @@
 /*
- * dasp: the empty-row modes (empty_rows = list, bitmap, memset and the
- * auto rule at 1/8 empty rows) and the runs of equally shaped medium
+ * dasp: the empty-row modes (empty_rows = list, bitmap, memset, stage and
+ * the auto rule at 1/8 empty rows) and the runs of equally shaped medium
  * row-blocks taken from the kernel parameters (med_ranges). describe()
  * says which mode and how many runs were kept; spmv_host, which takes a
  * row-block's offsets from its run as the kernel does, must meet the bound
@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dasp_format.h"
 #include "test_dasp_check.h"
+#include "testlib_plugin.h"
 
 #define ROWS 2500
 
@@ -50,9 +52,9 @@ static void test_modes(void)
     static int32_t len[ROWS];
     power_law(len, ROWS, 700);
     const char *const modes[][2] = {{"empty_rows=list", NULL}, {"empty_rows=bitmap", NULL},
-                                    {"empty_rows=memset", NULL}};
-    const char *const names[] = {"empty_rows=list", "empty_rows=bitmap", "empty_rows=memset"};
-    for (int m = 0; m < 3; m++)
+                                    {"empty_rows=memset", NULL}, {"empty_rows=stage", NULL}};
+    const char *const names[] = {"empty_rows=list", "empty_rows=bitmap", "empty_rows=memset", "empty_rows=stage"};
+    for (int m = 0; m < 4; m++)
         both(names[m], len, ROWS, 3000, modes[m], (const char *[]){names[m], NULL});
     both("70 % empty, auto", len, ROWS, 3000, NULL, (const char *[]){"empty_rows=bitmap(auto)", NULL});
     /* empty_runs = 1 overrides the rule. */
@@ -62,6 +64,8 @@ static void test_modes(void)
     both("bitmap, k16", len, ROWS, 3000, (const char *[]){"empty_rows=bitmap", "f64_shape=m16n8k16", NULL}, NULL);
     both("memset, k8", len, ROWS, 3000,
          (const char *[]){"empty_rows=memset", "f64_shape=m16n8k8", "f16_shape=m16n8k16", NULL}, NULL);
+    both("stage, k16, rpw 32", len, ROWS, 3000,
+         (const char *[]){"empty_rows=stage", "f64_shape=m16n8k16", "rows_per_warp=32", "max_len=64", NULL}, NULL);
     power_law(len, ROWS, 50);
     both("5 % empty, auto", len, ROWS, 3000, NULL, (const char *[]){"empty_rows=list(auto)", NULL});
     /* The rule's cut: 100 of 800 rows empty (1/8) and 99. */
@@ -77,8 +81,11 @@ static void test_edges(void)
 {
     /* Every row empty, a row count past one zero warp (1024 rows). */
     static int32_t none[1025];
-    for (int m = 0; m < 3; m++) {
-        const char *sets[] = {m == 0 ? "empty_rows=bitmap" : m == 1 ? "empty_rows=memset" : "empty_rows=list",
+    for (int m = 0; m < 4; m++) {
+        const char *sets[] = {m == 0   ? "empty_rows=bitmap"
+                              : m == 1 ? "empty_rows=memset"
+                              : m == 2 ? "empty_rows=list"
+                                       : "empty_rows=stage",
                               NULL};
         both("all empty", none, 1025, 10, sets, (const char *[]){"empty=1025", NULL});
     }
@@ -89,6 +96,38 @@ static void test_edges(void)
     both("no empty row, bitmap", full, 67, 80, (const char *[]){"empty_rows=bitmap", NULL},
          (const char *[]){"empty=0", NULL});
     both("no empty row, memset", full, 67, 80, (const char *[]){"empty_rows=memset", NULL}, NULL);
+    both("no empty row, stage", full, 67, 80, (const char *[]){"empty_rows=stage", NULL}, NULL);
+}
+
+/* empty_rows = stage: every row with entries has one slot, the slots are
+ * 0 .. staged - 1 in the row classes' order, the empty rows none; the
+ * medium row-blocks then all hold consecutive slots (runs). */
+static void test_stage_slots(void)
+{
+    static int32_t len[ROWS];
+    power_law(len, ROWS, 700);
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, ROWS, 3000, len, 29) == 0);
+    test_instance *t = test_convert_ok("dasp", &A, SPMVLAB_F64, (const char *[]){"empty_rows=stage", NULL}, 3);
+    if (t) {
+        const dasp_format *f = t->in.fmt;
+        const int32_t *pos = f->a[DASP_A_STAGE_POS].host;
+        char *seen = calloc((size_t)ROWS, 1);
+        int64_t empty = 0, bad = 0;
+        for (int32_t r = 0; r < ROWS; r++) {
+            if (len[r] == 0) {
+                empty++;
+                bad += pos[r] != -1;
+            } else if (pos[r] < 0 || pos[r] >= ROWS - f->n.empty || seen[pos[r]]++) {
+                bad++;
+            }
+        }
+        TEST_CHECK(bad == 0 && empty == f->n.empty && f->n.staged == ROWS - f->n.empty);
+        TEST_CHECK(f->n.rb > 1 && f->n.rb_runs >= f->n.rb - 1); /* the last may be partial */
+        free(seen);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
 }
 
 /* Medium rows of the given lengths, repeated: runs of row-blocks of one
@@ -130,6 +169,7 @@ int main(void)
 {
     test_modes();
     test_edges();
+    test_stage_slots();
     test_ranges();
     return test_done("dasp empty rows and ranges");
 }
