@@ -60,6 +60,8 @@
  *           empty_runs = 1 run_start/run_len: 8 runs (no empty_row)
  *   long    long_val/col: stored (V + 4); long_ptr: 8 (L + 1); long_row: 4 L;
  *           seg_ptr: 4 (L + 1); seg_row: 4 segs; partial: Pz segs; count: 4 L
+ *   stage   (empty_rows = stage) stage_pos: 4 rows; stage_y: V (rows - empty);
+ *           the row arrays above then hold slots of stage_y, not rows
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
  * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
  *
@@ -149,7 +151,7 @@ static const spmvlab_option dasp_options[] = {
     SPMVLAB_ENUM_OPTION(dasp_opts, med_rows, "runs", "runs|index", "medium rows' per-row data: runs (a row-block of 8 consecutive rows keeps its first row, one of equal irregular counts its offset and count) or index (a row index and irregular offset per row)"),
     SPMVLAB_ENUM_OPTION(dasp_opts, bal_kernel, "stream", "stream|merge", "balanced path's kernel: stream (non-zero tiles in load order, 8 consecutive a lane, one scan) or merge (merge path, 224 rows + non-zeros a warp, staged in shared memory)"),
     SPMVLAB_INT_OPTION(dasp_opts, stream_k, "8", 8, 16, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)"),
-    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset|stage", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel), stage (every row stored at its place in the row classes' order into a buffer, then one pass writes y in row order, 0 for the empty rows); auto: memset when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
+    SPMVLAB_ENUM_OPTION(dasp_opts, empty_rows, "auto", "auto|list|bitmap|memset|stage", "empty rows: list (an index each, tail warps), bitmap (a bit a row, zeroed in row order), memset (y zeroed before the kernel), stage (every row stored at its place in the row classes' order into a buffer, then one pass writes y in row order, 0 for the empty rows); auto: stage when >= 1/2 of the rows of a matrix of 2^20 non-zeros or more are empty, else bitmap when >= 1/8 are, else list"),
     SPMVLAB_ENUM_OPTION(dasp_opts, med_ranges, "on", "on|off", "on: runs of equally shaped medium row-blocks in the kernel parameters, not loaded"),
     SPMVLAB_ENUM_OPTION(dasp_opts, k4_batch, "4", "4|8", "f64 m8n8k4: 8 x 4 blocks (medium, long) a warp loads before its MMAs; 8: 80 registers"),
     SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8: a block retires with its slowest warp, so smaller blocks keep more warps resident; auto: 2 from 2^20 non-zeros when the row lengths' CV is below 2, else 8"),

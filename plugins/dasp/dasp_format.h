@@ -179,18 +179,23 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * matrix of the large set 0), else the list. */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
-/* ... and the memset when at least DASP_EMPTY_MEMSET_SHARE of the rows of a
- * large matrix are empty: one
- * streaming write of y in whole sectors, then the kernel stores only the
- * rows with entries. H100, f64 (docs/perf/2026-11-24-h100/dasp-regs.csv,
- * memset against bitmap): rmat-s22-ef4 (70 % empty) 236.1 against 241.6
- * us, rmat-s20-ef8-sym (48 %) 139.9 against 139.5; on launch-bound
- * matrices the memset is a second graph node (about 1 us). */
-#define DASP_EMPTY_MEMSET_SHARE 0.5
+/* ... and y staged when at least DASP_EMPTY_STAGE_SHARE of the rows of a
+ * large matrix are empty: the parts store their rows at consecutive slots in
+ * their own order, then one pass writes y in row order in whole sectors,
+ * 0 for the empty rows, instead of 8-byte stores into sectors scattered
+ * over y. H100, f64 (docs/perf/2026-11-24-h100-d/daspstage.csv):
+ * rmat-s22-ef4 (70 % empty) 189.6 us staged against 228.6 with the memset
+ * (which this rule took before; 236.1 against 241.6 for the bitmap in
+ * docs/perf/2026-11-24-h100/dasp-regs.csv) and 195.6 for cuSPARSE;
+ * rmat-s20-ef8-sym (48 %) 134.6 against 135.9 with the bitmap. Where rows
+ * are consecutive the pass is a loss (stencil3d7-128 107.7 against 92.4,
+ * banded-bw4 114.1 against 98.4), and on launch-bound matrices it is a
+ * second launch (about 1 us). */
+#define DASP_EMPTY_STAGE_SHARE 0.5
 
 /* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
  * empty of them empty, and nnz non-zeros (DASP_ER_LIST, DASP_ER_BITMAP or
- * DASP_ER_MEMSET). */
+ * DASP_ER_STAGE). */
 int dasp_empty_rule(int64_t empty, int32_t rows, int64_t nnz);
 
 /* Where a part stores the result of row r: r itself, or with empty_rows =

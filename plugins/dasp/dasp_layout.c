@@ -11,8 +11,8 @@
 
 int dasp_empty_rule(int64_t empty, int32_t rows, int64_t nnz)
 {
-    if (rows && nnz >= DASP_LARGE_NNZ && (double)empty >= DASP_EMPTY_MEMSET_SHARE * (double)rows)
-        return DASP_ER_MEMSET;
+    if (rows && nnz >= DASP_LARGE_NNZ && (double)empty >= DASP_EMPTY_STAGE_SHARE * (double)rows)
+        return DASP_ER_STAGE;
     return rows && (double)empty >= DASP_EMPTY_BITMAP_SHARE * (double)rows ? DASP_ER_BITMAP : DASP_ER_LIST;
 }
 

@@ -75,6 +75,19 @@ static void test_modes(void)
     both("1/8 empty", cut, 800, 900, NULL, (const char *[]){"empty=100", "empty_rows=bitmap(auto)", NULL});
     cut[3] = 2;
     both("99/800 empty", cut, 800, 900, NULL, (const char *[]){"empty=99", "empty_rows=list(auto)", NULL});
+    /* The staged y from 2^20 non-zeros with half the rows empty; a non-zero
+     * fewer leaves the bitmap. */
+    enum { big = 1 << 17 };
+    int32_t *half = malloc(big * sizeof *half);
+    TEST_CHECK(half != NULL);
+    if (!half)
+        return;
+    for (int i = 0; i < big; i++)
+        half[i] = i % 2 ? 16 : 0;
+    both("half empty, 2^20 non-zeros", half, big, big, NULL, (const char *[]){"empty_rows=stage(auto)", NULL});
+    half[1] = 15;
+    both("half empty, 2^20 - 1", half, big, big, NULL, (const char *[]){"empty_rows=bitmap(auto)", NULL});
+    free(half);
 }
 
 static void test_edges(void)
