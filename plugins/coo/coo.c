@@ -53,7 +53,6 @@ typedef struct coo_opts {
     int edges;  /* COO_EDGES_* (coo_owner.h) */
 } coo_opts;
 
-
 static const spmvlab_option coo_options[] = {
     SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros (segmented for random columns of 28 a row and more), or from 2^18 with more than 12 a row on average, else segmented"),
     SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries or a large matrix has random columns, else 8"),
@@ -169,7 +168,7 @@ static spmvlab_status coo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {&f->d_val, f->val, n * vs},
         {(void **)&f->d_starts, f->starts, ns * sizeof(int32_t)},
     };
-    st = spmvlab_put_all(ctx, a, f->starts ? 4 : 3, err);
+    st = spmvlab_put_all(ctx, a, 4, err); /* no starts: 0 bytes, nothing placed */
     f->plan.d_starts = f->d_starts;
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->nnz, f->row_idx, vs, &f->own, err);

@@ -60,7 +60,7 @@
  *           empty_runs = 1 run_start/run_len: 8 runs (no empty_row)
  *   long    long_val/col: stored (V + 4); long_ptr: 8 (L + 1); long_row: 4 L;
  *           seg_ptr: 4 (L + 1); seg_row: 4 segs; partial: Pz segs; count: 4 L
- *   stage   (empty_rows = stage) stage_pos: 4 rows; stage_y: V (rows - empty);
+ *   stage   (empty_rows = stage) stage_pos: 4 rows; stage_y: V (rows - empty), device only;
  *           the row arrays above then hold slots of stage_y, not rows
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
  * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
@@ -255,7 +255,7 @@ static void dasp_fill_launch(dasp_format *f)
                     : 0;
     L->n_bit_words = ((int64_t)f->rows + 31) / 32;
     L->y_zero_bytes = f->empty_mode == DASP_ER_MEMSET ? (int64_t)f->rows * (int64_t)spmvlab_dtype_size(f->dtype) : 0;
-    L->stage_rows = f->empty_mode == DASP_ER_STAGE ? f->rows : 0;
+    L->stage_rows = dasp_staged(f) ? f->rows : 0;
     L->stage_y = L->stage_rows ? DEV(DASP_A_STAGE_Y) : NULL;
     L->stage_pos = L->stage_rows ? DEV(DASP_A_STAGE_POS) : NULL;
     L->k4_batch8 = f->k4_batch8;
@@ -402,7 +402,7 @@ static spmvlab_status dasp_spmv_host(const void *handle, const void *x, void *y,
     const dasp_format *f = handle;
     /* empty_rows = stage: the parts store into a buffer at their slots, as
      * the kernels do, then y takes every row from its slot, 0 for none. */
-    const int staged = !f->balanced && f->empty_mode == DASP_ER_STAGE;
+    const int staged = dasp_staged(f);
     const size_t es = spmvlab_dtype_size(f->dtype);
     void *out = y;
     if (staged && !(out = calloc(f->n.staged ? (size_t)f->n.staged : 1, es)))

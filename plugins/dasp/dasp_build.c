@@ -100,13 +100,14 @@ static spmvlab_status classify(dasp_format *f, const spmvlab_matrix *A, dasp_cla
             c->order[next[len == 0 ? C_EMPTY : len <= 4 ? C_EMPTY + len : C_LONG]++] = i;
     }
     free(cursor);
-    if (f->empty_mode != DASP_ER_STAGE)
+    if (!dasp_staged(f))
         return SPMVLAB_OK;
     /* empty_rows = stage: row order[k] has slot k - (empty rows); the empty
-     * rows have none (-1). */
+     * rows have none (-1). The buffer is the kernels' alone: device bytes,
+     * no host copy (spmv_host stages into one of its own). */
     f->n.staged = A->rows - f->n.empty;
-    if (arr_make(f, DASP_A_STAGE_POS, (size_t)A->rows, 4, 0xff) ||
-        arr_make(f, DASP_A_STAGE_Y, (size_t)f->n.staged, spmvlab_dtype_size(A->dtype), 0))
+    f->a[DASP_A_STAGE_Y].bytes = (size_t)f->n.staged * spmvlab_dtype_size(A->dtype);
+    if (arr_make(f, DASP_A_STAGE_POS, (size_t)A->rows, 4, 0xff))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the staging of %d rows", A->rows);
     int32_t *slot = f->a[DASP_A_STAGE_POS].host;
     for (int64_t k = c->off[C_S1]; k < A->rows; k++)

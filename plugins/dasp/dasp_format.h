@@ -20,7 +20,7 @@ enum dasp_array_id {
     DASP_A_SH_VAL, DASP_A_SH_COL, DASP_A_SH_ROW,
     DASP_A_SINGLE_ROW, DASP_A_SINGLE_COL, DASP_A_SINGLE_VAL, DASP_A_EMPTY_ROW,
     DASP_A_RUN_START, DASP_A_RUN_LEN, DASP_A_EMPTY_BITS,
-    DASP_A_STAGE_POS, DASP_A_STAGE_Y, /* empty_rows = stage */
+    DASP_A_STAGE_POS, DASP_A_STAGE_Y, /* empty_rows = stage; stage_y is device scratch (no host copy) */
     /* balanced path (dasp_balanced.c) */
     DASP_A_BAL_ROW_PTR, DASP_A_BAL_COL, DASP_A_BAL_VAL, DASP_A_BAL_W_ROW, DASP_A_BAL_W_NZ,
     DASP_A_BAL_W_CROSS, DASP_A_BAL_X_ROW, DASP_A_BAL_X_W0, DASP_A_BAL_X_W1,
@@ -198,13 +198,16 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * DASP_ER_STAGE). */
 int dasp_empty_rule(int64_t empty, int32_t rows, int64_t nnz);
 
-/* Where a part stores the result of row r: r itself, or with empty_rows =
- * stage its slot in the staging buffer (the row's place in the row classes'
- * order, the empty rows left out), from which one pass writes y in row
- * order. */
+/* The row classes store y staged (empty_rows = stage; the balanced path
+ * never does). */
+static inline int dasp_staged(const dasp_format *f) { return !f->balanced && f->empty_mode == DASP_ER_STAGE; }
+
+/* Where a part stores the result of row r: r itself, or staged its slot in
+ * the staging buffer (the row's place in the row classes' order, the empty
+ * rows left out), from which one pass writes y in row order. */
 static inline int32_t dasp_out_row(const dasp_format *f, int32_t r)
 {
-    return f->empty_mode == DASP_ER_STAGE ? ((const int32_t *)f->a[DASP_A_STAGE_POS].host)[r] : r;
+    return dasp_staged(f) ? ((const int32_t *)f->a[DASP_A_STAGE_POS].host)[r] : r;
 }
 
 /* balance = auto: the balanced path takes the matrix when the coefficient

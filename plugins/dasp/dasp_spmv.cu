@@ -316,17 +316,6 @@ static cudaError_t unstage(const dasp_launch &L, void *y, cudaStream_t s)
     return cudaGetLastError();
 }
 
-static int parts_launch(const dasp_launch *L, const void *x, void *y, cudaStream_t s);
-
-extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (L->stage_rows <= 0)
-        return parts_launch(L, x, y, s);
-    const int rc = parts_launch(L, x, L->stage_y, s);
-    return rc ? rc : (int)unstage(*L, y, s);
-}
-
 // The row-class kernel (and the memset of empty_rows = memset) into y.
 static int parts_launch(const dasp_launch *L, const void *x, void *y, cudaStream_t s)
 {
@@ -355,6 +344,15 @@ static int parts_launch(const dasp_launch *L, const void *x, void *y, cudaStream
     case DASP_F16_M16N8K16: return (int)launch_shape<DASP_F16_M16N8K16>(*L, x, y, b, s);
     default: return (int)cudaErrorInvalidValue;
     }
+}
+
+extern "C" int dasp_spmv_launch(const dasp_launch *L, const void *x, void *y, void *stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (L->stage_rows <= 0)
+        return parts_launch(L, x, y, s);
+    const int rc = parts_launch(L, x, L->stage_y, s);
+    return rc ? rc : (int)unstage(*L, y, s);
 }
 
 extern "C" const char *dasp_cuda_error_text(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }

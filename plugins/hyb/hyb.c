@@ -259,11 +259,12 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "ELL part of %d x %d slots exceeds 2^31 - 1 slots",
                          A->rows, f->width);
     }
-    if (o->ell_lanes != SPMVLAB_AUTO)
-        f->lanes = o->ell_lanes;
-    else
-        f->lanes = hyb_auto_lanes(ctx->device, A->rows, f->width, es, A->nnz,
-                                  f->width > 1 && coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, es));
+    /* random columns (one O(nnz) pass, only where a rule reads it): the
+     * lanes and the COO kernel */
+    const int random = (o->ell_lanes == SPMVLAB_AUTO || o->coo_kernel == HYB_COO_AUTO) &&
+                       coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, es);
+    f->lanes = o->ell_lanes != SPMVLAB_AUTO ? o->ell_lanes
+                                            : hyb_auto_lanes(ctx->device, A->rows, f->width, es, A->nnz, random);
     if (es < 8 && f->lanes > HYB_MAX_LANES / 2)
         f->lanes = HYB_MAX_LANES / 2;
     f->ell_entries = (int32_t)hyb_ell_entries(A, f->width);
@@ -281,8 +282,6 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                          "out of host memory for %lld ELL slots and %zu COO entries", slots, nc);
     }
     hyb_fill(f, A);
-    const int random = o->coo_kernel == HYB_COO_AUTO &&
-                       coo_auto_random(A->row_ptr, A->col_idx, A->rows, A->nnz, es);
     f->coo_kernel = o->coo_kernel == HYB_COO_AUTO
                         ? (coo_auto_blocked(A->row_ptr, A->rows, A->nnz, random) ? HYB_COO_BLOCKED
                                                                                  : HYB_COO_SEGMENTED)
@@ -315,7 +314,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_starts, f->starts,
          (f->starts ? coo_seg_starts_len(f->plan.warps) : 0) * sizeof(int32_t)},
     };
-    st = spmvlab_put_all(ctx, a, f->starts ? 6 : 5, err);
+    st = spmvlab_put_all(ctx, a, 6, err); /* no starts: 0 bytes, nothing placed */
     f->plan.d_starts = f->d_starts;
     if (st == SPMVLAB_OK && f->owner)
         st = coo_own_prepare(ctx, f->plan, f->coo_entries, f->coo_row, es, &f->own, err);
