@@ -122,7 +122,7 @@ static void status_names_round_trip(void)
     static const spmvlab_result all[] = {
         SPMVLAB_RESULT_OK,        SPMVLAB_RESULT_UNSUPPORTED, SPMVLAB_RESULT_INVALID_OPTION, SPMVLAB_RESULT_LIMIT,
         SPMVLAB_RESULT_NOMEM,     SPMVLAB_RESULT_CUDA_ERROR,  SPMVLAB_RESULT_INTERNAL,       SPMVLAB_RESULT_WRONG,
-        SPMVLAB_RESULT_IO,        SPMVLAB_RESULT_CRASH,       SPMVLAB_RESULT_TIMEOUT};
+        SPMVLAB_RESULT_IO,        SPMVLAB_RESULT_CRASH,       SPMVLAB_RESULT_TIMEOUT,        SPMVLAB_RESULT_DEVICE_FAULT};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         TEST_CHECK(run_status_outcome(run_status_name(all[k])) == all[k]);
     TEST_CHECK(strcmp(run_status_name(SPMVLAB_RESULT_NOMEM), "oom") == 0);

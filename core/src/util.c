@@ -42,6 +42,7 @@ const char *spmvlab_result_name(spmvlab_result o)
     case SPMVLAB_RESULT_IO: return "io";
     case SPMVLAB_RESULT_CRASH: return "crash";
     case SPMVLAB_RESULT_TIMEOUT: return "timeout";
+    case SPMVLAB_RESULT_DEVICE_FAULT: return "device-fault";
     default: return spmvlab_status_name((spmvlab_status)o);
     }
 }
@@ -52,7 +53,8 @@ int spmvlab_result_parse(const char *name, spmvlab_result *out)
         SPMVLAB_RESULT_OK,        SPMVLAB_RESULT_UNSUPPORTED, SPMVLAB_RESULT_INVALID_OPTION,
         SPMVLAB_RESULT_LIMIT,     SPMVLAB_RESULT_NOMEM,       SPMVLAB_RESULT_CUDA_ERROR,
         SPMVLAB_RESULT_INTERNAL,  SPMVLAB_RESULT_WRONG,       SPMVLAB_RESULT_BAD_INPUT,
-        SPMVLAB_RESULT_IO,        SPMVLAB_RESULT_CRASH,       SPMVLAB_RESULT_TIMEOUT};
+        SPMVLAB_RESULT_IO,        SPMVLAB_RESULT_CRASH,       SPMVLAB_RESULT_TIMEOUT,
+        SPMVLAB_RESULT_DEVICE_FAULT};
     for (size_t k = 0; name && k < sizeof all / sizeof *all; k++)
         if (strcmp(name, spmvlab_result_name(all[k])) == 0) {
             *out = all[k];

@@ -366,6 +366,11 @@ void check_job_execute(const check_job *j, check_result *r)
         do_pair(j, &rt, r);
     else
         do_undeclared(j, &rt, r);
+    if (spmvlab_runtime_fault(&rt, j->plugin->desc->name, &err)) {
+        say(r, CHECK_FAIL, "device-fault: the plugin left the CUDA context unusable: %s (the remaining cases run "
+                           "in a fresh process)", err.msg);
+        r->context_lost = 1;
+    }
     stage(j, "closing the runtime");
     spmvlab_runtime_close(&rt);
 }

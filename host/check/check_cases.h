@@ -24,6 +24,7 @@ typedef enum check_verdict {
 typedef struct check_result {
     check_verdict verdict;
     char detail[SPMVLAB_ERR_LEN + 1024]; /* one line: the reason or the facts */
+    int context_lost;           /* a device fault: the process must not run another case */
 } check_result;
 
 typedef enum check_kind {

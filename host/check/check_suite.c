@@ -56,9 +56,11 @@ static void check_matrix(tally *t, const check_settings *o, check_job *base, con
  * second each). So cases are queued and a child works through the queue,
  * writing one result after each case, with the time limit restarting at
  * every result. When a child dies, the results it wrote stand, the case it
- * was on is reported as the failure, and a fresh child takes the rest. */
+ * was on is reported as the failure, and a fresh child takes the rest; so
+ * does a child that reported a device fault, whose CUDA context is lost. */
 
 #define BATCH_MAX_JOBS 128
+#define CHECK_CHILD_FAULTED 75  /* a child's exit after a device fault: a fresh child takes the rest */
 #define BATCH_MAX_NNZ 16000000L /* matrices a child inherits, in non-zeros */
 
 typedef struct queued {
@@ -87,6 +89,8 @@ static int batch_main(void *arg, int out_fd)
         check_job_execute(&b->q[i]->job, &r);
         if (check_write_result(out_fd, &r))
             return 3;
+        if (r.context_lost)
+            return CHECK_CHILD_FAULTED;
     }
     return 0;
 }
@@ -106,7 +110,7 @@ static void batch_flush(batch *b)
         for (int i = b->from; i < b->n; i++)
             b->q[i]->job.sandboxed = 1;
         if (spmvlab_sandbox_run_ex(batch_main, b, b->o->timeout_s, 1, &sr, &err)) {
-            check_result fail = {CHECK_FAIL, ""};
+            check_result fail = {CHECK_FAIL, "", 0};
             snprintf(fail.detail, sizeof fail.detail, "%s", err.msg);
             for (int i = b->from; i < b->n; i++)
                 batch_report(b, i, &fail);
@@ -119,7 +123,8 @@ static void batch_flush(batch *b)
             batch_report(b, b->from + k, &r);
         }
         b->from += done;
-        if (b->from < b->n) { /* the child ended during case b->from */
+        int faulted = sr.end == SPMVLAB_SANDBOX_EXITED && sr.exit_code == CHECK_CHILD_FAULTED && done > 0;
+        if (b->from < b->n && !faulted) { /* the child ended during case b->from */
             check_result r;
             check_child_failure(&sr, b->o->timeout_s, &r);
             batch_report(b, b->from, &r);
@@ -156,7 +161,7 @@ static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *nam
             continue;
         queued *q = calloc(1, sizeof *q);
         if (!q) {
-            check_result fail = {CHECK_FAIL, "out of host memory"};
+            check_result fail = {CHECK_FAIL, "out of host memory", 0};
             report(b->t, &fail, spmvlab_dtype_name((spmvlab_dtype)d), name);
             continue;
         }
@@ -374,7 +379,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
     for (int e = 0; o->edge_cases && e < spmvlab_edge_count(); e++) {
         spmvlab_csr A;
         if (spmvlab_edge_build(e, &A, &err)) {
-            check_result fail = {CHECK_FAIL, ""};
+            check_result fail = {CHECK_FAIL, "", 0};
             snprintf(fail.detail, sizeof fail.detail, "%s", err.msg);
             report(&t, &fail, "-", spmvlab_edge_name(e));
             continue;
@@ -386,7 +391,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
         spmvlab_matrix_label(o->paths[f], label, sizeof label);
         spmvlab_csr A;
         int lrc = load_matrix(o->paths[f], &A, &err);
-        check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, ""};
+        check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
         snprintf(note.detail, sizeof note.detail, "%s", err.msg);
         if (lrc) {
             report(&t, &note, "-", label);

@@ -17,7 +17,7 @@ spmvlab_result run_status_outcome(const char *status)
 int run_status_is_failure(spmvlab_result o)
 {
     return o == SPMVLAB_RESULT_WRONG || o == SPMVLAB_RESULT_CRASH || o == SPMVLAB_RESULT_TIMEOUT ||
-           o == SPMVLAB_RESULT_INTERNAL || o == SPMVLAB_RESULT_CUDA_ERROR;
+           o == SPMVLAB_RESULT_INTERNAL || o == SPMVLAB_RESULT_CUDA_ERROR || o == SPMVLAB_RESULT_DEVICE_FAULT;
 }
 
 void run_row_fail(run_row *r, spmvlab_result o, const char *msg)

@@ -12,11 +12,13 @@
 #include "host_util.h"
 #include "run_compare.h"
 #include "run_driver.h"
+#include "run_answer.h"
 #include "run_engine.h"
 #include "run_inputs.h"
 #include "run_isolate.h"
 #include "run_json.h"
 #include "run_output.h"
+#include "run_state.h"
 #include "progress.h"
 #include "shard.h"
 #include "workers.h"
@@ -25,44 +27,21 @@
 #include "tune_table.h"
 #include "spmvlab/gen.h"
 
-static volatile sig_atomic_t stop_flag;
+volatile sig_atomic_t run_stop_flag;
 
 /* The first Ctrl-C ends the run at once: the child under way (--isolate) is
  * killed, the rounds stop, and the matrix under way is not written (--resume
  * measures it); a second Ctrl-C kills the program. */
 static void on_sigint(int sig)
 {
-    if (stop_flag) {
+    if (run_stop_flag) {
         signal(sig, SIG_DFL);
         raise(sig);
     }
-    stop_flag = 1;
+    run_stop_flag = 1;
     isolate_interrupt();
 }
 
-typedef struct run_state {
-    run_settings s;
-    spmvlab_config cfg;
-    spmvlab_registry *reg;
-    spmvlab_instance_spec *specs;
-    int nspecs;
-    int base;                   /* baseline spec, or -1 */
-    spmvlab_runtime rt;
-    int rt_open;
-    run_meta meta;
-    FILE *csv;
-    FILE *json;
-    run_rows rows;              /* resumed rows, then new ones */
-    int failures, input_errors;
-    int appending;              /* the CSV exists and is continued (--resume) */
-    int abandoned;              /* groups left unwritten by Ctrl-C */
-    run_cells done;             /* resumed cells */
-    char **paths;
-    int npaths;
-    progress_line prog;
-    void *flush_buf;
-    size_t flush_bytes;
-} run_state;
 
 static void say(const run_state *st, const char *fmt, ...)
 {
@@ -126,18 +105,51 @@ static int load_resume(run_state *st, spmvlab_err *err)
 
 /* ---- the loop ---------------------------------------------------------- */
 
-static void emit(run_state *st, const run_row *r)
+void run_take_row(run_state *st, const run_row *r, int print)
 {
-    progress_line_row(&st->prog);
-    table_row(stdout, r);
-    if (st->s.verbose && r->describe[0])
-        printf("    facts: %s\n", r->describe);
-    fflush(stdout);
+    if (print) {
+        progress_line_row(&st->prog);
+        table_row(stdout, r);
+        if (st->s.verbose && r->describe[0])
+            printf("    facts: %s\n", r->describe);
+        fflush(stdout);
+    }
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
         say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
     if (run_status_is_failure(run_status_outcome(r->status)))
         st->failures++;
+}
+
+/* A row is finished: a worker prints it and sends it to its parent. */
+static void emit(run_state *st, const run_row *r)
+{
+    if (!st->sink) {
+        run_take_row(st, r, 1);
+        return;
+    }
+    progress_line_row(&st->prog);
+    table_row(stdout, r);
+    if (st->s.verbose && r->describe[0])
+        printf("    facts: %s\n", r->describe);
+    fflush(stdout);
+    answer_write(st->sink, r);
+    fflush(st->sink);
+}
+
+/* A worker whose context a plugin has made unusable sends the faulting row
+ * (marked "ref" when it was only the baseline) and ends. */
+static void end_worker_after_fault(run_state *st, const run_member *mb)
+{
+    if (mb->emit) {
+        emit(st, &mb->row);
+    } else {
+        fputs("ref\n", st->sink);
+        answer_write(st->sink, &mb->row);
+    }
+    fflush(st->sink);
+    fflush(stdout);
+    _exit(RUN_WORKER_FAULTED);
 }
 
 static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
@@ -153,7 +165,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     }
     int n = 0, base_member = -1;
     for (int k = 0; k < st->nspecs; k++) {
-        if (!todo[k] && k != st->base)
+        if ((!todo[k] && k != st->base) || cells_has(&st->excluded, label, &st->specs[k], d))
             continue;
         if (k == st->base)
             base_member = n;
@@ -161,12 +173,14 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         m[n].emit = todo[k];
         n++;
     }
-    run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_line_update, &st->prog};
+    run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
+                   st->flush_bytes, progress_line_update, &st->prog, NULL};
     int done = n;
-    if (st->s.isolate) {
+    if (st->sink)
+        fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
+    if (st->s.isolate || st->isolate_now) {
         for (int i = 0; i < n; i++) {
-            if (stop_flag) {
+            if (run_stop_flag) {
                 done = i;
                 break;
             }
@@ -175,6 +189,8 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         }
     } else {
         group_execute(&g);
+        if (g.faulted && st->sink)
+            end_worker_after_fault(st, g.faulted);
     }
     if (base_member >= done)
         base_member = -1;
@@ -183,12 +199,14 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         base_of[i] = m[i].spec->base_label;
     }
     compare_rows(rows, done, base_member >= 0 ? rows[base_member] : NULL,
-                 st->base >= 0 ? st->specs[st->base].label : "", !st->s.isolate,
+                 st->base >= 0 ? st->specs[st->base].label : "", !st->s.isolate && !st->isolate_now,
                  st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
     if (st->s.mode == RUN_MODE_TUNE)
         tune_rows(rows, base_of, done);
-    if (stop_flag) {
+    if (run_stop_flag) {
         st->abandoned++;
+        if (st->sink)
+            fputs("abandoned\n", st->sink);
         progress_line_clear(&st->prog);
         say(st, "interrupted during %s (%s): its cells are not written", label, spmvlab_dtype_name(d));
     } else {
@@ -203,7 +221,7 @@ out:
     free(base_of);
 }
 
-static void run_matrix(run_state *st, int mi)
+void run_matrix(run_state *st, int mi)
 {
     const char *path = st->paths[mi];
     char label[256];
@@ -239,8 +257,10 @@ static void run_matrix(run_state *st, int mi)
     } else if (lrc) {
         say(st, "%s", err.msg);
         st->input_errors++;
+        if (st->sink)
+            fputs("input-error\n", st->sink);
     } else {
-        for (int d = 0; d < st->s.ndtypes && !stop_flag; d++) {
+        for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++) {
             int need = 0;
             for (int k = 0; k < st->nspecs; k++)
                 need |= todo[d * st->nspecs + k];
@@ -281,14 +301,14 @@ static int finish(run_state *st)
     if (st->json) {
         FILE *f = st->json;
         st->json = NULL;
-        run_document doc = {&st->meta, &st->s, &st->rows, &sum, stop_flag != 0};
+        run_document doc = {&st->meta, &st->s, &st->rows, &sum, run_stop_flag != 0};
         if (json_write_run(f, st->s.json, &doc, &err)) {
             say(st, "%s", err.msg);
             rc = EXIT_FAILED;
         }
     }
     summary_free(&sum);
-    if (stop_flag) {
+    if (run_stop_flag) {
         say(st, "interrupted; the rows of the matrices finished are written%s",
             st->s.output[0] ? " (--resume continues)" : "");
         return 130;
@@ -302,7 +322,7 @@ static int finish(run_state *st)
 
 /* Opens the device (or, with --isolate, asks a child) and prints the notice
  * without one. Returns 0, or an exit code. */
-static int open_device(run_state *st)
+int run_open_device(run_state *st)
 {
     spmvlab_err err = {{0}};
     if (st->s.isolate) {
@@ -321,11 +341,14 @@ static int open_device(run_state *st)
         st->rt_open = 1;
         if (st->s.mem_limit)
             st->rt.mem_limit = st->s.mem_limit;
-        run_meta_device(&st->meta, &st->rt);
-        if (st->rt.device.present) {
-            if (st->s.verbose)
+        if (!st->started) { /* a worker after a fault keeps the first one's device facts */
+            run_meta_device(&st->meta, &st->rt);
+            if (st->rt.device.present && st->s.verbose)
                 fprintf(stderr, "measuring the bandwidth peak (triad)...\n");
-            run_meta_peak(&st->meta, &st->rt);
+            if (st->rt.device.present)
+                run_meta_peak(&st->meta, &st->rt);
+        }
+        if (st->rt.device.present) {
             if (st->s.flush_l2) {
                 st->flush_bytes = 2 * st->rt.device.l2_bytes;
                 if (spmvlab_dev_malloc(&st->rt, &st->flush_buf, st->flush_bytes, &err)) {
@@ -335,9 +358,13 @@ static int open_device(run_state *st)
             }
         }
     }
+    if (st->started)
+        return 0;
     if (!st->meta.gpu)
         fprintf(stderr, "%s: no CUDA device found; running each instance's spmv_host as a functional check "
                         "(no timings).\n", st->s.prog);
+    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
+    fflush(stdout);
     return 0;
 }
 
@@ -398,20 +425,23 @@ int run_command(int argc, char **argv, run_mode mode)
         say(st, "cannot write %s", st->s.json);
         goto out;
     }
-    if ((rc = open_device(st)) != 0)
-        goto out;
     progress_line_init(&st->prog, 0);
     progress_line_totals(&st->prog, st->npaths,
                          inputs_cells(&st->s, st->paths, st->npaths, st->nspecs) - st->done.n);
-    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    for (int i = 0; i < st->npaths && !stop_flag; i++)
-        run_matrix(st, i);
-    rc = finish(st);
+    if (st->s.isolate) { /* this process stays without CUDA; a child per cell */
+        if ((rc = run_open_device(st)) == 0)
+            for (int i = 0; i < st->npaths && !run_stop_flag; i++)
+                run_matrix(st, i);
+    } else {
+        rc = run_supervise(st);
+    }
+    if (rc == 0)
+        rc = finish(st);
     sigaction(SIGINT, &old, NULL);
 out:
     if (st->json)
@@ -423,6 +453,8 @@ out:
     if (st->rt_open)
         spmvlab_runtime_close(&st->rt);
     cells_free(&st->done);
+    cells_free(&st->excluded);
+    run_rows_free(&st->faults);
     free_paths(st->paths, st->npaths);
     run_rows_free(&st->rows);
     spmvlab_instance_specs_free(st->specs, st->nspecs);

@@ -53,6 +53,7 @@ typedef struct run_group {
     size_t flush_bytes;
     run_progress_fn progress;
     void *progress_arg;
+    run_member *faulted;        /* the member that left the CUDA context unusable, or NULL */
 } run_group;
 
 /* Prepares the matrix, converts and verifies every member, times those
@@ -74,6 +75,12 @@ void group_release(run_group *g);
 void measure_group(run_group *g, const spmvlab_trial *t);
 /* Frees graphs (idempotent). */
 void measure_release(run_group *g);
+
+/* After mb failed or finished a step: 1 when the CUDA context is unusable
+ * (spmvlab_runtime_fault). The first member seen so is blamed: its row
+ * becomes device-fault and g->faulted points to it; the rows of the others
+ * are void and their cells must run again in a fresh process. */
+int group_fault_check(run_group *g, run_member *mb);
 
 /* Ends the member's part in the group: its row gets status o and the
  * sentence, and it is no longer timed. */

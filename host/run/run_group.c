@@ -160,14 +160,23 @@ int group_execute(run_group *g)
             member_fail(&g->m[i], o, "%s", err.msg);
         return -1;
     }
-    for (int i = 0; i < g->n; i++)
+    /* One device wait a member, between trials: a fault is pinned on the
+     * member that caused it before another one runs. */
+    for (int i = 0; i < g->n; i++) {
         convert_and_check(g, &g->m[i], &t);
-    if (g->rt->device.present) {
+        if (group_fault_check(g, &g->m[i]))
+            break;
+    }
+    if (g->rt->device.present && !g->faulted) {
         measure_group(g, &t);
-        for (int i = 0; i < g->n; i++) {
+        for (int i = 0; i < g->n && !g->faulted; i++) {
             run_member *mb = &g->m[i];
-            if (mb->timed && mb->nsamples > 0 && verify(g, mb, &t, SPMVLAB_TRIAL_AS_LEFT) == 0)
-                finish_timing(g, mb);
+            if (mb->timed && mb->nsamples > 0) {
+                if (verify(g, mb, &t, SPMVLAB_TRIAL_AS_LEFT) == 0)
+                    finish_timing(g, mb);
+                else
+                    group_fault_check(g, mb);
+            }
         }
         measure_release(g);
     }

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "run_answer.h"
 #include "run_isolate.h"
 #include "run_status.h"
 #include "spmvlab/sandbox.h"
@@ -40,26 +41,13 @@ typedef struct member_job {
     const spmvlab_instance_spec *spec;
 } member_job;
 
-static void write_samples(FILE *f, const char *tag, const double *v, int n)
-{
-    fputs(tag, f);
-    for (int i = 0; v && i < n; i++)
-        fprintf(f, ",%.17g", v[i]);
-    fputc('\n', f);
-}
-
-/* The answer: "row,<CSV fields>", "single,<ms>...", "batch,<ms>...",
- * "wall,<ms>", "end". */
+/* The answer: one row (run_answer.h). */
 static void write_answer(int fd, const run_row *r)
 {
     FILE *f = fdopen(fd, "w");
     if (!f)
         return;
-    fputs("row,", f);
-    run_csv_row(f, r);
-    write_samples(f, "single", r->single_samples, r->nsamples);
-    write_samples(f, "batch", r->batch_samples, r->nsamples);
-    fprintf(f, "wall,%.17g\nend\n", r->wall_ms);
+    answer_write(f, r);
     fclose(f);
 }
 
@@ -102,20 +90,6 @@ static int child_member(void *arg, int fd)
     return 0;
 }
 
-static int parse_samples(char **f, int n, double **out, int *count)
-{
-    *count = n - 1;
-    *out = NULL;
-    if (*count <= 0)
-        return 0;
-    *out = malloc((size_t)*count * sizeof **out);
-    if (!*out)
-        return -1;
-    for (int i = 1; i < n; i++)
-        (*out)[i - 1] = strtod(f[i], NULL);
-    return 0;
-}
-
 /* Reads the child's answer into row. Returns 0 when complete. */
 static int read_answer(const char *text, size_t len, run_row *row)
 {
@@ -125,38 +99,18 @@ static int read_answer(const char *text, size_t len, run_row *row)
     if (!f)
         return -1;
     char **v = NULL;
-    int n = 0, lines = 0, got_row = 0, got_end = 0, ns = -1, nb = -1;
-    double *single = NULL, *batch = NULL;
-    while (csv_read_record(f, &v, &n, &lines) == 1) {
-        if (n >= 1 && strcmp(v[0], "row") == 0 && n == run_column_count() + 1) {
-            got_row = 1;
-            for (int c = 0; c < run_column_count(); c++)
-                if (run_row_set(row, c, v[c + 1]))
-                    got_row = 0;
-        } else if (n >= 1 && strcmp(v[0], "single") == 0) {
-            free(single);
-            parse_samples(v, n, &single, &ns);
-        } else if (n >= 1 && strcmp(v[0], "batch") == 0) {
-            free(batch);
-            parse_samples(v, n, &batch, &nb);
-        } else if (n == 2 && strcmp(v[0], "wall") == 0) {
-            row->wall_ms = strtod(v[1], NULL);
-        } else if (n >= 1 && strcmp(v[0], "end") == 0) {
-            got_end = 1;
-        }
+    int n = 0, lines = 0, rc = -1;
+    answer_reader a;
+    answer_begin(&a, row);
+    while (rc != 0 && csv_read_record(f, &v, &n, &lines) == 1) {
+        if (answer_take(&a, v, n) == 1)
+            rc = 0;
         csv_free_record(v, n);
         v = NULL;
     }
+    answer_abort(&a);
     fclose(f);
-    if (got_row && got_end && ns == nb && ns > 0) {
-        row->single_samples = single;
-        row->batch_samples = batch;
-        row->nsamples = ns;
-    } else {
-        free(single);
-        free(batch);
-    }
-    return got_row && got_end ? 0 : -1;
+    return rc;
 }
 
 /* The child's stderr tail on one line, at most len - 1 characters. */

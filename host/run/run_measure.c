@@ -184,7 +184,8 @@ void measure_group(run_group *g, const spmvlab_trial *tr)
         if (g->progress)
             g->progress(g->progress_arg, mb->in.label, "calibrating", i, g->n);
         double t0 = spmvlab_now_ms();
-        calibrate(g, mb, tr, &t);
+        if (calibrate(g, mb, tr, &t) && group_fault_check(g, mb))
+            goto out;
         mb->wall_ms += spmvlab_now_ms() - t0;
     }
     double start = spmvlab_now_ms();
@@ -215,6 +216,8 @@ void measure_group(run_group *g, const spmvlab_trial *tr)
             if (mb->timed)
                 push_sample(mb, one, per);
             mb->wall_ms += spmvlab_now_ms() - t0;
+            if (!mb->timed && group_fault_check(g, mb))
+                goto out;
         }
         active = 0;
         for (int i = 0; i < g->n; i++)

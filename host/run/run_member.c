@@ -16,3 +16,18 @@ void member_fail(run_member *mb, spmvlab_result o, const char *fmt, ...)
     run_row_fail(&mb->row, o, msg);
     mb->timed = 0;
 }
+
+int group_fault_check(run_group *g, run_member *mb)
+{
+    if (g->faulted)
+        return 1;
+    spmvlab_err err = {{0}};
+    const char *plugin = mb->spec->plugin->desc->name;
+    if (!spmvlab_runtime_fault(g->rt, plugin, &err))
+        return 0;
+    g->faulted = mb;
+    member_fail(mb, SPMVLAB_RESULT_DEVICE_FAULT,
+                "plugin %s (instance %s) faulted on the device: %s; the other cells ran in a fresh CUDA context",
+                plugin, mb->spec->label, err.msg);
+    return 1;
+}

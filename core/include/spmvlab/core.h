@@ -49,7 +49,8 @@ typedef enum spmvlab_result {
     SPMVLAB_RESULT_BAD_INPUT,   /* the matrix cannot be used in this dtype (NaN/Inf, overflow) */
     SPMVLAB_RESULT_IO,          /* a file could not be read or written */
     SPMVLAB_RESULT_CRASH,       /* the process running the trial died of a signal */
-    SPMVLAB_RESULT_TIMEOUT      /* no answer within the time limit */
+    SPMVLAB_RESULT_TIMEOUT,     /* no answer within the time limit */
+    SPMVLAB_RESULT_DEVICE_FAULT /* a sticky CUDA error: the instance left the CUDA context unusable */
 } spmvlab_result;
 
 /* The outcome of a plugin status (the same value). */
@@ -155,6 +156,7 @@ typedef struct spmvlab_runtime {
     spmvlab_device device;      /* device->present == 0: CPU mode */
     void *stream;               /* cudaStream_t used for conversion and SpMV */
     size_t mem_limit;           /* bytes one instance may hold; 0 = none */
+    char fault[256];            /* the sticky CUDA error seen, or "" */
 } spmvlab_runtime;
 
 /* Opens the runtime. want_gpu: 0 CPU only, 1 use a GPU if present, 2 require
@@ -162,6 +164,14 @@ typedef struct spmvlab_runtime {
  * err), -1 on other failures. */
 int spmvlab_runtime_open(spmvlab_runtime *rt, int want_gpu, int ordinal, spmvlab_err *err);
 void spmvlab_runtime_close(spmvlab_runtime *rt);
+/* 1 when the CUDA context is unusable: a sticky error (illegal or misaligned
+ * address, launch failure, illegal instruction, ...) that only a new process
+ * clears; the CUDA error in err. It waits for the device, so callers ask
+ * between trials, never inside a timed region. suspect names the plugin
+ * that ran last: in CPU mode the environment variable
+ * SPMVLAB_TEST_DEVICE_FAULT=<plugin> makes the runtime report a fault after
+ * that plugin, so the recovery is tested without a GPU. */
+int spmvlab_runtime_fault(spmvlab_runtime *rt, const char *suspect, spmvlab_err *err);
 
 /* A matrix prepared for a dtype: values converted, device copies uploaded. */
 typedef struct spmvlab_prepared {

@@ -250,3 +250,49 @@ void spmvlab_prepared_free(spmvlab_prepared *p)
     free(p->host_val);
     memset(p, 0, sizeof *p);
 }
+
+/* ---- faults -------------------------------------------------------------- */
+
+/* Errors after which every later call in the process fails: the context is
+ * lost and only a new process gets a working one. */
+static int cuda_error_is_sticky(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorInvalidPc:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContextIsDestroyed:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int spmvlab_runtime_fault(spmvlab_runtime *rt, const char *suspect, spmvlab_err *err)
+{
+    if (!rt->fault[0]) {
+        if (rt->device.present) {
+            cudaError_t e = cudaDeviceSynchronize();
+            if (e == cudaSuccess)
+                e = cudaPeekAtLastError();
+            if (cuda_error_is_sticky(e))
+                snprintf(rt->fault, sizeof rt->fault, "%s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        } else {
+            const char *inject = getenv("SPMVLAB_TEST_DEVICE_FAULT");
+            if (inject && suspect && strcmp(inject, suspect) == 0)
+                snprintf(rt->fault, sizeof rt->fault, "cudaErrorIllegalAddress (simulated by "
+                                                      "SPMVLAB_TEST_DEVICE_FAULT)");
+        }
+    }
+    if (!rt->fault[0])
+        return 0;
+    spmvlab_errf(err, "%s", rt->fault);
+    return 1;
+}
