@@ -1,0 +1,53 @@
+/*
+ * bccoo: the format on the host side, shared by the conversion
+ * (bccoo_build.c), the plugin glue (bccoo.c), the CPU execution
+ * (bccoo_host.c) and the unit test.
+ */
+#ifndef SPMVLAB_BCCOO_FORMAT_H
+#define SPMVLAB_BCCOO_FORMAT_H
+
+#include <stddef.h>
+
+#include <spmvlab/plugin.h>
+
+#include "bccoo.h"
+
+/* The format's host arrays (sizes in bccoo.h's chunk layout). */
+typedef struct bccoo_arrays {
+    int h, w;
+    int32_t block_rows, blocks, chunks, segments, escaped;
+    void *val;                /* chunks * BCCOO_CHUNK * h * w values */
+    uint8_t *flags;           /* chunks * BCCOO_THREADS */
+    int32_t *base;            /* chunks * BCCOO_THREADS */
+    int16_t *delta;           /* chunks * BCCOO_CHUNK */
+    int32_t *esc;             /* escaped * BCCOO_PER_THREAD */
+    int32_t *seg0;            /* chunks */
+    int32_t *brow;            /* segments, or NULL when no block row is empty */
+} bccoo_arrays;
+
+/* Builds the arrays of A (0-based CSR, vs-byte values) in h x w blocks.
+ * Returns 0, or -1 when out of host memory (a is then freed). */
+int bccoo_build(bccoo_arrays *a, const spmvlab_matrix *A, size_t vs, int h, int w);
+void bccoo_arrays_free(bccoo_arrays *a);
+/* Device bytes of the arrays plus the carries. */
+size_t bccoo_bytes(const bccoo_arrays *a, size_t vs);
+/* The number of non-empty h x w blocks of A (aligned to multiples of h, w). */
+int64_t bccoo_count_blocks(const spmvlab_matrix *A, int h, int w);
+/* Block column of slot i of thread t of chunk c. */
+int32_t bccoo_block_col(const bccoo_arrays *a, int64_t c, int t, int i);
+
+typedef struct bccoo_format {
+    spmvlab_ctx *ctx;
+    spmvlab_dtype dtype;
+    int32_t rows, cols, nnz;
+    int shape_auto;           /* 1 when the rule chose h or w */
+    bccoo_arrays a;           /* host arrays, for spmv_host */
+    void *carry_val;          /* spmv_host: a chunk's open sums (h values) */
+    bccoo_dev dev;
+    size_t dev_bytes;
+} bccoo_format;
+
+void bccoo_host_f64(const bccoo_format *f, const double *x, double *y);
+void bccoo_host_f32(const bccoo_format *f, const float *x, float *y);
+
+#endif

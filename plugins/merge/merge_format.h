@@ -1,0 +1,27 @@
+/*
+ * merge: the format on the host side, shared by the plugin glue (merge.c)
+ * and the CPU execution (merge_host.c).
+ */
+#ifndef SPMVLAB_MERGE_FORMAT_H
+#define SPMVLAB_MERGE_FORMAT_H
+
+#include <spmvlab/plugin.h>
+
+#include "merge.h"
+
+typedef struct merge_format {
+    spmvlab_ctx *ctx;
+    spmvlab_dtype dtype;
+    int32_t rows, cols, nnz;
+    int32_t *row_ptr;        /* host copies for spmv_host */
+    int32_t *col_idx;
+    void *val;
+    int32_t *s_end;          /* spmv_host: one tile's row ends (tile + 1 entries) */
+    merge_dev dev;           /* device arrays and the launch shape */
+    size_t dev_bytes;        /* device bytes uploaded or allocated */
+} merge_format;
+
+void merge_host_f64(const merge_format *f, const double *x, double *y);
+void merge_host_f32(const merge_format *f, const float *x, float *y);
+
+#endif
