@@ -77,6 +77,18 @@ spmvlab_cli_test(run.set_bad_value
   "command line: \\[csr\\] option csr\\.kernel = 'bogus' is invalid: expected one of auto\\|scalar\\|vector\\|adaptive\\.\nexit status: 2"
   run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
 
+# "Did you mean" for sections, plugins, flags and options.
+spmvlab_cli_test(run.ini_section_typo
+  "section_typo\\.ini:2: section \\[rnu\\] \\(did you mean \\[run\\]\\?\\) is neither \\[run\\] nor an instance: no plugin is called 'rnu' and it has no plugin = key\\.\nexit status: 2"
+  run -c ${cli_corpus}/ini/section_typo.ini -p csr ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.unknown_plugin_typo "unknown plugin 'csrr' \\(did you mean 'csr'\\?\\): no libspmvlab_csrr\\.so on the search path[^\n]*\nexit status: 2"
+  run -p csrr ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.unknown_flag_typo "unknown option '--rep' \\(did you mean '--reps'\\?\\); see spmvlab run --help\\.\nexit status: 2"
+  run -p csr --rep 3 ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.set_key_typo
+  "command line: \\[csr\\] plugin csr has no option 'kernal' \\(did you mean 'kernel'\\?\\); its options are: [^\n]*\nexit status: 2"
+  run -p csr --set csr.kernal=scalar ${cli_data}/lp_e226.mtx.gz)
+
 # The suites that run broken plugins under a sanitizer need real signals
 # (not the sanitizer's report and exit), NULL from failed allocations, and
 # a cap that refuses bad_oom's blocks early (ASan would otherwise map and,

@@ -136,8 +136,27 @@ static void emit(run_state *st, const run_row *r)
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
         say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
-    if (run_status_is_failure(run_status_outcome(r->status)))
+    if (run_status_fails_run(r->status))
         st->failures++;
+}
+
+/* The rows of an input no instance ran on, one per dtype this run owes it. */
+static void emit_input(run_state *st, const char *label, const char *path, const char *todo, const char *status,
+                       const char *why)
+{
+    static const spmvlab_instance_spec no_instance; /* input rows have no instance and no options */
+    for (int d = 0; d < st->s.ndtypes; d++) {
+        int need = 0;
+        for (int k = 0; k < st->nspecs; k++)
+            need |= todo[d * st->nspecs + k];
+        if (!need || cells_has(&st->done, label, &no_instance, st->s.dtypes[d]))
+            continue; /* a resumed run keeps the row it already has */
+        run_row r;
+        run_row_input(&r, label, path, spmvlab_dtype_name(st->s.dtypes[d]), status, why);
+        run_meta_to_row(&st->meta, &r);
+        snprintf(r.seed, sizeof r.seed, "%llu", (unsigned long long)st->s.seed);
+        emit(st, &r);
+    }
 }
 
 static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
@@ -236,8 +255,10 @@ static void run_matrix(run_state *st, int mi)
     progress_line_clear(&st->prog);
     if (lrc == -2) {
         say(st, "skipping %s: %s", path, err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
     } else if (lrc) {
         say(st, "%s", err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_UNREADABLE, err.msg);
         st->input_errors++;
     } else {
         for (int d = 0; d < st->s.ndtypes && !stop_flag; d++) {
