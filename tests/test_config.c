@@ -208,7 +208,7 @@ static void validates_keys_against_the_option_table(void)
     expect_resolve_error("[p]\nplugin = probe\nwidth = 0\n", "p", "t.ini:3: ",
                          WORDS("an integer from 1 to 32 or 'auto'"));
     /* Cross-option checks name the section. */
-    expect_resolve_error("[x]\n[p]\nplugin = probe\nwidth = 8\ncount = 4\n", "p", "t.ini:2: ",
+    expect_resolve_error("[p]\nplugin = probe\nwidth = 8\ncount = 4\n", "p", "t.ini:1: ",
                          WORDS("probe option width = 8 exceeds count = 4"));
     expect_resolve_error("[p]\nplugin = nosuch\n", "p", "t.ini:2: ", WORDS("unknown plugin 'nosuch'"));
     expect_resolve_error("[p]\nplugin =\n", "p", "t.ini:2: ", WORDS("is not a plugin name"));
