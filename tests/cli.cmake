@@ -43,7 +43,7 @@ set_tests_properties(cli.info.truncated_gzip PROPERTIES LABELS cpu ENVIRONMENT S
 spmvlab_cli_test(run.missing_matrix "matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   run -p csr missing.mtx)
 spmvlab_cli_test(run.malformed_matrix
-  "above\\.mtx line 3: entry \\(1, 2\\) lies above the diagonal[^\n]*\nexit status: 2"
+  "above\\.mtx line 3: entry \\(1, 2\\) lies above the diagonal[^\n]*\n.*inputs not run \\(f64\\): 0 skipped, 1 unreadable[^\n]*\nexit status: 2"
   run -p csr ${cli_corpus}/mtx/above.mtx)
 
 # Plugins.

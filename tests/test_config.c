@@ -299,7 +299,8 @@ static void closest_name_finds_typos_only(void)
 static void unknown_sections_and_keys_get_a_did_you_mean(void)
 {
     expect_resolve_error("[probe]\n[rnu]\nreps = 3\n", "probe", "t.ini:2: ",
-                         WORDS("section [rnu] (did you mean [run]?) is neither [run] nor an instance", "no plugin = key"));
+                         WORDS("section [rnu] (did you mean [run]?) is neither [run] nor an instance",
+                               "no plugin = key"));
     expect_resolve_error("[prboe]\ncount = 3\n", "prboe", "t.ini:1: ", WORDS("[prboe] (did you mean [probe]?)"));
     expect_resolve_error("[probe]\ncuont = 3\n", "probe", "t.ini:2: ",
                          WORDS("has no option 'cuont' (did you mean 'count'?)"));

@@ -64,10 +64,11 @@ void run_row_fail(run_row *r, spmvlab_result o, const char *msg)
     one_line(r->message);
 }
 
-void run_row_input(run_row *r, const char *matrix, const char *source, const char *dtype, const char *status,
-                   const char *why)
+void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const char *source, const char *dtype,
+                   const char *status, const char *why)
 {
     run_row_init(r);
+    run_meta_to_row(meta, r);
     snprintf(r->matrix, sizeof r->matrix, "%s", matrix);
     snprintf(r->source, sizeof r->source, "%s", source);
     snprintf(r->dtype, sizeof r->dtype, "%s", dtype);

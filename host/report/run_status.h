@@ -8,6 +8,7 @@
 #ifndef SPMVLAB_HOST_RUN_STATUS_H
 #define SPMVLAB_HOST_RUN_STATUS_H
 
+#include "run_meta.h"
 #include "run_row.h"
 #include "spmvlab/core.h"
 
@@ -42,10 +43,10 @@ run_class run_status_class(const char *status);
 /* Sets the row's status to o and its message to msg on one line. */
 void run_row_fail(run_row *r, spmvlab_result o, const char *msg);
 /* Makes r the row of an input no instance ran on: the matrix label, its
- * source and dtype, status (RUN_STATUS_SKIPPED or RUN_STATUS_UNREADABLE)
- * and why; the instance and measurement columns stay empty. The caller adds
- * the run's own columns (run_meta_to_row). */
-void run_row_input(run_row *r, const char *matrix, const char *source, const char *dtype, const char *status,
-                   const char *why);
+ * source and dtype, status (RUN_STATUS_SKIPPED or RUN_STATUS_UNREADABLE),
+ * why, and the run's machine and build from meta; the instance and
+ * measurement columns stay empty. */
+void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const char *source, const char *dtype,
+                   const char *status, const char *why);
 
 #endif

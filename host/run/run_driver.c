@@ -144,17 +144,11 @@ static void emit(run_state *st, const run_row *r)
 static void emit_input(run_state *st, const char *label, const char *path, const char *todo, const char *status,
                        const char *why)
 {
-    static const spmvlab_instance_spec no_instance; /* input rows have no instance and no options */
     for (int d = 0; d < st->s.ndtypes; d++) {
-        int need = 0;
-        for (int k = 0; k < st->nspecs; k++)
-            need |= todo[d * st->nspecs + k];
-        if (!need || cells_has(&st->done, label, &no_instance, st->s.dtypes[d]))
-            continue; /* a resumed run keeps the row it already has */
+        if (!memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs) || cells_has_input(&st->done, label, st->s.dtypes[d]))
+            continue; /* not this shard's, or a resumed run already has the row */
         run_row r;
-        run_row_input(&r, label, path, spmvlab_dtype_name(st->s.dtypes[d]), status, why);
-        run_meta_to_row(&st->meta, &r);
-        snprintf(r.seed, sizeof r.seed, "%llu", (unsigned long long)st->s.seed);
+        run_row_input(&r, &st->meta, label, path, spmvlab_dtype_name(st->s.dtypes[d]), status, why);
         emit(st, &r);
     }
 }
