@@ -43,7 +43,7 @@ set_tests_properties(cli.info.truncated_gzip PROPERTIES LABELS cpu ENVIRONMENT S
 spmvlab_cli_test(run.missing_matrix "matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   run -p csr missing.mtx)
 spmvlab_cli_test(run.malformed_matrix
-  "above\\.mtx line 3: entry \\(1, 2\\) lies above the diagonal[^\n]*\nexit status: 2"
+  "above\\.mtx line 3: entry \\(1, 2\\) lies above the diagonal[^\n]*\n.*inputs not run \\(f64\\): 0 skipped, 1 unreadable[^\n]*\nexit status: 2"
   run -p csr ${cli_corpus}/mtx/above.mtx)
 
 # Plugins.
@@ -76,6 +76,18 @@ spmvlab_cli_test(run.ini_cross_check
 spmvlab_cli_test(run.set_bad_value
   "command line: \\[csr\\] option csr\\.kernel = 'bogus' is invalid: expected one of auto\\|scalar\\|vector\\|adaptive\\.\nexit status: 2"
   run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
+
+# "Did you mean" for sections, plugins, flags and options.
+spmvlab_cli_test(run.ini_section_typo
+  "section_typo\\.ini:2: section \\[rnu\\] \\(did you mean \\[run\\]\\?\\) is neither \\[run\\] nor an instance: no plugin is called 'rnu' and it has no plugin = key\\.\nexit status: 2"
+  run -c ${cli_corpus}/ini/section_typo.ini -p csr ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.unknown_plugin_typo "unknown plugin 'csrr' \\(did you mean 'csr'\\?\\): no libspmvlab_csrr\\.so on the search path[^\n]*\nexit status: 2"
+  run -p csrr ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.unknown_flag_typo "unknown option '--rep' \\(did you mean '--reps'\\?\\); see spmvlab run --help\\.\nexit status: 2"
+  run -p csr --rep 3 ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(run.set_key_typo
+  "command line: \\[csr\\] plugin csr has no option 'kernal' \\(did you mean 'kernel'\\?\\); its options are: [^\n]*\nexit status: 2"
+  run -p csr --set csr.kernal=scalar ${cli_data}/lp_e226.mtx.gz)
 
 # The suites that run broken plugins under a sanitizer need real signals
 # (not the sanitizer's report and exit), NULL from failed allocations, and

@@ -208,7 +208,7 @@ static void validates_keys_against_the_option_table(void)
     expect_resolve_error("[p]\nplugin = probe\nwidth = 0\n", "p", "t.ini:3: ",
                          WORDS("an integer from 1 to 32 or 'auto'"));
     /* Cross-option checks name the section. */
-    expect_resolve_error("[x]\n[p]\nplugin = probe\nwidth = 8\ncount = 4\n", "p", "t.ini:2: ",
+    expect_resolve_error("[p]\nplugin = probe\nwidth = 8\ncount = 4\n", "p", "t.ini:1: ",
                          WORDS("probe option width = 8 exceeds count = 4"));
     expect_resolve_error("[p]\nplugin = nosuch\n", "p", "t.ini:2: ", WORDS("unknown plugin 'nosuch'"));
     expect_resolve_error("[p]\nplugin =\n", "p", "t.ini:2: ", WORDS("is not a plugin name"));
@@ -283,6 +283,35 @@ static void value_lists_expand_into_sweeps(void)
     expect_resolve_error(text, "sw", "t.ini:1: ", WORDS("label would be longer than 127 characters"));
 }
 
+/* The nearest known name within a few edits, or none. */
+static void closest_name_finds_typos_only(void)
+{
+    const char *names[] = {"run", "csr", "sell", "cusparse", NULL};
+    TEST_CHECK(spmvlab_closest_name("rnu", names, 5) == names[0]);
+    TEST_CHECK(spmvlab_closest_name("csrr", names, 5) == names[1]);
+    TEST_CHECK(spmvlab_closest_name("cusprase", names, 5) == names[3]);
+    TEST_CHECK(spmvlab_closest_name("sell", names, 5) == NULL);
+    TEST_CHECK(spmvlab_closest_name("bcsr_blocked", names, 5) == NULL);
+}
+
+/* A section that is neither [run] nor an instance is refused with its line
+ * and the name it was probably meant to be; option typos get a hint too. */
+static void unknown_sections_and_keys_get_a_did_you_mean(void)
+{
+    expect_resolve_error("[probe]\n[rnu]\nreps = 3\n", "probe", "t.ini:2: ",
+                         WORDS("section [rnu] (did you mean [run]?) is neither [run] nor an instance",
+                               "no plugin = key"));
+    expect_resolve_error("[prboe]\ncount = 3\n", "prboe", "t.ini:1: ", WORDS("[prboe] (did you mean [probe]?)"));
+    expect_resolve_error("[probe]\ncuont = 3\n", "probe", "t.ini:2: ",
+                         WORDS("has no option 'cuont' (did you mean 'count'?)"));
+    spmvlab_instance_spec *specs;
+    spmvlab_err err = {{0}};
+    int n = resolve("[mine]\nplugin = probe\n[probe]\n", "probe", &specs, &err);
+    TEST_CHECK(n == 1);
+    if (n > 0)
+        spmvlab_instance_specs_free(specs, n);
+}
+
 /* Reads a file and, with the test plugins, resolves its every section: no
  * crash whatever it holds. */
 static void read_and_resolve(const char *file)
@@ -313,6 +342,7 @@ int main(void)
     refuses_what_inih_would_cut();
     names_the_file_it_cannot_read();
     reads_what_is_valid();
+    closest_name_finds_typos_only();
     const char *dir = getenv("SPMVLAB_TEST_PLUGIN_DIR");
     char probe[PATH_MAX];
     snprintf(probe, sizeof probe, "%s/libspmvlab_probe.so", dir ? dir : ".");
@@ -322,6 +352,7 @@ int main(void)
         validates_keys_against_the_option_table();
         plugin_defaults_to_the_label();
         value_lists_expand_into_sweeps();
+        unknown_sections_and_keys_get_a_did_you_mean();
         test_for_each_file("fuzz/corpus/ini", read_and_resolve);
         test_for_each_file("fuzz/regressions/ini", read_and_resolve);
         spmvlab_registry_free(reg);

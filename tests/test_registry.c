@@ -206,10 +206,16 @@ static void never_loads_from_the_working_directory(void)
     TEST_CHECK(chdir(cwd) == 0);
     spmvlab_registry *r = spmvlab_registry_new();
     spmvlab_err err;
-    static const char *const not_names[] = {"../probe", "./probe", "pro/be", "Probe", "", "probe.so"};
+    static const char *const not_names[] = {"Probe", "", "probe.so", "dir/Probe", "dir/"};
     for (size_t k = 0; k < sizeof not_names / sizeof *not_names; k++) {
         TEST_CHECK(spmvlab_registry_get(r, not_names[k], &err) == NULL);
         TEST_CONTAINS(err.msg, "is not a plugin name");
+    }
+    /* DIR/NAME loads only DIR/libspmvlab_NAME.so, which the user named. */
+    static const char *const no_files[] = {"../probe", "./probe", "pro/be"};
+    for (size_t k = 0; k < sizeof no_files / sizeof *no_files; k++) {
+        TEST_CHECK(spmvlab_registry_get(r, no_files[k], &err) == NULL);
+        TEST_CONTAINS(err.msg, "there is no ");
     }
     spmvlab_registry_free(r);
 }

@@ -20,7 +20,8 @@ static const char *expected_columns =
     "single_p90,batch_ms,batch_p10,batch_p90,batch_launches,batch_method,reps,gflops,gbs,peak_frac,baseline,speedup,"
     "speedup_lo,speedup_hi,outcome,min_bytes,device_bytes,bytes_per_nnz,csr_bytes,rel_csr,convert_ms,convert_spmvs,"
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
-    "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command";
+    "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
+    "plugin_file,plugin_version,plugin_hash";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {
@@ -140,16 +141,17 @@ static void report_summarises_and_plots(void)
         return;
     fprintf(f, "%s\n", expected_columns);
     const char *mats[] = {"m1", "m2", "m3"};
+    int ncols = 1;
+    for (int k = 0; expected_columns[k]; k++)
+        ncols += expected_columns[k] == ',';
     for (int m = 0; m < 3; m++)
         for (int i = 0; i < 2; i++) {
             double ms = i ? 0.5 + 0.1 * m : 1.0, sp = 1.0 / ms, lo = i ? sp * 0.98 : 1, hi = i ? sp * 1.02 : 1;
             /* only the columns report reads; the rest stay empty */
-            for (int k = 0, c = 0; expected_columns[k]; k++)
-                c += expected_columns[k] == ',';
             fprintf(f, "%s,,%d,%d,%d,%s,csr,,f64,f64,ok,%g,,,,,,%g,,,,,10,%g,,,csr,%g,%g,%g,%s", mats[m], 100, 100,
                     1000 * (m + 1), i ? "fast" : "csr", ms, ms, 2.0 * 1000 * (m + 1) / (ms * 1e-3) / 1e9, sp, lo, hi,
                     i ? "win" : "baseline");
-            for (int k = 31; k < 62; k++)
+            for (int k = 31; k < ncols; k++)
                 fputc(',', f);
             fputc('\n', f);
         }

@@ -99,7 +99,7 @@ int csv_load(const char *path, csv *c)
             if (ch == '\0' && nf == 0 && fl == 0)
                 break;
             field[fl] = '\0';
-            if (rec < 512 && nf < 64)
+            if (rec < 512 && nf < CSV_MAX_FIELDS)
                 c->f[rec][nf] = strdup(field);
             nf++;
             fl = 0;
@@ -124,13 +124,13 @@ int csv_load(const char *path, csv *c)
 void csv_free(csv *c)
 {
     for (int r = 0; r < c->nrec; r++)
-        for (int k = 0; k < c->nf[r] && k < 64; k++)
+        for (int k = 0; k < c->nf[r] && k < CSV_MAX_FIELDS; k++)
             free(c->f[r][k]);
 }
 
 int col(const csv *c, const char *name)
 {
-    for (int k = 0; k < c->nf[0] && k < 64; k++)
+    for (int k = 0; k < c->nf[0] && k < CSV_MAX_FIELDS; k++)
         if (!strcmp(c->f[0][k], name))
             return k;
     return -1;

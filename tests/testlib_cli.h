@@ -34,11 +34,13 @@ int bundled_count(void);
 /* Writes text to <tmp>/name. */
 void write_file(const char *name, const char *text);
 
-/* A parsed CSV: records of fields (quotes handled). */
+/* A parsed CSV: records of fields (quotes handled); room for every column
+ * of a results file. */
+#define CSV_MAX_FIELDS 96
 typedef struct csv {
     int nrec;
     int nf[512];
-    char *f[512][64];
+    char *f[512][CSV_MAX_FIELDS];
 } csv;
 int csv_load(const char *path, csv *c);
 void csv_free(csv *c);

@@ -74,6 +74,9 @@ static const run_column columns[] = {
     S("version", version, "spmvlab version"),
     S("date", date, "start of the run, UTC"),
     S("command", command, "the command line"),
+    S("plugin_file", plugin_file, "the plugin's shared object that ran"),
+    S("plugin_version", plugin_version, "the plugin's own version (its descriptor's version field)"),
+    S("plugin_hash", plugin_hash, "FNV-1a 64 of the plugin's shared object, 16 hex digits: tells two builds apart"),
 };
 
 int run_column_count(void) { return (int)(sizeof columns / sizeof *columns); }

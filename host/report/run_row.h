@@ -49,6 +49,8 @@ typedef struct run_row {
     double peak_gbs, l2_bytes;
     char device[128], cc[8], driver[48], cuda_runtime[16], commit[48], version[16], date[32];
     char command[2048];
+    /* which plugin build ran (a --plugin-dir one is told apart from the in-tree one) */
+    char plugin_file[1024], plugin_version[32], plugin_hash[20];
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -1,5 +1,6 @@
-/* Status names of result rows; see run_status.h. */
+/* Status names of result rows and their summary classes; see run_status.h. */
 #include <stdio.h>
+#include <string.h>
 
 #include "run_status.h"
 
@@ -20,11 +21,58 @@ int run_status_is_failure(spmvlab_result o)
            o == SPMVLAB_RESULT_INTERNAL || o == SPMVLAB_RESULT_CUDA_ERROR || o == SPMVLAB_RESULT_DEVICE_FAULT;
 }
 
+int run_status_fails_run(const char *status)
+{
+    run_class c = run_status_class(status);
+    if (c == RUN_CLASS_SKIPPED || c == RUN_CLASS_UNREADABLE)
+        return 0;
+    return run_status_is_failure(run_status_outcome(status));
+}
+
+run_class run_status_class(const char *status)
+{
+    if (strcmp(status, RUN_STATUS_SKIPPED) == 0)
+        return RUN_CLASS_SKIPPED;
+    if (strcmp(status, RUN_STATUS_UNREADABLE) == 0)
+        return RUN_CLASS_UNREADABLE;
+    spmvlab_result o;
+    if (spmvlab_result_parse(status, &o))
+        return RUN_CLASS_FAILED; /* a status this version does not know is never a success */
+    switch (o) {
+    case SPMVLAB_RESULT_OK: return RUN_CLASS_OK;
+    case SPMVLAB_RESULT_WRONG: return RUN_CLASS_WRONG;
+    case SPMVLAB_RESULT_UNSUPPORTED:
+    case SPMVLAB_RESULT_BAD_INPUT:
+    case SPMVLAB_RESULT_LIMIT:
+    case SPMVLAB_RESULT_INVALID_OPTION: return RUN_CLASS_REFUSED;
+    default: return RUN_CLASS_FAILED;
+    }
+}
+
+/* Keeps a message on one line in the table and the CSV. */
+static void one_line(char *s)
+{
+    for (char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
 void run_row_fail(run_row *r, spmvlab_result o, const char *msg)
 {
     snprintf(r->status, sizeof r->status, "%s", run_status_name(o));
     snprintf(r->message, sizeof r->message, "%s", msg);
-    for (char *p = r->message; *p; p++) /* one line in the table and the CSV */
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    one_line(r->message);
+}
+
+void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const char *source, const char *dtype,
+                   const char *status, const char *why)
+{
+    run_row_init(r);
+    run_meta_to_row(meta, r);
+    snprintf(r->matrix, sizeof r->matrix, "%s", matrix);
+    snprintf(r->source, sizeof r->source, "%s", source);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
+    snprintf(r->status, sizeof r->status, "%s", status);
+    snprintf(r->message, sizeof r->message, "%s", why);
+    one_line(r->message);
 }

@@ -22,7 +22,7 @@ typedef struct sum_instance {
     char dtype[8];
     char instance[128];
     int cells;                  /* matrices it ran on */
-    int ok, wrong, failed;      /* failed: neither ok nor wrong */
+    int ok, wrong, refused, failed; /* classes of run_status_class */
     int compared;               /* matrices with a speedup */
     spmvlab_ci geo;             /* geometric-mean speedup and its interval */
     int wins, losses, ties;
@@ -39,6 +39,13 @@ typedef struct sum_matrix {
     double best_ms, best_gflops, best_speedup;
 } sum_matrix;
 
+/* Inputs of one dtype that no instance ran on (rows of status skipped or
+ * unreadable, one per matrix; a matrix measured later is not counted). */
+typedef struct sum_inputs {
+    char dtype[8];
+    int skipped, unreadable;
+} sum_inputs;
+
 typedef struct run_summary {
     char baseline[128];
     double noise;               /* the rows' outcome threshold */
@@ -47,6 +54,8 @@ typedef struct run_summary {
     int ninst;
     sum_matrix *mat;
     int nmat;
+    sum_inputs *inputs;         /* one per dtype with such rows */
+    int ninputs;
 } run_summary;
 
 /* Builds the summary of rows; a later row of the same matrix, instance and

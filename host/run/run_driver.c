@@ -117,7 +117,7 @@ void run_take_row(run_state *st, const run_row *r, int print)
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
         say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
-    if (run_status_is_failure(run_status_outcome(r->status)))
+    if (run_status_fails_run(r->status))
         st->failures++;
 }
 
@@ -150,6 +150,19 @@ static void end_worker_after_fault(run_state *st, const run_member *mb)
     fflush(st->sink);
     fflush(stdout);
     _exit(RUN_WORKER_FAULTED);
+}
+
+/* The rows of an input no instance ran on, one per dtype this run owes it. */
+static void emit_input(run_state *st, const char *label, const char *path, const char *todo, const char *status,
+                       const char *why)
+{
+    for (int d = 0; d < st->s.ndtypes; d++) {
+        if (!memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs) || cells_has_input(&st->done, label, st->s.dtypes[d]))
+            continue; /* not this shard's, or a resumed run already has the row */
+        run_row r;
+        run_row_input(&r, &st->meta, label, path, spmvlab_dtype_name(st->s.dtypes[d]), status, why);
+        emit(st, &r);
+    }
 }
 
 static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
@@ -254,8 +267,10 @@ void run_matrix(run_state *st, int mi)
     progress_line_clear(&st->prog);
     if (lrc == -2) {
         say(st, "skipping %s: %s", path, err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
     } else if (lrc) {
         say(st, "%s", err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_UNREADABLE, err.msg);
         st->input_errors++;
         if (st->sink)
             fputs("input-error\n", st->sink);

@@ -20,6 +20,9 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     r->nnz = A->nnz;
     snprintf(r->instance, sizeof r->instance, "%s", spec->label);
     snprintf(r->plugin, sizeof r->plugin, "%s", spec->plugin->desc->name);
+    snprintf(r->plugin_file, sizeof r->plugin_file, "%.*s", (int)sizeof r->plugin_file - 1, spec->plugin->path);
+    snprintf(r->plugin_version, sizeof r->plugin_version, "%s", spec->plugin->desc->version);
+    snprintf(r->plugin_hash, sizeof r->plugin_hash, "%s", spec->plugin->hash);
     snprintf(r->options, sizeof r->options, "%s", spec->options_text);
     snprintf(r->dtype, sizeof r->dtype, "%s", spmvlab_dtype_name(g->dtype));
     snprintf(r->status, sizeof r->status, "ok");

@@ -163,6 +163,12 @@ int cells_has(const run_cells *c, const char *matrix, const spmvlab_instance_spe
     return found;
 }
 
+int cells_has_input(const run_cells *c, const char *matrix, spmvlab_dtype d)
+{
+    static const spmvlab_instance_spec none; /* an input's row has no instance and no options */
+    return cells_has(c, matrix, &none, d);
+}
+
 void cells_free(run_cells *c)
 {
     for (int i = 0; i < c->n; i++)

@@ -28,6 +28,8 @@ typedef struct run_cells {
 int cells_load(run_cells *c, const run_rows *rows, spmvlab_err *err);
 /* 1 when the cell of matrix, spec and d is in c. */
 int cells_has(const run_cells *c, const char *matrix, const spmvlab_instance_spec *spec, spmvlab_dtype d);
+/* 1 when c holds the row of an input of matrix and d no instance ran on. */
+int cells_has_input(const run_cells *c, const char *matrix, spmvlab_dtype d);
 void cells_free(run_cells *c);
 
 #endif

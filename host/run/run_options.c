@@ -194,6 +194,25 @@ static void build_command(run_settings *s, int argc, char **argv)
     }
 }
 
+/* Refuses an unknown flag, with the nearest one. Returns -1. */
+static int unknown_flag(const run_settings *s, const char *a, spmvlab_err *err)
+{
+    char flags[NKEYS][80];
+    const char *list[NKEYS];
+    int n = 0;
+    for (int k = 0; k < NKEYS; k++)
+        if (run_keys[k].where & ON_CLI) {
+            flag_of(&run_keys[k], flags[n], sizeof flags[n]);
+            list[n] = flags[n];
+            n++;
+        }
+    const char *near = spmvlab_closest_name(a, list, n);
+    char hint[96] = "";
+    if (near)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+    return spmvlab_errf(err, "unknown option '%s'%s; see %s --help", a, hint, s->prog), -1;
+}
+
 /* The command line; given[k] marks the rows it set. Returns 0, 1 (help
  * printed) or -1 with a sentence. */
 static int parse_argv(run_settings *s, spmvlab_optset *eng, int argc, char **argv, char *given, spmvlab_err *err)
@@ -206,7 +225,7 @@ static int parse_argv(run_settings *s, spmvlab_optset *eng, int argc, char **arg
         }
         int k = key_of_flag(a);
         if (k < 0 && a[0] == '-' && a[1])
-            return spmvlab_errf(err, "unknown option '%s'; see %s --help", a, s->prog), -1;
+            return unknown_flag(s, a, err);
         if (k < 0) {
             if (run_push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, a, "matrix arguments", err))
                 return -1;
@@ -237,14 +256,19 @@ static int parse_ini(run_settings *s, spmvlab_optset *eng, spmvlab_config *cfg, 
         while (k < NKEYS && !((run_keys[k].where & ON_INI) && strcmp(run_keys[k].opt.key, kv->key) == 0))
             k++;
         if (k == NKEYS) {
-            char known[600] = "";
+            char known[600] = "", hint[96] = "";
+            const char *list[NKEYS];
             size_t used = 0;
+            int nlist = 0;
             for (int r = 0; r < NKEYS && used < sizeof known; r++)
                 if (run_keys[r].where & ON_INI)
                     used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
-                                             run_keys[r].opt.key);
-            return spmvlab_errf(err, "%s:%d: unknown key '%s' in [run]; known: %s", kv->file, kv->line, kv->key,
-                                known),
+                                             list[nlist++] = run_keys[r].opt.key);
+            const char *near = spmvlab_closest_name(kv->key, list, nlist);
+            if (near)
+                snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+            return spmvlab_errf(err, "%s:%d: unknown key '%s'%s in [run]; known: %s", kv->file, kv->line, kv->key,
+                                hint, known),
                    -1;
         }
         /* Plugin folders add up; any other flag replaces the file's value. */

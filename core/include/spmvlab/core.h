@@ -28,6 +28,11 @@ void spmvlab_errf(spmvlab_err *err, const char *fmt, ...)
     ;
 void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap);
 
+/* "Did you mean": the entry of names[0..n) closest to word by edit
+ * distance, when it is near enough to be a typo of it (NULL entries are
+ * ignored); NULL when none is. */
+const char *spmvlab_closest_name(const char *word, const char *const *names, int n);
+
 /* Short lower-case name of a status: "ok", "unsupported", "limit", ... */
 const char *spmvlab_status_name(spmvlab_status st);
 
@@ -76,6 +81,7 @@ typedef struct spmvlab_loaded {
     char path[4096];            /* the file it came from */
     void *handle;               /* dlopen handle */
     spmvlab_option *owned_options; /* an ABI 1.0 table widened by the core, or NULL */
+    char hash[17];              /* FNV-1a 64 of the file's bytes, 16 hex digits: which build ran */
 } spmvlab_loaded;
 
 typedef struct spmvlab_registry spmvlab_registry;
@@ -100,6 +106,12 @@ int spmvlab_registry_scan(spmvlab_registry *r, void (*refused)(const char *path,
                           void *arg);
 int spmvlab_registry_count(const spmvlab_registry *r);
 const spmvlab_loaded *spmvlab_registry_at(const spmvlab_registry *r, int i);
+/* 1 when a plugin of this name (or DIR/NAME) is loaded or has a file on the
+ * search path, without loading it; else 0. */
+int spmvlab_registry_knows(spmvlab_registry *r, const char *name);
+/* The plugin names on the search path (files, not loaded), at most max, for
+ * "did you mean". Returns the count. */
+int spmvlab_registry_names(spmvlab_registry *r, char (*names)[64], int max);
 /* The directories searched, in order, for messages: writes a colon list. */
 void spmvlab_registry_search_path(const spmvlab_registry *r, char *buf, size_t len);
 

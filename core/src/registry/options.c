@@ -200,11 +200,18 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
         spmvlab_option_field_store(o->fields, &o->table[k], &v);
         return 0;
     }
-    char keys[400] = "";
+    char keys[400] = "", hint[96] = "";
     size_t used = 0;
+    const char *list[256];
+    int nlist = 0;
     for (int k = 0; k < o->opts.count && used < sizeof keys; k++)
         used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", k ? ", " : "", o->table[k].key);
-    spmvlab_errf(err, "plugin %s has no option '%s'; its options are: %s", plugin, key,
+    for (int k = 0; k < o->opts.count && nlist < 256; k++)
+        list[nlist++] = o->table[k].key;
+    const char *near = spmvlab_closest_name(key, list, nlist);
+    if (near)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+    spmvlab_errf(err, "plugin %s has no option '%s'%s; its options are: %s", plugin, key, hint,
                  o->opts.count ? keys : "(none)");
     return -1;
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plugin_file.h"
 #include "spmvlab/core.h"
 
 #ifndef SPMVLAB_INSTALL_PLUGIN_DIR
@@ -28,6 +29,8 @@ struct spmvlab_registry {
     char *dirs[MAX_DIRS];
     int ndirs;
     int defaults_added;
+    char *shipped[4];           /* the build tree's and install folders: the in-tree plugins */
+    int nshipped;
     spmvlab_loaded *loaded[MAX_PLUGINS];
     spmvlab_plugin descs[MAX_PLUGINS];
     int nloaded;
@@ -41,6 +44,8 @@ void spmvlab_registry_free(spmvlab_registry *r)
         return;
     for (int i = 0; i < r->ndirs; i++)
         free(r->dirs[i]);
+    for (int i = 0; i < r->nshipped; i++)
+        free(r->shipped[i]);
     /* Handles stay open: format handles or descriptor strings may still be
      * referenced by results being written on the way out. */
     for (int i = 0; i < r->nloaded; i++) {
@@ -61,6 +66,15 @@ static void add_dir(spmvlab_registry *r, const char *dir)
 }
 
 void spmvlab_registry_add_dir(spmvlab_registry *r, const char *dir) { add_dir(r, dir); }
+
+/* A folder of in-tree plugins: searched after the user's folders, and the
+ * one a user's plugin of the same name must not silently replace. */
+static void add_shipped_dir(spmvlab_registry *r, const char *dir)
+{
+    add_dir(r, dir);
+    if (r->nshipped < (int)(sizeof r->shipped / sizeof *r->shipped))
+        r->shipped[r->nshipped++] = strdup(dir);
+}
 
 /* The environment, the build tree and the install folder come after the
  * explicit folders; the working directory is never searched implicitly. */
@@ -87,13 +101,13 @@ static void add_default_dirs(spmvlab_registry *r)
             snprintf(dir, sizeof dir, "%s/../plugins", exe); /* build tree */
             char real[PATH_MAX];
             if (realpath(dir, real))
-                add_dir(r, real);
+                add_shipped_dir(r, real);
             snprintf(dir, sizeof dir, "%s/../lib/spmvlab", exe); /* relocated install */
             if (realpath(dir, real))
-                add_dir(r, real);
+                add_shipped_dir(r, real);
         }
     }
-    add_dir(r, SPMVLAB_INSTALL_PLUGIN_DIR);
+    add_shipped_dir(r, SPMVLAB_INSTALL_PLUGIN_DIR);
 }
 
 void spmvlab_registry_search_path(const spmvlab_registry *r, char *buf, size_t len)
@@ -113,56 +127,6 @@ static int valid_name(const char *s)
         if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
             return 0;
     return 1;
-}
-
-/* The <name> of libspmvlab_<name>.so, or "" when the file is named otherwise. */
-static void name_from_file(const char *path, char *out, size_t len)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    out[0] = '\0';
-    size_t n = strlen(base);
-    if (strncmp(base, "libspmvlab_", 11) != 0 || n < 15 || strcmp(base + n - 3, ".so") != 0)
-        return;
-    size_t m = n - 14;
-    if (m >= len)
-        m = len - 1;
-    memcpy(out, base + 11, m);
-    out[m] = '\0';
-}
-
-/* 1 when the folder holding path may be written by every user. A sticky
- * folder (/tmp) counts too: anyone may create a new plugin file there. */
-static int folder_writable_by_all(const char *path, char *dir, size_t len)
-{
-    snprintf(dir, len, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, len, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    struct stat st;
-    return stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
-}
-
-/* Refuses files and folders that anyone may write to: loading them would run
- * whatever another user put there. Checks the file, its folder, and the
- * folder of the name it was found under when that is a link elsewhere. */
-static int writable_by_others(const char *path, const char *real, spmvlab_err *err)
-{
-    struct stat st;
-    if (stat(real, &st) == 0 && (st.st_mode & S_IWOTH)) {
-        spmvlab_errf(err, "refusing plugin %s: the file is writable by every user", path);
-        return 1;
-    }
-    char dir[PATH_MAX];
-    if (folder_writable_by_all(real, dir, sizeof dir) || folder_writable_by_all(path, dir, sizeof dir)) {
-        spmvlab_errf(err, "refusing plugin %s: its folder %s is writable by every user", path, dir);
-        return 1;
-    }
-    return 0;
 }
 
 static const spmvlab_loaded *find_loaded(const spmvlab_registry *r, const char *name)
@@ -187,12 +151,12 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
         spmvlab_errf(err, "cannot load plugin %s: more than %d plugins", path, MAX_PLUGINS);
         return NULL;
     }
-    if (writable_by_others(path, real, err))
+    if (plugin_file_writable_by_others(path, real, err))
         return NULL;
     /* The name counts as the file was named where it was found (a link may
      * point at a file of another name). */
     char file_name[64];
-    name_from_file(path, file_name, sizeof file_name);
+    plugin_file_name(path, file_name, sizeof file_name);
     if (!file_name[0]) {
         spmvlab_errf(err, "refusing plugin %s: plugin files are named libspmvlab_<name>.so", path);
         return NULL;
@@ -291,12 +255,90 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
     l->desc = copy;
     l->handle = h;
     snprintf(l->path, sizeof l->path, "%s", real);
+    plugin_file_hash(real, l->hash);
     r->loaded[r->nloaded++] = l;
     return l;
 }
 
+/* The plugin named DIR/NAME: the file DIR/libspmvlab_NAME.so, loaded as
+ * the user asked even where an in-tree plugin has that name. */
+static const spmvlab_loaded *get_qualified(spmvlab_registry *r, const char *qualified, spmvlab_err *err)
+{
+    const char *slash = strrchr(qualified, '/');
+    if (!valid_name(slash + 1)) {
+        spmvlab_errf(err, "'%s' is not a plugin name; a plugin of a folder is named DIR/NAME, NAME of the form "
+                     "[a-z0-9_]+", qualified);
+        return NULL;
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s/libspmvlab_%s.so", (int)(slash - qualified), qualified, slash + 1);
+    if (access(path, F_OK) != 0) {
+        spmvlab_errf(err, "unknown plugin '%s': there is no %s", qualified, path);
+        return NULL;
+    }
+    return spmvlab_registry_load_file(r, path, err);
+}
+
+/* 1 when the plugin file found in a user's folder has an in-tree namesake
+ * (another file of the same name in a shipped folder), its path in other. */
+static int shadows_in_tree(const spmvlab_registry *r, const char *found, const char *name, char *other, size_t len)
+{
+    char real[PATH_MAX], real_other[PATH_MAX];
+    if (!realpath(found, real))
+        return 0;
+    for (int i = 0; i < r->nshipped; i++) {
+        snprintf(other, len, "%s/libspmvlab_%s.so", r->shipped[i], name);
+        if (realpath(other, real_other) && strcmp(real, real_other) != 0)
+            return 1;
+        if (realpath(other, real_other))
+            return 0; /* the user's folder is the in-tree one */
+    }
+    return 0;
+}
+
+int spmvlab_registry_names(spmvlab_registry *r, char (*names)[64], int max)
+{
+    add_default_dirs(r);
+    int n = 0;
+    for (int i = 0; i < r->ndirs && n < max; i++) {
+        DIR *d = opendir(r->dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) && n < max) {
+            plugin_file_name(e->d_name, names[n], sizeof names[n]);
+            n += names[n][0] != '\0';
+        }
+        closedir(d);
+    }
+    return n;
+}
+
+int spmvlab_registry_knows(spmvlab_registry *r, const char *name)
+{
+    char path[PATH_MAX];
+    const char *slash = strrchr(name, '/');
+    if (slash) {
+        snprintf(path, sizeof path, "%.*s/libspmvlab_%s.so", (int)(slash - name), name, slash + 1);
+        return valid_name(slash + 1) && access(path, F_OK) == 0;
+    }
+    if (!valid_name(name))
+        return 0;
+    if (find_loaded(r, name))
+        return 1;
+    add_default_dirs(r);
+    for (int i = 0; i < r->ndirs; i++) {
+        snprintf(path, sizeof path, "%s/libspmvlab_%s.so", r->dirs[i], name);
+        if (access(path, F_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name, spmvlab_err *err)
 {
+    if (strchr(name, '/'))
+        return get_qualified(r, name, err);
     if (!valid_name(name)) {
         spmvlab_errf(err, "'%s' is not a plugin name; names are of the form [a-z0-9_]+", name);
         return NULL;
@@ -306,14 +348,28 @@ const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name
         return l;
     add_default_dirs(r);
     for (int i = 0; i < r->ndirs; i++) {
-        char path[PATH_MAX];
+        char path[PATH_MAX], other[PATH_MAX];
         snprintf(path, sizeof path, "%s/libspmvlab_%s.so", r->dirs[i], name);
-        if (access(path, F_OK) == 0)
-            return spmvlab_registry_load_file(r, path, err);
+        if (access(path, F_OK) != 0)
+            continue;
+        if (shadows_in_tree(r, path, name, other, sizeof other)) {
+            spmvlab_errf(err, "plugin '%s' of %s has the name of the in-tree plugin %s; to run the folder's one, "
+                         "name it with its folder, '%s/%s', or give it a name of its own", name, r->dirs[i], other,
+                         r->dirs[i], name);
+            return NULL;
+        }
+        return spmvlab_registry_load_file(r, path, err);
     }
-    char sp[2048];
+    char sp[2048], names[MAX_PLUGINS][64], hint[128] = "";
+    const char *list[MAX_PLUGINS];
+    int n = spmvlab_registry_names(r, names, MAX_PLUGINS);
+    for (int i = 0; i < n; i++)
+        list[i] = names[i];
+    const char *near = spmvlab_closest_name(name, list, n);
+    if (near)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
     spmvlab_registry_search_path(r, sp, sizeof sp);
-    spmvlab_errf(err, "unknown plugin '%s': no libspmvlab_%s.so on the search path %s", name, name,
+    spmvlab_errf(err, "unknown plugin '%s'%s: no libspmvlab_%s.so on the search path %s", name, hint, name,
                  sp[0] ? sp : "(empty)");
     return NULL;
 }
@@ -329,7 +385,7 @@ int spmvlab_registry_scan(spmvlab_registry *r, void (*refused)(const char *, con
         struct dirent *e;
         while ((e = readdir(d))) {
             char name[64];
-            name_from_file(e->d_name, name, sizeof name);
+            plugin_file_name(e->d_name, name, sizeof name);
             if (!name[0])
                 continue;
             char path[PATH_MAX];
@@ -341,6 +397,15 @@ int spmvlab_registry_scan(spmvlab_registry *r, void (*refused)(const char *, con
             if (same)
                 continue; /* an earlier folder on the path wins, as for lookups */
             spmvlab_err err;
+            char other[PATH_MAX];
+            if (shadows_in_tree(r, path, name, other, sizeof other)) {
+                if (refused) {
+                    spmvlab_errf(&err, "it has the name of the in-tree plugin %s; run it as '%s/%s'", other,
+                                 r->dirs[i], name);
+                    refused(path, err.msg, arg);
+                }
+                continue;
+            }
             if (spmvlab_registry_load_file(r, path, &err))
                 count++;
             else if (refused)

@@ -218,9 +218,41 @@ done:
     return rc;
 }
 
+/* Refuses a section that can be neither [run] nor an instance (no plugin
+ * of its name, no plugin = or library = key): its settings would be dropped
+ * without a word. Returns 0, or -1 with a sentence and a "did you mean". */
+static int check_sections(const spmvlab_config *cfg, spmvlab_registry *reg, spmvlab_err *err)
+{
+    for (int j = 0; j < cfg->nsections; j++) {
+        const spmvlab_section *sec = &cfg->sections[j];
+        if (strcmp(sec->label, "run") == 0 || spmvlab_section_get(sec, "plugin") ||
+            spmvlab_section_get(sec, "library") || spmvlab_registry_knows(reg, sec->label))
+            continue;
+        char names[256][64];
+        const char *list[257] = {"run"};
+        int n = spmvlab_registry_names(reg, names, 256);
+        for (int i = 0; i < n; i++)
+            list[i + 1] = names[i];
+        const char *near = spmvlab_closest_name(sec->label, list, n + 1);
+        char at[600] = "", hint[128] = "";
+        if (sec->line)
+            snprintf(at, sizeof at, "%s:%d: ", sec->file, sec->line);
+        if (near)
+            snprintf(hint, sizeof hint, " (did you mean [%s]?)", near);
+        return spmvlab_errf(err, "%ssection [%s]%s is neither [run] nor an instance: no plugin is called '%s' and "
+                            "it has no plugin = key", at, sec->label, hint, sec->label),
+               -1;
+    }
+    return 0;
+}
+
 int spmvlab_config_resolve(spmvlab_config *cfg, spmvlab_registry *reg, const char *labels,
                            spmvlab_instance_spec **out, spmvlab_err *err)
 {
+    if (check_sections(cfg, reg, err)) {
+        *out = NULL;
+        return -1;
+    }
     *out = NULL;
     int n = 0, cap = 0;
     char *copy = strdup(labels), *items[MAX_INSTANCES];

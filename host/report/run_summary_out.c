@@ -1,0 +1,208 @@
+/* The A/B summary written out: the terminal table, CSV and JSON; see run_summary.h. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "run_output.h"
+#include "run_summary.h"
+
+/* The inputs of dtype dt no instance ran on; NULL when there are none. */
+static const sum_inputs *inputs_of(const run_summary *s, const char *dt)
+{
+    for (int d = 0; d < s->ninputs; d++)
+        if (strcmp(s->inputs[d].dtype, dt) == 0)
+            return &s->inputs[d];
+    return NULL;
+}
+
+static const char *fmt_num(double v, const char *fmt, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, fmt, v);
+    return buf;
+}
+
+void summary_print(FILE *f, const run_summary *s)
+{
+    for (int k = 0; k < s->ninst; k++) {
+        const char *dt = s->inst[k].dtype;
+        int first = 1;
+        for (int j = 0; j < k; j++)
+            first &= strcmp(s->inst[j].dtype, dt) != 0;
+        if (!first)
+            continue;
+        int nm = 0;
+        for (int m = 0; m < s->nmat; m++)
+            nm += strcmp(s->mat[m].dtype, dt) == 0;
+        if (!s->timed) {
+            fprintf(f, "\nsummary (%s, %d matrices): functional check only, no timings\n", dt, nm);
+            fprintf(f, "%-28s %6s %6s %7s %6s\n", "instance", "ok", "wrong", "refused", "failed");
+            for (int j = k; j < s->ninst; j++)
+                if (strcmp(s->inst[j].dtype, dt) == 0)
+                    fprintf(f, "%-28s %6d %6d %7d %6d\n", s->inst[j].instance, s->inst[j].ok, s->inst[j].wrong,
+                            s->inst[j].refused, s->inst[j].failed);
+            continue;
+        }
+        fprintf(f,
+                "\nsummary (%s, %d matrices, baseline %s): speedup = baseline time / time; geometric mean with a 95%%\n"
+                "bootstrap interval over matrices; win / loss only where the matrix's 95%% interval excludes 1 and\n"
+                "the speedup is beyond 1 +- %g; within tau: fraction of matrices where the time is at most tau x\n"
+                "the fastest instance's\n",
+                dt, nm, s->baseline[0] ? s->baseline : "(none)", s->noise);
+        fprintf(f, "%-28s %7s %5s %7s %6s %7s %17s %4s %4s %4s %4s | %5s %5s %5s %5s %5s\n", "instance", "ok/all",
+                "wrong", "refused", "failed", "speedup", "95% interval", "win", "loss", "tie", "best", "1", "1.1",
+                "1.25", "1.5", "2");
+        for (int j = k; j < s->ninst; j++) {
+            const sum_instance *si = &s->inst[j];
+            if (strcmp(si->dtype, dt) != 0)
+                continue;
+            char okall[24], g[24], ci[64], lo[24], hi[24];
+            snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
+            fmt_num(si->geo.point, "%.3f", g, sizeof g);
+            if (isnan(si->geo.lo))
+                snprintf(ci, sizeof ci, "-");
+            else
+                snprintf(ci, sizeof ci, "[%s, %s]", fmt_num(si->geo.lo, "%.3f", lo, sizeof lo),
+                         fmt_num(si->geo.hi, "%.3f", hi, sizeof hi));
+            fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
+                    si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties, si->best, si->profile[0], si->profile[1], si->profile[2],
+                    si->profile[3], si->profile[4]);
+        }
+        fprintf(f, "\nbest per matrix (%s):\n%-28s %-28s %10s %9s %8s\n", dt, "matrix", "instance", "ms", "GFLOP/s",
+                "speedup");
+        for (int m = 0; m < s->nmat; m++) {
+            const sum_matrix *sm = &s->mat[m];
+            if (strcmp(sm->dtype, dt) != 0)
+                continue;
+            char ms[24], gf[24], spd[24];
+            fprintf(f, "%-28s %-28s %10s %9s %8s\n", sm->matrix, sm->best[0] ? sm->best : "(none timed)",
+                    fmt_num(sm->best_ms, "%.4g", ms, sizeof ms), fmt_num(sm->best_gflops, "%.1f", gf, sizeof gf),
+                    fmt_num(sm->best_speedup, "%.3f", spd, sizeof spd));
+        }
+    }
+    for (int d = 0; d < s->ninputs; d++)
+        fprintf(f, "\ninputs not run (%s): %d skipped, %d unreadable; their rows say why\n", s->inputs[d].dtype,
+                s->inputs[d].skipped, s->inputs[d].unreadable);
+}
+
+void summary_path(const char *csv, char *out, size_t len)
+{
+    size_t n = strlen(csv);
+    if (n > 4 && strcmp(csv + n - 4, ".csv") == 0)
+        snprintf(out, len, "%.*s-summary.csv", (int)(n - 4), csv);
+    else
+        snprintf(out, len, "%s-summary.csv", csv);
+}
+
+static int has_dtype(const run_summary *s, const char *dt)
+{
+    for (int k = 0; k < s->ninst; k++)
+        if (strcmp(s->inst[k].dtype, dt) == 0)
+            return 1;
+    return 0;
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (!isnan(v))
+        fprintf(f, "%.6g", v);
+}
+
+int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
+    fprintf(f, "dtype,instance,baseline,cells,ok,wrong,refused,failed,compared,geomean_speedup,geomean_lo,geomean_hi,"
+               "wins,losses,ties,best,within_1,within_1.1,within_1.25,within_1.5,within_2,skipped_inputs,"
+               "unreadable_inputs\n");
+    for (int k = 0; k < s->ninst; k++) {
+        const sum_instance *si = &s->inst[k];
+        csv_write_field(f, si->dtype);
+        fputc(',', f);
+        csv_write_field(f, si->instance);
+        fputc(',', f);
+        csv_write_field(f, s->baseline);
+        fprintf(f, ",%d,%d,%d,%d,%d,%d,", si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
+        csv_num(f, si->geo.point);
+        fputc(',', f);
+        csv_num(f, si->geo.lo);
+        fputc(',', f);
+        csv_num(f, si->geo.hi);
+        fprintf(f, ",%d,%d,%d,%d", si->wins, si->losses, si->ties, si->best);
+        for (int t = 0; t < RUN_NTAU; t++) {
+            fputc(',', f);
+            if (s->timed)
+                csv_num(f, si->profile[t]);
+        }
+        const sum_inputs *in = inputs_of(s, si->dtype);
+        fprintf(f, ",%d,%d\n", in ? in->skipped : 0, in ? in->unreadable : 0);
+    }
+    for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
+        if (!has_dtype(s, s->inputs[d].dtype))
+            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d\n", s->inputs[d].dtype, s->baseline,
+                    s->inputs[d].skipped, s->inputs[d].unreadable);
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return spmvlab_errf(err, "writing %s failed", path), -1;
+    return 0;
+}
+
+void summary_write_json(FILE *f, const run_summary *s)
+{
+    fputs("{\n    \"baseline\": ", f);
+    json_string(f, s->baseline);
+    fprintf(f, ",\n    \"timed\": %s,\n    \"taus\": [1, 1.1, 1.25, 1.5, 2],\n    \"instances\": [", s->timed ? "true" : "false");
+    for (int k = 0; k < s->ninst; k++) {
+        const sum_instance *si = &s->inst[k];
+        fprintf(f, "%s\n      {\"dtype\": ", k ? "," : "");
+        json_string(f, si->dtype);
+        fputs(", \"instance\": ", f);
+        json_string(f, si->instance);
+        fprintf(f,
+                ", \"cells\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, \"compared\": %d, "
+                "\"geomean_speedup\": ",
+                si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
+        json_number(f, si->geo.point);
+        fputs(", \"geomean_lo\": ", f);
+        json_number(f, si->geo.lo);
+        fputs(", \"geomean_hi\": ", f);
+        json_number(f, si->geo.hi);
+        fprintf(f, ", \"wins\": %d, \"losses\": %d, \"ties\": %d, \"best\": %d, \"profile\": [", si->wins, si->losses,
+                si->ties, si->best);
+        for (int t = 0; t < RUN_NTAU; t++) {
+            if (t)
+                fputs(", ", f);
+            json_number(f, s->timed ? si->profile[t] : NAN);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n    ],\n    \"matrices\": [", f);
+    for (int m = 0; m < s->nmat; m++) {
+        const sum_matrix *sm = &s->mat[m];
+        fprintf(f, "%s\n      {\"dtype\": ", m ? "," : "");
+        json_string(f, sm->dtype);
+        fputs(", \"matrix\": ", f);
+        json_string(f, sm->matrix);
+        fputs(", \"nnz\": ", f);
+        json_number(f, sm->nnz);
+        fprintf(f, ", \"ok\": %d, \"best\": ", sm->ok);
+        json_string(f, sm->best);
+        fputs(", \"best_ms\": ", f);
+        json_number(f, sm->best_ms);
+        fputs(", \"best_gflops\": ", f);
+        json_number(f, sm->best_gflops);
+        fputs(", \"best_speedup\": ", f);
+        json_number(f, sm->best_speedup);
+        fputs("}", f);
+    }
+    fputs("\n    ],\n    \"inputs_not_run\": [", f);
+    for (int d = 0; d < s->ninputs; d++) {
+        fprintf(f, "%s\n      {\"dtype\": ", d ? "," : "");
+        json_string(f, s->inputs[d].dtype);
+        fprintf(f, ", \"skipped\": %d, \"unreadable\": %d}", s->inputs[d].skipped, s->inputs[d].unreadable);
+    }
+    fputs("\n    ]\n  }", f);
+}
