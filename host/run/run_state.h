@@ -53,6 +53,12 @@ typedef struct run_state {
 /* Set by the first Ctrl-C. */
 extern volatile sig_atomic_t run_stop_flag;
 
+/* "spmvlab run: <sentence>." on stderr. */
+void run_say(const run_state *st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* Runs matrix mi: every cell of it that is not done. */
 void run_matrix(run_state *st, int mi);
 /* Opens the device in this process (--isolate: asks a child), measures the

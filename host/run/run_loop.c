@@ -1,0 +1,214 @@
+/* The matrix loop of run and tune: a matrix's cells into groups, groups
+ * into rows; see run_state.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host_util.h"
+#include "run_answer.h"
+#include "run_compare.h"
+#include "run_engine.h"
+#include "run_inputs.h"
+#include "run_isolate.h"
+#include "run_output.h"
+#include "run_state.h"
+#include "run_status.h"
+#include "shard.h"
+#include "tune_table.h"
+
+void run_say(const run_state *st, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s.\n", st->s.prog ? st->s.prog : "spmvlab run", msg);
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+void run_take_row(run_state *st, const run_row *r, int print)
+{
+    if (print) {
+        progress_line_row(&st->prog);
+        table_row(stdout, r);
+        if (st->s.verbose && r->describe[0])
+            printf("    facts: %s\n", r->describe);
+        fflush(stdout);
+    }
+    csv_append(st->csv, r);
+    if (run_rows_push(&st->rows, r))
+        run_say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
+    if (run_status_fails_run(r->status))
+        st->failures++;
+}
+
+/* A row is finished: a worker prints it and sends it to its parent. */
+static void emit(run_state *st, const run_row *r)
+{
+    if (!st->sink) {
+        run_take_row(st, r, 1);
+        return;
+    }
+    progress_line_row(&st->prog);
+    table_row(stdout, r);
+    if (st->s.verbose && r->describe[0])
+        printf("    facts: %s\n", r->describe);
+    fflush(stdout);
+    answer_write(st->sink, r);
+    fflush(st->sink);
+}
+
+/* A worker whose context a plugin has made unusable sends the faulting row
+ * (marked "ref" when it was only the baseline) and ends. */
+static void end_worker_after_fault(run_state *st, const run_member *mb)
+{
+    if (mb->emit) {
+        emit(st, &mb->row);
+    } else {
+        fputs("ref\n", st->sink);
+        answer_write(st->sink, &mb->row);
+    }
+    fflush(st->sink);
+    fflush(stdout);
+    _exit(RUN_WORKER_FAULTED);
+}
+
+/* The rows of an input no instance ran on, one per dtype this run owes it. */
+static void emit_input(run_state *st, const char *label, const char *path, const char *todo, const char *status,
+                       const char *why)
+{
+    for (int d = 0; d < st->s.ndtypes; d++) {
+        if (!memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs) || cells_has_input(&st->done, label, st->s.dtypes[d]))
+            continue; /* not this shard's, or a resumed run already has the row */
+        run_row r;
+        run_row_input(&r, &st->meta, label, path, spmvlab_dtype_name(st->s.dtypes[d]), status, why);
+        emit(st, &r);
+    }
+}
+
+static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
+                      const char *todo)
+{
+    run_member *m = calloc((size_t)st->nspecs, sizeof *m);
+    run_row **rows = calloc((size_t)st->nspecs, sizeof *rows);
+    const char **base_of = calloc((size_t)st->nspecs, sizeof *base_of);
+    if (!m || !rows || !base_of) {
+        run_say(st, "out of host memory for %s", label);
+        st->failures++;
+        goto out;
+    }
+    int n = 0, base_member = -1;
+    for (int k = 0; k < st->nspecs; k++) {
+        if ((!todo[k] && k != st->base) || cells_has(&st->excluded, label, &st->specs[k], d))
+            continue;
+        if (k == st->base)
+            base_member = n;
+        m[n].spec = &st->specs[k];
+        m[n].emit = todo[k];
+        n++;
+    }
+    run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
+                   st->flush_bytes, progress_line_update, &st->prog, NULL};
+    int done = n;
+    if (st->sink)
+        fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
+    if (st->s.isolate || st->isolate_now) {
+        for (int i = 0; i < n; i++) {
+            if (run_stop_flag) {
+                done = i;
+                break;
+            }
+            progress_line_update(&st->prog, m[i].spec->label, "in a child", i, n);
+            isolate_member(&g, m[i].spec, &m[i].row);
+        }
+    } else {
+        group_execute(&g);
+        if (g.faulted && st->sink)
+            end_worker_after_fault(st, g.faulted);
+    }
+    if (base_member >= done)
+        base_member = -1;
+    for (int i = 0; i < done; i++) {
+        rows[i] = &m[i].row;
+        base_of[i] = m[i].spec->base_label;
+    }
+    compare_rows(rows, done, base_member >= 0 ? rows[base_member] : NULL,
+                 st->base >= 0 ? st->specs[st->base].label : "", !st->s.isolate && !st->isolate_now,
+                 st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
+    if (st->s.mode == RUN_MODE_TUNE)
+        tune_rows(rows, base_of, done);
+    if (run_stop_flag) {
+        st->abandoned++;
+        if (st->sink)
+            fputs("abandoned\n", st->sink);
+        progress_line_clear(&st->prog);
+        run_say(st, "interrupted during %s (%s): its cells are not written", label, spmvlab_dtype_name(d));
+    } else {
+        for (int i = 0; i < done; i++)
+            if (m[i].emit)
+                emit(st, &m[i].row);
+    }
+    group_release(&g);
+out:
+    free(m);
+    free(rows);
+    free(base_of);
+}
+
+void run_matrix(run_state *st, int mi)
+{
+    const char *path = st->paths[mi];
+    char label[256];
+    spmvlab_matrix_label(path, label, sizeof label);
+    progress_line_matrix(&st->prog, mi, label);
+    char *todo = calloc((size_t)st->s.ndtypes * st->nspecs + 1, 1);
+    if (!todo) {
+        run_say(st, "out of host memory");
+        st->failures++;
+        return;
+    }
+    int any = 0;
+    for (int d = 0; d < st->s.ndtypes; d++)
+        for (int k = 0; k < st->nspecs; k++) {
+            int t = shard_owns(st->s.shard_index, st->s.shard_count, label, st->s.dtypes[d]) &&
+                    !cells_has(&st->done, label, &st->specs[k], st->s.dtypes[d]);
+            todo[d * st->nspecs + k] = (char)t;
+            any |= t;
+        }
+    if (!any) {
+        if (st->s.verbose)
+            run_say(st, "%s: every cell is already in %s", label, st->s.resume);
+        free(todo);
+        return;
+    }
+    spmvlab_csr A;
+    spmvlab_err err = {{0}};
+    progress_line_update(&st->prog, "", "loading", 0, 1);
+    int lrc = load_matrix(path, &A, &err);
+    progress_line_clear(&st->prog);
+    if (lrc == -2) {
+        run_say(st, "skipping %s: %s", path, err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
+    } else if (lrc) {
+        run_say(st, "%s", err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_UNREADABLE, err.msg);
+        st->input_errors++;
+        if (st->sink)
+            fputs("input-error\n", st->sink);
+    } else {
+        for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++) {
+            int need = 0;
+            for (int k = 0; k < st->nspecs; k++)
+                need |= todo[d * st->nspecs + k];
+            if (need)
+                run_dtype(st, path, label, &A, st->s.dtypes[d], todo + d * st->nspecs);
+        }
+        spmvlab_csr_free(&A);
+    }
+    free(todo);
+}
+
