@@ -27,7 +27,6 @@
 #include "tune_table.h"
 #include "spmvlab/gen.h"
 
-volatile sig_atomic_t run_stop_flag;
 
 /* The first Ctrl-C ends the run at once: the child under way (--isolate) is
  * killed, the rounds stop, and the matrix under way is not written (--resume
@@ -139,54 +138,6 @@ static int finish(run_state *st)
     if (st->input_errors)
         return EXIT_USAGE;
     return st->failures ? EXIT_FAILED : EXIT_OK;
-}
-
-/* Opens the device (or, with --isolate, asks a child) and prints the notice
- * without one. Returns 0, or an exit code. */
-int run_open_device(run_state *st)
-{
-    spmvlab_err err = {{0}};
-    if (st->s.isolate) {
-        if (isolate_meta(&st->meta, st->s.timeout_s, &err)) {
-            run_say(st, "%s", err.msg);
-            return EXIT_FAILED;
-        }
-        spmvlab_runtime_open(&st->rt, 0, 0, &err); /* CPU bookkeeping only: CUDA stays closed here */
-        st->rt_open = 1;
-    } else {
-        int orc = spmvlab_runtime_open(&st->rt, 1, 0, &err);
-        if (orc < 0) {
-            run_say(st, "%s", err.msg);
-            return EXIT_FAILED;
-        }
-        st->rt_open = 1;
-        if (st->s.mem_limit)
-            st->rt.mem_limit = st->s.mem_limit;
-        if (!st->started) { /* a worker after a fault keeps the first one's device facts */
-            run_meta_device(&st->meta, &st->rt);
-            if (st->rt.device.present && st->s.verbose)
-                fprintf(stderr, "measuring the bandwidth peak (triad)...\n");
-            if (st->rt.device.present)
-                run_meta_peak(&st->meta, &st->rt);
-        }
-        if (st->rt.device.present) {
-            if (st->s.flush_l2) {
-                st->flush_bytes = 2 * st->rt.device.l2_bytes;
-                if (spmvlab_dev_malloc(&st->rt, &st->flush_buf, st->flush_bytes, &err)) {
-                    run_say(st, "--flush-l2: %s", err.msg);
-                    return EXIT_FAILED;
-                }
-            }
-        }
-    }
-    if (st->started)
-        return 0;
-    if (!st->meta.gpu)
-        fprintf(stderr, "%s: no CUDA device found; running each instance's spmv_host as a functional check "
-                        "(no timings).\n", st->s.prog);
-    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
-    fflush(stdout);
-    return 0;
 }
 
 int run_command(int argc, char **argv, run_mode mode)
