@@ -115,7 +115,11 @@ void spmvlab_dev_free(spmvlab_runtime *rt, void *p)
         free(p);
 }
 
-spmvlab_status spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+/* A copy on the runtime's own (non-blocking) stream, waited for, so that
+ * later work on that stream sees the data: a plain cudaMemcpy from pageable
+ * memory may return before its DMA has landed. */
+static spmvlab_status dev_copy(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes,
+                               enum cudaMemcpyKind kind, const char *what, spmvlab_err *err)
 {
     if (bytes == 0)
         return SPMVLAB_OK;
@@ -123,27 +127,22 @@ spmvlab_status spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *sr
         memcpy(dst, src, bytes);
         return SPMVLAB_OK;
     }
-    /* On the runtime's own (non-blocking) stream and waited for, so that
-     * later work on that stream sees the data: a plain cudaMemcpy from
-     * pageable memory may return before its DMA has landed. */
     cudaStream_t s = (cudaStream_t)rt->stream;
-    spmvlab_status st = cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), err,
-                                    "upload (cudaMemcpyAsync)");
-    return st ? st : cuda_status(cudaStreamSynchronize(s), err, "upload (cudaStreamSynchronize)");
+    char step[64];
+    snprintf(step, sizeof step, "%s (cudaMemcpyAsync)", what);
+    spmvlab_status st = cuda_status(cudaMemcpyAsync(dst, src, bytes, kind, s), err, step);
+    snprintf(step, sizeof step, "%s (cudaStreamSynchronize)", what);
+    return st ? st : cuda_status(cudaStreamSynchronize(s), err, step);
+}
+
+spmvlab_status spmvlab_dev_upload(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
+{
+    return dev_copy(rt, dst, src, bytes, cudaMemcpyHostToDevice, "upload", err);
 }
 
 spmvlab_status spmvlab_dev_download(spmvlab_runtime *rt, void *dst, const void *src, size_t bytes, spmvlab_err *err)
 {
-    if (bytes == 0)
-        return SPMVLAB_OK;
-    if (!rt->device.present) {
-        memcpy(dst, src, bytes);
-        return SPMVLAB_OK;
-    }
-    cudaStream_t s = (cudaStream_t)rt->stream;
-    spmvlab_status st = cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), err,
-                                    "download (cudaMemcpyAsync)");
-    return st ? st : cuda_status(cudaStreamSynchronize(s), err, "download (cudaStreamSynchronize)");
+    return dev_copy(rt, dst, src, bytes, cudaMemcpyDeviceToHost, "download", err);
 }
 
 spmvlab_status spmvlab_dev_poison(spmvlab_runtime *rt, void *p, size_t n, spmvlab_dtype dtype, spmvlab_err *err)
