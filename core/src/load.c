@@ -1,8 +1,8 @@
 /*
  * The matrix loader: a file's cache entry when it checks out, else the
  * file itself (a generator recipe, or Matrix Market text, gzip or a
- * SuiteSparse archive), then a fresh entry. It sits above the cache and the
- * recipe reader, which know nothing of each other.
+ * SuiteSparse archive), then a fresh entry. It sits above the cache (matrix/)
+ * and the recipe reader (gen/), which know nothing of each other.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_internal.h"
+#include "matrix/cache_internal.h"
 #include "spmvlab/gen.h"
 
 static void note(spmvlab_load_info *info, const char *fmt, ...)
