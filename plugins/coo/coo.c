@@ -9,7 +9,7 @@
  * Execution: y is zeroed on the stream (cudaMemsetAsync; or, zero = owner,
  * blocked and segmented store every row once and a carry pass follows,
  * coo_owner.h), then one kernel:
- *   blocked    (default) "thread-sequential then warp" (coo_blocked.h): the
+ *   blocked    "thread-sequential then warp" (coo_blocked.h): the
  *              same chunk per warp, but each lane reduces 8 consecutive
  *              entries (16-byte loads) in order, then one warp scan per
  *              256 entries joins the runs that cross lanes;
@@ -22,11 +22,14 @@
  *   atomic     the textbook kernel: one atomicAdd per non-zero.
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
- * Options: kernel = blocked | segmented | atomic; items = 8 | 4 | auto
- * (blocked: entries per lane and scan); chunk = N | auto (entries a warp);
- * zero = memset | owner | auto (blocked and
- * segmented: y zeroed first, or every row stored once by the kernel and the
- * rows continued across chunks added by a carry pass, coo_owner.h).
+ * Options: kernel = auto | blocked | segmented | atomic (auto, the default:
+ * blocked or segmented by size and row lengths, coo_rule.h); items = 8 | 4 |
+ * auto (blocked: entries per lane and scan); chunk = N | auto (entries a
+ * warp); zero = memset | owner | auto (blocked and segmented: y zeroed
+ * first, or every row stored once by the kernel and the rows continued
+ * across chunks added by a carry pass, coo_owner.h); loads = cached |
+ * stream | auto; edges = rows | even | auto (segmented: where chunks begin).
+ * The full rules and their measurements are in README.md.
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
  * in which the pieces of a row shared between chunks are added depends on
  * atomic timing: results are reproducible within the error bound only.

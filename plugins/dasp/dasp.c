@@ -115,25 +115,21 @@
 #define DASP_FILL_MIN 0.9
 /* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
 #define DASP_RPW_LEN 16
-/* max_len = auto: long rows from DASP_MAXLEN_LARGE entries on matrices of
- * DASP_LARGE_NNZ non-zeros or more, from 256 (the paper's) below. H100,
- * f64 (docs/perf/2026-11-24-h100/daspmaxlen.csv, 512 against 256): rows of
- * 256-511 entries are more work for one medium warp (8 of them a row-block)
- * than the long path's split and merge costs on a large matrix -
- * rmat-s22-ef4 234.6 against 243.2 us, mixed-2m 159.0 against 161.4, the
- * rest within 0.5 % - but they serialise the medium warps of a launch-bound
- * one (mixed-s 13.8 against 4.7 us, mbeacxc 13.3 against 8.0). */
+/* rows_per_warp = auto, the paper's count rule: 8 rows a warp below
+ * DASP_RPW16_MEDIUM medium rows, 16 below DASP_RPW32_MEDIUM, else 32, so
+ * that large matrices launch fewer, fuller warps. */
+#define DASP_RPW16_MEDIUM 59990
+#define DASP_RPW32_MEDIUM 400000
+/* max_len = auto: long rows from 256 entries (the paper's), from
+ * DASP_MAXLEN_LARGE on matrices of DASP_LARGE_NNZ non-zeros or more, where
+ * rows of 256-511 entries cost one medium warp more than the long path's
+ * split (README.md, Options). */
+#define DASP_MAXLEN_PAPER 256
 #define DASP_MAXLEN_LARGE 512
 /* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_LARGE_NNZ
  * non-zeros when the row lengths' coefficient of variation is below
- * DASP_BALANCE_CV, of 8 otherwise. H100, f64 (docs/perf/2026-11-24-h100/
- * blockwarps.csv, 2 against 8 warps): banded-bw4 98.8 against 102.9 us,
- * stencil2d5-2000 118.9 against 123.2, stencil3d27-90 82.2 against 85.5,
- * blocks-3x3 88.7 against 91.7; the power-law matrices (CV 3.7 and more)
- * gain nothing and mostly lose a little (mixed-2m 162.6 against 161.3,
- * rmat-s20-ef8-sym 136.7 against 135.5, rmat-s22-ef4 246.4 against 245.6);
- * on launch-bound matrices small blocks lose as often as they win
- * (1138_bus 2.8 against 2.6 us, delaunay_n16 5.6 against 5.9). */
+ * DASP_BALANCE_CV (a block retires with its slowest warp), of 8 otherwise
+ * (README.md, Options). */
 #define DASP_BW_LARGE 2
 
 static const spmvlab_option dasp_options[] = {
@@ -347,7 +343,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->nlev = dasp_shape_levels(f->shape, f->lev);
     f->max_len = o->max_len != SPMVLAB_AUTO ? o->max_len
                  : A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE
-                                                  : 256;
+                                                  : DASP_MAXLEN_PAPER;
     f->threshold = o->threshold;
     f->long_chunk = o->long_chunk;
     f->empty_runs = o->empty_runs;
@@ -368,7 +364,7 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     spmvlab_status st = f->balanced ? dasp_bal_build(f, A, err) : dasp_build(f, A, err);
     /* threshold_rule = fill: blocks kept with more than a tenth padding
      * (e.g. 7-entry rows: 4 + 3 of 8 slots at 0.75) cost more in padded
-     * loads than their MMA saves (H100: stencil3d7 1.07x at threshold 1). */
+     * loads than their MMA saves (README.md). */
     if (st == SPMVLAB_OK && !f->balanced && o->threshold_rule == DASP_THR_FILL && f->threshold < 1.0 &&
         f->n.block_slots && (double)f->n.block_nnz < DASP_FILL_MIN * (double)f->n.block_slots) {
         for (int i = 0; i < DASP_A_NUM; i++) {
@@ -382,14 +378,12 @@ static spmvlab_status dasp_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (st == SPMVLAB_OK) {
         f->rows_per_warp_auto = o->rows_per_warp == SPMVLAB_AUTO;
-        f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < 59990 ? 8 : f->n.medium < 400000 ? 16 : 32)
+        f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < DASP_RPW16_MEDIUM   ? 8
+                                                  : f->n.medium < DASP_RPW32_MEDIUM ? 16
+                                                                                     : 32)
                                                  : o->rows_per_warp;
         /* rpw_rule = length: long medium rows (mean >= DASP_RPW_LEN entries)
-         * keep 8 rows a warp whatever their count. H100 large set, 8 against
-         * the count rule: better on every matrix with a mean of 17 or more
-         * (27-point stencil 26, banded-bw32 65, blocks 60/120, rmat 35,
-         * mixed 17/20), worse on all of 9 or less (0.69-0.74x at 5); any
-         * cut in 10..17 splits the set the same way. */
+         * keep 8 rows a warp whatever their count (measured in README.md). */
         int64_t med_nnz = f->n.block_nnz + f->n.irr;
         if (f->rows_per_warp_auto && f->rpw_rule == DASP_RPW_LENGTH && f->n.medium &&
             med_nnz >= DASP_RPW_LEN * f->n.medium)
