@@ -8,12 +8,14 @@
 static int option_candidates(const spmvlab_option *t, const spmvlab_opt_value *v, char out[][64], int max)
 {
     int n = 0;
+    char choices[400];
     switch (t->type) {
     case SPMVLAB_OPT_BOOL:
         snprintf(out[n++], 64, "%s", v->i ? "false" : "true");
         break;
     case SPMVLAB_OPT_ENUM:
-        for (const char *c = t->choices ? t->choices : ""; *c && n < max;) {
+        spmvlab_option_choices(t, choices, sizeof choices);
+        for (const char *c = choices; *c && n < max;) {
             const char *bar = strchr(c, '|');
             int len = bar ? (int)(bar - c) : (int)strlen(c);
             snprintf(out[n++], 64, "%.*s", len, c);
@@ -55,11 +57,11 @@ int check_make_variant(const spmvlab_plugin *p, const spmvlab_optset *a, spmvlab
     spmvlab_err err;
     for (int k = 0; k < a->opts.count; k++) {
         char cand[8][64];
-        int n = option_candidates(&a->table[k], &a->values[k], cand, 8);
+        int n = option_candidates(a->rows[k], &a->values[k], cand, 8);
         for (int c = 0; c < n; c++) {
             if (strcmp(cand[c], a->text[k]) == 0 || spmvlab_optset_copy(b, a, &err))
                 continue;
-            if (spmvlab_optset_set(b, p->name, a->table[k].key, cand[c], &err) == 0 &&
+            if (spmvlab_optset_set(b, p->name, a->rows[k]->key, cand[c], &err) == 0 &&
                 (!p->check_options || p->check_options(&b->opts, &err) == SPMVLAB_OK))
                 return 0;
             spmvlab_optset_free(b);

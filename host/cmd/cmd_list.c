@@ -1,4 +1,5 @@
-/* spmvlab list [-v] [--plugin-dir DIR]: the plugins found and their options. */
+/* spmvlab list [-v [--all]] [--plugin-dir DIR]: the plugins found and their
+ * options; expert options only with --all. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,42 +16,63 @@ static void print_refusal(const char *path, const char *why, void *arg)
 
 static const char *type_name(spmvlab_opt_type t)
 {
-    static const char *const names[] = {"int", "float", "bool", "enum", "string", "int|auto"};
+    static const char *const names[] = {"int", "float", "bool", "enum", "string", "int|auto", "const"};
     return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
 }
 
-static void print_options(const spmvlab_plugin *p)
+/* One option row, then its choice rows indented under it. */
+static void print_option(const spmvlab_option *o)
+{
+    char range[160] = "";
+    if (o->type == SPMVLAB_OPT_ENUM)
+        spmvlab_option_choices(o, range, sizeof range);
+    else if (o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_INT_AUTO)
+        snprintf(range, sizeof range, "%.0f..%.0f", o->min, o->max);
+    else if (o->type == SPMVLAB_OPT_FLOAT)
+        snprintf(range, sizeof range, "%g..%g", o->min, o->max);
+    printf("    %-16s %-8s default %-10s %-18s %s%s\n", o->key, type_name(o->type), o->def ? o->def : "", range,
+           o->flags & SPMVLAB_OPT_EXPERT ? "(expert) " : "", o->help ? o->help : "");
+    for (const spmvlab_option *c = o + 1; o->type == SPMVLAB_OPT_ENUM && c->key && c->type == SPMVLAB_OPT_CONST; c++)
+        printf("        %-14s %s\n", c->key, c->help ? c->help : "");
+}
+
+/* The plugin's options, expert ones only when all is set; says how many
+ * were left out. */
+static void print_options(const spmvlab_plugin *p, int all)
 {
     if (!p->options || !p->options[0].key) {
         printf("    (no options)\n");
         return;
     }
+    int hidden = 0;
     for (const spmvlab_option *o = p->options; o->key; o++) {
-        char range[96] = "";
-        if (o->type == SPMVLAB_OPT_ENUM)
-            snprintf(range, sizeof range, "%s", o->choices ? o->choices : "");
-        else if (o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_INT_AUTO)
-            snprintf(range, sizeof range, "%.0f..%.0f", o->min, o->max);
-        else if (o->type == SPMVLAB_OPT_FLOAT)
-            snprintf(range, sizeof range, "%g..%g", o->min, o->max);
-        printf("    %-16s %-8s default %-10s %-18s %s\n", o->key, type_name(o->type), o->def ? o->def : "",
-               range, o->help ? o->help : "");
+        if (o->type == SPMVLAB_OPT_CONST)
+            continue;
+        if ((o->flags & SPMVLAB_OPT_EXPERT) && !all)
+            hidden++;
+        else
+            print_option(o);
     }
+    if (hidden)
+        printf("    (%d expert option%s: spmvlab list -v --all)\n", hidden, hidden == 1 ? "" : "s");
 }
 
 int cmd_list(int argc, char **argv)
 {
-    int verbose = 0;
+    int verbose = 0, all = 0;
     spmvlab_registry *reg = spmvlab_registry_new();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
+        else if (strcmp(argv[i], "--all") == 0)
+            all = 1;
         else if (strcmp(argv[i], "--plugin-dir") == 0 && i + 1 < argc)
             spmvlab_registry_add_dir(reg, argv[++i]);
         else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: spmvlab list [-v] [--plugin-dir DIR]\n"
+            printf("usage: spmvlab list [-v [--all]] [--plugin-dir DIR]\n"
                    "Lists the plugins on the search path (--plugin-dir, SPMVLAB_PLUGIN_PATH, the build\n"
-                   "tree, the install folder); -v adds every option with type, default, range and help.\n");
+                   "tree, the install folder); -v adds the options with type, default, range, help and\n"
+                   "choices; --all adds the expert ones (settable either way).\n");
             spmvlab_registry_free(reg);
             return EXIT_OK;
         } else {
@@ -82,7 +104,7 @@ int cmd_list(int argc, char **argv)
         if (verbose) {
             printf("    version %s, ABI %u.%u, %s\n    reference: %s\n", p->version, p->abi_major, p->abi_minor,
                    l->path, p->reference);
-            print_options(p);
+            print_options(p, all);
             printf("\n");
         }
     }

@@ -9,7 +9,7 @@
  * Execution: y is zeroed on the stream (cudaMemsetAsync; or, zero = owner,
  * blocked and segmented store every row once and a carry pass follows,
  * coo_owner.h), then one kernel:
- *   blocked    (default) "thread-sequential then warp" (coo_blocked.h): the
+ *   blocked    "thread-sequential then warp" (coo_blocked.h): the
  *              same chunk per warp, but each lane reduces 8 consecutive
  *              entries (16-byte loads) in order, then one warp scan per
  *              256 entries joins the runs that cross lanes;
@@ -22,11 +22,14 @@
  *   atomic     the textbook kernel: one atomicAdd per non-zero.
  * spmv_host runs the same algorithm on the CPU from the format's arrays.
  *
- * Options: kernel = blocked | segmented | atomic; items = 8 | 4 | auto
- * (blocked: entries per lane and scan); chunk = N | auto (entries a warp);
- * zero = memset | owner | auto (blocked and
- * segmented: y zeroed first, or every row stored once by the kernel and the
- * rows continued across chunks added by a carry pass, coo_owner.h).
+ * Options: kernel = auto | blocked | segmented | atomic (auto, the default:
+ * blocked or segmented by size and row lengths, coo_rule.h); items = 8 | 4 |
+ * auto (blocked: entries per lane and scan); chunk = N | auto (entries a
+ * warp); zero = memset | owner | auto (blocked and segmented: y zeroed
+ * first, or every row stored once by the kernel and the rows continued
+ * across chunks added by a carry pass, coo_owner.h); loads = cached |
+ * stream | auto; edges = rows | even | auto (segmented: where chunks begin).
+ * The full rules and their measurements are in README.md.
  * Limits: dtypes f64 and f32 (f64 atomicAdd needs sm_60 or newer). The order
  * in which the pieces of a row shared between chunks are added depends on
  * atomic timing: results are reproducible within the error bound only.
@@ -54,13 +57,27 @@ typedef struct coo_opts {
 } coo_opts;
 
 static const spmvlab_option coo_options[] = {
-    SPMVLAB_ENUM_OPTION(coo_opts, kernel, "auto", "blocked|segmented|atomic|auto", "blocked: 8 consecutive entries per lane, one warp scan per 256; segmented: a warp scan per 32 entries; both a warp per chunk, atomics only at chunk edges; atomic: one per non-zero; auto: blocked when the row lengths' CV is at most 1 from 2^20 non-zeros (segmented for random columns of 28 a row and more), or from 2^18 with more than 12 a row on average, else segmented"),
-    SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane and warp scan, 4 or 8 (8 loaded together either way); auto: 4 where rows average at most 12 entries or a large matrix has random columns, else 8"),
-    SPMVLAB_ENUM_OPTION(coo_opts, zero, "auto", "memset|owner|auto", "blocked, segmented: memset: y zeroed first; owner: every row stored once by the chunk of its first entry (empty rows 0), no memset, a carry pass for rows continued across chunks (none with edges at row starts); auto: owner where the segmented kernel's edges can move to row starts (edges), where y has at most 4 KB, or from 2^20 non-zeros with at most 12 a row on average, else memset"),
-    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, rounded up to whole tiles (256 blocked, 32 segmented); auto: from 2^20 non-zeros 512 (blocked) or 256 (segmented) over many waves, else one chunk per resident warp (a single wave), widened up to twice where that lets the segmented kernel's edges move to row starts"),
-    SPMVLAB_ENUM_OPTION(coo_opts, loads, "auto", "cached|stream|auto", "blocked, segmented: row, column and value loads through the read-only cache (cached) or evict-first (stream: read once, L1 and L2 left to x); auto: stream when the arrays are larger than the L2 cache, else cached (the matrix stays in L2 between calls)"),
-    SPMVLAB_ENUM_OPTION(coo_opts, edges, "auto", "rows|even|auto", "segmented: where the warps' chunks begin; rows: each edge moved on to the next row start when no row holds more than 256 entries or more than a chunk (no row split between warps: the owner write needs no carry pass), else even; even: every interval entries; auto: rows with the owner write below 2^20 non-zeros, else even. The blocked kernel keeps even edges (its 16-byte loads need them)"),
-    {NULL}};
+    SPMVLAB_CHOICE_OPTION(coo_opts, kernel, "auto", "the SpMV kernel (the auto rule in README.md)"),
+    SPMVLAB_CHOICE(kernel, "blocked", COO_KERNEL_BLOCKED, "items consecutive entries a lane, a warp scan per tile"),
+    SPMVLAB_CHOICE(kernel, "segmented", COO_KERNEL_SEGMENTED, "a warp scan per 32 entries"),
+    SPMVLAB_CHOICE(kernel, "atomic", COO_KERNEL_ATOMIC, "one atomicAdd per non-zero"),
+    SPMVLAB_CHOICE(kernel, "auto", COO_KERNEL_AUTO, "blocked or segmented by size and row lengths"),
+    SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane, 4 or 8; auto: by row length and columns (README.md)"),
+    SPMVLAB_CHOICE_OPTION(coo_opts, zero, "auto", "blocked, segmented: how y's rows get their first value"),
+    SPMVLAB_CHOICE(zero, "memset", COO_ZERO_MEMSET, "y zeroed before the kernel"),
+    SPMVLAB_CHOICE(zero, "owner", COO_ZERO_OWNER, "each row stored once by its chunk, a carry pass"),
+    SPMVLAB_CHOICE(zero, "auto", COO_ZERO_AUTO, "owner for edges at row starts, small y or large sparse rows"),
+    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, whole tiles; auto: see README.md"),
+    SPMVLAB_CHOICE_OPTION(coo_opts, loads, "auto", "blocked, segmented: how the matrix arrays are loaded"),
+    SPMVLAB_CHOICE(loads, "cached", COO_LOADS_CACHED, "through the read-only cache"),
+    SPMVLAB_CHOICE(loads, "stream", COO_LOADS_STREAM, "evict-first: read once, the caches left to x"),
+    SPMVLAB_CHOICE(loads, "auto", COO_LOADS_AUTO, "stream when the arrays are larger than L2"),
+    SPMVLAB_CHOICE_OPTION(coo_opts, edges, "auto", "segmented: where the warps' chunks begin"),
+    SPMVLAB_CHOICE(edges, "rows", COO_EDGES_ROWS, "moved on to row starts when no row is too long"),
+    SPMVLAB_CHOICE(edges, "even", COO_EDGES_EVEN, "every chunk entries"),
+    SPMVLAB_CHOICE(edges, "auto", COO_EDGES_AUTO, "rows with the owner write below 2^20 non-zeros"),
+    {NULL},
+};
 
 /* items must be 4 or 8. */
 static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)

@@ -52,7 +52,7 @@ typedef struct csr5_opts {
     int sigma;          /* 1..CSR5_SIGMA_MAX or SPMVLAB_AUTO */
     int calibrate;      /* CSR5_CAL_KERNEL, CSR5_CAL_INLINE */
     int arrive;         /* CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL */
-    int occupancy;      /* CSR5_OCC_3, CSR5_OCC_4 */
+    int occupancy;      /* blocks per SM the f64 main kernel targets: 3 or 4 */
     int launch;         /* CSR5_LAUNCH_OVERLAP, CSR5_LAUNCH_SERIAL */
     int stores;         /* CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED */
     int empty;          /* CSR5_EMPTY_OFFSETS, CSR5_EMPTY_COMPRESS */
@@ -62,7 +62,6 @@ typedef struct csr5_opts {
 
 enum { CSR5_CAL_KERNEL, CSR5_CAL_INLINE };
 enum { CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL };
-enum { CSR5_OCC_3, CSR5_OCC_4 };
 enum { CSR5_LAUNCH_OVERLAP, CSR5_LAUNCH_SERIAL };
 enum { CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED };
 enum { CSR5_EMPTY_OFFSETS, CSR5_EMPTY_COMPRESS };

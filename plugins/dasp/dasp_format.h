@@ -105,8 +105,8 @@ typedef struct dasp_opts {
     int max_len;        /* rows at least this long are long rows */
     double threshold;   /* minimum fill of a kept MMA block */
     int rows_per_warp;  /* 8, 16, 32 or SPMVLAB_AUTO */
-    int f64_shape;      /* dasp_shape from DASP_F64_M8N8K4 */
-    int f16_shape;      /* 0 m16n8k16, 1 m16n8k8 */
+    int f64_shape;      /* dasp_shape: DASP_F64_* */
+    int f16_shape;      /* dasp_shape: DASP_F16_M16N8K16 or DASP_F16_M16N8K8 */
     int long_chunk;     /* values of a long row per warp */
     int empty_runs;     /* 0 or 1 */
     int rpw_rule;       /* DASP_RPW_COUNT or DASP_RPW_LENGTH */
@@ -118,7 +118,7 @@ typedef struct dasp_opts {
     int stream_k;       /* 8 or 16 */
     int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET or DASP_ER_STAGE */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
-    int k4_batch;       /* 0: 4 blocks a step, 1: 8 */
+    int k4_batch;       /* blocks a step: 4 or 8 */
     int block_warps;    /* warps a block of the row-class kernel */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
 } dasp_opts;

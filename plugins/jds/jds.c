@@ -35,9 +35,10 @@
 #include "jds.h"
 
 static const spmvlab_option jds_options[] = {
-    SPMVLAB_AUTO_OPTION(jds_opts, threads_per_row, 1, JDS_WARP, "lanes sharing one short row (1, 2, 4, ..., 32); auto: double from 1 while each lane keeps >= 8 entries of the mean short row and the doubled launch fits the GPU's resident warps"),
-    SPMVLAB_AUTO_OPTION(jds_opts, long_row, 1, 2147483647.0, "rows longer than this go to the warp-per-piece long-row path; auto: max(64, 4 x mean row length); 2147483647 keeps every row in the diagonals"),
-    {NULL}};
+    SPMVLAB_AUTO_OPTION(jds_opts, threads_per_row, 1, JDS_WARP, "lanes sharing one short row (1, 2, 4, ..., 32); auto: from the mean short row (README.md)"),
+    SPMVLAB_AUTO_OPTION(jds_opts, long_row, 1, 2147483647.0, "rows longer than this take the warp-per-piece path; auto: max(64, 4 x mean row length)"),
+    {NULL},
+};
 
 /* threads_per_row must be a power of two up to the warp. Returns OK or
  * INVALID_OPTION with the sentence in err. */

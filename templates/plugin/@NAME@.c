@@ -50,7 +50,11 @@ typedef struct @NAME@_opts {
 /* The options table: the core parses INI and --set values against it,
  * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. One
  * row a line: SPMVLAB_INT_OPTION(struct, member, default, min, max, help),
- * the key being the member's name (plugin_helpers.h has the other types). */
+ * the key being the member's name (plugin_helpers.h has the other types).
+ * An enum is SPMVLAB_CHOICE_OPTION(struct, member, default, help) followed
+ * by one SPMVLAB_CHOICE(member, "name", NAMED_CONSTANT, "a few words") row
+ * per choice; the member receives the constant. At most 8 rows shown, helps
+ * of at most 120 characters: knobs for experiments are _EXPERT rows. */
 static const spmvlab_option @NAME@_options[] = {
     SPMVLAB_INT_OPTION(@NAME@_opts, block_size, "256", 32, 1024, "threads per block (a multiple of 32)"),
     {NULL},

@@ -80,7 +80,7 @@ typedef struct spmvlab_loaded {
     const spmvlab_plugin *desc; /* the plugin's descriptor, copied up to struct_size */
     char path[4096];            /* the file it came from */
     void *handle;               /* dlopen handle */
-    spmvlab_option *owned_options; /* an ABI 1.0 table widened by the core, or NULL */
+    spmvlab_option *owned_options; /* an older ABI's table widened by the core, or NULL */
     char hash[17];              /* FNV-1a 64 of the file's bytes, 16 hex digits: which build ran */
 } spmvlab_loaded;
 
@@ -122,7 +122,7 @@ typedef struct spmvlab_optset {
     spmvlab_opts opts;          /* handed to the plugin */
     spmvlab_opt_value *values;  /* count entries, table order */
     char **text;                /* owned value strings */
-    const spmvlab_option *table;
+    const spmvlab_option **rows; /* count option rows of the plugin's table, its choice rows skipped */
     void *fields;               /* the plugin's options struct (options_size bytes) or NULL */
     size_t fields_size;
 } spmvlab_optset;
@@ -142,10 +142,15 @@ typedef enum spmvlab_opt_problem {
  * one parser of option values: plugin options and generator parameters. */
 spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *text, spmvlab_opt_value *v);
 
-/* Reads a loaded descriptor's option table: widens ABI 1.0 rows into a
- * table of today's rows (*owned, freed with the plugin) and checks typed
- * fields against their types and the options struct. -1 with a sentence
- * naming the file and the option. */
+/* Writes an ENUM row's choices as "a|b|c" (from its text or its CONST
+ * rows, which follow it in the table); other rows give their choices text or "". */
+void spmvlab_option_choices(const spmvlab_option *o, char *buf, size_t len);
+
+/* Reads a loaded descriptor's option table: widens rows of an older ABI
+ * into a table of today's rows (*owned, freed with the plugin) and checks
+ * typed fields against their types and the options struct, and choice rows
+ * against the enum they follow. -1 with a sentence naming the file and the
+ * option. */
 int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_option **owned, spmvlab_err *err);
 /* Writes v into the options struct member the row names, if any. An INT
  * member may be int or, for the core's own tables, int64_t (by its size). */

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define SPMVLAB_ABI_MAJOR 1
-#define SPMVLAB_ABI_MINOR 1
+#define SPMVLAB_ABI_MINOR 2
 
 #if defined(__GNUC__)
 #define SPMVLAB_EXPORT __attribute__((visibility("default")))
@@ -165,25 +165,37 @@ typedef enum spmvlab_opt_type {
     SPMVLAB_OPT_BOOL = 2,     /* true/false, yes/no, on/off, 1/0 */
     SPMVLAB_OPT_ENUM = 3,     /* one of choices, "a|b|c" */
     SPMVLAB_OPT_STRING = 4,   /* free text */
-    SPMVLAB_OPT_INT_AUTO = 5  /* "auto" or an integer within [min, max] */
+    SPMVLAB_OPT_INT_AUTO = 5, /* "auto" or an integer within [min, max] */
+    SPMVLAB_OPT_CONST = 6     /* a named choice of the ENUM row it follows (1.2) */
 } spmvlab_opt_type;
 
+/* Bits of spmvlab_option.flags (1.2). */
+#define SPMVLAB_OPT_EXPERT 1u /* listed only by `spmvlab list -v --all`; still settable */
+
 /* One row of a plugin's option table; the table ends with a row whose key
- * is NULL. Keys match [a-z0-9_]+ and fit 63 characters. */
+ * is NULL. Keys match [a-z0-9_]+ and fit 63 characters. An ENUM row either
+ * lists its choices as "a|b|c" text (the value is the choice's position) or,
+ * from 1.2, leaves choices NULL and is followed by one CONST row per choice:
+ * key the choice's name, unit the ENUM row's key, value what the option's
+ * member receives, help a few words. CONST rows are not options. */
 typedef struct spmvlab_option {
     const char *key;          /* name in INI files and --set */
     spmvlab_opt_type type;    /* how the value is parsed */
     const char *def;          /* default, as it would be written in INI */
     double min, max;          /* inclusive range for INT, FLOAT, INT_AUTO */
-    const char *choices;      /* "a|b|c" for ENUM, else NULL */
+    const char *choices;      /* "a|b|c" for an ENUM without CONST rows, else NULL */
     const char *help;         /* one line for `spmvlab list -v` */
     /* Where the core writes the parsed value in the plugin's options struct
      * (1.1); field_size 0 means the option has no member (read it by key).
-     * Member types: int for INT, BOOL, ENUM (the choice's index) and INT_AUTO
-     * (SPMVLAB_AUTO for "auto"); double for FLOAT; const char * for STRING.
+     * Member types: int for INT, BOOL, ENUM (the CONST row's value, or the
+     * choice's index in choices text) and INT_AUTO (SPMVLAB_AUTO for "auto");
+     * double for FLOAT; const char * for STRING.
      * Write both with SPMVLAB_FIELD(struct type, member). */
     size_t field_offset;
     size_t field_size;
+    const char *unit;         /* CONST: the key of the ENUM row it belongs to (1.2) */
+    int value;                /* CONST: the value the ENUM option takes for this choice (1.2) */
+    unsigned flags;           /* SPMVLAB_OPT_EXPERT or 0 (1.2) */
 } spmvlab_option;
 
 /* The offset and size of an options-struct member, for a table row. */
@@ -196,7 +208,7 @@ typedef struct spmvlab_opt_value {
     const char *key;          /* same pointer text as the table row */
     spmvlab_opt_type type;
     int is_auto;              /* INT_AUTO: the value was "auto" */
-    long long i;              /* INT, INT_AUTO, BOOL (0/1), ENUM (choice index) */
+    long long i;              /* INT, INT_AUTO, BOOL (0/1), ENUM (the choice's value) */
     double f;                 /* FLOAT, and INT as a double */
     const char *s;            /* the value's text (ENUM: the choice) */
 } spmvlab_opt_value;

@@ -1,9 +1,9 @@
 /*
- * A plugin's option table as the core reads it: rows of the 1.0 layout are
- * widened to the current one (no option fields), and typed fields (ABI 1.1)
- * are checked against their type and the options struct's size when the
- * plugin loads, so a bad table is refused by name instead of writing past
- * the struct later.
+ * A plugin's option table as the core reads it: rows of an older layout
+ * (1.0 without option fields, 1.1 without choice rows and flags) are widened
+ * to the current one, and typed fields (ABI 1.1) and choice rows (1.2) are
+ * checked when the plugin loads, so a bad table is refused by name instead
+ * of writing past the struct or offering a choice that cannot be chosen.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +31,67 @@ static size_t field_size_for(spmvlab_opt_type t)
     }
 }
 
+/* Copies a table of row-byte rows into rows of today's size; the members a
+ * row lacks stay zero (no field, no unit, no flags). NULL when out of memory. */
+static spmvlab_option *table_widen(const spmvlab_option *options, size_t row)
+{
+    const char *bytes = (const char *)options;
+    int n = 0;
+    while (((const option_row_v10 *)(bytes + (size_t)n * row))->key)
+        n++;
+    spmvlab_option *t = calloc((size_t)n + 1, sizeof *t);
+    for (int k = 0; t && k < n; k++)
+        memcpy(&t[k], bytes + (size_t)k * row, row);
+    return t;
+}
+
+/* The typed field of row o: the size its type needs, inside the struct. */
+static int check_field(const spmvlab_option *o, const spmvlab_plugin *desc, const char *path, spmvlab_err *err)
+{
+    if (!o->field_size)
+        return 0;
+    if (o->field_size != field_size_for(o->type)) {
+        spmvlab_errf(err, "refusing plugin %s: option %s has a %zu-byte field, but its type needs %zu bytes", path,
+                     o->key, o->field_size, field_size_for(o->type));
+        return -1;
+    }
+    if (o->field_offset + o->field_size > desc->options_size) {
+        spmvlab_errf(err, "refusing plugin %s: option %s's field lies outside its %u-byte options struct", path,
+                     o->key, desc->options_size);
+        return -1;
+    }
+    return 0;
+}
+
+/* The CONST rows after the ENUM row e: each names e as its unit, with a name
+ * and a value no earlier choice has; e has them or choices text, not both. */
+static int check_choices(const spmvlab_option *e, const char *path, spmvlab_err *err)
+{
+    int n = 0;
+    for (const spmvlab_option *c = e + 1; c->key && c->type == SPMVLAB_OPT_CONST; c++, n++) {
+        if (!c->unit || strcmp(c->unit, e->key) != 0) {
+            spmvlab_errf(err, "refusing plugin %s: choice %s follows option %s but names unit %s", path, c->key,
+                         e->key, c->unit ? c->unit : "(none)");
+            return -1;
+        }
+        for (const spmvlab_option *d = e + 1; d < c; d++)
+            if (strcmp(d->key, c->key) == 0 || d->value == c->value) {
+                spmvlab_errf(err, "refusing plugin %s: option %s's choices %s and %s share a %s", path, e->key,
+                             d->key, c->key, strcmp(d->key, c->key) == 0 ? "name" : "value");
+                return -1;
+            }
+    }
+    if (n && e->choices) {
+        spmvlab_errf(err, "refusing plugin %s: option %s has both choices text and choice rows", path, e->key);
+        return -1;
+    }
+    if (!n && !e->choices) {
+        spmvlab_errf(err, "refusing plugin %s: option %s is an enum without choices", path, e->key);
+        return -1;
+    }
+    return 0;
+}
+
 int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_option **owned, spmvlab_err *err)
 {
     *owned = NULL;
@@ -39,7 +100,7 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     /* A plugin built against 1.1 or later has rows of at least the 1.1
      * size even when it left option_row_size unset. */
     size_t have_row = offsetof(spmvlab_plugin, option_row_size) + sizeof desc->option_row_size;
-    size_t row = desc->abi_minor == 0 ? sizeof(option_row_v10) : sizeof(spmvlab_option);
+    size_t row = desc->abi_minor == 0 ? sizeof(option_row_v10) : offsetof(spmvlab_option, unit);
     if (desc->abi_minor > 0 && desc->struct_size >= have_row && desc->option_row_size)
         row = desc->option_row_size;
     if (row < sizeof(option_row_v10) || row > sizeof(spmvlab_option)) {
@@ -47,40 +108,35 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
                      row);
         return -1;
     }
-    if (row == sizeof(spmvlab_option)) {
-        const spmvlab_option *t = desc->options;
-        for (int k = 0; t[k].key; k++) {
-            if (!t[k].field_size)
-                continue;
-            if (t[k].field_size != field_size_for(t[k].type)) {
-                spmvlab_errf(err, "refusing plugin %s: option %s has a %zu-byte field, but its type needs %zu bytes",
-                             path, t[k].key, t[k].field_size, field_size_for(t[k].type));
-                return -1;
-            }
-            if (t[k].field_offset + t[k].field_size > desc->options_size) {
-                spmvlab_errf(err, "refusing plugin %s: option %s's field lies outside its %u-byte options struct",
-                             path, t[k].key, desc->options_size);
-                return -1;
-            }
+    if (row < offsetof(spmvlab_option, field_offset) + 2 * sizeof(size_t))
+        desc->options_size = 0; /* 1.0 rows name no fields */
+    if (row != sizeof(spmvlab_option)) {
+        spmvlab_option *t = table_widen(desc->options, row);
+        if (!t) {
+            spmvlab_errf(err, "out of host memory loading %s", path);
+            return -1;
         }
-        return 0;
+        desc->options = t;
+        *owned = t;
     }
-    /* An older table: copy it into rows of today's size, without fields. */
-    const char *bytes = (const char *)desc->options;
-    int n = 0;
-    while (((const option_row_v10 *)(bytes + (size_t)n * row))->key)
-        n++;
-    spmvlab_option *t = calloc((size_t)n + 1, sizeof *t);
-    if (!t) {
-        spmvlab_errf(err, "out of host memory loading %s", path);
-        return -1;
+    const spmvlab_option *prev = NULL;
+    for (const spmvlab_option *o = desc->options; o->key; o++) {
+        if (o->type == SPMVLAB_OPT_CONST) {
+            if (!prev || (prev->type != SPMVLAB_OPT_ENUM && prev->type != SPMVLAB_OPT_CONST)) {
+                spmvlab_errf(err, "refusing plugin %s: choice %s does not follow an enum option", path, o->key);
+                goto refused;
+            }
+        } else if (check_field(o, desc, path, err) ||
+                   (o->type == SPMVLAB_OPT_ENUM && check_choices(o, path, err))) {
+            goto refused;
+        }
+        prev = o;
     }
-    for (int k = 0; k < n; k++)
-        memcpy(&t[k], bytes + (size_t)k * row, sizeof(option_row_v10));
-    desc->options = t;
-    desc->options_size = 0;
-    *owned = t;
     return 0;
+refused:
+    free(*owned);
+    *owned = NULL;
+    return -1;
 }
 
 void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spmvlab_opt_value *v)

@@ -15,12 +15,25 @@
 
 #include "spmvlab/core.h"
 
+/* The options of table t, its choice rows not counted. */
 static int table_len(const spmvlab_option *t)
 {
     int n = 0;
-    while (t && t[n].key)
-        n++;
+    for (int k = 0; t && t[k].key; k++)
+        n += t[k].type != SPMVLAB_OPT_CONST;
     return n;
+}
+
+void spmvlab_option_choices(const spmvlab_option *o, char *buf, size_t len)
+{
+    if (o->choices || o->type != SPMVLAB_OPT_ENUM) {
+        snprintf(buf, len, "%s", o->choices ? o->choices : "");
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const spmvlab_option *c = o + 1; c->key && c->type == SPMVLAB_OPT_CONST && used < len; c++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", c == o + 1 ? "" : "|", c->key);
 }
 
 static int parse_long(const char *s, long long *v)
@@ -105,6 +118,13 @@ spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *te
         return SPMVLAB_OPT_NOT_BOOL;
     }
     case SPMVLAB_OPT_ENUM: {
+        for (const spmvlab_option *row = o->choices ? NULL : o + 1; row && row->key && row->type == SPMVLAB_OPT_CONST;
+             row++)
+            if (strcmp(text, row->key) == 0) {
+                v->i = row->value;
+                v->f = (double)row->value;
+                return SPMVLAB_OPT_FINE;
+            }
         const char *c = o->choices ? o->choices : "";
         for (long long idx = 0; *c; idx++) {
             const char *bar = strchr(c, '|');
@@ -129,7 +149,7 @@ spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *te
 static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *plugin,
                      const char *value, spmvlab_err *err)
 {
-    char allowed[160];
+    char allowed[400];
     switch (spmvlab_option_parse(o, value, v)) {
     case SPMVLAB_OPT_FINE:
         return 0;
@@ -137,8 +157,9 @@ static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *
         spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected true or false", plugin, o->key, value);
         return -1;
     case SPMVLAB_OPT_NOT_CHOICE:
+        spmvlab_option_choices(o, allowed, sizeof allowed);
         spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected one of %s", plugin, o->key, value,
-                     o->choices ? o->choices : "(none)");
+                     allowed[0] ? allowed : "(none)");
         return -1;
     case SPMVLAB_OPT_BAD_TYPE:
         spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key, (int)o->type);
@@ -154,26 +175,30 @@ int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err 
 {
     memset(o, 0, sizeof *o);
     int n = table_len(p->options);
-    o->table = p->options;
+    o->rows = calloc((size_t)(n ? n : 1), sizeof *o->rows);
     o->values = calloc((size_t)(n ? n : 1), sizeof *o->values);
     o->text = calloc((size_t)(n ? n : 1), sizeof *o->text);
     o->fields_size = p->options_size;
     if (o->fields_size)
         o->fields = calloc(1, o->fields_size);
     o->opts.fields = o->fields;
-    if (!o->values || !o->text || (o->fields_size && !o->fields)) {
+    for (int k = 0, r = 0; o->rows && k < n; r++)
+        if (p->options[r].type != SPMVLAB_OPT_CONST)
+            o->rows[k++] = &p->options[r];
+    if (!o->rows || !o->values || !o->text || (o->fields_size && !o->fields)) {
         spmvlab_optset_free(o);
         return spmvlab_errf(err, "out of host memory for options"), -1;
     }
     o->opts.count = n;
     o->opts.values = o->values;
     for (int k = 0; k < n; k++) {
-        o->values[k].key = p->options[k].key;
-        o->values[k].type = p->options[k].type;
-        if (spmvlab_optset_set(o, p->name, p->options[k].key, p->options[k].def ? p->options[k].def : "", err)) {
+        const spmvlab_option *row = o->rows[k];
+        o->values[k].key = row->key;
+        o->values[k].type = row->type;
+        if (spmvlab_optset_set(o, p->name, row->key, row->def ? row->def : "", err)) {
             char why[SPMVLAB_ERR_LEN];
             snprintf(why, sizeof why, "%s", err ? err->msg : "");
-            spmvlab_errf(err, "the plugin's default for %s is unusable: %s", p->options[k].key, why);
+            spmvlab_errf(err, "the plugin's default for %s is unusable: %s", row->key, why);
             spmvlab_optset_free(o);
             return -1;
         }
@@ -185,10 +210,10 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
                        spmvlab_err *err)
 {
     for (int k = 0; k < o->opts.count; k++) {
-        if (strcmp(o->table[k].key, key) != 0)
+        if (strcmp(o->rows[k]->key, key) != 0)
             continue;
         spmvlab_opt_value v = o->values[k];
-        if (set_value(&v, &o->table[k], plugin, value, err))
+        if (set_value(&v, o->rows[k], plugin, value, err))
             return -1;
         char *t = strdup(value);
         if (!t)
@@ -197,7 +222,7 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
         o->text[k] = t;
         v.s = t;
         o->values[k] = v;
-        spmvlab_option_field_store(o->fields, &o->table[k], &v);
+        spmvlab_option_field_store(o->fields, o->rows[k], &v);
         return 0;
     }
     char keys[400] = "", hint[96] = "";
@@ -205,9 +230,9 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
     const char *list[256];
     int nlist = 0;
     for (int k = 0; k < o->opts.count && used < sizeof keys; k++)
-        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", k ? ", " : "", o->table[k].key);
+        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", k ? ", " : "", o->rows[k]->key);
     for (int k = 0; k < o->opts.count && nlist < 256; k++)
-        list[nlist++] = o->table[k].key;
+        list[nlist++] = o->rows[k]->key;
     const char *near = spmvlab_closest_name(key, list, nlist);
     if (near)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
@@ -220,14 +245,16 @@ int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_
 {
     memset(dst, 0, sizeof *dst);
     int n = src->opts.count;
-    dst->table = src->table;
+    dst->rows = calloc((size_t)(n ? n : 1), sizeof *dst->rows);
+    if (dst->rows)
+        memcpy(dst->rows, src->rows, (size_t)n * sizeof *dst->rows);
     dst->values = calloc((size_t)(n ? n : 1), sizeof *dst->values);
     dst->text = calloc((size_t)(n ? n : 1), sizeof *dst->text);
     dst->fields_size = src->fields_size;
     if (dst->fields_size)
         dst->fields = calloc(1, dst->fields_size);
     dst->opts.fields = dst->fields;
-    if (!dst->values || !dst->text || (dst->fields_size && !dst->fields)) {
+    if (!dst->rows || !dst->values || !dst->text || (dst->fields_size && !dst->fields)) {
         spmvlab_optset_free(dst);
         return spmvlab_errf(err, "out of host memory for options"), -1;
     }
@@ -237,7 +264,7 @@ int spmvlab_optset_copy(spmvlab_optset *dst, const spmvlab_optset *src, spmvlab_
         dst->values[k] = src->values[k];
         dst->text[k] = strdup(src->text[k] ? src->text[k] : "");
         dst->values[k].s = dst->text[k];
-        spmvlab_option_field_store(dst->fields, &dst->table[k], &dst->values[k]);
+        spmvlab_option_field_store(dst->fields, dst->rows[k], &dst->values[k]);
     }
     return 0;
 }
@@ -249,6 +276,7 @@ void spmvlab_optset_free(spmvlab_optset *o)
     for (int k = 0; o->text && k < o->opts.count; k++)
         free(o->text[k]);
     free(o->text);
+    free(o->rows);
     free(o->values);
     free(o->fields);
     memset(o, 0, sizeof *o);
@@ -259,9 +287,9 @@ void spmvlab_optset_describe(const spmvlab_optset *o, int only_changed, char *bu
     size_t used = 0;
     buf[0] = '\0';
     for (int k = 0; k < o->opts.count && used < len; k++) {
-        const char *def = o->table[k].def ? o->table[k].def : "";
+        const char *def = o->rows[k]->def ? o->rows[k]->def : "";
         if (only_changed && strcmp(def, o->text[k]) == 0)
             continue;
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", o->table[k].key, o->text[k]);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", o->rows[k]->key, o->text[k]);
     }
 }
