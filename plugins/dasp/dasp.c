@@ -117,7 +117,7 @@
 #define DASP_RPW_LEN 16
 /* max_len = auto: long rows from DASP_MAXLEN_LARGE entries on matrices of
  * DASP_LARGE_NNZ non-zeros or more, from 256 (the paper's) below. H100,
- * f64 (docs/perf/2026-11-24-h100/daspmaxlen.csv, 512 against 256): rows of
+ * f64 (docs/perf/2026-11-24-h100 (daspmaxlen rows), 512 against 256): rows of
  * 256-511 entries are more work for one medium warp (8 of them a row-block)
  * than the long path's split and merge costs on a large matrix -
  * rmat-s22-ef4 234.6 against 243.2 us, mixed-2m 159.0 against 161.4, the
