@@ -28,7 +28,7 @@
  *
  * Sum order: an owner's partial is stored first, the carries are added
  * after it, so a shared row is (owner part) + (sum of the later chunks'
- * parts), not memset mode's order; both keep the DESIGN.md bound.
+ * parts), not memset mode's order; both keep the bound of docs/design.md §5.
  * spmv_host replays it (coo_seg_chunks_* with carries, then coo_own_add_*);
  * only the order of the atomics of different 32-slot groups on one row
  * (a row over 33+ chunks) is the device's.
