@@ -55,7 +55,7 @@ static const run_column columns[] = {
     N("tune_spmvs", tune_spmvs, "tune: tune_ms in SpMVs of the best combination"),
     I("tune_peak_bytes", tune_peak_bytes, "tune: the largest peak device bytes of one combination (what a one-at-a-time search needs)"),
     I("tune_best", tune_best, "tune: 1 on the fastest combination of the matrix, else 0"),
-    N("error_ratio", error_ratio, "largest |y - ref| / bound over rows (<= 1 passes; DESIGN.md section 5)"),
+    N("error_ratio", error_ratio, "largest |y - ref| / bound over rows (<= 1 passes; docs/design.md §5)"),
     I("fits_l2", fits_l2, "1 when min_bytes fits in the device L2 cache: times then reflect cache, not memory, speed"),
     S("describe", describe, "the plugin's own facts about the converted format"),
     S("message", message, "why the status is not ok, or notes"),

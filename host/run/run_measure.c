@@ -1,5 +1,5 @@
 /*
- * Timing on the GPU (DESIGN.md section 6, docs/methodology.md): warm-up,
+ * Timing on the GPU (docs/design.md §6, docs/methodology.md): warm-up,
  * a batch size per instance so one back-to-back sample lasts about 1 ms,
  * the batch captured once as a CUDA graph, then rounds in which every
  * instance in turn gives one single-launch sample (its own event pair,

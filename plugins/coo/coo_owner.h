@@ -28,7 +28,7 @@
  *
  * Sum order: an owner's partial is stored first, the carries are added
  * after it, so a shared row is (owner part) + (sum of the later chunks'
- * parts), not memset mode's order; both keep the DESIGN.md bound.
+ * parts), not memset mode's order; both keep the bound of docs/design.md §5.
  * spmv_host replays it (coo_seg_chunks_* with carries, then coo_own_add_*);
  * only the order of the atomics of different 32-slot groups on one row
  * (a row over 33+ chunks) is the device's.
@@ -50,7 +50,7 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 
 /* auto: the owner write on matrices of at least COO_OWN_MIN_NNZ non-zeros
  * whose rows hold at most COO_OWN_MAX_MEAN entries on average, else the
- * memset. H100, f64 (docs/perf/2026-11-23-h100-b/coozero.csv, owner against
+ * memset. H100, f64 (docs/perf/2026-11-23-h100-b (coozero rows), owner against
  * memset): short rows gain 2-6 % (stencil2d5-2000 153.8 against 163.0 us,
  * G3_circuit 63.9 against 67.3, rmat-s22-ef4 226.8 against 239.4, mixed-2m
  * 164.7 against 170.5); longer rows lose 1-13 % (blocks-6x6 97.8 against
@@ -72,7 +72,7 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 /* auto also takes the owner write, carries and all, where y has at most
  * COO_OWN_SMALL_Y bytes: a memset that small costs about 1 us more than a
  * larger one. H100, f64, segmented kernel with even edges
- * (docs/perf/2026-11-24-h100-c/coozero.csv, memset against owner): every
+ * (docs/perf/2026-11-24-h100-c (coozero rows), memset against owner): every
  * one of the 22 matrices of 2-500 rows took 3.8-4.9 us with the memset and
  * 1.8-3.8 with the owner write (mbeacxc, 496 rows: 4.86 against 3.78;
  * lp_e226 4.08 against 3.11), every one of 677 rows and more 2.9-3.2 with
@@ -107,7 +107,7 @@ enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
  * entries, where a call is a few microseconds and one kernel instead of two
  * is what counts: on large matrices edges off the 32-entry grid cost loads.
  * H100, f64, segmented kernel with chunks of 256
- * (docs/perf/2026-11-24-h100-c/cookernel.csv, moved edges with the owner
+ * (docs/perf/2026-11-24-h100-c (cookernel rows), moved edges with the owner
  * write against even edges with the owner write and with the memset):
  * banded-bw32 88.4 against 80.7 and 78.2 us, blocks-3x3 141.3 against 130.4
  * and 125.5, uniform-k24 172.9 against 164.3 and 162.6. */
@@ -122,7 +122,7 @@ static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_
  * below COO_AUTO_MIN_NNZ entries: where the longest row is longer than plan
  * p's interval but at most twice it (and COO_SNAP_MAX_ROW), the interval
  * widened to whole tiles over that row, so that the edges can move to row
- * starts; else p. H100, f64 (docs/perf/2026-11-24-h100-c/coozero.csv,
+ * starts; else p. H100, f64 (docs/perf/2026-11-24-h100-c (coozero rows),
  * chunks of 64 with moved edges against 32 with a memset): de2010 (rows of
  * up to 45) 3.48 against 4.12 us, vt2010 (57) 3.73 against 4.32, Erdos971
  * (41) 3.02 against 4.27, lp_share1b (37) 2.69 against 4.01. Four times

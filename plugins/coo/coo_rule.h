@@ -22,7 +22,7 @@
 /* Below COO_AUTO_MIN_NNZ the blocked kernel only from COO_AUTO_SMALL_NNZ
  * non-zeros with rows of more than COO_AUTO_SMALL_MEAN entries on average
  * (8 entries a lane then mostly lie in one row). H100, f64, blocked against
- * segmented (docs/perf/2026-11-24-h100-d/coomid.csv): bcsstk16 (290378
+ * segmented (docs/perf/2026-11-24-h100-d (coomid rows)): bcsstk16 (290378
  * non-zeros, 59 a row) 4.38 against 4.84 us, EX5 (295680, 45) 4.63 against
  * 4.63, Andrews (760154, 12.7) 9.42 against 11.77; shorter rows lose
  * (delaunay_n16, 6.0 a row: 5.45 against 5.17), and so do matrices of fewer
@@ -57,7 +57,7 @@ static inline int32_t coo_longest_row(const int32_t *row_ptr, int32_t rows)
 #define COO_BLK_ITEMS4_MEAN 12.0
 
 /* The segmented kernel on a large matrix: chunks of COO_SEG_CHUNK entries
- * over many waves. H100, f64 (docs/perf/2026-11-24-h100-c/coochunk.csv,
+ * over many waves. H100, f64 (docs/perf/2026-11-24-h100-c (coochunk rows),
  * chunks of 256 against one chunk per resident warp, 1920-3136 entries):
  * mixed-1m 193.8 against 199.5 us, rmat-s22-ef4 200.6 against 209.4,
  * rmat-s20-ef8-sym 145.8 against 150.4, mixed-2m 150.9 against 154.1,
@@ -80,7 +80,7 @@ static inline int32_t coo_auto_chunk(int blocked, int64_t entries)
  * entries open a new 32-byte sector of x within their row. Then the blocked
  * kernel takes 4 entries a lane, and from COO_RANDOM_SEG_MEAN entries a row
  * the segmented kernel takes over. H100, f64
- * (docs/perf/2026-11-24-h100-c/cookernel.csv; uniform matrices of 16 M
+ * (docs/perf/2026-11-24-h100-c (cookernel rows); uniform matrices of 16 M
  * non-zeros, k random columns a row, share 1.0): 8 entries a lane against 4
  * and the segmented kernel (chunks of 256, even edges, memset) took k = 16
  * 168.8 against 164.2 and 168.5 us, k = 24 166.4 against 161.4 and 162.6,
@@ -150,7 +150,7 @@ static inline int coo_auto_items(int32_t rows, int32_t nnz, int random)
  * (8 + value bytes), are larger than the device's L2 cache, else the
  * read-only path (cached): a matrix that fits stays in L2 from one SpMV to
  * the next, and evict-first lines would give that up. H100, f64: stream
- * gains 2-8 % on the large set (docs/perf/2026-11-24-h100/cooloads.csv,
+ * gains 2-8 % on the large set (docs/perf/2026-11-24-h100 (cooloads rows),
  * 80 MB and more against 50 MB of L2) and loses on a bundled matrix that fits
  * (delaunay_n16, 6.3 MB: 5.63-5.65 against 5.35-5.40 us in levels.csv,
  * levels-final.csv and levels-final2.csv there). Without a device: the

@@ -183,10 +183,10 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * large matrix are empty: the parts store their rows at consecutive slots in
  * their own order, then one pass writes y in row order in whole sectors,
  * 0 for the empty rows, instead of 8-byte stores into sectors scattered
- * over y. H100, f64 (docs/perf/2026-11-24-h100-d/daspstage.csv):
+ * over y. H100, f64 (docs/perf/2026-11-24-h100-d (daspstage rows)):
  * rmat-s22-ef4 (70 % empty) 189.6 us staged against 228.6 with the memset
  * (which this rule took before; 236.1 against 241.6 for the bitmap in
- * docs/perf/2026-11-24-h100/dasp-regs.csv) and 195.6 for cuSPARSE;
+ * docs/perf/2026-11-24-h100 (dasp-regs rows)) and 195.6 for cuSPARSE;
  * rmat-s20-ef8-sym (48 %) 134.6 against 135.9 with the bitmap. Where rows
  * are consecutive the pass is a loss (stencil3d7-128 107.7 against 92.4,
  * banded-bw4 114.1 against 98.4), and on launch-bound matrices it is a

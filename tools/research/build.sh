@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the original research programs for sm_90 from the sources under
-# .research/ (fetched once, never committed; see README.md), with the
+# .research/ (fetched here at a pinned commit, never committed), with the
 # smallest patches CUDA 13, a current g++ and sm_70+ need:
 #   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16,
 #                    and dasp_f64_y_* (y under spmvlab's contract, dasp-y-rows.patch)
@@ -8,7 +8,8 @@
 # Each with the flags of its own Makefile (DASP: -O3, -fopenmp-simd,
 # cuSPARSE and cuBLAS for its cuSPARSE baseline; CSR5: -O3, NUM_RUN=1000),
 # the architecture set to sm_90 and the CUDA runtime linked statically.
-# No network access. Usage: tools/research/build.sh [ARCH, default sm_90]
+# Needs the network only the first time, to fetch the sources.
+# Usage: tools/research/build.sh [ARCH, default sm_90]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tools/research"
@@ -16,6 +17,24 @@ src="$root/.research"
 arch=${1:-sm_90}
 nvcc=${NVCC:-nvcc}
 mkdir -p "$src/bin"
+
+# The commits the patches were written against: a newer tree may not take them.
+DASP_URL=https://github.com/SuperScientificSoftwareLaboratory/DASP
+DASP_COMMIT=8ce8363599464c92b141366dd2d87014fc266bea
+CSR5_URL=https://github.com/weifengliu-ssslab/Benchmark_SpMV_using_CSR5
+CSR5_COMMIT=4b06ce35e45c3c61a51e249e12e1c4954af443fa
+
+# fetch DIR URL COMMIT: the tree of URL at COMMIT into DIR, unless DIR exists.
+fetch() {
+  [ -d "$1" ] && return 0
+  git init -q "$1.tmp" &&
+    git -C "$1.tmp" fetch -q --depth 1 "$2" "$3" &&
+    git -C "$1.tmp" checkout -q FETCH_HEAD &&
+    mv "$1.tmp" "$1" ||
+    { echo "cannot fetch $2 at $3 into $1" >&2; rm -rf "$1.tmp"; return 1; }
+}
+fetch "$src/DASP" "$DASP_URL" "$DASP_COMMIT"
+fetch "$src/CSR5" "$CSR5_URL" "$CSR5_COMMIT"
 
 # apply PATCH DIR: applies a patch once (a second run finds it applied);
 # stops when it neither applies nor is applied (sources edited by hand).
@@ -49,7 +68,7 @@ if [ -d "$src/DASP/src" ]; then
   done
   echo "built $src/bin/dasp_f64_y_rows dasp_f64_y_sorted_zero dasp_f64_y_rows_only"
 else
-  echo "no $src/DASP: fetch it first (tools/research/README.md)" >&2
+  echo "no $src/DASP: the fetch above failed" >&2
 fi
 
 if [ -d "$src/CSR5/CSR5_cuda" ]; then
@@ -60,5 +79,5 @@ if [ -d "$src/CSR5/CSR5_cuda" ]; then
       -D VALUE_TYPE=double -D NUM_RUN=1000)
   echo "built $src/bin/csr5_f64"
 else
-  echo "no $src/CSR5: fetch it first (tools/research/README.md)" >&2
+  echo "no $src/CSR5: the fetch above failed" >&2
 fi

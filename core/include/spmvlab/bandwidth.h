@@ -1,6 +1,6 @@
 /*
  * Device memory bandwidth and cache control for measurements: the triad
- * that gives the run's peak (DESIGN.md §6) and the L2 flush between
+ * that gives the run's peak (docs/design.md §6) and the L2 flush between
  * repetitions. Both need a GPU; callers check rt->device.present first.
  */
 #ifndef SPMVLAB_BANDWIDTH_H

@@ -252,7 +252,7 @@ spmvlab_status spmvlab_dev_sync(spmvlab_runtime *rt, spmvlab_err *err);
 /* Waits for the whole device (every stream, the legacy one included). */
 spmvlab_status spmvlab_dev_sync_all(spmvlab_runtime *rt, spmvlab_err *err);
 
-/* ---- reference and error bound (DESIGN.md §5) -------------------------- */
+/* ---- reference and error bound (docs/design.md §5) -------------------- */
 
 /* Random x of n values in dtype, deterministic for a seed, in [-1,-0.1]∪[0.1,1]. */
 void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed);

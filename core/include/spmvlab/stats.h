@@ -1,5 +1,5 @@
 /*
- * Statistics for A/B measurements (DESIGN.md §6, docs/methodology.md):
+ * Statistics for A/B measurements (docs/design.md §6, docs/methodology.md):
  * order statistics, a fixed-seed random stream, bootstrap confidence
  * intervals for ratios of medians and for geometric means, the win / loss /
  * tie rule and the performance profile. Pure C, no allocation beyond

@@ -4,7 +4,7 @@
  * run` and `spmvlab check` both go through it, so the sequence — prepare,
  * random x, reference, upload x; convert with the footprint cross-check;
  * poisoned y, spmv (or spmv_host), download, bound — and the sentences that
- * report a failure exist once (DESIGN.md sections 5 and 7).
+ * report a failure exist once (docs/design.md §5 and §7).
  */
 #ifndef SPMVLAB_TRIAL_H
 #define SPMVLAB_TRIAL_H

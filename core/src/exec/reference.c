@@ -1,5 +1,5 @@
 /*
- * The reference SpMV and the per-row error bound of DESIGN.md §5:
+ * The reference SpMV and the per-row error bound of docs/design.md §5:
  * |y_i - ref_i| <= k·u·Σ_j |a_ij·x_j|, k = 2·(row length + 1), u the unit
  * roundoff of the dtype. The reference sums in double-double (error-free
  * TwoSum/TwoProd), so it is exact to well below any dtype's roundoff.

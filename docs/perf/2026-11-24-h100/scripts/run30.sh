@@ -1,6 +1,0 @@
-#!/usr/bin/env bash
-# The whole GPU suite, then every in-tree format over the bundled, small and large sets (levels-final.csv).
-. "$(dirname "$0")/session.sh"
-gputest ctest-gpu.log
-sets
-$B run -c docs/perf/ini/2026-11-24-levels-f64.ini data --set small --set large --reps 30 --time-budget-ms 150 -o $OUT/levels-final.csv > $OUT/levels-final.log 2>&1; echo "run: $?"
