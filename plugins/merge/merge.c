@@ -43,8 +43,10 @@ typedef struct merge_opts {
 } merge_opts;
 
 static const spmvlab_option merge_options[] = {
-    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) per thread: 4, 7, 10 or 14; auto: 7 for f64, 10 for f32"),
-    SPMVLAB_ENUM_OPTION(merge_opts, search, "launch", "launch|convert", "tile starts found by a kernel before every SpMV (launch, as the original) or once at convert"),
+    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 7, 10 or 14; auto: 7 f64, 10 f32"),
+    SPMVLAB_CHOICE_OPTION(merge_opts, search, "launch", "where the tiles' starts on the merge path are found"),
+    SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV, as the original"),
+    SPMVLAB_CHOICE(search, "convert", MERGE_SEARCH_CONVERT, "once on the host at convert"),
     {NULL},
 };
 
