@@ -123,7 +123,7 @@
 /* max_len = auto: long rows from 256 entries (the paper's), from
  * DASP_MAXLEN_LARGE on matrices of DASP_LARGE_NNZ non-zeros or more, where
  * rows of 256-511 entries cost one medium warp more than the long path's
- * split (README.md, Options; docs/perf/2026-11-24-h100, daspmaxlen rows). */
+ * split (README.md, Options). */
 #define DASP_MAXLEN_PAPER 256
 #define DASP_MAXLEN_LARGE 512
 /* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_LARGE_NNZ
