@@ -1,7 +1,7 @@
 /*
  * DASP host side: the format handle, its arrays and row-class counts, shared
- * by the plugin glue (dasp.c), the conversion (dasp_build.c) and the CPU
- * execution (dasp_host.c).
+ * by the plugin glue (dasp.c), the options and their rules (dasp_options.c),
+ * the conversion (dasp_build.c) and the CPU execution (dasp_host.c).
  */
 #ifndef SPMVLAB_DASP_FORMAT_H
 #define SPMVLAB_DASP_FORMAT_H
@@ -100,7 +100,7 @@ typedef struct dasp_format {
     dasp_bal_launch bal;     /* the balanced path's device pointers */
 } dasp_format;
 
-/* The options, filled by the core from the table in dasp.c. */
+/* The options, filled by the core from the table in dasp_options.c. */
 typedef struct dasp_opts {
     int max_len;        /* rows at least this long are long rows */
     double threshold;   /* minimum fill of a kept MMA block */
@@ -132,6 +132,22 @@ enum { DASP_MR_RUNS, DASP_MR_INDEX };
 enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
+
+/* The option table and its checks (dasp_options.c). */
+extern const spmvlab_option dasp_options[];
+spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err);
+
+/* Sets what the options o give f before the build for A: the shapes, max_len,
+ * the path, the modes and block_warps, each auto rule resolved. */
+void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o);
+
+/* 1 when threshold_rule = fill asks for the build of f to be redone with
+ * threshold 1 (the kept blocks hold too few real entries). */
+int dasp_fill_rule(const dasp_format *f, const dasp_opts *o);
+
+/* Sets f->rows_per_warp after the build: the option, or its auto rule from
+ * the medium rows' count (and with rpw_rule = length, their mean length). */
+void dasp_rows_per_warp_rule(dasp_format *f, const dasp_opts *o);
 
 /* irr_gather = auto: the early gather when the medium rows average fewer
  * than this many entries (medium nnz = block_nnz + irr, over medium rows),
