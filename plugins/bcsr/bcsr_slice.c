@@ -25,10 +25,8 @@
  * remainder alone; with a few entries a row the lanes' loads of one entry
  * fall in the few lines the next entries need too, while the warp kernel
  * spends a 5-shuffle reduction per row and leaves most lanes idle on such
- * rows (0.39x cuSPARSE on banded-bw4, 0.67 remainder entries a row). On
- * the H100 the slice kernel also won with 8 remainder entries a row
- * (stencil3d27-90: 1.12x against the warp kernel's 0.56x; variants64.csv
- * in docs/perf/2026-11-23-h100), hence a limit of 16. */
+ * rows. The slice kernel still won with 8 remainder entries a row, hence a
+ * limit of 16 (README.md, Options, `kernel`). */
 #define BCSR_SLICE_REM 16.0
 #define BCSR_SLICE_ROW 32    /* auto: the longest remainder row one lane walks */
 

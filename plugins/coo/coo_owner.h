@@ -4,7 +4,7 @@
  * CPU mirror of its carry pass.
  *
  * With zero = memset y is zeroed on the stream first (a second pass over y:
- * 8 bytes a row in f64, about 9 % of a stencil's SpMV), then the kernel
+ * 8 bytes a row in f64, against 16 a non-zero), then the kernel
  * stores the rows a chunk owns and adds the shared runs atomically. With
  * zero = owner every y row is written exactly once by a plain store:
  *   - a row with entries by the chunk holding its first entry (its owner);
@@ -50,34 +50,18 @@ enum { COO_ZERO_MEMSET = 0, COO_ZERO_OWNER = 1, COO_ZERO_AUTO = 2 };
 
 /* auto: the owner write on matrices of at least COO_OWN_MIN_NNZ non-zeros
  * whose rows hold at most COO_OWN_MAX_MEAN entries on average, else the
- * memset. H100, f64 (docs/perf/2026-11-23-h100-b (coozero rows), owner against
- * memset): short rows gain 2-6 % (stencil2d5-2000 153.8 against 163.0 us,
- * G3_circuit 63.9 against 67.3, rmat-s22-ef4 226.8 against 239.4, mixed-2m
- * 164.7 against 170.5); longer rows lose 1-13 % (blocks-6x6 97.8 against
- * 86.8, banded-bw32 84.6 against 82.2, mixed-1m 200.1 against 197.8), and
- * on launch-bound matrices the carry kernel costs 0.3-0.6 us more than the
- * memset node (stencil2d5-s 3.63 against 3.14). The owner write saves one
- * pass over y, 8 bytes a row against 16 a non-zero: rows of 12 entries and
- * more on average lose it again to carries and gap zeroing
- * (rmat-s20-ef8-sym, 15.3 a row: 158.5 against 152.3; longrows-dense, 12.0:
- * 117.6 against 113.2), rows of 9 and fewer gain (banded-bw4 124.6 against
- * 127.2, uniform-k8 161.8 against 171.4 in 2026-11-24-h100/cooowner.csv).
- * The carry pass in the kernel's last block instead of a second kernel
- * (every block fences and counts itself done) lost on launch-bound
- * matrices: cage10 6.69 against 3.97 us with the memset, delaunay_n16 9.05
- * against 5.40 (same file, instance coo-owner of commit df22409). */
+ * memset. The owner write saves one pass over y, 8 bytes a row against 16 a
+ * non-zero: it wins on short rows and loses on longer ones, where carries and
+ * gap zeroing cost it again; a carry pass in the kernel's last block instead
+ * of a second kernel lost on launch-bound matrices (README.md, "Writing y
+ * without a memset"). */
 #define COO_OWN_MIN_NNZ (1 << 20)
 #define COO_OWN_MAX_MEAN 12.0
 
 /* auto also takes the owner write, carries and all, where y has at most
- * COO_OWN_SMALL_Y bytes: a memset that small costs about 1 us more than a
- * larger one. H100, f64, segmented kernel with even edges
- * (docs/perf/2026-11-24-h100-c (coozero rows), memset against owner): every
- * one of the 22 matrices of 2-500 rows took 3.8-4.9 us with the memset and
- * 1.8-3.8 with the owner write (mbeacxc, 496 rows: 4.86 against 3.78;
- * lp_e226 4.08 against 3.11), every one of 677 rows and more 2.9-3.2 with
- * the memset, 0.2-0.4 us less than with the owner write (reorientation_1,
- * 677 rows: 2.94 against 3.29). */
+ * COO_OWN_SMALL_Y bytes: a memset that small costs more than the owner
+ * write's carry kernel, a larger one less (README.md, "Writing y without a
+ * memset"). */
 #define COO_OWN_SMALL_Y 4096
 
 /* 1 when auto takes the owner write for `nnz` entries over `rows` rows of
@@ -105,12 +89,8 @@ enum { COO_EDGES_ROWS = 0, COO_EDGES_EVEN = 1, COO_EDGES_AUTO = 2 };
  * (coo_seg_snap) for the edges option's value over `entries` entries whose
  * longest row holds `longest`. auto moves them only below COO_AUTO_MIN_NNZ
  * entries, where a call is a few microseconds and one kernel instead of two
- * is what counts: on large matrices edges off the 32-entry grid cost loads.
- * H100, f64, segmented kernel with chunks of 256
- * (docs/perf/2026-11-24-h100-c (cookernel rows), moved edges with the owner
- * write against even edges with the owner write and with the memset):
- * banded-bw32 88.4 against 80.7 and 78.2 us, blocks-3x3 141.3 against 130.4
- * and 125.5, uniform-k24 172.9 against 164.3 and 162.6. */
+ * is what counts: on large matrices edges off the 32-entry grid cost loads
+ * (README.md, "Chunk edges at row starts"). */
 static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_t entries,
                                 int32_t longest)
 {
@@ -122,12 +102,8 @@ static inline int coo_snappable(int segmented, int edges, coo_seg_plan p, int64_
  * below COO_AUTO_MIN_NNZ entries: where the longest row is longer than plan
  * p's interval but at most twice it (and COO_SNAP_MAX_ROW), the interval
  * widened to whole tiles over that row, so that the edges can move to row
- * starts; else p. H100, f64 (docs/perf/2026-11-24-h100-c (coozero rows),
- * chunks of 64 with moved edges against 32 with a memset): de2010 (rows of
- * up to 45) 3.48 against 4.12 us, vt2010 (57) 3.73 against 4.32, Erdos971
- * (41) 3.02 against 4.27, lp_share1b (37) 2.69 against 4.01. Four times
- * the interval loses (lp_e226, rows of 110: 4.75 against 4.08 with chunks
- * of 128; watt_2, 128: 3.79 against 3.07). */
+ * starts; else p. Twice the interval still wins over even edges and a
+ * memset, four times loses (README.md, "Chunk edges at row starts"). */
 static inline coo_seg_plan coo_snap_plan(int segmented, int edges, coo_seg_plan p, int64_t entries,
                                          int32_t longest)
 {

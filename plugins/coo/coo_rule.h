@@ -1,11 +1,10 @@
 /*
  * coo: what the `auto` values pick (shared with hyb's COO part): the kernel,
- * its chunk and entries a lane, and the loads. Measured on
- * the H100 (docs/perf/2026-11-23-h100): the blocked kernel streams
+ * its chunk and entries a lane, and the loads. The blocked kernel streams
  * matrices of regular rows best once they are large; the segmented kernel
- * is faster on launch-bound matrices (a few microseconds per SpMV, where
- * its shorter tiles finish sooner) and on uneven rows, where a lane's 8
- * consecutive entries straddle many row ends.
+ * is faster on launch-bound matrices, where its shorter tiles finish sooner,
+ * and on uneven rows, where a lane's 8 consecutive entries straddle many row
+ * ends. The measurements behind each rule are in README.md.
  */
 #ifndef COO_RULE_H
 #define COO_RULE_H
@@ -20,16 +19,10 @@
 #define COO_AUTO_MAX_CV 1.0        /* ... when the row lengths' CV is at most this */
 
 /* Below COO_AUTO_MIN_NNZ the blocked kernel only from COO_AUTO_SMALL_NNZ
- * non-zeros with rows of more than COO_AUTO_SMALL_MEAN entries on average
- * (8 entries a lane then mostly lie in one row). H100, f64, blocked against
- * segmented (docs/perf/2026-11-24-h100-d (coomid rows)): bcsstk16 (290378
- * non-zeros, 59 a row) 4.38 against 4.84 us, EX5 (295680, 45) 4.63 against
- * 4.63, Andrews (760154, 12.7) 9.42 against 11.77; shorter rows lose
- * (delaunay_n16, 6.0 a row: 5.45 against 5.17), and so do matrices of fewer
- * non-zeros, where a wave of blocked warps (a chunk of 256 entries each) has
- * too little to do: cage10 (150645, 13.2 a row, 589 warps) 4.08 against
- * 3.74, mbeacxc (49920 at 100) 4.44 against 3.84, stencil3d27-s (97336 at
- * 23.8) 3.74 against 2.81. */
+ * non-zeros with rows of more than COO_AUTO_SMALL_MEAN entries on average:
+ * then a lane's 8 entries mostly lie in one row, while shorter rows, and
+ * fewer non-zeros (a wave of blocked warps with too little to do), lose to
+ * the segmented kernel (README.md, "Blocked or segmented below 2^20"). */
 #define COO_AUTO_SMALL_NNZ (1 << 18)
 #define COO_AUTO_SMALL_MEAN 12.0
 
@@ -46,25 +39,16 @@ static inline int32_t coo_longest_row(const int32_t *row_ptr, int32_t rows)
 /* The blocked kernel on a large matrix (COO_AUTO_MIN_NNZ on): chunks of
  * COO_BLK_CHUNK entries a warp over several waves instead of one chunk per
  * resident warp, and 4 entries a lane where rows average at most
- * COO_BLK_ITEMS4_MEAN entries. H100, f64 (docs/perf/2026-11-23-h100-b,
- * coochunk.csv, coochunk2.csv): chunks of 512 gave stencil2d5-2000 140.8 us
- * against 151.9 with one chunk per warp, stencil3d7-128 102.6 against 113.4,
- * stencil3d27-90 116.6 against 129.6; 4 entries a lane then G3_circuit 61.5
- * against 63.3 and uniform-k8 173.0 against 184.5, while rows of 27 and more
- * lose with 4 (stencil3d27-90 122.7, blocks-3x3 130.7 against 124.7). Small
- * matrices keep one chunk per warp: there chunks of 512 leave too few warps. */
+ * COO_BLK_ITEMS4_MEAN entries (longer rows lose with 4). Small matrices keep
+ * one chunk per warp: there chunks of 512 leave too few warps (README.md,
+ * "Chunks over many waves"). */
 #define COO_BLK_CHUNK 512
 #define COO_BLK_ITEMS4_MEAN 12.0
 
 /* The segmented kernel on a large matrix: chunks of COO_SEG_CHUNK entries
- * over many waves. H100, f64 (docs/perf/2026-11-24-h100-c (coochunk rows),
- * chunks of 256 against one chunk per resident warp, 1920-3136 entries):
- * mixed-1m 193.8 against 199.5 us, rmat-s22-ef4 200.6 against 209.4,
- * rmat-s20-ef8-sym 145.8 against 150.4, mixed-2m 150.9 against 154.1,
- * longrows-2m 129.1 against 152.6, longrows-dense 101.9 against 110.2;
- * chunks of 512 were within 1 % of 256 and 1024 slower (mixed-2m 158.7).
- * A warp that finishes its chunk early leaves room for the next one, where
- * a single wave waits for its slowest warp. */
+ * over many waves. A warp that finishes its chunk early leaves room for the
+ * next one, where a single wave waits for its slowest warp (README.md,
+ * "Chunks over many waves"). */
 #define COO_SEG_CHUNK 256
 
 /* The chunk `chunk = auto` takes from COO_AUTO_MIN_NNZ entries on:
@@ -77,18 +61,11 @@ static inline int32_t coo_auto_chunk(int blocked, int64_t entries)
 
 /* Random columns (COO_AUTO_MIN_NNZ on, rows of more than
  * COO_BLK_ITEMS4_MEAN entries on average): at least COO_RANDOM_SHARE of the
- * entries open a new 32-byte sector of x within their row. Then the blocked
- * kernel takes 4 entries a lane, and from COO_RANDOM_SEG_MEAN entries a row
- * the segmented kernel takes over. H100, f64
- * (docs/perf/2026-11-24-h100-c (cookernel rows); uniform matrices of 16 M
- * non-zeros, k random columns a row, share 1.0): 8 entries a lane against 4
- * and the segmented kernel (chunks of 256, even edges, memset) took k = 16
- * 168.8 against 164.2 and 168.5 us, k = 24 166.4 against 161.4 and 162.6,
- * k = 32 166.1 against 162.1 and 159.3, k = 64 162.0 against 158.2 and
- * 152.4. Stencils, bands and blocks (share 0.26-0.78; 0.50 for
- * stencil3d27-90, 0.33-0.49 for the blocks) keep 8 a lane, which streams
- * their x sectors from L1: stencil3d27-90 107.1 against 113.8 with 4,
- * blocks-3x3 117.3 against 124.3, banded-bw32 71.8 against 75.2. */
+ * entries open a new 32-byte sector of x within their row. Eight random
+ * gathers a lane gain nothing from L1, so the blocked kernel takes 4 entries
+ * a lane, and from COO_RANDOM_SEG_MEAN entries a row the segmented kernel
+ * takes over; stencils, bands and blocks share sectors and keep 8 a lane
+ * (README.md, "Random columns"). */
 #define COO_RANDOM_SHARE 0.9
 #define COO_RANDOM_SEG_MEAN 28.0
 
@@ -149,12 +126,8 @@ static inline int coo_auto_items(int32_t rows, int32_t nnz, int random)
 /* loads = auto: evict-first loads (stream) when the three arrays, nnz x
  * (8 + value bytes), are larger than the device's L2 cache, else the
  * read-only path (cached): a matrix that fits stays in L2 from one SpMV to
- * the next, and evict-first lines would give that up. H100, f64: stream
- * gains 2-8 % on the large set (docs/perf/2026-11-24-h100 (cooloads rows),
- * 80 MB and more against 50 MB of L2) and loses on a bundled matrix that fits
- * (delaunay_n16, 6.3 MB: 5.63-5.65 against 5.35-5.40 us in levels.csv,
- * levels-final.csv and levels-final2.csv there). Without a device: the
- * H100's 50 MiB. */
+ * the next, and evict-first lines would give that up (README.md, "Loads that
+ * leave the caches to x"). Without a device: the H100's 50 MiB. */
 #define COO_L2_DEFAULT ((size_t)50 << 20)
 
 /* The loads option's choices (coo's loads, hyb's coo_loads), in the order of

@@ -122,7 +122,7 @@ constexpr int kShortGap = 8;
 // r (row -1: past the end) and before them down from prev (the row of the
 // entry before r[0]; -1 before the first entry). Every empty row lies
 // between exactly one such pair, so it is written once. Long gaps are
-// written by all 32 lanes together, so 70 % empty rows do not serialise a
+// written by all 32 lanes together, so mostly empty rows do not serialise a
 // lane over thousands of rows.
 template <typename T, int N>
 __device__ __forceinline__ void zero_gaps(T *__restrict__ y, int32_t prev, const int32_t *r,

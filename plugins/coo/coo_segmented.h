@@ -59,9 +59,8 @@ static inline long long coo_seg_begin(coo_seg_plan p, int32_t entries, long long
 /* Rows of at most this many entries, and of at most one chunk, let
  * coo_seg_snap move the chunk edges to row starts: a chunk then differs from
  * the interval by less than one row, at most twice the interval, so warps
- * stay balanced. A longer row would leave its warp the slowest by far (H100,
- * PGPgiantcompo, rows of up to 205 entries, chunks of 32: 4.85 against
- * 3.52 us with even edges; docs/perf/2026-11-24-h100-b (cooedges rows)). */
+ * stay balanced. A longer row would leave its warp the slowest by far
+ * (README.md, "Chunk edges at row starts"). */
 #define COO_SNAP_MAX_ROW 256
 
 /* Whether plan p's edges may move to row starts when the longest row holds

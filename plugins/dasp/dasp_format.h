@@ -1,7 +1,7 @@
 /*
  * DASP host side: the format handle, its arrays and row-class counts, shared
- * by the plugin glue (dasp.c), the conversion (dasp_build.c) and the CPU
- * execution (dasp_host.c).
+ * by the plugin glue (dasp.c), the options and their rules (dasp_options.c),
+ * the conversion (dasp_build.c) and the CPU execution (dasp_host.c).
  */
 #ifndef SPMVLAB_DASP_FORMAT_H
 #define SPMVLAB_DASP_FORMAT_H
@@ -100,7 +100,7 @@ typedef struct dasp_format {
     dasp_bal_launch bal;     /* the balanced path's device pointers */
 } dasp_format;
 
-/* The options, filled by the core from the table in dasp.c. */
+/* The options, filled by the core from the table in dasp_options.c. */
 typedef struct dasp_opts {
     int max_len;        /* rows at least this long are long rows */
     double threshold;   /* minimum fill of a kept MMA block */
@@ -133,13 +133,28 @@ enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
 
+/* The option table and its checks (dasp_options.c). */
+extern const spmvlab_option dasp_options[];
+spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err);
+
+/* Sets what the options o give f before the build for A: the shapes, max_len,
+ * the path, the modes and block_warps, each auto rule resolved. */
+void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o);
+
+/* 1 when threshold_rule = fill asks for the build of f to be redone with
+ * threshold 1 (the kept blocks hold too few real entries). */
+int dasp_fill_rule(const dasp_format *f, const dasp_opts *o);
+
+/* Sets f->rows_per_warp after the build: the option, or its auto rule from
+ * the medium rows' count (and with rpw_rule = length, their mean length). */
+void dasp_rows_per_warp_rule(dasp_format *f, const dasp_opts *o);
+
 /* irr_gather = auto: the early gather when the medium rows average fewer
  * than this many entries (medium nnz = block_nnz + irr, over medium rows),
  * i.e. the typical row is at most one 8 x 4 block and an irregular entry
- * or two, whose warp waits for two round trips, not three. H100, f64
- * m8n8k4, rows_per_warp 32, early / late us: G3_circuit (medium rows of
- * 5-6) 47.0 / 48.8, stencil2d5-2000 (5) 124.6 / 124.9, stencil3d7-128 (7)
- * 98.0 / 94.6, banded-bw4 (9) 111.0 / 102.7. */
+ * or two, whose warp waits for two round trips, not three; longer rows
+ * have more gathers in flight and lose with it (README.md, "The first
+ * irregular entry's x"). */
 #define DASP_IRR_EARLY_MEAN 6
 
 /* 1 when irr_gather = auto picks the early gather for the built counts n
@@ -175,22 +190,16 @@ static inline int dasp_empty_listed(const dasp_format *f)
 #define DASP_LARGE_NNZ (1 << 20)
 
 /* empty_rows = auto: the bitmap when at least this share of the rows is
- * empty (README: rmat-s22-ef4 0.70, rmat-s20-ef8-sym 0.48; every other
- * matrix of the large set 0), else the list. */
+ * empty, else the list: at 1/8 the bitmap reads no more than the list
+ * (README.md, "Empty rows"). */
 #define DASP_EMPTY_BITMAP_SHARE 0.125
 
 /* ... and y staged when at least DASP_EMPTY_STAGE_SHARE of the rows of a
  * large matrix are empty: the parts store their rows at consecutive slots in
  * their own order, then one pass writes y in row order in whole sectors,
  * 0 for the empty rows, instead of 8-byte stores into sectors scattered
- * over y. H100, f64 (docs/perf/2026-11-24-h100-d (daspstage rows)):
- * rmat-s22-ef4 (70 % empty) 189.6 us staged against 228.6 with the memset
- * (which this rule took before; 236.1 against 241.6 for the bitmap in
- * docs/perf/2026-11-24-h100 (dasp-regs rows)) and 195.6 for cuSPARSE;
- * rmat-s20-ef8-sym (48 %) 134.6 against 135.9 with the bitmap. Where rows
- * are consecutive the pass is a loss (stencil3d7-128 107.7 against 92.4,
- * banded-bw4 114.1 against 98.4), and on launch-bound matrices it is a
- * second launch (about 1 us). */
+ * over y. Where rows are consecutive the extra pass is a loss, and on
+ * launch-bound matrices a second launch (README.md, "Empty rows"). */
 #define DASP_EMPTY_STAGE_SHARE 0.5
 
 /* The empty-row mode empty_rows = auto picks for a matrix of rows rows,
@@ -212,8 +221,8 @@ static inline int32_t dasp_out_row(const dasp_format *f, int32_t r)
 
 /* balance = auto: the balanced path takes the matrix when the coefficient
  * of variation (standard deviation over mean) of its row lengths is at
- * least this (README: equal-row and FEM matrices are near 0, G3_circuit
- * 0.13, the mixed and long-row generators 3.6 - 250). */
+ * least this: power-law and long-row matrices lie above it, regular ones
+ * below 1 (README.md, "Two paths"). */
 #define DASP_BALANCE_CV 2.0
 
 /* The coefficient of variation of A's row lengths over all rows (0 for a

@@ -144,11 +144,8 @@ static long long hyb_ell_entries(const spmvlab_matrix *A, int32_t width)
 
 /* From COO_AUTO_MIN_NNZ non-zeros at most this many lanes a row: a thread
  * then has slots enough to keep its loads in flight, and wider groups only
- * add shuffles. H100, f64 (docs/perf/2026-11-24-h100-d, hyblanes-large.csv):
- * blocks-6x6 (120,000 rows of 120) 61.1 us with 2 lanes against 62.6 with 4
- * and 69.6 with the 8 of the thread-count rule; blocks-3x3 92.0 with 2
- * against 95.4 with 4. Launch-bound matrices keep the rule's 4 or 8
- * (hyblanes-small.csv: banded-s 1.52 us with 4 against 2.05 with 2). */
+ * add shuffles; launch-bound matrices keep the thread-count rule's 4 or 8
+ * (README.md, "Choosing K", rule 3). */
 #define HYB_LARGE_MAX_LANES 2
 
 /* Lanes per row of the ELL kernel: the fewest (a power of two) that give
@@ -157,9 +154,7 @@ static long long hyb_ell_entries(const spmvlab_matrix *A, int32_t width)
  * HYB_LARGE_MAX_LANES on a large matrix of nnz non-zeros. One lane where the
  * columns are random (coo_auto_random): a lane group's slots then share no
  * sector of x, and one thread a row keeps K independent gathers in flight
- * (hyblanes.csv, uniform rows of random columns, 16 M non-zeros: k = 64
- * 128.9 us with 1 lane against 137.6 with 2 and 159.3 with 4; k = 32 140.8
- * against 146.1 with 2). */
+ * (README.md, "Choosing K", rule 3). */
 static int32_t hyb_auto_lanes(const spmvlab_device *dev, int32_t rows, int32_t width, size_t es,
                               int64_t nnz, int random)
 {

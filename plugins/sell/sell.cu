@@ -179,8 +179,8 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
             sell_batch<V, S, IX, T, false>(cols, val, x, i, step, k, w, sum);
         /* The rest of the row: with T > 1 (launch-bound matrices) one
          * predicated batch, its loads in flight together; one lane a row
-         * keeps a plain loop, faster there on the H100 (rmat-s20-ef8-sym
-         * 171 against 197 us with the batch; regular matrices equal). */
+         * keeps a plain loop, faster on large uneven matrices and equal on
+         * regular ones (README.md, "Execution"). */
         if constexpr (T > 1) {
             if (k < w)
                 sell_batch<V, S, IX, T, true>(cols, val, x, i, step, k, w, sum);

@@ -19,13 +19,10 @@ int32_t sell_rule_tpr(double mean_width, int32_t max_width, int64_t rows, int64_
 {
     int32_t t = long_rows_tpr(mean_width, rows, resident_warps);
     /* Launch-bound matrices (4 lanes a row still fit one wave of resident
-     * warps): shorter chains per lane finish sooner, whatever the width
-     * (H100, docs/perf/2026-11-23-h100 (smallsweep rows): 1138_bus 2.2 us
-     * against 3.5 with one lane, lp_e226 5.4 against 9.5). Uneven slices
-     * (the widest SELL_TPR_UNEVEN times the mean or more) take 8 lanes when
-     * one wave still holds them: the wide slices' lanes set the time
-     * (docs/perf/2026-11-23-h100-b (sellsmall rows): bcspwr10 2.13 us against
-     * 2.36, lp_e226 4.55 against 5.25; even slices lose 2-7 % at 8). */
+     * warps): shorter chains per lane finish sooner, whatever the width.
+     * Uneven slices (the widest SELL_TPR_UNEVEN times the mean or more) take
+     * 8 lanes when one wave still holds them: the wide slices' lanes set the
+     * time, while even slices lose at 8 (README.md, "The rules"). */
     if (t < SELL_TPR_SMALL && mean_width >= 2 && long_rows_one_wave(rows, SELL_TPR_SMALL, resident_warps))
         t = SELL_TPR_SMALL;
     if (t == SELL_TPR_SMALL && max_width >= SELL_TPR_UNEVEN * mean_width &&

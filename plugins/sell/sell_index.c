@@ -16,9 +16,8 @@
  *
  * index_base = column: a base per slot column of a slice (its C slots, one
  * warp load) instead of per slice: 4 bytes per C slots instead of per w C,
- * but a slice whose rows reach far in a few slot columns only (G3_circuit:
- * 52 % of the slots compress by slice, 94 % by slot column) loses 32 bits
- * there only. auto: per slot column when that stores more than a quarter
+ * but a slice whose rows reach far in a few slot columns only (a circuit
+ * matrix: README.md, "Column indices") loses 32 bits there only. auto: per slot column when that stores more than a quarter
  * byte a slot fewer index bytes (the kernel then loads a base per slot).
  *
  * values = f32: the slice values stored in f32 for an f64 run, declared to

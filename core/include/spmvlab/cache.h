@@ -96,7 +96,8 @@ uint64_t spmvlab_cache_limit(void);
 int spmvlab_cache_evict(uint64_t limit, const char *keep, int *files, uint64_t *bytes, spmvlab_err *err);
 
 /* A 64-bit hash of n bytes (four lanes of multiply-rotate rounds, 32 bytes
- * per step; a few GB/s). Not cryptographic: it detects damage, not attacks. */
+ * per step, so it costs little beside reading the file). Not cryptographic:
+ * it detects damage, not attacks. */
 uint64_t spmvlab_hash64(const void *data, size_t n, uint64_t seed);
 
 /* Hash of a CSR matrix: its shape, row_ptr, col_idx and val bytes. Equal

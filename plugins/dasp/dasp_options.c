@@ -1,0 +1,153 @@
+/*
+ * DASP: the option table, its checks, and the auto rules that turn the
+ * options into the format's settings: before the build (shapes, max_len,
+ * the paths and modes, block_warps), after it (the threshold_rule rebuild,
+ * rows_per_warp). The empty_rows, med_ranges and irr_gather rules are in
+ * dasp_layout.c; the options are described at the top of dasp.c.
+ */
+#include <spmvlab/plugin.h>
+
+#include "dasp_format.h"
+
+/* threshold_rule = fill: the least share of real entries in the kept
+ * blocks before the build is redone with threshold 1. */
+#define DASP_FILL_MIN 0.9
+/* rpw_rule = length: the least mean medium-row length for 8 rows a warp. */
+#define DASP_RPW_LEN 16
+/* rows_per_warp = auto, the paper's count rule: 8 rows a warp below
+ * DASP_RPW16_MEDIUM medium rows, 16 below DASP_RPW32_MEDIUM, else 32, so
+ * that large matrices launch fewer, fuller warps. */
+#define DASP_RPW16_MEDIUM 59990
+#define DASP_RPW32_MEDIUM 400000
+/* max_len = auto: long rows from 256 entries (the paper's), from
+ * DASP_MAXLEN_LARGE on matrices of DASP_LARGE_NNZ non-zeros or more, where
+ * rows of 256-511 entries cost one medium warp more than the long path's
+ * split (README.md, Options). */
+#define DASP_MAXLEN_PAPER 256
+#define DASP_MAXLEN_LARGE 512
+/* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_LARGE_NNZ
+ * non-zeros when the row lengths' coefficient of variation is below
+ * DASP_BALANCE_CV (a block retires with its slowest warp), of 8 otherwise
+ * (README.md, Options). */
+#define DASP_BW_LARGE 2
+
+const spmvlab_option dasp_options[] = {
+    SPMVLAB_AUTO_OPTION(dasp_opts, max_len, 5, 1073741824, "rows with at least this many entries are long rows (split over warps); auto: see README.md"),
+    SPMVLAB_FLOAT_OPTION(dasp_opts, threshold, "0.75", 0, 1, "minimum share of real entries in a kept 8 x K MMA block of medium rows"),
+    SPMVLAB_AUTO_OPTION(dasp_opts, rows_per_warp, 8, 32, "medium rows per warp: 8, 16 or 32 (1, 2, 4 row-blocks); auto: see README.md"),
+    SPMVLAB_CHOICE_OPTION(dasp_opts, f64_shape, "m8n8k4", "f64 MMA of medium blocks and long rows"),
+    SPMVLAB_CHOICE(f64_shape, "m8n8k4", DASP_F64_M8N8K4, "the paper's shape, sm_80 and newer"),
+    SPMVLAB_CHOICE(f64_shape, "m16n8k4", DASP_F64_M16N8K4, "sm_90: 8 x 4 blocks, half the rows zero"),
+    SPMVLAB_CHOICE(f64_shape, "m16n8k8", DASP_F64_M16N8K8, "sm_90: 8 x 8 blocks"),
+    SPMVLAB_CHOICE(f64_shape, "m16n8k16", DASP_F64_M16N8K16, "sm_90: 8 x 16 blocks"),
+    SPMVLAB_CHOICE_OPTION(dasp_opts, f16_shape, "m16n8k8", "f16 MMA (f32 accumulators) of medium blocks and long rows"),
+    SPMVLAB_CHOICE(f16_shape, "m16n8k16", DASP_F16_M16N8K16, "8 x 16 blocks"),
+    SPMVLAB_CHOICE(f16_shape, "m16n8k8", DASP_F16_M16N8K8, "8 x 8 blocks"),
+    SPMVLAB_INT_EXPERT(dasp_opts, long_chunk, "1024", 128, 16777216, "values of a long row per warp, a multiple of 128"),
+    SPMVLAB_INT_EXPERT(dasp_opts, empty_runs, "0", 0, 1, "1: empty rows as runs of consecutive rows, each run zeroed by one warp (overrides empty_rows)"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, rpw_rule, "length", "the rule of rows_per_warp = auto"),
+    SPMVLAB_CHOICE(rpw_rule, "count", DASP_RPW_COUNT, "by the medium-row count (the paper)"),
+    SPMVLAB_CHOICE(rpw_rule, "length", DASP_RPW_LENGTH, "8 when medium rows average >= 16 entries, else count"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, threshold_rule, "fill", "the rule of the kept blocks' threshold"),
+    SPMVLAB_CHOICE(threshold_rule, "fixed", DASP_THR_FIXED, "threshold as set (the paper)"),
+    SPMVLAB_CHOICE(threshold_rule, "fill", DASP_THR_FILL, "threshold 1 when kept blocks are under 0.9 real entries"),
+    SPMVLAB_CHOICE_OPTION(dasp_opts, balance, "off", "every row on the balanced path (CUDA cores) instead of the row classes"),
+    SPMVLAB_CHOICE(balance, "auto", DASP_BAL_AUTO, "on when the row lengths' coefficient of variation is >= 2"),
+    SPMVLAB_CHOICE(balance, "off", DASP_BAL_OFF, "the row classes on the tensor cores"),
+    SPMVLAB_CHOICE(balance, "on", DASP_BAL_ON, "the balanced path"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, l1, "driver", "row-class kernels' shared-memory carveout"),
+    SPMVLAB_CHOICE(l1, "driver", DASP_L1_DRIVER, "the driver's choice"),
+    SPMVLAB_CHOICE(l1, "max", DASP_L1_MAX, "all of it L1 for the x gathers (as the original program)"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, med_rows, "runs", "medium rows' per-row data"),
+    SPMVLAB_CHOICE(med_rows, "runs", DASP_MR_RUNS, "first row of a row-block, offset and count of equal runs"),
+    SPMVLAB_CHOICE(med_rows, "index", DASP_MR_INDEX, "a row index and irregular offset per row"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, bal_kernel, "stream", "balanced path's kernel"),
+    SPMVLAB_CHOICE(bal_kernel, "stream", DASP_BK_STREAM, "non-zero tiles in load order, stream_k a lane, one scan"),
+    SPMVLAB_CHOICE(bal_kernel, "merge", DASP_BK_MERGE, "merge path, 224 rows + non-zeros a warp"),
+    SPMVLAB_INT_EXPERT(dasp_opts, stream_k, "8", 8, 16, "stream kernel: non-zeros a lane, 8 or 16 (256 or 512 a warp)"),
+    SPMVLAB_CHOICE_OPTION(dasp_opts, empty_rows, "auto", "how empty rows get their zero"),
+    SPMVLAB_CHOICE(empty_rows, "auto", DASP_ER_AUTO, "stage, bitmap or list by the share of empty rows"),
+    SPMVLAB_CHOICE(empty_rows, "list", DASP_ER_LIST, "an index each, zeroed by tail warps"),
+    SPMVLAB_CHOICE(empty_rows, "bitmap", DASP_ER_BITMAP, "a bit a row, zeroed in row order"),
+    SPMVLAB_CHOICE(empty_rows, "memset", DASP_ER_MEMSET, "y zeroed before the kernel"),
+    SPMVLAB_CHOICE(empty_rows, "stage", DASP_ER_STAGE, "rows staged in class order, one pass writes y"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, med_ranges, "on", "runs of equally shaped medium row-blocks"),
+    SPMVLAB_CHOICE(med_ranges, "on", DASP_RANGES_ON, "in the kernel parameters, not loaded"),
+    SPMVLAB_CHOICE(med_ranges, "off", DASP_RANGES_OFF, "loaded from device memory"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, k4_batch, "4", "f64 m8n8k4: 8 x 4 blocks a warp loads before its MMAs"),
+    SPMVLAB_CHOICE(k4_batch, "4", 4, "four blocks a step"),
+    SPMVLAB_CHOICE(k4_batch, "8", 8, "eight blocks a step, 80 registers"),
+    SPMVLAB_AUTO_OPTION(dasp_opts, block_warps, 1, 8, "warps a block of the row-class kernel, 1, 2, 4 or 8; auto: see README.md"),
+    SPMVLAB_CHOICE_EXPERT(dasp_opts, irr_gather, "auto", "when medium rows gather their first irregular x"),
+    SPMVLAB_CHOICE(irr_gather, "auto", DASP_IRR_AUTO, "early when medium rows average < 6 entries"),
+    SPMVLAB_CHOICE(irr_gather, "early", DASP_IRR_EARLY, "with the first block gathers (f64 m8n8k4 and f16)"),
+    SPMVLAB_CHOICE(irr_gather, "late", DASP_IRR_LATE, "after the last MMA"),
+    {NULL},
+};
+
+spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const dasp_opts *o = spmvlab_opts_fields(opts);
+    if (o->rows_per_warp != SPMVLAB_AUTO && o->rows_per_warp != 8 && o->rows_per_warp != 16 &&
+        o->rows_per_warp != 32)
+        return spmvlab_bad_option(err, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
+    if (o->stream_k != 8 && o->stream_k != 16)
+        return spmvlab_bad_option(err, "dasp option stream_k = %d must be 8 or 16", o->stream_k);
+    if (o->long_chunk % 128)
+        return spmvlab_bad_option(err, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
+    if (!spmvlab_pow2_or_auto(o->block_warps))
+        return spmvlab_bad_option(err, "dasp option block_warps = %d must be 1, 2, 4 or 8", o->block_warps);
+    return SPMVLAB_OK;
+}
+
+void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o)
+{
+    f->shape = (dasp_shape)(A->dtype == SPMVLAB_F64 ? o->f64_shape : o->f16_shape);
+    f->vpl = dasp_shape_vpl(f->shape);
+    f->bk = dasp_shape_bk(f->shape);
+    f->nlev = dasp_shape_levels(f->shape, f->lev);
+    f->max_len = o->max_len != SPMVLAB_AUTO ? o->max_len
+                 : A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE
+                                            : DASP_MAXLEN_PAPER;
+    f->threshold = o->threshold;
+    f->long_chunk = o->long_chunk;
+    f->empty_runs = o->empty_runs;
+    f->rpw_rule = o->rpw_rule;
+    f->row_cv = dasp_row_cv(A);
+    f->balance_auto = o->balance == DASP_BAL_AUTO;
+    f->balanced = f->balance_auto ? dasp_balance_rule(A) : o->balance == DASP_BAL_ON;
+    f->bal_stream = o->bal_kernel == DASP_BK_STREAM;
+    f->str_k = o->stream_k;
+    f->med_runs = o->med_rows == DASP_MR_RUNS;
+    f->empty_auto = o->empty_rows == DASP_ER_AUTO && !o->empty_runs;
+    f->empty_mode = o->empty_runs || f->empty_auto ? DASP_ER_LIST : o->empty_rows; /* auto: dasp_build */
+    f->med_ranges = o->med_ranges == DASP_RANGES_ON;
+    f->k4_batch8 = o->k4_batch == 8;
+    f->block_warps = o->block_warps != SPMVLAB_AUTO ? o->block_warps
+                     : A->nnz >= DASP_LARGE_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
+                                                                               : 8;
+}
+
+/* Blocks kept with more than a tenth padding (e.g. 7-entry rows: 4 + 3 of
+ * 8 slots at 0.75) cost more in padded loads than their MMA saves
+ * (README.md). */
+int dasp_fill_rule(const dasp_format *f, const dasp_opts *o)
+{
+    return o->threshold_rule == DASP_THR_FILL && f->threshold < 1.0 && f->n.block_slots &&
+           (double)f->n.block_nnz < DASP_FILL_MIN * (double)f->n.block_slots;
+}
+
+void dasp_rows_per_warp_rule(dasp_format *f, const dasp_opts *o)
+{
+    f->rows_per_warp_auto = o->rows_per_warp == SPMVLAB_AUTO;
+    f->rows_per_warp = f->rows_per_warp_auto ? (f->n.medium < DASP_RPW16_MEDIUM   ? 8
+                                              : f->n.medium < DASP_RPW32_MEDIUM ? 16
+                                                                                 : 32)
+                                             : o->rows_per_warp;
+    /* rpw_rule = length: long medium rows (mean >= DASP_RPW_LEN entries)
+     * keep 8 rows a warp whatever their count (measured in README.md). */
+    int64_t med_nnz = f->n.block_nnz + f->n.irr;
+    if (f->rows_per_warp_auto && f->rpw_rule == DASP_RPW_LENGTH && f->n.medium &&
+        med_nnz >= DASP_RPW_LEN * f->n.medium)
+        f->rows_per_warp = 8;
+}
