@@ -97,10 +97,12 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     *owned = NULL;
     if (!desc->options)
         return 0;
-    /* A plugin built against 1.1 or later has rows of at least the 1.1
-     * size even when it left option_row_size unset. */
+    /* Without option_row_size, the rows are those of the header the plugin
+     * was built against: 1.0, 1.1 (up to unit) or 1.2 (today's). */
     size_t have_row = offsetof(spmvlab_plugin, option_row_size) + sizeof desc->option_row_size;
-    size_t row = desc->abi_minor == 0 ? sizeof(option_row_v10) : offsetof(spmvlab_option, unit);
+    size_t row = desc->abi_minor == 0   ? sizeof(option_row_v10)
+                 : desc->abi_minor == 1 ? offsetof(spmvlab_option, unit)
+                                        : sizeof(spmvlab_option);
     if (desc->abi_minor > 0 && desc->struct_size >= have_row && desc->option_row_size)
         row = desc->option_row_size;
     if (row < sizeof(option_row_v10) || row > sizeof(spmvlab_option)) {
