@@ -26,8 +26,8 @@ fail() { echo "slurm cluster: FAILED: $*" >&2; exit 1; }
 [ -x "$host" ] || fail "$host is not an executable spmvlab"
 if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
     say "installing slurm-wlm and munge"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge > /dev/null ||
-        fail "apt-get could not install slurm-wlm and munge"
+    install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge > /dev/null; }
+    install || { apt-get update -qq && install; } || fail "apt-get could not install slurm-wlm and munge"
 fi
 
 work=$(mktemp -d /tmp/spmvlab-slurm-cluster-XXXXXX)
@@ -127,11 +127,11 @@ EOF
 slurmctld -c || fail "slurmctld did not start"
 slurmd || fail "slurmd did not start"
 
-waited=0
+start=$SECONDS
 until [ "$(sinfo -h -N -o %T 2> /dev/null)" = idle ]; do
-    [ "$waited" -lt 60 ] || fail "the node is not idle after 60 s (state: $(sinfo -h -N -o '%T %E' 2> /dev/null))"
+    [ $((SECONDS - start)) -lt 60 ] ||
+        fail "the node is not idle after 60 s (state: $(sinfo -h -N -o '%T %E' 2> /dev/null || echo 'no answer from slurmctld'))"
     sleep 1
-    waited=$((waited + 1))
 done
 say "node $node idle (slurmctld port $ctld_port)"
 
@@ -150,19 +150,19 @@ jobs_submitted="$array $merge"
 
 # Pending reasons that never clear on their own end the wait at once.
 stuck='PartitionConfig|PartitionNodeLimit|PartitionTimeLimit|BadConstraints|ReqNodeNotAvail|DependencyNeverSatisfied|InvalidQOS|InvalidAccount|JobHeldAdmin|launch failed'
-waited=0
+start=$SECONDS
 while :; do
     queue=$(squeue -h -j "$array,$merge" -o '%i %T %r' 2> /dev/null || true)
     [ -n "$queue" ] || break
     if grep -Eq "$stuck" <<< "$queue"; then
         fail "a job cannot start: $(grep -E "$stuck" <<< "$queue" | head -n 1)"
     fi
-    [ "$waited" -lt "$timeout_s" ] || fail "the jobs did not finish in $timeout_s s (SLURM_TEST_TIMEOUT); queue: $queue"
+    [ $((SECONDS - start)) -lt "$timeout_s" ] ||
+        fail "the jobs did not finish in $timeout_s s (SLURM_TEST_TIMEOUT); queue: $queue"
     sleep 2
-    waited=$((waited + 2))
 done
 states=$( (scontrol -o show job "$array" && scontrol -o show job "$merge") | sed -n 's/^JobId=\([0-9]*\) .*JobState=\([A-Z_]*\) .*ExitCode=\([0-9:]*\).*/\1 \2 \3/p')
-say "jobs done after about $waited s:"$'\n'"$states"
+say "jobs done after $((SECONDS - start)) s:"$'\n'"$states"
 tasks=$(grep -c . <<< "$states")
 [ "$tasks" -eq 4 ] || fail "expected 3 array tasks and the merge job, found $tasks jobs"
 if grep -v ' COMPLETED 0:0$' <<< "$states" > /dev/null; then

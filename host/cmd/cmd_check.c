@@ -42,9 +42,11 @@ static void usage(FILE *out)
  * name with its libspmvlab_<name>.so in a folder of the search path. A
  * plugin that exists but fails to load fails its first check (exit 1); one
  * that does not exist is bad usage (exit 2). */
+static int names_a_file(const char *target) { return strchr(target, '/') || strstr(target, ".so"); }
+
 static int plugin_exists(const spmvlab_registry *reg, const char *target)
 {
-    if (strchr(target, '/') || strstr(target, ".so"))
+    if (names_a_file(target))
         return access(target, F_OK) == 0;
     char dirs[8192];
     spmvlab_registry_search_path(reg, dirs, sizeof dirs);
@@ -136,7 +138,7 @@ int cmd_check(int argc, char **argv)
     if (!plugin_exists(reg, target)) {
         char sp[4096];
         spmvlab_registry_search_path(reg, sp, sizeof sp);
-        if (strchr(target, '/') || strstr(target, ".so"))
+        if (names_a_file(target))
             fprintf(stderr, "spmvlab check: plugin file %s does not exist.\n", target);
         else
             fprintf(stderr, "spmvlab check: unknown plugin '%s': no libspmvlab_%s.so on the search path %s; "
