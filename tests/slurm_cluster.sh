@@ -5,7 +5,8 @@
 # private ports, sockets and folders; examples/slurm/submit.sh submits the
 # array and the merge job; the merged results must hold the cells of one
 # unsharded run of the same plugins and matrices: same cells, statuses and
-# deterministic values (no timings without a GPU), same exit status.
+# deterministic values (no timings without a GPU), the same summary counts,
+# and every job, like the unsharded run, ending with exit status 0.
 #
 # Needs root (the daemons run as root); installs Debian's slurm-wlm and
 # munge when missing. Run by .ci/run, not by ctest.
@@ -183,8 +184,14 @@ awk -v cols=$cols -f "$here/slurm_cells.awk" "$work/whole.csv" | sort > "$work/w
 if ! diff -u "$work/whole.cells" "$work/merged.cells" >&2; then
     fail "the merged cells differ from the unsharded run's (- unsharded, + merged; columns $cols)"
 fi
+sum_cols=dtype,instance,baseline,cells,ok,wrong,failed
+awk -v cols=$sum_cols -f "$here/slurm_cells.awk" "$work/results/results-summary.csv" | sort > "$work/merged.summary"
+awk -v cols=$sum_cols -f "$here/slurm_cells.awk" "$work/whole-summary.csv" | sort > "$work/whole.summary"
+if ! diff -u "$work/whole.summary" "$work/merged.summary" >&2; then
+    fail "the merged summary differs from the unsharded run's (- unsharded, + merged; columns $sum_cols)"
+fi
 cells=$(wc -l < "$work/whole.cells")
 [ "$cells" -eq 16 ] || fail "expected 16 cells (4 matrices x 2 plugins x 2 dtypes), found $cells"
 statuses=$(cut -d'|' -f7 "$work/whole.cells" | sort | uniq -c | tr -s ' \n' ' ')
-say "merged results equal the unsharded run: $cells cells, statuses:$statuses"
+say "merged results and summary equal the unsharded run's: $cells cells, statuses:$statuses"
 say "ok"
