@@ -20,7 +20,7 @@ endfunction()
 
 # Matrices.
 spmvlab_cli_test(info.missing_file
-  "spmvlab info: cannot open matrix file missing\\.mtx: No such file or directory\\.\nexit status: 2"
+  "spmvlab info: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   info missing.mtx)
 spmvlab_cli_test(info.above_diagonal
   "above\\.mtx line 3: entry \\(1, 2\\) lies above the diagonal of a symmetric file[^\n]*\\.\nexit status: 2"
@@ -56,7 +56,14 @@ spmvlab_cli_test(run.abi_mismatch
 spmvlab_cli_test(run.misnamed_plugin
   "declares the name 'bad_other' but its file is named for 'bad_misnamed'[^\n]*\nexit status: 2"
   run -p bad_misnamed --plugin-dir ${cli_plugins} ${cli_data}/lp_e226.mtx.gz)
-spmvlab_cli_test(check.unknown_plugin "unknown plugin 'nosuchplugin'.*exit status: [12]\n" check nosuchplugin)
+spmvlab_cli_test(check.unknown_plugin
+  "spmvlab check: unknown plugin 'nosuchplugin': no libspmvlab_nosuchplugin\\.so on the search path[^\n]*\nexit status: 2"
+  check nosuchplugin)
+spmvlab_cli_test(check.missing_plugin_file "spmvlab check: plugin file \\./libspmvlab_gone\\.so does not exist\\.\nexit status: 2"
+  check ./libspmvlab_gone.so)
+spmvlab_cli_test(check.plugin_refused_by_loader_fails
+  "FAIL +load: [^\n]*built for plugin ABI 2\\.1[^\n]*\nexit status: 1"
+  check bad_abi_major --plugin-dir ${cli_plugins})
 spmvlab_cli_test(list.reports_refusals
   "lacks the required member 'convert'.*exit status: 1\n" list --plugin-dir ${cli_plugins})
 # Options: choice rows under their enum, expert options only with --all.
@@ -104,3 +111,52 @@ set_property(TEST core.test_registry core.test_isolation core.test_sandbox APPEN
   "ASAN_OPTIONS=handle_segv=0:handle_abort=0:allocator_may_return_null=1:max_allocation_size_mb=2048")
 set_property(TEST core.test_isolation core.test_resume APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
 set_property(TEST core.test_isolation core.test_resume PROPERTY TIMEOUT 300)
+
+# Info takes what run takes: a folder, a SuiteSparse archive, a list file.
+add_test(NAME cli.info.folder_archive_and_list
+  COMMAND sh -c "rm -rf info_in && mkdir -p info_in/folder info_in/pack/1138_bus &&
+                 cp \"$1/lp_e226.mtx.gz\" info_in/folder/ &&
+                 gzip -dc \"$1/1138_bus.mtx.gz\" > info_in/pack/1138_bus/1138_bus.mtx &&
+                 tar czf info_in/1138_bus.tar.gz -C info_in/pack 1138_bus &&
+                 printf '# one matrix a line\\n%s\\n' \"$1/bcspwr10\" > info_in/list.txt &&
+                 \"$0\" info info_in/folder info_in/1138_bus.tar.gz info_in/list.txt; echo \"exit status: $?\""
+          $<TARGET_FILE:spmvlab> ${cli_data}
+  WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.info.folder_archive_and_list PROPERTIES LABELS cpu ENVIRONMENT SPMVLAB_NO_CACHE=1
+  PASS_REGULAR_EXPRESSION "\nlp_e226 +223 +472 [^\n]*\n1138_bus +1138 +1138 [^\n]*\nbcspwr10 +5300 +5300 [^\n]*\nexit status: 0\n")
+file(MAKE_DIRECTORY ${cli_work}/info_empty)
+spmvlab_cli_test(info.empty_folder "spmvlab info: info_empty holds no \\.mtx, \\.mtx\\.gz or \\.tar\\.gz files\\.\nexit status: 2"
+  info info_empty)
+
+# Exit codes (README.md, "Exit codes"): 0 every cell ok or refused, 1 a cell
+# wrong or failed, 2 bad usage or input; merge and report give their rows' code.
+spmvlab_cli_test(exit.ok_cells_give_0 "exit status: 0\n$" run -p csr ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(exit.refusal_is_not_a_failure
+  "\n[^\n]*dia[^\n]* limit [^\n]*\n.*exit status: 0\n$" run -p csr,dia ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(exit.wrong_cell_gives_1 "\n[^\n]*bad_wrong[^\n]* wrong [^\n]*\n.*exit status: 1\n$"
+  run -p csr,bad_wrong --plugin-dir ${cli_plugins} ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(exit.failed_check_gives_1 "FAILED: [^\n]*\nexit status: 1\n$"
+  check bad_wrong --plugin-dir ${cli_plugins} --no-edge-cases --matrix ${cli_data}/lp_e226.mtx.gz)
+foreach(verdict ok wrong)
+  set(plugins csr)
+  set(code 0)
+  if(verdict STREQUAL wrong)
+    set(plugins csr,bad_wrong)
+    set(code 1)
+  endif()
+  add_test(NAME cli.exit.merge_and_report_of_${verdict}_cells
+    COMMAND sh -c "rm -f exit_${verdict}*.csv && \"$0\" run -p ${plugins} --plugin-dir \"$1\" -o exit_${verdict}.csv \"$2\" > /dev/null 2>&1;
+                   \"$0\" merge exit_${verdict}_merged.csv exit_${verdict}.csv > /dev/null; echo \"merge exit status: $?\";
+                   \"$0\" report exit_${verdict}_merged.csv > /dev/null; echo \"report exit status: $?\""
+            $<TARGET_FILE:spmvlab> ${cli_plugins} ${cli_data}/lp_e226.mtx.gz
+    WORKING_DIRECTORY ${cli_work})
+  set_tests_properties(cli.exit.merge_and_report_of_${verdict}_cells PROPERTIES LABELS cpu
+    ENVIRONMENT "SPMVLAB_NO_CACHE=1;SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR}"
+    PASS_REGULAR_EXPRESSION "^merge exit status: ${code}\nreport exit status: ${code}\n$")
+endforeach()
+# Every command refuses an option it does not know with a sentence and 2.
+foreach(command run tune check merge report info gen cache list new-plugin)
+  spmvlab_cli_test(exit.${command}_unknown_option_gives_2 "spmvlab[^\n]*\n(.*\n)?exit status: 2\n$"
+    ${command} --no-such-option x.csv y.csv)
+endforeach()
+spmvlab_cli_test(exit.unknown_command_gives_2 "spmvlab: unknown command 'nosuch'[^\n]*\nexit status: 2\n$" nosuch)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_suite.h"
 #include "commands.h"
@@ -35,6 +36,27 @@ static void usage(FILE *out)
             "  --timeout S          seconds one check may take in its child process (default 60; 0: none)\n"
             "  --no-fork            run every check in this process (to debug under gdb; a crash ends the run)\n"
             "  -v                   add the plugin's log lines to each result\n");
+}
+
+/* Whether target names a plugin file that exists: a path as given, or a
+ * name with its libspmvlab_<name>.so in a folder of the search path. A
+ * plugin that exists but fails to load fails its first check (exit 1); one
+ * that does not exist is bad usage (exit 2). */
+static int names_a_file(const char *target) { return strchr(target, '/') || strstr(target, ".so"); }
+
+static int plugin_exists(const spmvlab_registry *reg, const char *target)
+{
+    if (names_a_file(target))
+        return access(target, F_OK) == 0;
+    char dirs[8192];
+    spmvlab_registry_search_path(reg, dirs, sizeof dirs);
+    for (char *dir = strtok(dirs, ":"); dir; dir = strtok(NULL, ":")) {
+        char path[8400];
+        snprintf(path, sizeof path, "%s/libspmvlab_%s.so", dir, target);
+        if (access(path, F_OK) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 int cmd_check(int argc, char **argv)
@@ -111,6 +133,16 @@ int cmd_check(int argc, char **argv)
     }
     if (!target) {
         usage(stderr);
+        goto out;
+    }
+    if (!plugin_exists(reg, target)) {
+        char sp[4096];
+        spmvlab_registry_search_path(reg, sp, sizeof sp);
+        if (names_a_file(target))
+            fprintf(stderr, "spmvlab check: plugin file %s does not exist.\n", target);
+        else
+            fprintf(stderr, "spmvlab check: unknown plugin '%s': no libspmvlab_%s.so on the search path %s; "
+                            "'spmvlab list' shows the plugins found.\n", target, target, sp);
         goto out;
     }
     for (int d = 0; d < ndirs; d++) {

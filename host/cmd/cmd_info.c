@@ -1,36 +1,65 @@
-/* spmvlab info FILE...: shape, non-zeros, symmetry and row-length statistics. */
+/*
+ * spmvlab info INPUT...: shape, non-zeros, symmetry and row-length
+ * statistics. The inputs are those of run (files, SuiteSparse archives,
+ * folders, list files), gathered by the same collector (host/run/collect.c).
+ */
 #include <stdio.h>
 #include <string.h>
 
+#include "collect.h"
 #include "commands.h"
 #include "host_util.h"
 
+static void print_matrix(const char *path, const spmvlab_csr *A)
+{
+    spmvlab_row_stats s;
+    spmvlab_row_stats_of(A, &s);
+    char label[128];
+    spmvlab_matrix_label(path, label, sizeof label);
+    printf("%-24s %10d %10d %12d %-15s %6d %9.2f %8d %9.2f %8d\n", label, A->rows, A->cols, A->nnz, A->symmetry,
+           s.min, s.mean, s.max, s.stddev, s.empty);
+}
+
 int cmd_info(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0) {
-        printf("usage: spmvlab info FILE.mtx[.gz]...\n"
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        printf("usage: spmvlab info INPUT...\n"
+               "INPUT: a .mtx or .mtx.gz file, a SuiteSparse archive Name.tar.gz, a folder of them\n"
+               "(also ssget's Group/Name/ layout) or a list file (.txt or .list), as for run.\n"
                "Prints rows, columns, stored non-zeros (after symmetric expansion), symmetry and\n"
                "row-length statistics: min, mean, max, standard deviation, empty rows.\n");
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "spmvlab info: unknown option '%s'; see spmvlab info --help.\n", argv[i]);
+            return EXIT_USAGE;
+        }
     int rc = EXIT_OK;
     printf("%-24s %10s %10s %12s %-15s %6s %9s %8s %9s %8s\n", "matrix", "rows", "cols", "nnz", "symmetry",
            "min", "mean", "max", "stddev", "empty");
     for (int i = 1; i < argc; i++) {
-        spmvlab_csr A;
+        char **paths = NULL;
+        int npaths = 0;
         spmvlab_err err;
-        if (load_matrix(argv[i], &A, &err)) {
+        int got = collect_inputs(argv[i], &paths, &npaths, &err);
+        if (got <= 0) {
+            if (got == 0)
+                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", argv[i]);
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
-            continue;
         }
-        spmvlab_row_stats s;
-        spmvlab_row_stats_of(&A, &s);
-        char label[128];
-        spmvlab_matrix_label(argv[i], label, sizeof label);
-        printf("%-24s %10d %10d %12d %-15s %6d %9.2f %8d %9.2f %8d\n", label, A.rows, A.cols, A.nnz, A.symmetry,
-               s.min, s.mean, s.max, s.stddev, s.empty);
-        spmvlab_csr_free(&A);
+        for (int k = 0; k < npaths; k++) {
+            spmvlab_csr A;
+            if (load_matrix(paths[k], &A, &err)) {
+                fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+                rc = EXIT_USAGE;
+                continue;
+            }
+            print_matrix(paths[k], &A);
+            spmvlab_csr_free(&A);
+        }
+        free_paths(paths, npaths);
     }
     return rc;
 }

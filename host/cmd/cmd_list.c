@@ -89,7 +89,7 @@ int cmd_list(int argc, char **argv)
         spmvlab_registry_search_path(reg, sp, sizeof sp);
         fprintf(stderr, "spmvlab list: no plugins found on the search path %s.\n", sp);
         spmvlab_registry_free(reg);
-        return EXIT_FAILED;
+        return refused ? EXIT_FAILED : EXIT_USAGE;
     }
     sort_loaded_by_name(reg);
     for (int i = 0; i < n; i++) {
@@ -109,5 +109,6 @@ int cmd_list(int argc, char **argv)
         }
     }
     spmvlab_registry_free(reg);
+    /* A plugin the loader refuses is a failure of what was examined (1). */
     return refused ? EXIT_FAILED : EXIT_OK;
 }

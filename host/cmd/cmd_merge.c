@@ -6,17 +6,38 @@
 #include <string.h>
 
 #include "commands.h"
+#include "host_util.h"
 #include "merge.h"
 #include "run_summary.h"
+
+/* The merged rows' verdict: the exit code one unsharded run would give. */
+static int merged_exit_code(const char *out)
+{
+    run_rows merged;
+    spmvlab_err err;
+    if (run_rows_read(out, &merged, NULL, &err)) {
+        fprintf(stderr, "spmvlab merge: reading back %s: %s.\n", out, err.msg);
+        return EXIT_FAILED;
+    }
+    int rc = rows_exit_code(&merged);
+    run_rows_free(&merged);
+    return rc;
+}
 
 int cmd_merge(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
                "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
-               "Refuses parts of another column set, commit or version, and a cell that appears twice.\n");
+               "Refuses parts of another column set, commit or version, and a cell that appears twice.\n"
+               "Exit status 1 when a merged row is wrong or failed, as for one unsharded run.\n");
         return EXIT_OK;
     }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "spmvlab merge: unknown option '%s'; see spmvlab merge --help.\n", argv[i]);
+            return EXIT_USAGE;
+        }
     if (argc < 3) {
         fprintf(stderr, "usage: spmvlab merge OUT.csv PARTS.csv...\n");
         return EXIT_USAGE;
@@ -35,5 +56,5 @@ int cmd_merge(int argc, char **argv)
     char sp[4200];
     summary_path(argv[1], sp, sizeof sp);
     printf("\nmerged %d parts: %s (%d rows); summary: %s\n", argc - 2, argv[1], rows, sp);
-    return EXIT_OK;
+    return merged_exit_code(argv[1]);
 }

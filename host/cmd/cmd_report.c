@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "host_util.h"
 #include "report_plot.h"
 #include "run_row.h"
 #include "run_summary.h"
@@ -21,7 +22,8 @@ static void usage(FILE *out)
                  "  -o DIR             where the plots, their data and summary.csv go\n"
                  "                     (default: RESULTS-report/ beside the first file)\n"
                  "  --baseline LABEL   the baseline named in the summary (default: the rows' own)\n"
-                 "Speedups and their intervals are those measured by run; the summary is recomputed.\n");
+                 "Speedups and their intervals are those measured by run; the summary is recomputed.\n"
+                 "Exit status 1 when a row is wrong or failed, as for the run that wrote it.\n");
 }
 
 static int make_dir(const char *dir)
@@ -105,7 +107,8 @@ int cmd_report(int argc, char **argv)
         int csv = n > 4 && strcmp(files[0] + n - 4, ".csv") == 0;
         snprintf(outdir, sizeof outdir, "%.*s-report", (int)(csv ? n - 4 : n), files[0]);
     }
-    int rc = EXIT_OK;
+    /* The rows' verdict, as the run that wrote them gave it. */
+    int rc = rows_exit_code(&rows);
     if (make_dir(outdir)) {
         fprintf(stderr, "spmvlab report: cannot create folder %s: %s.\n", outdir, strerror(errno));
         rc = EXIT_FAILED;

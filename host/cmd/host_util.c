@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "commands.h"
 #include "host_util.h"
+#include "run_status.h"
 #include "spmvlab/cache.h"
 
 int load_matrix(const char *path, spmvlab_csr *A, spmvlab_err *err)
@@ -87,4 +89,12 @@ void free_paths(char **paths, int n)
     for (int i = 0; i < n; i++)
         free(paths[i]);
     free(paths);
+}
+
+int rows_exit_code(const run_rows *rows)
+{
+    for (int i = 0; i < rows->n; i++)
+        if (run_status_is_failure(run_status_outcome(rows->v[i].status)))
+            return EXIT_FAILED;
+    return EXIT_OK;
 }

@@ -2,6 +2,7 @@
 #ifndef SPMVLAB_HOST_UTIL_H
 #define SPMVLAB_HOST_UTIL_H
 
+#include "run_row.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
 
@@ -14,5 +15,8 @@ const spmvlab_loaded *loaded_sorted(spmvlab_registry *reg, int i);
  * (sorted). Returns the count appended to *paths (grown with realloc). */
 int collect_matrices(const char *arg, char ***paths, int *n, spmvlab_err *err);
 void free_paths(char **paths, int n);
+/* The exit code result rows call for (commands.h): EXIT_FAILED when a row
+ * is wrong or failed, else EXIT_OK (refusals are not failures). */
+int rows_exit_code(const run_rows *rows);
 
 #endif

@@ -131,7 +131,7 @@ static int finish(run_state *st)
     if (run_stop_flag) {
         run_say(st, "interrupted; the rows of the matrices finished are written%s",
             st->s.output[0] ? " (--resume continues)" : "");
-        return 130;
+        return EXIT_INTERRUPTED;
     }
     if (rc)
         return rc;

@@ -121,7 +121,7 @@ static void on_sigint(int sig)
 /* The worst exit code: a usage error, then a failure, then success. */
 static int worse(int a, int b)
 {
-    static const int rank[] = {EXIT_OK, EXIT_FAILED, 130, EXIT_USAGE};
+    static const int rank[] = {EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE};
     int ra = 3, rb = 3;
     for (int k = 0; k < 4; k++) {
         ra = rank[k] == a ? k : ra;
@@ -219,7 +219,7 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
                     s->prog, j, w[j].device, w[j].shard, count, w[j].status, w[j].log);
             show_log_tail(&w[j]);
         }
-        rc = worse(rc, w[j].status == 0 || w[j].status == 1 || w[j].status == 2 || w[j].status == 130
+        rc = worse(rc, w[j].status == 0 || w[j].status == 1 || w[j].status == 2 || w[j].status == EXIT_INTERRUPTED
                            ? w[j].status : EXIT_FAILED);
         if (access(w[j].part, R_OK) == 0)
             parts[nparts++] = w[j].part;
@@ -237,5 +237,5 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
     summary_path(s->output, sp, sizeof sp);
     printf("\nresults: %s (%d rows from %d workers); summary: %s; parts and logs: %s/\n", s->output, rows, nw, sp,
            dir);
-    return interrupted ? 130 : rc;
+    return interrupted ? EXIT_INTERRUPTED : rc;
 }
