@@ -23,6 +23,15 @@ static spmvlab_status oob_spmv(void *fmt, const void *x, void *y, void *stream, 
     return SPMVLAB_OK;
 }
 
+static spmvlab_status oob_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
+                                  spmvlab_err *err)
+{
+    (void)opts;
+    if (A->dtype != SPMVLAB_F64 && A->dtype != SPMVLAB_F32)
+        return ctx->fail(ctx, err, SPMVLAB_UNSUPPORTED, "bad_oob has kernels for f64 and f32 only");
+    return plain_convert(ctx, A, out, err);
+}
+
 static const spmvlab_plugin desc = {
     .abi_major = SPMVLAB_ABI_MAJOR,
     .abi_minor = SPMVLAB_ABI_MINOR,
@@ -32,7 +41,7 @@ static const spmvlab_plugin desc = {
     .version = "0.0.1",
     .reference = "spmvlab test suite",
     .dtypes = SPMVLAB_DTYPE_BIT(SPMVLAB_F64) | SPMVLAB_DTYPE_BIT(SPMVLAB_F32),
-    .convert = plain_convert_opts,
+    .convert = oob_convert,
     .spmv = oob_spmv,
     .footprint = plain_footprint,
     .destroy = plain_destroy,
