@@ -1,7 +1,6 @@
 /*
  * vbr — variable block row (Saad, "SPARSKIT", 1994; the 1D-VBL / VBR
- * family of Pinar and Heath, SC'99, and of the survey of sparse formats in
- * issue 29) with a CSR remainder.
+ * family of Pinar and Heath, SC'99) with a CSR remainder.
  *
  * Format: the rows are cut into block rows, runs of consecutive rows with
  * one column pattern (at most max_height), and the columns into column
