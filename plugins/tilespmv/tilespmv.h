@@ -17,9 +17,9 @@ extern "C" {
 #define TILE_AREA 256    /* TILE * TILE */
 #define TILE_WARP 32     /* lanes of the warp that walks one tile row */
 
-/* The storage of one tile (the tile_format option's choices, auto first,
- * keep the first five in that order; the dense row and column formats come
- * only from the rule). */
+/* The storage of one tile, the value of kind[t] on host and device. A
+ * forced tile_format maps to one of the first five (tilespmv_build.c); the
+ * dense row and column kinds come only from the rule. */
 enum tile_kind { TILE_CSR = 0, TILE_COO, TILE_ELL, TILE_HYB, TILE_DENSE, TILE_DNSROW, TILE_DNSCOL, TILE_KINDS };
 
 /* The tile_format option's choices, in the option table's order. */

@@ -93,7 +93,9 @@ static void size_tile(const tilespmv_fmt *f, const tilespmv_opts *o, const tile_
         most = len[i] > most ? len[i] : most;
     int rows = f->rows - tr * TILE < TILE ? f->rows - tr * TILE : TILE;
     int cols = f->cols - w->col[t] * TILE < TILE ? f->cols - w->col[t] * TILE : TILE;
-    static const int forced[] = {-1, TILE_CSR, TILE_COO, TILE_ELL, TILE_HYB, TILE_DENSE};
+    static const int forced[] = {[TILESPMV_FORMAT_CSR] = TILE_CSR,     [TILESPMV_FORMAT_COO] = TILE_COO,
+                                 [TILESPMV_FORMAT_ELL] = TILE_ELL,     [TILESPMV_FORMAT_HYB] = TILE_HYB,
+                                 [TILESPMV_FORMAT_DENSE] = TILE_DENSE};
     int k = o->tile_format == TILESPMV_FORMAT_AUTO ? tilespmv_rule(o, len, col_count, rows, cols)
                                                     : forced[o->tile_format];
     int p = 0, full = 0;
