@@ -7,7 +7,7 @@
 BUILD   ?= build
 ARCHS   ?= 80;90
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
-PLUGINS ?= csr,cusparse,coo,ell,hyb,jds,sell,csr5,dasp,bcsr,dia,csrdu,merge,bccoo
+PLUGINS ?= csr,cusparse,coo,ell,hyb,jds,sell,csr5,dasp,bcsr,dia,csrdu,merge,bccoo,tilespmv,vbr
 DTYPE   ?= f64
 export PATH := $(PATH):/usr/local/cuda/bin
 

@@ -157,6 +157,35 @@ static void rmat_rows_are_heavy_tailed(void)
     spmvlab_csr_free(&A);
 }
 
+/* Rows come in runs of one column pattern (a node's unknowns), each run
+ * min_size .. max_size rows, and every row's columns in runs of whole
+ * nodes, as many as its bpr blocks. */
+static void vblocks_are_dense_blocks_of_mixed_sizes(void)
+{
+    spmvlab_csr A;
+    if (gen("vblocks", "nodes=200 bpr=4 min_size=2 max_size=6 spread=5", &A) == 0) {
+        TEST_CHECK(A.rows == A.cols && A.rows >= 400 && A.rows <= 1200);
+        int ok = 1, runs = 0, sizes_seen[7] = {0};
+        for (int32_t i = 0, run = 1; i < A.rows; i++, run++) {
+            int last = i + 1 == A.rows || row_len(&A, i) != row_len(&A, i + 1) ||
+                       memcmp(A.col_idx + A.row_ptr[i], A.col_idx + A.row_ptr[i + 1],
+                              (size_t)row_len(&A, i) * sizeof(int32_t)) != 0;
+            ok &= row_len(&A, i) >= 4 * 2 && row_len(&A, i) <= 4 * 6;
+            if (last) {
+                ok &= run >= 2 && run <= 6;
+                sizes_seen[run < 7 ? run : 0]++;
+                runs++;
+                run = 0;
+            }
+        }
+        TEST_CHECK(ok);
+        TEST_CHECK(runs == 200);
+        for (int s = 2; s <= 6; s++)
+            TEST_CHECK(sizes_seen[s] > 0); /* every size occurs among 200 nodes */
+    }
+    spmvlab_csr_free(&A);
+}
+
 static void blocks_are_dense_and_near_the_diagonal(void)
 {
     spmvlab_csr A;
@@ -240,6 +269,7 @@ static const struct {
     {"blocks", "block_rows=20 bpr=3 r=2 c=2"},
     {"mixed", "n=300"},
     {"longrows", "n=300 long_rows=2 long_len=200"},
+    {"vblocks", "nodes=30 bpr=3 spread=5"},
 };
 #define SAMPLES ((int)(sizeof samples / sizeof *samples))
 
@@ -253,6 +283,7 @@ static const uint64_t golden[SAMPLES] = {
     0x7bf01929ae688815ull, /* blocks */
     0x0d1925a999d69e6bull, /* mixed */
     0x8ca77815c127e85cull, /* longrows */
+    0x0dd67a9120a8c8b3ull, /* vblocks */
 };
 
 static uint64_t hash_of(const char *kind, const char *params, const char *extra)
@@ -327,6 +358,7 @@ static void bad_parameters_are_refused(void)
     TEST_CONTAINS(gen_error("rmat", "a=0.5"), "not 1");
     TEST_CONTAINS(gen_error("mixed", "short_frac=0.8 medium_frac=0.3"), "exceeds 1");
     TEST_CONTAINS(gen_error("blocks", "block_rows=10 bpr=4 spread=1"), "do not fit");
+    TEST_CONTAINS(gen_error("vblocks", "min_size=5 max_size=3"), "min_size = 5 exceeds max_size = 3");
     TEST_CONTAINS(gen_error("uniform", "values=two"), "not one of random|ones");
     TEST_CONTAINS(gen_error("cubic", "n=3"), "unknown generator 'cubic'");
     spmvlab_gen_params p;
@@ -355,6 +387,7 @@ int main(void)
     uniform_rows_have_k_entries();
     rmat_rows_are_heavy_tailed();
     blocks_are_dense_and_near_the_diagonal();
+    vblocks_are_dense_blocks_of_mixed_sizes();
     mixed_rows_follow_the_fractions();
     longrows_has_its_long_rows();
     a_seed_gives_the_same_matrix();

@@ -121,6 +121,6 @@ int gen_set_expand_folders(spmvlab_set *s, const char *file, const unsigned char
 /* The kinds, defined in their gen_<family>.c files. */
 extern const spmvlab_gen_kind gen_kind_stencil2d5, gen_kind_stencil3d7, gen_kind_stencil3d27,
     gen_kind_banded, gen_kind_uniform, gen_kind_rmat, gen_kind_blocks, gen_kind_mixed,
-    gen_kind_longrows;
+    gen_kind_longrows, gen_kind_vblocks;
 
 #endif

@@ -1,0 +1,106 @@
+/*
+ * tilespmv — TileSpMV (Y. Niu, Z. Lu, M. Dong, Z. Jin, W. Liu, G. Tan,
+ * "TileSpMV: A Tiled Algorithm for Sparse Matrix-Vector Multiplication on
+ * GPUs", IPDPS 2021).
+ *
+ * Format: the matrix is cut into 16 x 16 tiles; the non-empty ones are
+ * indexed by a CSR over tiles (tptr[tile_rows + 1], tcol[ntiles]), and each
+ * is stored in one of seven kinds chosen per tile (tilespmv_rule.c): CSR,
+ * COO, ELL, HYB, dense, dense rows, dense columns, with 8-bit in-tile
+ * indices. Per tile: kind and param (one byte each), voff and ioff (the
+ * first value and index byte, int32). Device bytes:
+ *   4(tile_rows + 1) + 14 ntiles + 8 + s nvals + nidx,  s = 8 (f64), 4 (f32),
+ * nvals and nidx per kind in README.md (padding of ELL, HYB and the dense
+ * kinds included).
+ *
+ * Options: tile_format (auto, or one kind for every tile), the rule's
+ * thresholds dense_fill, coo_max, ell_variation and hyb_variation (the
+ * paper's values by default).
+ * Kernel (tilespmv.cu): a warp per tile row, each half-warp taking every
+ * other tile, a lane per tile row's row; the halves' sums are added by one
+ * shuffle and y written once. spmv_host runs the same lanes.
+ * Limits: dtypes f64 and f32; stored values and index bytes below 2^31.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tilespmv.h"
+
+static const spmvlab_option tilespmv_options[] = {
+    SPMVLAB_ENUM_OPTION(tilespmv_opts, tile_format, "auto", "auto|csr|coo|ell|hyb|dense",
+                        "auto: each tile's kind by the paper's rule; else every tile in that kind"),
+    SPMVLAB_FLOAT_OPTION(tilespmv_opts, dense_fill, "0.75", 0.0, 1.0, "rule: a tile holding this share of its area is dense"),
+    SPMVLAB_INT_OPTION(tilespmv_opts, coo_max, "12", 0, 256, "rule: a tile with at most this many entries is COO"),
+    SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),
+    SPMVLAB_FLOAT_OPTION(tilespmv_opts, hyb_variation, "1.0", 0.0, 16.0, "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
+    {NULL},
+};
+
+/* Frees every host and device array (NULL and half-built formats allowed). */
+static void tilespmv_destroy(void *fmt)
+{
+    SPMVLAB_DESTROY_BEGIN(tilespmv_fmt, f, fmt);
+    void *const dev[] = {f->d_tptr, f->d_tcol, f->d_kind, f->d_param, f->d_voff, f->d_ioff, f->d_val, f->d_idx};
+    void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx};
+    spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
+}
+
+/* Builds the tiles from the CSR input and uploads them. Returns OK;
+ * UNSUPPORTED for f16; LIMIT when the stored values or index bytes pass
+ * 2^31 - 1; NOMEM or the core's status when an allocation fails. On failure
+ * nothing is kept. */
+static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts,
+                                       void **out, spmvlab_err *err)
+{
+    const tilespmv_opts *o = spmvlab_opts_fields(opts);
+    SPMVLAB_CONVERT_BEGIN(tilespmv_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
+    spmvlab_status st = tilespmv_build(f, A, o, err);
+    const size_t i4 = sizeof(int32_t), nt = (size_t)f->ntiles;
+    const spmvlab_array arrays[] = {
+        {(void **)&f->d_tptr, f->tptr, ((size_t)f->tile_rows + 1) * i4},
+        {(void **)&f->d_tcol, f->tcol, nt * i4},
+        {(void **)&f->d_kind, f->kind, nt},
+        {(void **)&f->d_param, f->param, nt},
+        {(void **)&f->d_voff, f->voff, (nt + 1) * i4},
+        {(void **)&f->d_ioff, f->ioff, (nt + 1) * i4},
+        {&f->d_val, f->val, (size_t)f->nvals * spmvlab_dtype_size(f->dtype)},
+        {(void **)&f->d_idx, f->idx, (size_t)f->nidx},
+    };
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    if (st == SPMVLAB_OK)
+        ctx->log(ctx, "tilespmv: %d tiles, %lld stored values for %d non-zeros", f->ntiles, (long long)f->nvals,
+                 f->nnz);
+    return spmvlab_converted(st, f, tilespmv_destroy, out);
+}
+
+/* y = A x on the device in one launch. Returns CUDA_ERROR with the
+ * runtime's text when the launch failed. */
+static spmvlab_status tilespmv_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
+{
+    tilespmv_fmt *f = fmt;
+    return spmvlab_launched(f->ctx, err, tilespmv_launch(f, x, y, stream), tilespmv_error_string,
+                            "tilespmv kernel launch");
+}
+
+SPMVLAB_SPMV_HOST_F64_F32(tilespmv, tilespmv_fmt, dtype)
+
+/* Facts for reports: tiles, their kinds, stored values per non-zero and
+ * device bytes per non-zero. */
+static void tilespmv_describe(const void *fmt, char *buf, size_t len)
+{
+    const tilespmv_fmt *f = fmt;
+    const int32_t *c = f->counts;
+    double bytes = 4.0 * ((double)f->tile_rows + 1) + 14.0 * f->ntiles + 8 +
+                   (double)f->nvals * spmvlab_dtype_size(f->dtype) + (double)f->nidx;
+    snprintf(buf, len,
+             "tiles=%d csr=%d coo=%d ell=%d hyb=%d dense=%d dense_row=%d dense_col=%d stored_per_nnz=%.3f "
+             "bytes_per_nnz=%.2f",
+             f->ntiles, c[TILE_CSR], c[TILE_COO], c[TILE_ELL], c[TILE_HYB], c[TILE_DENSE], c[TILE_DNSROW],
+             c[TILE_DNSCOL], f->nnz > 0 ? (double)f->nvals / f->nnz : 0.0, f->nnz > 0 ? bytes / f->nnz : 0.0);
+}
+
+SPMVLAB_PLUGIN_DEFINE(tilespmv, "1.0.0", SPMVLAB_DTYPES_F64_F32,
+                      "TileSpMV: 16x16 tiles, each stored as CSR, COO, ELL, HYB, dense, dense rows or dense columns",
+                      "Y. Niu, Z. Lu, M. Dong, Z. Jin, W. Liu, G. Tan, TileSpMV: A Tiled Algorithm for Sparse "
+                      "Matrix-Vector Multiplication on GPUs, IPDPS 2021");
