@@ -145,6 +145,25 @@ int spmvlab_recipe_read(const char *path, spmvlab_csr *A, spmvlab_err *err);
 int spmvlab_set_materialize(const spmvlab_set *s, int index, char *path_out, size_t len,
                             spmvlab_err *err);
 
+/* ---- the tuning / held-out split ------------------------------------------ */
+
+/* Two thirds of the members of a set tune the automatic choices; one third
+ * is held out to validate them and is never fitted on. */
+typedef enum spmvlab_part {
+    SPMVLAB_PART_TUNE = 0,
+    SPMVLAB_PART_HELDOUT = 1
+} spmvlab_part;
+
+/* The part of a member, from a hash of its name alone (stable across sets
+ * and machines; about one name in three is held out). */
+spmvlab_part spmvlab_split_part(const char *name);
+/* "tune" or "heldout". */
+const char *spmvlab_part_name(spmvlab_part part);
+/* Reads "tune" or "heldout". Returns 0, or -1 with a sentence. */
+int spmvlab_part_parse(const char *text, spmvlab_part *out, spmvlab_err *err);
+/* Keeps only the entries of s in part, in file order. */
+void spmvlab_set_keep_part(spmvlab_set *s, spmvlab_part part);
+
 #ifdef __cplusplus
 }
 #endif
