@@ -5,8 +5,11 @@ Deterministic: running it again gives the same file. docs/corpus.md explains
 the grid and its calibration against the SuiteSparse collection.
 
 usage: tools/corpus-grid.py > sets/corpus.ini
+       tools/corpus-grid.py --quantiles   the grid's spread of rows, non-zeros,
+                                          non-zeros per row and rows/cols
 """
 import math
+import sys
 
 # Target non-zeros per size level: from 1e4 to 3e7, denser where the
 # collection is (docs/corpus.md); the top level only for the main families.
@@ -152,12 +155,84 @@ for shape, ratio in (("tall", 0.125), ("wide", 8.0)):
             member("clus-r%d-%s-%s" % (runs, shape, tag(s)), "clustered", n=n, k=24, runs=runs,
                    cols=max(64, int(n * ratio)), spread=max(256, int(n * ratio) // 32))
 
+header("wide matrices (rows / cols from 1/2 to 1/4, as the collection's linear programs)")
+for ratio in (2, 3, 4):
+    for k in (4, 16):
+        for s in MID + [2e6]:
+            n = rows_for(s, k)
+            member("wide%d-k%d-%s" % (ratio, k, tag(s)), "clustered", n=n, k=k, jitter="uniform",
+                   runs=max(1, k // 2), cols=n * ratio)
+for ratio in (2, 4):
+    for s in MID:
+        n = rows_for(s, 10)
+        member("wide%d-pl-%s" % (ratio, tag(s)), "powerlaw", n=n, k=10, alpha=2.2, cols=n * ratio)
+
 header("R-MAT graphs: heavy-tailed rows, many empty")
 for ef in (4, 16):
     for scale in (12, 14, 16, 18, 20, 21):
         member("rmat-s%d-ef%d" % (scale, ef), "rmat", scale=scale, edge_factor=ef)
 for scale in (13, 17, 20):
     member("rmat-s%d-ef8-und" % scale, "rmat", scale=scale, edge_factor=8, undirected=1)
+
+def planned_size(kind, p):
+    """(rows, cols, non-zeros) a member's parameters plan; R-MAT loses some
+    edges to repeats, the rest are within a few per cent of this."""
+    g = lambda k, d=0: float(p.get(k, d))
+    n = g("n")
+    cols = g("cols") or n
+    filled = n * (1 - g("empty"))
+    if kind == "uniform":
+        return n, cols, n * g("k")
+    if kind in ("clustered", "powerlaw"):
+        return n, cols, filled * g("k", 16)
+    if kind == "mixed":
+        sf, mf = g("short_frac"), g("medium_frac")
+        return n, cols, n * (sf * g("short_len") + mf * g("medium_len") + (1 - sf - mf) * g("long_len"))
+    if kind == "longrows":
+        return n, cols, n * g("k") + g("long_rows") * g("long_len")
+    if kind.startswith("stencil"):
+        dim, pts = (2, 5) if kind == "stencil2d5" else (3, int(kind[9:]))
+        return n ** dim, n ** dim, pts * n ** dim
+    if kind == "banded":
+        return n, n, n * (2 * g("bandwidth") + 1)
+    if kind == "blocks":
+        b = g("block_rows")
+        return b * g("r"), b * g("c"), b * g("r") * g("bpr") * g("c")
+    if kind == "blockmix":
+        return n, cols, n * g("bpr") * (g("c_min") + g("c_max")) / 2 * g("fill")
+    if kind == "rmat":
+        v = 2 ** g("scale")
+        return v, v, v * g("edge_factor") * (2 if g("undirected") else 1)
+    raise ValueError(kind)
+
+
+def quantiles():
+    members, cur = [], None
+    for line in "\n".join(out).split("\n"):
+        if line.startswith("["):
+            cur = {}
+            members.append(cur)
+        elif " = " in line and cur is not None:
+            k, v = line.split(" = ")
+            cur[k] = v
+    sizes = [planned_size(m.pop("gen"), m) for m in members]
+    ps = (0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95)
+    def q(v):
+        v = sorted(v)
+        return " | ".join("%.3g" % v[min(len(v) - 1, int(p * len(v)))] for p in ps)
+    print("| quantile | " + " | ".join("%g" % p for p in ps) + " |")
+    print("|---" * (len(ps) + 1) + "|")
+    print("| rows | %s |" % q([r for r, c, z in sizes]))
+    print("| non-zeros | %s |" % q([z for r, c, z in sizes]))
+    print("| non-zeros per row | %s |" % q([z / r for r, c, z in sizes]))
+    print("| rows / cols | %s |" % q([r / c for r, c, z in sizes]))
+    print("square %d, tall %d, wide %d of %d" % (sum(r == c for r, c, z in sizes),
+          sum(r > c for r, c, z in sizes), sum(r < c for r, c, z in sizes), len(sizes)))
+
+
+if sys.argv[1:] == ["--quantiles"]:
+    quantiles()
+    sys.exit(0)
 
 print("""; The corpus: %d generated matrices over row-length law (constant, uniform,
 ; power law with four exponents, mixed, very long rows, 0 - 90 %% empty rows),

@@ -105,7 +105,7 @@ static void print_choice(const char *path, const select_corpus *c, const select_
     printf("%s: %s (plugin %s%s%s)\n", path, in->instance, in->plugin, in->options[0] ? "; " : "",
            in->options);
     printf("  predicted %.3gx the baseline (geomean over %d of %d neighbours); chosen in %.2f ms"
-           " (features %.2f ms)\n",
+           " (of which loading and features %.2f ms)\n",
            ch->predicted, ch->covered, ch->k, ch->cost_ms + features_ms, features_ms);
     printf("  %-32s %8s %8s\n", "neighbour", "distance", "speedup");
     for (int j = 0; j < ch->k; j++) {

@@ -2,11 +2,13 @@
  * Matrix generators and benchmark sets.
  *
  * A generator builds a CSR matrix of a named structure (stencils, bands,
- * uniform random rows, R-MAT graphs, dense blocks, mixed and very long rows)
+ * uniform random rows, R-MAT graphs, dense blocks, mixed and very long rows,
+ * power-law rows, clustered columns, blocks of mixed sizes)
  * from "key=value" parameters. Output depends only on the kind and the
  * parameters: the random numbers come from a fixed xoshiro256** stream seeded
  * by `seed`, and values are exact multiples of 2^-20, so a seed gives the same
- * matrix, bit for bit, on every machine and compiler.
+ * matrix, bit for bit, on every machine and compiler (powerlaw's one pow()
+ * aside: sets/README.md).
  *
  * A set is an INI file listing matrices by generator or by path (sets/);
  * generated members are written on demand into the cache directory.
