@@ -122,13 +122,10 @@ int cmd_select(int argc, char **argv)
         free_paths(a.paths, a.npaths);
         return rc;
     }
-    run_rows rows = {0};
     select_corpus c = {0};
     spmvlab_err err;
     rc = EXIT_USAGE;
-    if (run_rows_read(a.results, &rows, NULL, &err) ||
-        select_corpus_from_rows(&rows, a.dtype, a.part, &c, &err) ||
-        select_corpus_features(&c, a.results, a.features, &err)) {
+    if (select_corpus_open(a.results, a.features, a.dtype, a.part, &c, &err)) {
         fprintf(stderr, "spmvlab select: %s.\n", err.msg);
         goto done;
     }
@@ -157,7 +154,6 @@ int cmd_select(int argc, char **argv)
     }
 done:
     select_corpus_free(&c);
-    run_rows_free(&rows);
     free_paths(a.paths, a.npaths);
     return rc;
 }

@@ -67,6 +67,13 @@ int select_corpus_from_rows(const run_rows *rows, const char *dtype, int only_pa
 int select_corpus_features(select_corpus *c, const char *results_path, const char *features_csv,
                            spmvlab_err *err);
 
+/* The whole preparation in one call, as `spmvlab select` and a `plugin =
+ * select` instance of `run` need it: reads results_path, keeps the rows of
+ * dtype (and of one part when only_part >= 0) and fills the features
+ * (features_csv may be NULL). Returns 0, or -1 with a sentence. */
+int select_corpus_open(const char *results_path, const char *features_csv, const char *dtype,
+                       int only_part, select_corpus *c, spmvlab_err *err);
+
 /* Sets every member's normalised coordinates from its features: each
  * log-feature centred on the corpus mean and divided by its spread. */
 void select_corpus_normalise(select_corpus *c);

@@ -190,3 +190,19 @@ int select_corpus_features(select_corpus *c, const char *results_path, const cha
         select_corpus_normalise(c);
     return rc;
 }
+
+int select_corpus_open(const char *results_path, const char *features_csv, const char *dtype,
+                       int only_part, select_corpus *c, spmvlab_err *err)
+{
+    run_rows rows = {0};
+    memset(c, 0, sizeof *c);
+    int rc = run_rows_read(results_path, &rows, NULL, err);
+    if (rc == 0)
+        rc = select_corpus_from_rows(&rows, dtype, only_part, c, err);
+    run_rows_free(&rows);
+    if (rc == 0 && select_corpus_features(c, results_path, features_csv, err)) {
+        select_corpus_free(c);
+        rc = -1;
+    }
+    return rc;
+}
