@@ -112,3 +112,6 @@ spmvlab_cli_test(select.no_rows_of_the_dtype
 spmvlab_cli_test(select.bad_k
   "spmvlab select: --k 0 is not a whole number in \\[1, 32\\]\\.\nexit status: 2"
   select --k 0 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.missing_matrix
+  "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
+  select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)

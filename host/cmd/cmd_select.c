@@ -138,7 +138,7 @@ int cmd_select(int argc, char **argv)
         double t0 = spmvlab_now_ms();
         if (load_matrix(a.paths[p], &A, &err)) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
-            rc = EXIT_FAILED;
+            rc = EXIT_USAGE; /* the others are still chosen for */
             continue;
         }
         int bad = spmvlab_features_of(&A, &f, &err);
