@@ -160,3 +160,33 @@ foreach(command run tune check merge report info gen cache list new-plugin)
     ${command} --no-such-option x.csv y.csv)
 endforeach()
 spmvlab_cli_test(exit.unknown_command_gives_2 "spmvlab: unknown command 'nosuch'[^\n]*\nexit status: 2\n$" nosuch)
+
+# Sets: the split, and the selector.
+set(cli_select ${CMAKE_CURRENT_SOURCE_DIR}/select)
+spmvlab_cli_test(gen.list_shows_the_part
+  "stencil2d5-s +heldout +stencil2d5 n=100[^\n]*\nstencil3d7-s +tune .*exit status: 0"
+  gen --list small)
+spmvlab_cli_test(gen.list_one_part
+  "^stencil2d5-s +heldout[^\n]*\nrmat-s +heldout.*exit status: 0"
+  gen --list small --part heldout)
+spmvlab_cli_test(gen.bad_part
+  "spmvlab gen: part 'held' is not tune or heldout\\.\nexit status: 2"
+  gen --list small --part held)
+spmvlab_cli_test(select.picks_from_the_nearest
+  "query-band\\.gen: dia \\(plugin dia; max_fill=3\\)\n  predicted 1\\.5x the baseline \\(geomean over 3 of 3 neighbours\\)[^\n]*\n[^\n]*\n  band-b .*exit status: 0"
+  select --k 3 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.no_results
+  "spmvlab select: no results file \\(--results FILE\\.csv\\)\\.\nexit status: 2"
+  select ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.missing_results
+  "spmvlab select: cannot open missing\\.csv: No such file or directory\\.\nexit status: 2"
+  select --results missing.csv ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.no_rows_of_the_dtype
+  "spmvlab select: no ok row of dtype f16 has a speedup over a baseline\\.\nexit status: 2"
+  select --dtype f16 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.bad_k
+  "spmvlab select: --k 0 is not a whole number in \\[1, 32\\]\\.\nexit status: 2"
+  select --k 0 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
+spmvlab_cli_test(select.missing_matrix
+  "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
+  select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)

@@ -26,7 +26,10 @@ static void usage(FILE *out, const spmvlab_gen_kind *only)
     }
     fprintf(out,
             "usage: spmvlab gen KIND [--KEY VALUE | --KEY=VALUE | KEY=VALUE]... -o FILE.mtx[.gz]\n"
-            "       spmvlab gen --set NAME|FILE.ini     generate a set's matrices into the cache\n"
+            "       spmvlab gen --set NAME|FILE.ini [--part tune|heldout]\n"
+            "                                    generate a set's matrices into the cache\n"
+            "       spmvlab gen --list NAME|FILE.ini [--part tune|heldout]\n"
+            "                                    list a set's members, each with its part of the split\n"
             "\n"
             "Writes a synthetic matrix; a seed gives the same matrix on every machine.\n"
             "Options: -o FILE (required; .gz compresses), --stats (row-length statistics).\n"
@@ -39,31 +42,66 @@ static void usage(FILE *out, const spmvlab_gen_kind *only)
             fprintf(out, "      --%-12s %-8s %s\n", o->key, o->def, o->help);
 }
 
-/* Generates (or finds) every matrix of a set; prints "name path". */
-static int gen_set(const char *name)
+/* Prints "name part what" for every member of a set, what being the
+ * generator description or the file. */
+static void list_set(const spmvlab_set *set)
 {
-    spmvlab_set set;
-    spmvlab_err err;
-    if (spmvlab_set_load(name, &set, &err)) {
-        fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
-        return EXIT_USAGE;
+    for (int i = 0; i < set->count; i++) {
+        const spmvlab_set_entry *e = &set->entries[i];
+        char what[SPMVLAB_PATH_LEN];
+        spmvlab_err err;
+        if (!e->kind[0] || spmvlab_gen_describe(e->kind, &e->params, what, sizeof what, &err))
+            snprintf(what, sizeof what, "%s", e->kind[0] ? e->kind : e->path);
+        printf("%-32s %-8s %s\n", e->name, spmvlab_part_name(spmvlab_split_part(e->name)), what);
     }
+}
+
+/* Generates (or finds) every matrix of a set; prints "name path". */
+static int materialize_set(const spmvlab_set *set)
+{
     int rc = EXIT_OK;
-    for (int i = 0; i < set.count; i++) {
+    spmvlab_err err;
+    for (int i = 0; i < set->count; i++) {
         char path[4096];
         double t0 = spmvlab_now_ms();
-        int st = spmvlab_set_materialize(&set, i, path, sizeof path, &err);
+        int st = spmvlab_set_materialize(set, i, path, sizeof path, &err);
         if (st < 0) {
             fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
             rc = EXIT_FAILED;
         } else if (st > 0) {
             fprintf(stderr, "spmvlab gen: skipped: %s.\n", err.msg);
         } else {
-            printf("%-24s %s (%.1f s)\n", set.entries[i].name, path,
+            printf("%-24s %s (%.1f s)\n", set->entries[i].name, path,
                    (spmvlab_now_ms() - t0) / 1000);
             fflush(stdout);
         }
     }
+    return rc;
+}
+
+/* gen --set NAME or gen --list NAME, each with an optional --part P. */
+static int gen_set(int argc, char **argv)
+{
+    spmvlab_set set;
+    spmvlab_err err;
+    spmvlab_part part = SPMVLAB_PART_TUNE;
+    int with_part = argc == 5 && strcmp(argv[3], "--part") == 0;
+    if (argc != 3 && !with_part) {
+        fprintf(stderr, "spmvlab gen: %s takes one set name or file, then optionally --part tune|heldout.\n",
+                argv[1]);
+        return EXIT_USAGE;
+    }
+    if ((with_part && spmvlab_part_parse(argv[4], &part, &err)) || spmvlab_set_load(argv[2], &set, &err)) {
+        fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    if (with_part)
+        spmvlab_set_keep_part(&set, part);
+    int rc = EXIT_OK;
+    if (strcmp(argv[1], "--list") == 0)
+        list_set(&set);
+    else
+        rc = materialize_set(&set);
     spmvlab_set_free(&set);
     return rc;
 }
@@ -74,13 +112,8 @@ int cmd_gen(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout, NULL);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
-    if (strcmp(argv[1], "--set") == 0) {
-        if (argc != 3) {
-            fprintf(stderr, "spmvlab gen: --set takes one set name or file.\n");
-            return EXIT_USAGE;
-        }
-        return gen_set(argv[2]);
-    }
+    if (strcmp(argv[1], "--set") == 0 || strcmp(argv[1], "--list") == 0)
+        return gen_set(argc, argv);
     const char *kind = argv[1], *out = NULL;
     const spmvlab_gen_kind *k = spmvlab_gen_kind_find(kind);
     spmvlab_gen_params p;

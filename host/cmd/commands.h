@@ -12,6 +12,7 @@ int cmd_report(int argc, char **argv);
 int cmd_new_plugin(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 
 /* The exit code rule every command follows (README.md, "Exit codes"). A
  * plugin's clean refusal (limit, unsupported, invalid-option, oom) is not a

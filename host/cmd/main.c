@@ -21,6 +21,7 @@ static const struct command {
     {"tune", cmd_tune, "pick the fastest option combination per matrix (sweeps)"},
     {"report", cmd_report, "summary and plots of a results CSV"},
     {"new-plugin", cmd_new_plugin, "write a working plugin to start a new format from"},
+    {"select", cmd_select, "recommend a plugin and options per matrix from a corpus's results"},
     {"merge", cmd_merge, "merge the result CSVs of shards into one, with its summary"},
     {"cache", cmd_cache, "list or clear the binary matrix cache"},
 };

@@ -2,11 +2,13 @@
  * Matrix generators and benchmark sets.
  *
  * A generator builds a CSR matrix of a named structure (stencils, bands,
- * uniform random rows, R-MAT graphs, dense blocks, mixed and very long rows)
+ * uniform random rows, R-MAT graphs, dense blocks, mixed and very long rows,
+ * power-law rows, clustered columns, blocks of mixed sizes)
  * from "key=value" parameters. Output depends only on the kind and the
  * parameters: the random numbers come from a fixed xoshiro256** stream seeded
  * by `seed`, and values are exact multiples of 2^-20, so a seed gives the same
- * matrix, bit for bit, on every machine and compiler.
+ * matrix, bit for bit, on every machine and compiler (powerlaw's one pow()
+ * aside: sets/README.md).
  *
  * A set is an INI file listing matrices by generator or by path (sets/);
  * generated members are written on demand into the cache directory.
@@ -144,6 +146,25 @@ int spmvlab_recipe_read(const char *path, spmvlab_csr *A, spmvlab_err *err);
 
 int spmvlab_set_materialize(const spmvlab_set *s, int index, char *path_out, size_t len,
                             spmvlab_err *err);
+
+/* ---- the tuning / held-out split ------------------------------------------ */
+
+/* Two thirds of the members of a set tune the automatic choices; one third
+ * is held out to validate them and is never fitted on. */
+typedef enum spmvlab_part {
+    SPMVLAB_PART_TUNE = 0,
+    SPMVLAB_PART_HELDOUT = 1
+} spmvlab_part;
+
+/* The part of a member, from a hash of its name alone (stable across sets
+ * and machines; about one name in three is held out). */
+spmvlab_part spmvlab_split_part(const char *name);
+/* "tune" or "heldout". */
+const char *spmvlab_part_name(spmvlab_part part);
+/* Reads "tune" or "heldout". Returns 0, or -1 with a sentence. */
+int spmvlab_part_parse(const char *text, spmvlab_part *out, spmvlab_err *err);
+/* Keeps only the entries of s in part, in file order. */
+void spmvlab_set_keep_part(spmvlab_set *s, spmvlab_part part);
 
 #ifdef __cplusplus
 }

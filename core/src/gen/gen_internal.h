@@ -118,9 +118,27 @@ int gen_ends_with(const char *s, const char *suffix);
 int gen_set_resolve_paths(spmvlab_set *s, const char *file, const char *root, spmvlab_err *err);
 int gen_set_expand_folders(spmvlab_set *s, const char *file, const unsigned char *is_dir, spmvlab_err *err);
 
+/* Marks round(frac * n) rows, at random positions, in empty[0..n) (1:
+ * empty). Returns 0, or -1 with a sentence naming kind. */
+int gen_pick_empty(gen_rng *r, int32_t n, double frac, unsigned char *empty, const char *kind,
+                   spmvlab_err *err);
+
+/* The columns a row may draw from: all of them (spread 0), or 2*spread + 1
+ * around the row's place on the diagonal (row * cols / rows), widened to
+ * need and kept inside the matrix. */
+typedef struct gen_window {
+    int32_t lo, width;
+} gen_window;
+gen_window gen_row_window(int32_t row, int32_t rows, int32_t cols, int64_t spread, int32_t need);
+
+/* Writes len sorted distinct columns of window w into out as `runs`
+ * contiguous runs (lengths differing by at most one) at random,
+ * non-overlapping places; gap holds runs ints of scratch. len <= w.width. */
+void gen_place_runs(gen_rng *r, gen_window w, int32_t len, int32_t runs, int32_t *gap, int32_t *out);
+
 /* The kinds, defined in their gen_<family>.c files. */
 extern const spmvlab_gen_kind gen_kind_stencil2d5, gen_kind_stencil3d7, gen_kind_stencil3d27,
     gen_kind_banded, gen_kind_uniform, gen_kind_rmat, gen_kind_blocks, gen_kind_mixed,
-    gen_kind_longrows, gen_kind_vblocks;
+    gen_kind_longrows, gen_kind_vblocks, gen_kind_powerlaw, gen_kind_clustered, gen_kind_blockmix;
 
 #endif

@@ -15,6 +15,7 @@ static const spmvlab_gen_kind *const kinds[] = {
     &gen_kind_banded,     &gen_kind_uniform,    &gen_kind_rmat,
     &gen_kind_blocks,     &gen_kind_mixed,      &gen_kind_longrows,
     &gen_kind_vblocks,
+    &gen_kind_powerlaw,   &gen_kind_clustered,  &gen_kind_blockmix,
 };
 #define KIND_COUNT ((int)(sizeof kinds / sizeof *kinds))
 
