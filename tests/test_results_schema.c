@@ -20,7 +20,8 @@ static const char *expected_columns =
     "single_p90,batch_ms,batch_p10,batch_p90,batch_launches,batch_method,reps,gflops,gbs,peak_frac,baseline,speedup,"
     "speedup_lo,speedup_hi,outcome,min_bytes,device_bytes,bytes_per_nnz,csr_bytes,rel_csr,convert_ms,convert_spmvs,"
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
-    "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command";
+    "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
+    "bound_us,bound_kind,bound_frac";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {

@@ -49,6 +49,10 @@ typedef struct run_row {
     double peak_gbs, l2_bytes;
     char device[128], cc[8], driver[48], cuda_runtime[16], commit[48], version[16], date[32];
     char command[2048];
+    /* how close to the limit (bound.h); empty without a GPU or a time */
+    double bound_us;         /* the least time the cell's bytes, gathers and launch allow, us */
+    char bound_kind[8];      /* dram, l2, gather or launch: the limit that binds */
+    double bound_frac;       /* bound_us / time: 1 at the bound */
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;
