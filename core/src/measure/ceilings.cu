@@ -102,7 +102,7 @@ bool measure_l2_stream(Session &se, const spmvlab_device *d, int blocks, double 
 {
     size_t bytes = std::max<size_t>(d->l2_bytes / 4, 1u << 20); // a quarter of L2: resident with room to spare
     size_t n2 = bytes / sizeof(double2);
-    const int passes = 50;
+    const int passes = 200; // enough passes that one launch lasts far longer than its overhead
     double2 *a = nullptr;
     if (!se.ok(cudaMalloc(&a, n2 * sizeof(double2)), "cudaMalloc"))
         return false;
