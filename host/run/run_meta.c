@@ -196,12 +196,13 @@ void run_meta_to_row(const run_meta *m, run_row *r)
 void run_meta_write(const run_meta *m, int fd)
 {
     dprintf(fd, "meta gpu %d\nmeta device %s\nmeta cc %s\nmeta l2 %.17g\nmeta mem %.17g\nmeta sm %.17g\n"
-                "meta driver %s\nmeta peak %.17g\nmeta peak_median %.17g\nmeta peak_source %s\nmeta end\n",
+                "meta driver %s\nmeta peak %.17g\nmeta peak_median %.17g\nmeta peak_source %s\n",
             m->gpu, m->device, m->cc, m->l2_bytes, m->mem_bytes, m->sm_count, m->driver, m->peak_gbs,
             m->peak_median_gbs, m->peak_source);
     const spmvlab_ceilings *c = &m->ceilings;
     dprintf(fd, "meta ceilings %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", c->dram_gbs, c->l2_gbs,
             c->gather_l2_gps, c->gather_dram_gps, c->launch_us, c->replay_us, c->l2_bytes);
+    dprintf(fd, "meta ceilings_key %s\nmeta ceilings_source %s\nmeta end\n", c->key, c->source);
 }
 
 int run_meta_read(run_meta *m, const char *text)
@@ -246,7 +247,11 @@ int run_meta_read(run_meta *m, const char *text)
             if (sscanf(val, "%lf %lf %lf %lf %lf %lf %lf", &c->dram_gbs, &c->l2_gbs, &c->gather_l2_gps,
                        &c->gather_dram_gps, &c->launch_us, &c->replay_us, &c->l2_bytes) != 7)
                 spmvlab_ceilings_clear(c);
-        } else if (strcmp(key, "end") == 0)
+        } else if (strcmp(key, "ceilings_key") == 0)
+            snprintf(m->ceilings.key, sizeof m->ceilings.key, "%s", val);
+        else if (strcmp(key, "ceilings_source") == 0)
+            snprintf(m->ceilings.source, sizeof m->ceilings.source, "%s", val);
+        else if (strcmp(key, "end") == 0)
             seen_end = 1;
     }
     return seen_end ? 0 : -1;
