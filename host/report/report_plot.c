@@ -258,7 +258,7 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
                          "set ylabel 'GFLOP/s'\nset logscale x 10\nset yrange [0:*]\nplot ",
                          title, v->dtype);
     for (int k = 0; k < v->ni && u < sizeof body; k++)
-        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' index %d using 1:2 with linespoints pt 7 ps 0.8 title '%s'",
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' index %d using 1:2 with linespoints ps 0.8 title '%s'",
                               k ? ", \\\n  " : "", gfl, k, v->inst[k]);
     gp_outputs(f, dir, "gflops", v->dtype, body);
     fputs("unset logscale\nset autoscale\n", f);
@@ -277,7 +277,7 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
         if (!strcmp(v->inst[k], baseline))
             continue; /* its own speedup is 1 by definition */
         int c = 3 + 3 * k;
-        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using ($1+%g):%d:%d:%d%s with yerrorbars pt 7 ps 0.7 title '%s'",
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using ($1+%g):%d:%d:%d%s with yerrorbars ps 0.7 title '%s'",
                               j ? ", \\\n  " : "", spd, (j - (shown - 1) / 2.0) * w, c, c + 1, c + 2,
                               j ? "" : ":xtic(2)", v->inst[k]);
         j++;
