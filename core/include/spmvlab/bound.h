@@ -51,8 +51,10 @@ typedef struct spmvlab_bound_work {
 
 typedef struct spmvlab_bound {
     double us;                /* the largest of the three, microseconds */
-    double stream_us, gather_us, launch_us;
-    spmvlab_bound_kind kind;
+    double stream_us;         /* stream_bytes over the DRAM or L2 rate, microseconds */
+    double gather_us;         /* sectors over the gather rate, microseconds */
+    double launch_us;         /* the floor of one call, microseconds */
+    spmvlab_bound_kind kind;  /* which of the three is us */
 } spmvlab_bound;
 
 /* The bound of work under ceilings c. Returns 0, or -1 when a ceiling it
