@@ -48,6 +48,13 @@ set_tests_properties(cli.info.device_without_gpu PROPERTIES LABELS cpu ENVIRONME
 add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --device WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu
   PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
+# On a GPU every timed row carries its bound (the last three columns).
+add_test(NAME cli.run.bound_columns
+  COMMAND sh -c "\"$0\" run -p csr --reps 10 -o bound.csv \"$1\" > /dev/null && tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-1) \" frac=\" $NF}'"
+          $<TARGET_FILE:spmvlab> ${cli_data}/bcsstk16.mtx.gz
+  WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu
+  PASS_REGULAR_EXPRESSION "kind=(dram|l2|gather|launch) frac=[0-9]")
 spmvlab_cli_test(info.reorder_unknown
   "spmvlab info: unknown ordering \"metis\" \\(choose none, rcm or degree\\)\\.\nexit status: 2"
   info --reorder rcm,metis ${cli_data}/1138_bus.mtx.gz)
