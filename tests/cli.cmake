@@ -40,6 +40,30 @@ add_test(NAME cli.info.truncated_gzip
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.info.truncated_gzip PROPERTIES LABELS cpu ENVIRONMENT SPMVLAB_NO_CACHE=1
   PASS_REGULAR_EXPRESSION "truncated\\.mtx\\.gz line [0-9]+: the gzip stream is truncated[^\n]*\nexit status: 2")
+# The device ceilings and orderings (info --device, info --reorder).
+add_test(NAME cli.info.device_without_gpu COMMAND sh -c "\"$@\"; echo \"exit status: $?\"" cli
+         $<TARGET_FILE:spmvlab> info --device WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.info.device_without_gpu PROPERTIES LABELS cpu ENVIRONMENT "CUDA_VISIBLE_DEVICES="
+  PASS_REGULAR_EXPRESSION "^spmvlab info: no GPU: device ceilings need a CUDA device\\.\nexit status: 77\n$")
+add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --device WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu
+  PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
+# On a GPU every timed row carries its bound (the last three columns).
+add_test(NAME cli.run.bound_columns
+  COMMAND sh -c "\"$0\" run -p csr --reps 10 -o bound.csv \"$1\" > /dev/null && tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-1) \" frac=\" $NF}'"
+          $<TARGET_FILE:spmvlab> ${cli_data}/bcsstk16.mtx.gz
+  WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu
+  PASS_REGULAR_EXPRESSION "kind=(dram|l2|gather|launch) frac=[0-9]")
+spmvlab_cli_test(info.reorder_unknown
+  "spmvlab info: unknown ordering \"metis\" \\(choose none, rcm or degree\\)\\.\nexit status: 2"
+  info --reorder rcm,metis ${cli_data}/1138_bus.mtx.gz)
+spmvlab_cli_test(info.reorder_rectangular
+  "spmvlab info: lp_e226: reverse Cuthill-McKee needs a square matrix, not 223 x 472\\.\n(matrix [^\n]*\n)?exit status: 2"
+  info --reorder rcm ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(info.reorder_table
+  "matrix +ordering +bandwidth +sectors_f64 +sectors_f32 +order_ms\n1138_bus +none [^\n]*\n1138_bus +rcm [^\n]*\n1138_bus +degree [^\n]*\nexit status: 0"
+  info --reorder none,rcm,degree ${cli_data}/1138_bus.mtx.gz)
 spmvlab_cli_test(run.missing_matrix "matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   run -p csr missing.mtx)
 spmvlab_cli_test(run.malformed_matrix

@@ -21,7 +21,8 @@ static const char *expected_columns =
     "speedup_lo,speedup_hi,outcome,min_bytes,device_bytes,bytes_per_nnz,csr_bytes,rel_csr,convert_ms,convert_spmvs,"
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
     "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
-    "plugin_file,plugin_version,plugin_hash";
+    "plugin_file,plugin_version,plugin_hash,"
+    "bound_us,bound_kind,bound_frac";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {
@@ -54,6 +55,8 @@ static void csv_has_every_column_and_consistent_numbers(void)
         TEST_CHECK(!strcmp(cell(&c, r, "instance"), "csr") && !strcmp(cell(&c, r, "dtype"), "f64"));
         TEST_CHECK(!strcmp(cell(&c, r, "timing"), "none") && !strcmp(cell(&c, r, "device"), "cpu"));
         TEST_CHECK(isnan(num(&c, r, "ms")) && isnan(num(&c, r, "speedup")) && isnan(num(&c, r, "gflops")));
+        /* no GPU, no ceilings, no time: the bound columns stay blank */
+        TEST_CHECK(!cell(&c, r, "bound_us")[0] && !cell(&c, r, "bound_kind")[0] && !cell(&c, r, "bound_frac")[0]);
         double rows = num(&c, r, "rows"), cols = num(&c, r, "cols"), nnz = num(&c, r, "nnz");
         TEST_CHECK(nnz > 0);
         TEST_CHECK(num(&c, r, "min_bytes") == nnz * 12 + (rows + 1) * 4 + cols * 8 + rows * 8);

@@ -24,12 +24,20 @@ int cmd_info(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         printf("usage: spmvlab info INPUT...\n"
+               "       spmvlab info --device [--remeasure]\n"
+               "       spmvlab info --reorder none,rcm,degree INPUT...\n"
                "INPUT: a .mtx or .mtx.gz file, a SuiteSparse archive Name.tar.gz, a folder of them\n"
                "(also ssget's Group/Name/ layout) or a list file (.txt or .list), as for run.\n"
                "Prints rows, columns, stored non-zeros (after symmetric expansion), symmetry and\n"
-               "row-length statistics: min, mean, max, standard deviation, empty rows.\n");
+               "row-length statistics: min, mean, max, standard deviation, empty rows.\n"
+               "--device: the device ceilings behind the bound columns (cached per device).\n"
+               "--reorder: bandwidth and x-gather sectors of each ordering of each matrix.\n");
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
+    if (strcmp(argv[1], "--device") == 0)
+        return cmd_info_device(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--reorder") == 0)
+        return cmd_info_reorder(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-') {
             fprintf(stderr, "spmvlab info: unknown option '%s'; see spmvlab info --help.\n", argv[i]);

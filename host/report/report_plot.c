@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "report_plot.h"
+#include "report_plot_view.h"
 #include "spmvlab/stats.h"
 
 #define PROFILE_POINTS 200
@@ -32,10 +33,9 @@ int report_find_gnuplot(char *out, size_t len)
     return -1;
 }
 
-static int ok_time(const run_row *r) { return strcmp(r->status, "ok") == 0 && r->ms > 0 && !isinf(r->ms); }
+int ok_time(const run_row *r) { return strcmp(r->status, "ok") == 0 && r->ms > 0 && !isinf(r->ms); }
 
-/* Writes s as a gnuplot single-quoted string. */
-static void gp_quote(FILE *f, const char *s)
+void gp_quote(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) {
@@ -45,17 +45,6 @@ static void gp_quote(FILE *f, const char *s)
     }
     fputc('\'', f);
 }
-
-/* Instances and matrices of one dtype, and the latest row of each cell. */
-typedef struct dt_view {
-    const char *dtype;
-    const char **inst;
-    int ni;
-    const char **mat;
-    double *nnz;
-    int nm;
-    const run_row **cell; /* nm x ni, NULL where none */
-} dt_view;
 
 static int view_build(dt_view *v, const run_rows *rows, const run_summary *sum, const char *dtype)
 {
@@ -112,7 +101,7 @@ static void view_free(dt_view *v)
     free(v->cell);
 }
 
-static FILE *open_in(const char *dir, const char *name, const char *dtype, const char *ext, char *path, size_t len,
+FILE *open_in(const char *dir, const char *name, const char *dtype, const char *ext, char *path, size_t len,
                      spmvlab_err *err)
 {
     snprintf(path, len, "%s/%s-%s.%s", dir, name, dtype, ext);
@@ -212,17 +201,26 @@ static int write_speedup(const dt_view *v, const char *dir, char *path, size_t l
     return 0;
 }
 
-/* The two terminals: each plot is drawn once as SVG and once as PNG. */
-static void gp_outputs(FILE *f, const char *dir, const char *name, const char *dtype, const char *body)
+void gp_outputs(FILE *f, const char *dir, const char *name, const char *dtype, const char *body)
+{
+    gp_outputs_sized(f, dir, name, dtype, body, 1000, 640);
+}
+
+void gp_outputs_sized(FILE *f, const char *dir, const char *name, const char *dtype, const char *body, int width,
+                      int height)
 {
     static const char *terms[] = {"svg", "png"};
     for (int t = 0; t < 2; t++) {
+        /* noenhanced on the terminal itself: set terminal resets termoption,
+         * and enhanced text would read lp_e226 as a subscript */
         if (t == 0)
-            fputs("set terminal svg size 1000,640 dynamic font 'sans,12' background rgb 'white'\n", f);
+            fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' background rgb 'white'\n", width,
+                    height);
         else
-            fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1000,640 font 'sans,10' "
-                  "background rgb 'white' } else { set terminal png size 1000,640 }\n",
-                  f);
+            fprintf(f,
+                    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size %d,%d noenhanced "
+                    "font 'sans,10' background rgb 'white' } else { set terminal png size %d,%d noenhanced }\n",
+                    width, height, width, height);
         char out[4400];
         snprintf(out, sizeof out, "%s/%s-%s.%s", dir, name, dtype, terms[t]);
         fputs("set output ", f);
@@ -242,6 +240,7 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
     fprintf(f, "# gnuplot script written by spmvlab report; run: gnuplot %s\nset encoding utf8\nset termoption noenhanced\n"
                "set grid\nset key outside right top\n",
             path);
+    gp_linetypes(f);
     /* performance profile */
     u = (size_t)snprintf(body, sizeof body,
                          "set title '%s: performance profile (%s)'\nset xlabel 'tau (time / fastest time)'\n"
@@ -259,7 +258,7 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
                          "set ylabel 'GFLOP/s'\nset logscale x 10\nset yrange [0:*]\nplot ",
                          title, v->dtype);
     for (int k = 0; k < v->ni && u < sizeof body; k++)
-        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' index %d using 1:2 with linespoints pt 7 ps 0.8 title '%s'",
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' index %d using 1:2 with linespoints ps 0.8 title '%s'",
                               k ? ", \\\n  " : "", gfl, k, v->inst[k]);
     gp_outputs(f, dir, "gflops", v->dtype, body);
     fputs("unset logscale\nset autoscale\n", f);
@@ -278,7 +277,7 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
         if (!strcmp(v->inst[k], baseline))
             continue; /* its own speedup is 1 by definition */
         int c = 3 + 3 * k;
-        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using ($1+%g):%d:%d:%d%s with yerrorbars pt 7 ps 0.7 title '%s'",
+        u += (size_t)snprintf(body + u, sizeof body - u, "%s'%s' using ($1+%g):%d:%d:%d%s with yerrorbars ps 0.7 title '%s'",
                               j ? ", \\\n  " : "", spd, (j - (shown - 1) / 2.0) * w, c, c + 1, c + 2,
                               j ? "" : ":xtic(2)", v->inst[k]);
         j++;
@@ -287,6 +286,8 @@ static int write_script(const dt_view *v, const char *dir, const char *title, co
         u += (size_t)snprintf(body + u, sizeof body - u, "1 notitle");
     gp_outputs(f, dir, "speedup", v->dtype, body);
     fputs("unset arrow 1\n", f);
+    write_heatmap_plot(f, v, dir, title, baseline);
+    write_bound_plot(f, v, dir, title);
     int bad = ferror(f);
     if (fclose(f) || bad)
         return spmvlab_errf(err, "writing %s failed", path), -1;
@@ -335,7 +336,8 @@ int report_plots(const run_rows *rows, const run_summary *sum, const char *dir, 
         char prof[4400], gfl[4400], spd[4400], gp[4400];
         double tau_max = 2;
         int rc = write_profile(&v, dir, prof, sizeof prof, &tau_max, err) || write_gflops(&v, dir, gfl, sizeof gfl, err) ||
-                 write_speedup(&v, dir, spd, sizeof spd, err) ||
+                 write_speedup(&v, dir, spd, sizeof spd, err) || write_heatmap_data(&v, dir, err) ||
+                 write_bound_data(&v, dir, err) ||
                  write_script(&v, dir, title[0] ? title : "spmvlab", sum->baseline, tau_max, prof, gfl, spd, gp,
                               sizeof gp, err);
         view_free(&v);
@@ -344,7 +346,7 @@ int report_plots(const run_rows *rows, const run_summary *sum, const char *dir, 
         if (gnuplot) {
             if (run_gnuplot(gnuplot, gp, err))
                 return -1;
-            images += 6;
+            images += 10;
         }
     }
     return images;

@@ -115,6 +115,16 @@ void json_meta(FILE *f, const run_meta *m, const char *indent)
     json_number(f, m->peak_median_gbs);
     fprintf(f, ",\n%s  \"peak_source\": ", indent);
     json_string(f, m->peak_source);
+    const spmvlab_ceilings *c = &m->ceilings; /* what the bound columns were computed with */
+    const double rate[] = {c->dram_gbs, c->l2_gbs, c->gather_l2_gps, c->gather_dram_gps, c->launch_us, c->replay_us};
+    const char *rate_name[] = {"dram_gbs", "l2_gbs", "gather_l2_gps", "gather_dram_gps", "launch_us", "replay_us"};
+    fprintf(f, ",\n%s  \"ceilings\": {\"key\": ", indent);
+    json_string(f, c->key);
+    for (int i = 0; i < 6; i++) {
+        fprintf(f, ", \"%s\": ", rate_name[i]);
+        json_number(f, rate[i]);
+    }
+    fprintf(f, "}");
     fprintf(f, ",\n%s  \"commit\": ", indent);
     json_string(f, m->commit);
     fprintf(f, ",\n%s  \"version\": ", indent);
@@ -165,6 +175,11 @@ void table_header(FILE *f, const run_meta *m, const char *timing)
             fprintf(f, "peak bandwidth: unknown (%s); %%peak stays empty\n", m->peak_source);
         else
             fprintf(f, "peak bandwidth: %.0f GB/s (%s)\n", m->peak_gbs, m->peak_source);
+        if (isnan(m->ceilings.dram_gbs))
+            fprintf(f, "device ceilings: unknown; the bound columns stay empty\n");
+        else
+            fprintf(f, "device ceilings (%s): gathers %.1f G/s from L2, %.1f G/s from DRAM; replay floor %.2f us\n",
+                    m->ceilings.source, m->ceilings.gather_l2_gps, m->ceilings.gather_dram_gps, m->ceilings.replay_us);
         fprintf(f, "ms: %s; 1x ms: single launches, host launch cost included. Medians over rounds.\n",
                 strcmp(timing, "single") == 0 ? "single launches (primary timing)"
                                                : "back-to-back launches (graph replay), the primary timing");

@@ -37,7 +37,7 @@ static const run_column columns[] = {
     I("reps", reps, "rounds measured; each round gives one single and one back-to-back sample"),
     N("gflops", gflops, "2 x nnz / ms, GFLOP/s"),
     N("gbs", gbs, "min_bytes / ms, effective GB/s (1e9 bytes/s)"),
-    N("peak_frac", peak_frac, "gbs / peak_gbs: fraction of the measured device bandwidth"),
+    N("peak_frac", peak_frac, "gbs / peak_gbs: effective bandwidth by CSR bytes over the triad rate; ignores the format's own bytes and exceeds 1 when data sit in L2 (bound_frac says how close to the limit)"),
     S("baseline", baseline, "instance the speedup is relative to"),
     N("speedup", speedup, "median baseline time / median time (> 1: faster than the baseline)"),
     N("speedup_lo", speedup_lo, "lower bound of the 95% bootstrap interval of speedup (rounds resampled)"),
@@ -77,6 +77,9 @@ static const run_column columns[] = {
     S("plugin_file", plugin_file, "the plugin's shared object that ran"),
     S("plugin_version", plugin_version, "the plugin's own version (its descriptor's version field)"),
     S("plugin_hash", plugin_hash, "FNV-1a 64 of the plugin's shared object, 16 hex digits: tells two builds apart"),
+    N("bound_us", bound_us, "least time per SpMV the device ceilings allow: the largest of the format's bytes plus x and y over the DRAM (or L2) rate, the x-gather sectors over the gather rate, and the launch floor, us; empty without a GPU"),
+    S("bound_kind", bound_kind, "the limit that binds: dram, l2 (every byte fits in L2), gather or launch; empty without a GPU"),
+    N("bound_frac", bound_frac, "bound_us / time of the primary timing: 1 at the bound, lower is further from it; empty without a GPU"),
 };
 
 int run_column_count(void) { return (int)(sizeof columns / sizeof *columns); }

@@ -51,6 +51,10 @@ typedef struct run_row {
     char command[2048];
     /* which plugin build ran (a --plugin-dir one is told apart from the in-tree one) */
     char plugin_file[1024], plugin_version[32], plugin_hash[20];
+    /* how close to the limit (bound.h); empty without a GPU or a time */
+    double bound_us;         /* the least time the cell's bytes, gathers and launch allow, us */
+    char bound_kind[8];      /* dram, l2, gather or launch: the limit that binds */
+    double bound_frac;       /* bound_us / time: 1 at the bound */
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run_engine.h"
+#include "run_bound.h"
 #include "run_status.h"
 #include "spmvlab/stats.h"
 
@@ -70,6 +71,7 @@ static void finish_timing(run_group *g, run_member *mb)
         r->gbs = r->min_bytes / sec / 1e9;
         r->peak_frac = r->gbs / r->peak_gbs;
         r->convert_spmvs = r->convert_ms / r->ms;
+        run_row_bound(r, g->A, spmvlab_dtype_size(g->dtype), &g->meta->ceilings, single);
     }
     r->single_samples = mb->single;
     r->batch_samples = mb->batch;

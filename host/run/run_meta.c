@@ -64,6 +64,7 @@ void run_meta_init(run_meta *m, const char *command)
     snprintf(m->device, sizeof m->device, "cpu");
     m->l2_bytes = m->mem_bytes = m->sm_count = NAN;
     m->peak_gbs = m->peak_median_gbs = NAN;
+    spmvlab_ceilings_clear(&m->ceilings);
     snprintf(m->peak_source, sizeof m->peak_source, "no GPU");
     snprintf(m->version, sizeof m->version, "%s", SPMVLAB_VERSION);
     snprintf(m->command, sizeof m->command, "%s", command);
@@ -146,6 +147,8 @@ int run_meta_peak(run_meta *m, spmvlab_runtime *rt)
     spmvlab_triad_result tr;
     spmvlab_err err;
     char path[4400];
+    if (spmvlab_ceilings_get(rt, 0, &m->ceilings, &err))
+        spmvlab_ceilings_clear(&m->ceilings); /* the bound columns stay empty */
     if (spmvlab_triad(rt, 0, 20, &tr, &err) == 0) {
         m->peak_gbs = tr.best_gbs;
         m->peak_median_gbs = tr.median_gbs;
@@ -193,9 +196,13 @@ void run_meta_to_row(const run_meta *m, run_row *r)
 void run_meta_write(const run_meta *m, int fd)
 {
     dprintf(fd, "meta gpu %d\nmeta device %s\nmeta cc %s\nmeta l2 %.17g\nmeta mem %.17g\nmeta sm %.17g\n"
-                "meta driver %s\nmeta peak %.17g\nmeta peak_median %.17g\nmeta peak_source %s\nmeta end\n",
+                "meta driver %s\nmeta peak %.17g\nmeta peak_median %.17g\nmeta peak_source %s\n",
             m->gpu, m->device, m->cc, m->l2_bytes, m->mem_bytes, m->sm_count, m->driver, m->peak_gbs,
             m->peak_median_gbs, m->peak_source);
+    const spmvlab_ceilings *c = &m->ceilings;
+    dprintf(fd, "meta ceilings %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", c->dram_gbs, c->l2_gbs,
+            c->gather_l2_gps, c->gather_dram_gps, c->launch_us, c->replay_us, c->l2_bytes);
+    dprintf(fd, "meta ceilings_key %s\nmeta ceilings_source %s\nmeta end\n", c->key, c->source);
 }
 
 int run_meta_read(run_meta *m, const char *text)
@@ -235,6 +242,15 @@ int run_meta_read(run_meta *m, const char *text)
             m->peak_median_gbs = strtod(val, NULL);
         else if (strcmp(key, "peak_source") == 0)
             snprintf(m->peak_source, sizeof m->peak_source, "%s", val);
+        else if (strcmp(key, "ceilings") == 0) {
+            spmvlab_ceilings *c = &m->ceilings;
+            if (sscanf(val, "%lf %lf %lf %lf %lf %lf %lf", &c->dram_gbs, &c->l2_gbs, &c->gather_l2_gps,
+                       &c->gather_dram_gps, &c->launch_us, &c->replay_us, &c->l2_bytes) != 7)
+                spmvlab_ceilings_clear(c);
+        } else if (strcmp(key, "ceilings_key") == 0)
+            snprintf(m->ceilings.key, sizeof m->ceilings.key, "%s", val);
+        else if (strcmp(key, "ceilings_source") == 0)
+            snprintf(m->ceilings.source, sizeof m->ceilings.source, "%s", val);
         else if (strcmp(key, "end") == 0)
             seen_end = 1;
     }

@@ -6,6 +6,7 @@
 #define SPMVLAB_HOST_RUN_META_H
 
 #include "run_row.h"
+#include "spmvlab/ceilings.h"
 #include "spmvlab/core.h"
 
 typedef struct run_meta {
@@ -24,6 +25,7 @@ typedef struct run_meta {
     double peak_gbs;         /* triad bandwidth (best repetition), NaN when unknown */
     double peak_median_gbs;
     char peak_source[64];    /* "measured", "cached (...)", or why it is missing */
+    spmvlab_ceilings ceilings; /* the device's ceilings for the bound columns; NaN rates when unknown */
 } run_meta;
 
 /* Fills what needs no device: commit, version, date, command. */
@@ -32,8 +34,9 @@ void run_meta_init(run_meta *m, const char *command);
  * versions included). CPU mode gives device "cpu". */
 void run_meta_device(run_meta *m, const spmvlab_runtime *rt);
 /* Measures the peak with the triad on rt; on failure uses the value cached
- * for this device, if any. The cache lives in <cache dir>/peak/. Returns 0,
- * or -1 when no peak is known (peak_source says why). */
+ * for this device, if any. The cache lives in <cache dir>/peak/. Then the
+ * ceilings, from their cache or measured (ceilings.h). Returns 0, or -1
+ * when no peak is known (peak_source says why). */
 int run_meta_peak(run_meta *m, spmvlab_runtime *rt);
 /* Copies the run-wide fields into a row. */
 void run_meta_to_row(const run_meta *m, run_row *r);

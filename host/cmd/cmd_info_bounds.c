@@ -1,0 +1,120 @@
+/* spmvlab info --device (the device ceilings) and info --reorder (what an
+ * ordering does to a matrix's bandwidth and gather sectors). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "host_util.h"
+#include "spmvlab/bound.h"
+#include "spmvlab/ceilings.h"
+#include "spmvlab/reorder.h"
+
+int cmd_info_device(int argc, char **argv)
+{
+    int remeasure = argc > 1 && strcmp(argv[1], "--remeasure") == 0;
+    if (argc > 1 + remeasure) {
+        fprintf(stderr, "spmvlab info: --device takes only --remeasure, not \"%s\".\n", argv[1 + remeasure]);
+        return EXIT_USAGE;
+    }
+    spmvlab_runtime rt;
+    spmvlab_err err;
+    if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return EXIT_FAILED;
+    }
+    spmvlab_ceilings c;
+    int rc = spmvlab_ceilings_get(&rt, remeasure, &c, &err);
+    int present = rt.device.present;
+    spmvlab_runtime_close(&rt);
+    if (rc) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return present ? EXIT_FAILED : EXIT_SKIPPED;
+    }
+    printf("device       %s (%s)\n", c.key, c.source);
+    printf("dram         %9.1f GB/s        triad over arrays far larger than L2\n", c.dram_gbs);
+    printf("l2 stream    %9.1f GB/s        reads of a buffer a quarter of L2 (%.0f MiB)\n", c.l2_gbs,
+           c.l2_bytes / 1048576);
+    printf("gather l2    %9.2f G loads/s   random 8-byte loads from a vector resident in L2\n", c.gather_l2_gps);
+    printf("gather dram  %9.2f G loads/s   random 8-byte loads from a vector far larger than L2\n",
+           c.gather_dram_gps);
+    printf("launch       %9.2f us          one empty kernel between its own events\n", c.launch_us);
+    printf("replay       %9.2f us          one empty kernel inside a replayed CUDA graph\n", c.replay_us);
+    return EXIT_OK;
+}
+
+/* Parses "rcm,degree" into orders (at most max); returns the count, or -1
+ * with a sentence. */
+static int parse_orders(const char *list, spmvlab_ordering *orders, int max, spmvlab_err *err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == max)
+            return spmvlab_errf(err, "at most %d orderings at once", max), -1;
+        if (spmvlab_ordering_parse(tok, &orders[n++], err))
+            return -1;
+    }
+    if (n == 0)
+        return spmvlab_errf(err, "--reorder needs a list of orderings (none, rcm, degree)"), -1;
+    return n;
+}
+
+/* One line: the matrix under ordering o; its numbers, or the sentence of
+ * why o does not apply. Returns 0, or -1 after printing the reason. */
+static int report_order(const char *label, const spmvlab_csr *A, spmvlab_ordering o)
+{
+    spmvlab_err err;
+    int32_t *perm;
+    double t0 = spmvlab_now_ms();
+    if (spmvlab_order_compute(A, o, &perm, &err)) {
+        fprintf(stderr, "spmvlab info: %s: %s.\n", label, err.msg);
+        return -1;
+    }
+    spmvlab_csr B;
+    int rc = spmvlab_csr_permute(A, perm, &B, &err);
+    double ms = spmvlab_now_ms() - t0;
+    free(perm);
+    if (rc) {
+        fprintf(stderr, "spmvlab info: %s: %s.\n", label, err.msg);
+        return -1;
+    }
+    printf("%-24s %-8s %12lld %14.0f %14.0f %10.1f\n", label, spmvlab_ordering_name(o),
+           (long long)spmvlab_csr_bandwidth(&B), spmvlab_gather_sectors(&B, 8), spmvlab_gather_sectors(&B, 4), ms);
+    spmvlab_csr_free(&B);
+    return 0;
+}
+
+int cmd_info_reorder(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: spmvlab info --reorder none,rcm,degree FILE...\n");
+        return EXIT_USAGE;
+    }
+    spmvlab_ordering orders[8];
+    spmvlab_err err;
+    int norders = parse_orders(argv[1], orders, 8, &err);
+    if (norders < 0) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    int rc = EXIT_OK;
+    printf("%-24s %-8s %12s %14s %14s %10s\n", "matrix", "ordering", "bandwidth", "sectors_f64", "sectors_f32",
+           "order_ms");
+    for (int i = 2; i < argc; i++) {
+        spmvlab_csr A;
+        if (load_matrix(argv[i], &A, &err)) {
+            fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+            rc = EXIT_USAGE;
+            continue;
+        }
+        char label[128];
+        spmvlab_matrix_label(argv[i], label, sizeof label);
+        for (int k = 0; k < norders; k++)
+            if (report_order(label, &A, orders[k]))
+                rc = EXIT_USAGE;
+        spmvlab_csr_free(&A);
+    }
+    return rc;
+}
