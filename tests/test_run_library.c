@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "exit_codes.h"
 #include "run_driver.h"
 #include "run_engine.h"
 #include "run_status.h"

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spmvlab/cache.h"
 #include "check_cases.h"
 #include "check_child.h"
 #include "check_suite.h"
 #include "check_variant.h"
-#include "commands.h"
-#include "host_util.h"
+#include "exit_codes.h"
 #include "spmvlab/edge.h"
 #include "spmvlab/gen.h"
 #include "spmvlab/sandbox.h"
@@ -390,7 +390,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
         char label[128];
         spmvlab_matrix_label(o->paths[f], label, sizeof label);
         spmvlab_csr A;
-        int lrc = load_matrix(o->paths[f], &A, &err);
+        int lrc = spmvlab_matrix_load(o->paths[f], &A, &err);
         check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
         snprintf(note.detail, sizeof note.detail, "%s", err.msg);
         if (lrc) {

@@ -16,7 +16,7 @@
 
 #include "check_suite.h"
 #include "commands.h"
-#include "host_util.h"
+#include "collect.h"
 #include "spmvlab/edge.h"
 
 static void usage(FILE *out)
@@ -97,7 +97,7 @@ int cmd_check(int argc, char **argv)
             o.dtype_mask |= SPMVLAB_DTYPE_BIT(d);
         } else if (strcmp(a, "--matrix") == 0 && more) {
             spmvlab_err err;
-            if (collect_matrices(argv[++i], &paths, &npaths, &err) < 0) {
+            if (collect_inputs(argv[++i], &paths, &npaths, &err) < 0) {
                 fprintf(stderr, "spmvlab check: %s.\n", err.msg);
                 goto out;
             }
@@ -147,7 +147,7 @@ int cmd_check(int argc, char **argv)
     }
     for (int d = 0; d < ndirs; d++) {
         spmvlab_err err;
-        if (collect_matrices(dirs[d], &paths, &npaths, &err) < 0) {
+        if (collect_inputs(dirs[d], &paths, &npaths, &err) < 0) {
             if (skip_missing) {
                 printf("skipped: matrix folder %s does not exist\n", dirs[d]);
                 rc = EXIT_SKIPPED;

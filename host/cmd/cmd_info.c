@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spmvlab/cache.h"
 #include "collect.h"
 #include "commands.h"
-#include "host_util.h"
+#include "spmvlab/core.h"
 
 static void print_matrix(const char *path, const spmvlab_csr *A)
 {
@@ -59,7 +60,7 @@ int cmd_info(int argc, char **argv)
         }
         for (int k = 0; k < npaths; k++) {
             spmvlab_csr A;
-            if (load_matrix(paths[k], &A, &err)) {
+            if (spmvlab_matrix_load(paths[k], &A, &err)) {
                 fprintf(stderr, "spmvlab info: %s.\n", err.msg);
                 rc = EXIT_USAGE;
                 continue;

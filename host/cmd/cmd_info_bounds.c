@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spmvlab/cache.h"
 #include "commands.h"
-#include "host_util.h"
 #include "spmvlab/bound.h"
 #include "spmvlab/ceilings.h"
 #include "spmvlab/reorder.h"
@@ -104,7 +104,7 @@ int cmd_info_reorder(int argc, char **argv)
            "order_ms");
     for (int i = 2; i < argc; i++) {
         spmvlab_csr A;
-        if (load_matrix(argv[i], &A, &err)) {
+        if (spmvlab_matrix_load(argv[i], &A, &err)) {
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
             continue;

@@ -1,10 +1,16 @@
 /* spmvlab list [-v [--all]] [--plugin-dir DIR]: the plugins found and their
  * options; expert options only with --all. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "host_util.h"
+#include "spmvlab/core.h"
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const spmvlab_loaded *const *)a)->desc->name, (*(const spmvlab_loaded *const *)b)->desc->name);
+}
 
 static void print_refusal(const char *path, const char *why, void *arg)
 {
@@ -91,9 +97,14 @@ int cmd_list(int argc, char **argv)
         spmvlab_registry_free(reg);
         return refused ? EXIT_FAILED : EXIT_USAGE;
     }
-    sort_loaded_by_name(reg);
+    const spmvlab_loaded *sorted[256];
+    if (n > 256)
+        n = 256;
+    for (int i = 0; i < n; i++)
+        sorted[i] = spmvlab_registry_at(reg, i);
+    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
     for (int i = 0; i < n; i++) {
-        const spmvlab_loaded *l = loaded_sorted(reg, i);
+        const spmvlab_loaded *l = sorted[i];
         const spmvlab_plugin *p = l->desc;
         char dtypes[32] = "";
         for (int d = 0; d < 3; d++)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "host_util.h"
+#include "run_status.h"
 #include "merge.h"
 #include "run_summary.h"
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "host_util.h"
+#include "run_status.h"
 #include "report_plot.h"
 #include "run_row.h"
 #include "run_summary.h"

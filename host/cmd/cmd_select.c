@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spmvlab/cache.h"
 #include "commands.h"
-#include "host_util.h"
+#include "collect.h"
 #include "select.h"
 
 typedef struct select_args {
@@ -71,7 +72,7 @@ static int parse_args(int argc, char **argv, select_args *a)
         } else if (o[0] == '-') {
             fprintf(stderr, "spmvlab select: unknown option '%s'; see spmvlab select --help.\n", o);
             return EXIT_USAGE;
-        } else if (collect_matrices(o, &a->paths, &a->npaths, &err) < 0) {
+        } else if (collect_inputs(o, &a->paths, &a->npaths, &err) < 0) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
         }
@@ -136,7 +137,7 @@ int cmd_select(int argc, char **argv)
         select_choice ch;
         char label[256];
         double t0 = spmvlab_now_ms();
-        if (load_matrix(a.paths[p], &A, &err)) {
+        if (spmvlab_matrix_load(a.paths[p], &A, &err)) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             rc = EXIT_USAGE; /* the others are still chosen for */
             continue;

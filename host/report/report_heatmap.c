@@ -13,17 +13,7 @@
 #define HEAT_VALUES_MAX_INST 35 /* beyond these, cells are too small for their numbers */
 #define HEAT_VALUES_MAX_MAT 150
 
-/* Colour-blind-safe colours (Paul Tol's muted and bright schemes). */
-static const char *const palette[12] = {"#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77",
-                                        "#CC6677", "#882255", "#AA4499", "#4477AA", "#EE6677", "#000000"};
 
-void gp_linetypes(FILE *f)
-{
-    static const int points[3] = {7, 5, 9}; /* circle, square, triangle */
-    for (int k = 0; k < 36; k++)
-        fprintf(f, "set linetype %d lc rgb '%s' pt %d dt %d\n", k + 1, palette[k % 12], points[k / 12], k / 12 + 1);
-    fputs("set linetype cycle 36\n", f);
-}
 
 /* The binding limits, in the order the heatmap groups them. */
 static const char *const kinds[] = {"launch", "l2", "dram", "gather"};

@@ -33,18 +33,7 @@ int report_find_gnuplot(char *out, size_t len)
     return -1;
 }
 
-int ok_time(const run_row *r) { return strcmp(r->status, "ok") == 0 && r->ms > 0 && !isinf(r->ms); }
 
-void gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
 
 static int view_build(dt_view *v, const run_rows *rows, const run_summary *sum, const char *dtype)
 {
@@ -101,15 +90,6 @@ static void view_free(dt_view *v)
     free(v->cell);
 }
 
-FILE *open_in(const char *dir, const char *name, const char *dtype, const char *ext, char *path, size_t len,
-                     spmvlab_err *err)
-{
-    snprintf(path, len, "%s/%s-%s.%s", dir, name, dtype, ext);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
-    return f;
-}
 
 /* profile-DT.dat: tau, then the fraction of each instance. */
 static int write_profile(const dt_view *v, const char *dir, char *path, size_t len, double *tau_max, spmvlab_err *err)
@@ -201,33 +181,7 @@ static int write_speedup(const dt_view *v, const char *dir, char *path, size_t l
     return 0;
 }
 
-void gp_outputs(FILE *f, const char *dir, const char *name, const char *dtype, const char *body)
-{
-    gp_outputs_sized(f, dir, name, dtype, body, 1000, 640);
-}
 
-void gp_outputs_sized(FILE *f, const char *dir, const char *name, const char *dtype, const char *body, int width,
-                      int height)
-{
-    static const char *terms[] = {"svg", "png"};
-    for (int t = 0; t < 2; t++) {
-        /* noenhanced on the terminal itself: set terminal resets termoption,
-         * and enhanced text would read lp_e226 as a subscript */
-        if (t == 0)
-            fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' background rgb 'white'\n", width,
-                    height);
-        else
-            fprintf(f,
-                    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size %d,%d noenhanced "
-                    "font 'sans,10' background rgb 'white' } else { set terminal png size %d,%d noenhanced }\n",
-                    width, height, width, height);
-        char out[4400];
-        snprintf(out, sizeof out, "%s/%s-%s.%s", dir, name, dtype, terms[t]);
-        fputs("set output ", f);
-        gp_quote(f, out);
-        fprintf(f, "\n%s\nunset output\n", body);
-    }
-}
 
 static int write_script(const dt_view *v, const char *dir, const char *title, const char *baseline, double tau_max,
                         const char *prof, const char *gfl, const char *spd, char *path, size_t len, spmvlab_err *err)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "run_status.h"
 
 const char *run_status_name(spmvlab_result o)
@@ -75,4 +76,12 @@ void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const c
     snprintf(r->status, sizeof r->status, "%s", status);
     snprintf(r->message, sizeof r->message, "%s", why);
     one_line(r->message);
+}
+
+int rows_exit_code(const run_rows *rows)
+{
+    for (int i = 0; i < rows->n; i++)
+        if (run_status_is_failure(run_status_outcome(rows->v[i].status)))
+            return EXIT_FAILED;
+    return EXIT_OK;
 }

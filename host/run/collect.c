@@ -169,3 +169,10 @@ int collect_inputs(const char *arg, char ***paths, int *n, spmvlab_err *err)
     }
     return *n - first;
 }
+
+void free_paths(char **paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}

@@ -13,4 +13,7 @@
  * many it added, or -1 with a sentence (a list's sentence names its line). */
 int collect_inputs(const char *arg, char ***paths, int *n, spmvlab_err *err);
 
+/* Frees what collect_inputs gathered. */
+void free_paths(char **paths, int n);
+
 #endif

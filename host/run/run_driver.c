@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "host_util.h"
+#include "exit_codes.h"
+#include "collect.h"
 #include "run_compare.h"
 #include "run_driver.h"
 #include "run_answer.h"

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "host_util.h"
 #include "run_inputs.h"
 #include "shard.h"
 #include "spmvlab/gen.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host_util.h"
-#include "commands.h"
+#include "spmvlab/cache.h"
+#include "exit_codes.h"
 #include "run_answer.h"
 #include "run_compare.h"
 #include "run_engine.h"
@@ -191,7 +191,7 @@ void run_matrix(run_state *st, int mi)
     spmvlab_csr A;
     spmvlab_err err = {{0}};
     progress_line_update(&st->prog, "", "loading", 0, 1);
-    int lrc = load_matrix(path, &A, &err);
+    int lrc = spmvlab_matrix_load(path, &A, &err);
     progress_line_clear(&st->prog);
     if (lrc == -2) {
         run_say(st, "skipping %s: %s", path, err.msg);

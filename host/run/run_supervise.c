@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "exit_codes.h"
 #include "run_answer.h"
 #include "run_state.h"
 #include "run_status.h"

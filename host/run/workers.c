@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "exit_codes.h"
 #include "devices.h"
 #include "merge.h"
 #include "progress.h"

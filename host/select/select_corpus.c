@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host_util.h"
+#include "spmvlab/cache.h"
 #include "select.h"
 
 static int by_matrix(const void *a, const void *b)
@@ -156,9 +156,9 @@ static int load_member(const select_member *m, const char *results_path, spmvlab
         int n = snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - results_path),
                          results_path, m->source);
         if (n > 0 && (size_t)n < sizeof beside)
-            return load_matrix(beside, A, err);
+            return spmvlab_matrix_load(beside, A, err);
     }
-    return load_matrix(m->source, A, err);
+    return spmvlab_matrix_load(m->source, A, err);
 }
 
 int select_corpus_features(select_corpus *c, const char *results_path, const char *features_csv,
