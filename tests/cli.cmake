@@ -64,6 +64,9 @@ spmvlab_cli_test(info.reorder_rectangular
 spmvlab_cli_test(info.reorder_table
   "matrix +ordering +bandwidth +sectors_f64 +sectors_f32 +order_ms\n1138_bus +none [^\n]*\n1138_bus +rcm [^\n]*\n1138_bus +degree [^\n]*\nexit status: 0"
   info --reorder none,rcm,degree ${cli_data}/1138_bus.mtx.gz)
+spmvlab_cli_test(run.reorder_unknown
+  "spmvlab run: --reorder: unknown ordering \"metis\" \\(choose none, rcm or degree\\)\\.\nexit status: 2"
+  run -p csr --reorder rcm,metis ${cli_data}/1138_bus.mtx.gz)
 spmvlab_cli_test(run.missing_matrix "matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   run -p csr missing.mtx)
 spmvlab_cli_test(run.malformed_matrix
@@ -133,7 +136,7 @@ spmvlab_cli_test(run.set_key_typo
 # on free, poison the shadow of every gigabyte it hands out).
 set_property(TEST core.test_registry core.test_isolation core.test_sandbox APPEND PROPERTY ENVIRONMENT
   "ASAN_OPTIONS=handle_segv=0:handle_abort=0:allocator_may_return_null=1:max_allocation_size_mb=2048")
-set_property(TEST core.test_isolation core.test_resume APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
+set_property(TEST core.test_isolation core.test_resume core.test_reorder_run APPEND PROPERTY ENVIRONMENT "SPMVLAB_NO_CACHE=1")
 set_property(TEST core.test_isolation core.test_resume PROPERTY TIMEOUT 300)
 
 # Info takes what run takes: a folder, a SuiteSparse archive, a list file.
