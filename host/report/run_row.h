@@ -55,6 +55,11 @@ typedef struct run_row {
     double bound_us;         /* the least time the cell's bytes, gathers and launch allow, us */
     char bound_kind[8];      /* dram, l2, gather or launch: the limit that binds */
     double bound_frac;       /* bound_us / time: 1 at the bound */
+    /* --reorder (host/run/run_order.h); empty without it */
+    char ordering[16];       /* none, rcm or degree: how the matrix was permuted before the instances */
+    double reorder_ms;       /* host time to compute and apply the ordering, ms */
+    double bandwidth_before, bandwidth_after;   /* largest |row - column|, file order / ordered */
+    double sectors_before, sectors_after;       /* x-gather sectors (bound.h) for this dtype */
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -162,9 +162,9 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
     s->inst = calloc(n, sizeof *s->inst);
     s->mat = calloc(n, sizeof *s->mat);
     int *rk = malloc(n * sizeof *rk), *rm = malloc(n * sizeof *rm), *cell = NULL;
-    double *sp = malloc(n * sizeof *sp);
+    double *sp = malloc(n * sizeof *sp), *frac = malloc(n * sizeof *frac);
     int rc = -1;
-    if (!s->inst || !s->mat || !rk || !rm || !sp)
+    if (!s->inst || !s->mat || !rk || !rm || !sp || !frac)
         goto out;
     for (int i = 0; i < rows->n; i++) {
         const run_row *r = &rows->v[i];
@@ -210,17 +210,20 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         }
     for (int k = 0; k < s->ninst; k++) {
         sum_instance *si = &s->inst[k];
-        int c = 0;
+        int c = 0, nf = 0;
         for (int m = 0; m < s->nmat; m++) {
             int i = cell[(size_t)m * s->ninst + k];
             if (i >= 0 && is_ok(&rows->v[i]) && rows->v[i].speedup > 0)
                 sp[c++] = rows->v[i].speedup;
+            if (i >= 0 && is_ok(&rows->v[i]) && rows->v[i].bound_frac > 0)
+                frac[nf++] = rows->v[i].bound_frac;
             if (i >= 0 && strcmp(s->mat[m].best, si->instance) == 0)
                 si->best++;
         }
         uint64_t h = spmvlab_hash64(si->instance, strlen(si->instance), seed);
         if (spmvlab_bootstrap_geomean(sp, c, 5000, 0.95, h, &si->geo))
             si->geo.point = si->geo.lo = si->geo.hi = NAN;
+        si->bound_frac = nf ? spmvlab_median(frac, nf) : NAN;
     }
     for (int k = 0; k < s->ninst; k++) {
         int first = 1;
@@ -233,7 +236,7 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         goto out;
     rc = 0;
 out:
-    free(rk), free(rm), free(cell), free(sp);
+    free(rk), free(rm), free(cell), free(sp), free(frac);
     if (rc)
         summary_free(s);
     return rc;

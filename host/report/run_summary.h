@@ -28,6 +28,8 @@ typedef struct sum_instance {
     int wins, losses, ties;
     int best;                   /* matrices where it was the fastest */
     double profile[RUN_NTAU];   /* fraction of matrices within run_taus[t] of the fastest */
+    double bound_frac;          /* median over its ok rows of bound_frac (how close to the bound); NaN when
+                                   none has one (no GPU) */
 } sum_instance;
 
 typedef struct sum_matrix {

@@ -51,14 +51,14 @@ void summary_print(FILE *f, const run_summary *s)
                 "the speedup is beyond 1 +- %g; within tau: fraction of matrices where the time is at most tau x\n"
                 "the fastest instance's\n",
                 dt, nm, s->baseline[0] ? s->baseline : "(none)", s->noise);
-        fprintf(f, "%-28s %7s %5s %7s %6s %7s %17s %4s %4s %4s %4s | %5s %5s %5s %5s %5s\n", "instance", "ok/all",
-                "wrong", "refused", "failed", "speedup", "95% interval", "win", "loss", "tie", "best", "1", "1.1",
-                "1.25", "1.5", "2");
+        fprintf(f, "%-28s %7s %5s %7s %6s %7s %17s %4s %4s %4s %4s %5s | %5s %5s %5s %5s %5s\n", "instance",
+                "ok/all", "wrong", "refused", "failed", "speedup", "95% interval", "win", "loss", "tie", "best",
+                "bound", "1", "1.1", "1.25", "1.5", "2");
         for (int j = k; j < s->ninst; j++) {
             const sum_instance *si = &s->inst[j];
             if (strcmp(si->dtype, dt) != 0)
                 continue;
-            char okall[24], g[24], ci[64], lo[24], hi[24];
+            char okall[24], g[24], ci[64], lo[24], hi[24], bf[24];
             snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
             fmt_num(si->geo.point, "%.3f", g, sizeof g);
             if (isnan(si->geo.lo))
@@ -66,9 +66,10 @@ void summary_print(FILE *f, const run_summary *s)
             else
                 snprintf(ci, sizeof ci, "[%s, %s]", fmt_num(si->geo.lo, "%.3f", lo, sizeof lo),
                          fmt_num(si->geo.hi, "%.3f", hi, sizeof hi));
-            fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
-                    si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties, si->best, si->profile[0], si->profile[1], si->profile[2],
-                    si->profile[3], si->profile[4]);
+            fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
+                    si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties,
+                    si->best, fmt_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
+                    si->profile[2], si->profile[3], si->profile[4]);
         }
         fprintf(f, "\nbest per matrix (%s):\n%-28s %-28s %10s %9s %8s\n", dt, "matrix", "instance", "ms", "GFLOP/s",
                 "speedup");
@@ -117,7 +118,7 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
     fprintf(f, "dtype,instance,baseline,cells,ok,wrong,refused,failed,compared,geomean_speedup,geomean_lo,geomean_hi,"
                "wins,losses,ties,best,within_1,within_1.1,within_1.25,within_1.5,within_2,skipped_inputs,"
-               "unreadable_inputs\n");
+               "unreadable_inputs,bound_frac\n");
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
         csv_write_field(f, si->dtype);
@@ -138,11 +139,13 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
                 csv_num(f, si->profile[t]);
         }
         const sum_inputs *in = inputs_of(s, si->dtype);
-        fprintf(f, ",%d,%d\n", in ? in->skipped : 0, in ? in->unreadable : 0);
+        fprintf(f, ",%d,%d,", in ? in->skipped : 0, in ? in->unreadable : 0);
+        csv_num(f, si->bound_frac);
+        fputc('\n', f);
     }
     for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
         if (!has_dtype(s, s->inputs[d].dtype))
-            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d\n", s->inputs[d].dtype, s->baseline,
+            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,\n", s->inputs[d].dtype, s->baseline,
                     s->inputs[d].skipped, s->inputs[d].unreadable);
     int bad = ferror(f);
     if (fclose(f) || bad)
@@ -177,7 +180,9 @@ void summary_write_json(FILE *f, const run_summary *s)
                 fputs(", ", f);
             json_number(f, s->timed ? si->profile[t] : NAN);
         }
-        fputs("]}", f);
+        fputs("], \"bound_frac\": ", f);
+        json_number(f, si->bound_frac);
+        fputs("}", f);
     }
     fputs("\n    ],\n    \"matrices\": [", f);
     for (int m = 0; m < s->nmat; m++) {

@@ -11,6 +11,7 @@
 
 #include "run_meta.h"
 #include "run_options.h"
+#include "run_order.h"
 #include "run_row.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
@@ -54,6 +55,7 @@ typedef struct run_group {
     run_progress_fn progress;
     void *progress_arg;
     run_member *faulted;        /* the member that left the CUDA context unusable, or NULL */
+    const run_order_facts *order; /* the ordering A went through (--reorder), or NULL */
 } run_group;
 
 /* Prepares the matrix, converts and verifies every member, times those

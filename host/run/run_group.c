@@ -37,6 +37,7 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     snprintf(r->seed, sizeof r->seed, "%llu", (unsigned long long)g->s->seed);
     r->noise = g->s->noise;
     run_meta_to_row(g->meta, r);
+    run_order_to_row(g->order, g->dtype, r);
     if (gpu && g->meta->l2_bytes > 0)
         r->fits_l2 = r->min_bytes <= g->meta->l2_bytes;
 }

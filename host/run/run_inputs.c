@@ -8,6 +8,7 @@
 
 #include "collect.h"
 #include "run_inputs.h"
+#include "run_order.h"
 #include "shard.h"
 #include "spmvlab/gen.h"
 
@@ -99,11 +100,14 @@ int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err
     /* A shard keeps the matrices with a cell of its own. */
     int kept = 0;
     for (int i = 0; i < *npaths; i++) {
-        char label[256];
+        char label[256], ordered[300];
         spmvlab_matrix_label((*paths)[i], label, sizeof label);
         int mine = 0;
-        for (int d = 0; d < s->ndtypes; d++)
-            mine |= shard_owns(s->shard_index, s->shard_count, label, s->dtypes[d]);
+        for (int o = 0; o < run_order_count(s); o++) {
+            run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
+            for (int d = 0; d < s->ndtypes; d++)
+                mine |= shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]);
+        }
         if (mine)
             (*paths)[kept++] = (*paths)[i];
         else
@@ -117,10 +121,13 @@ long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nsp
 {
     long cells = 0;
     for (int i = 0; i < npaths; i++) {
-        char label[256];
+        char label[256], ordered[300];
         spmvlab_matrix_label(paths[i], label, sizeof label);
-        for (int d = 0; d < s->ndtypes; d++)
-            cells += shard_owns(s->shard_index, s->shard_count, label, s->dtypes[d]) ? nspecs : 0;
+        for (int o = 0; o < run_order_count(s); o++) {
+            run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
+            for (int d = 0; d < s->ndtypes; d++)
+                cells += shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]) ? nspecs : 0;
+        }
     }
     return cells;
 }

@@ -115,7 +115,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_line_update, &st->prog, NULL};
+                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order};
     int done = n;
     if (st->sink)
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
@@ -162,18 +162,10 @@ out:
     free(base_of);
 }
 
-void run_matrix(run_state *st, int mi)
+/* Marks in todo the cells of label this process owes: its shard's, not yet
+ * done. Returns 1 when there is at least one. */
+static int cells_todo(run_state *st, const char *label, char *todo)
 {
-    const char *path = st->paths[mi];
-    char label[256];
-    spmvlab_matrix_label(path, label, sizeof label);
-    progress_line_matrix(&st->prog, mi, label);
-    char *todo = calloc((size_t)st->s.ndtypes * st->nspecs + 1, 1);
-    if (!todo) {
-        run_say(st, "out of host memory");
-        st->failures++;
-        return;
-    }
     int any = 0;
     for (int d = 0; d < st->s.ndtypes; d++)
         for (int k = 0; k < st->nspecs; k++) {
@@ -182,10 +174,59 @@ void run_matrix(run_state *st, int mi)
             todo[d * st->nspecs + k] = (char)t;
             any |= t;
         }
+    return any;
+}
+
+/* The groups of one ordering of A (label is the ordering's), every dtype
+ * with a cell to do. An ordering that does not apply (rcm on a rectangular
+ * matrix) is an input no instance ran on: skipped, with its reason. */
+static void run_ordering(run_state *st, const char *path, const char *label, const spmvlab_csr *A,
+                         spmvlab_ordering o, const char *todo)
+{
+    spmvlab_csr B;
+    run_order_facts facts;
+    spmvlab_err err = {{0}};
+    if (run_order_apply(&st->s, A, o, &B, &facts, &err)) {
+        run_say(st, "%s: %s", label, err.msg);
+        emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
+        return;
+    }
+    st->order = st->s.norders ? &facts : NULL;
+    for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++)
+        if (memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs))
+            run_dtype(st, path, label, o == SPMVLAB_ORDER_NONE ? A : &B, st->s.dtypes[d], todo + d * st->nspecs);
+    st->order = NULL;
+    spmvlab_csr_free(&B);
+}
+
+void run_matrix(run_state *st, int mi)
+{
+    const char *path = st->paths[mi];
+    char label[256];
+    spmvlab_matrix_label(path, label, sizeof label);
+    progress_line_matrix(&st->prog, mi, label);
+    int norders = run_order_count(&st->s);
+    size_t per_order = (size_t)st->s.ndtypes * st->nspecs;
+    char *todo = calloc(per_order * norders + 1, 1);
+    char (*labels)[300] = calloc((size_t)norders, sizeof *labels);
+    if (!todo || !labels) {
+        run_say(st, "out of host memory");
+        st->failures++;
+        free(todo);
+        free(labels);
+        return;
+    }
+    /* shards and resume go by the label of each ordering, before loading */
+    int any = 0;
+    for (int o = 0; o < norders; o++) {
+        run_order_label(label, run_order_at(&st->s, o), labels[o], sizeof labels[o]);
+        any |= cells_todo(st, labels[o], todo + o * per_order);
+    }
     if (!any) {
         if (st->s.verbose)
             run_say(st, "%s: every cell is already in %s", label, st->s.resume);
         free(todo);
+        free(labels);
         return;
     }
     spmvlab_csr A;
@@ -195,24 +236,23 @@ void run_matrix(run_state *st, int mi)
     progress_line_clear(&st->prog);
     if (lrc == -2) {
         run_say(st, "skipping %s: %s", path, err.msg);
-        emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
+        for (int o = 0; o < norders; o++)
+            emit_input(st, labels[o], path, todo + o * per_order, RUN_STATUS_SKIPPED, err.msg);
     } else if (lrc) {
         run_say(st, "%s", err.msg);
-        emit_input(st, label, path, todo, RUN_STATUS_UNREADABLE, err.msg);
+        for (int o = 0; o < norders; o++)
+            emit_input(st, labels[o], path, todo + o * per_order, RUN_STATUS_UNREADABLE, err.msg);
         st->input_errors++;
         if (st->sink)
             fputs("input-error\n", st->sink);
     } else {
-        for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++) {
-            int need = 0;
-            for (int k = 0; k < st->nspecs; k++)
-                need |= todo[d * st->nspecs + k];
-            if (need)
-                run_dtype(st, path, label, &A, st->s.dtypes[d], todo + d * st->nspecs);
-        }
+        for (int o = 0; o < norders && !run_stop_flag; o++)
+            if (memchr(todo + o * per_order, 1, per_order))
+                run_ordering(st, path, labels[o], &A, run_order_at(&st->s, o), todo + o * per_order);
         spmvlab_csr_free(&A);
     }
     free(todo);
+    free(labels);
 }
 
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "spmvlab/config.h"
+#include "spmvlab/reorder.h"
 
 #define RUN_MAX_LIST 256
 
@@ -32,6 +33,8 @@ typedef struct run_settings {
     char config_path[4096];             /* -c */
     spmvlab_dtype dtypes[3];            /* --dtype (list), default f64 */
     int ndtypes;
+    spmvlab_ordering orders[8];         /* --reorder (list): each a sweep of the matrices (run_order.h) */
+    int norders;                        /* 0: no --reorder, the file's order and no ordering columns */
     const char *output;                 /* -o / output = (.csv); "" none */
     const char *json;                   /* --json / json = , or -o with .json; "" none */
     const char *baseline;               /* --baseline / baseline = ; "" default rule */

@@ -13,6 +13,7 @@
 #include "run_inputs.h"
 #include "run_meta.h"
 #include "run_options.h"
+#include "run_order.h"
 #include "run_row.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
@@ -45,6 +46,7 @@ typedef struct run_state {
     int started;                /* a worker has printed the header */
     int first_path;             /* where the next worker starts */
     int isolate_now;            /* this matrix runs one child per cell (after a worker died) */
+    const run_order_facts *order; /* the ordering of the matrix under way (--reorder), or NULL */
 } run_state;
 
 /* A worker's exit code after it recorded a device fault: start another. */

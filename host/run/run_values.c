@@ -85,6 +85,31 @@ int run_apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_
     return s->ndtypes ? 0 : (spmvlab_errf(err, "no dtype given; use f64, f32 or f16"), -1);
 }
 
+/* "none,rcm,degree": each ordering once, in the order given. */
+int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    s->norders = 0;
+    if (!text[0])
+        return 0; /* the default: the file's order, no ordering columns */
+    for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        spmvlab_ordering o;
+        if (spmvlab_ordering_parse(t, &o, err))
+            return -1;
+        int seen = 0;
+        for (int k = 0; k < s->norders; k++)
+            seen |= s->orders[k] == o;
+        if (seen)
+            continue;
+        if (s->norders == (int)(sizeof s->orders / sizeof *s->orders))
+            return spmvlab_errf(err, "--reorder takes at most %d orderings", s->norders), -1;
+        s->orders[s->norders++] = o;
+    }
+    return s->norders ? 0 : (spmvlab_errf(err, "--reorder needs a list of orderings (none, rcm, degree)"), -1);
+}
+
 int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;

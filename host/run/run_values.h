@@ -11,6 +11,7 @@
 typedef int (*run_apply_fn)(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 
 int run_apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
+int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_mem_limit(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_config(run_settings *s, const char *ini, const char *text, spmvlab_err *err);

@@ -24,6 +24,7 @@
 #include "merge.h"
 #include "progress.h"
 #include "run_summary.h"
+#include "run_order.h"
 #include "shard.h"
 #include "spmvlab/core.h"
 #include "workers.h"
@@ -174,10 +175,13 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
         snprintf(w[j].part, sizeof w[j].part, "%s/part-%d-of-%d.csv", dir, w[j].shard, count);
         snprintf(w[j].log, sizeof w[j].log, "%s/part-%d-of-%d.log", dir, w[j].shard, count);
         for (int p = 0; p < npaths; p++) {
-            char label[256];
+            char label[256], ordered[300];
             spmvlab_matrix_label(paths[p], label, sizeof label);
-            for (int d = 0; d < s->ndtypes; d++)
-                w[j].cells += shard_of(count, label, s->dtypes[d]) == w[j].shard ? nspecs : 0;
+            for (int o = 0; o < run_order_count(s); o++) {
+                run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
+                for (int d = 0; d < s->ndtypes; d++)
+                    w[j].cells += shard_of(count, ordered, s->dtypes[d]) == w[j].shard ? nspecs : 0;
+            }
         }
         if (start(s, &w[j], count, argc, argv, &err)) {
             fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
