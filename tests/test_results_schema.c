@@ -22,7 +22,7 @@ static const char *expected_columns =
     "convert_peak_bytes,tune_ms,tune_spmvs,tune_peak_bytes,tune_best,error_ratio,fits_l2,describe,message,timing,"
     "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
     "plugin_file,plugin_version,plugin_hash,"
-    "bound_us,bound_kind,bound_frac";
+    "bound_us,bound_kind,bound_frac,part";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {

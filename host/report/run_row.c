@@ -80,6 +80,7 @@ static const run_column columns[] = {
     N("bound_us", bound_us, "least time per SpMV the device ceilings allow: the largest of the format's bytes plus x and y over the DRAM (or L2) rate, the x-gather sectors over the gather rate, and the launch floor, us; empty without a GPU"),
     S("bound_kind", bound_kind, "the limit that binds: dram, l2 (every byte fits in L2), gather or launch; empty without a GPU"),
     N("bound_frac", bound_frac, "bound_us / time of the primary timing: 1 at the bound, lower is further from it; empty without a GPU"),
+    S("part", part, "the part of the corpus split the matrix label falls in: tune or heldout (docs/corpus.md); no rule is fitted on heldout"),
 };
 
 int run_column_count(void) { return (int)(sizeof columns / sizeof *columns); }

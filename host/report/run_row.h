@@ -55,6 +55,7 @@ typedef struct run_row {
     double bound_us;         /* the least time the cell's bytes, gathers and launch allow, us */
     char bound_kind[8];      /* dram, l2, gather or launch: the limit that binds */
     double bound_frac;       /* bound_us / time: 1 at the bound */
+    char part[8];            /* the corpus part of the matrix: tune or heldout (spmvlab_split_part) */
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -14,6 +14,7 @@
 #include "run_meta.h"
 #include "run_options.h"
 #include "run_row.h"
+#include "run_select.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
 
@@ -45,6 +46,7 @@ typedef struct run_state {
     int started;                /* a worker has printed the header */
     int first_path;             /* where the next worker starts */
     int isolate_now;            /* this matrix runs one child per cell (after a worker died) */
+    run_selectors selectors;    /* the corpora of the selector instances */
 } run_state;
 
 /* A worker's exit code after it recorded a device fault: start another. */
