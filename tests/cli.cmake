@@ -49,9 +49,9 @@ add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --dev
 set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu
   PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
 # On a GPU every timed row carries its bound: counted from the end, past the
-# six ordering columns, so commas quoted in earlier text fields do not shift it.
+# six ordering columns and part, so commas quoted in earlier text fields do not shift it.
 add_test(NAME cli.run.bound_columns
-  COMMAND sh -c "\"$0\" run -p csr --reps 10 -o bound.csv \"$1\" > /dev/null && tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-7) \" frac=\" $(NF-6)}'"
+  COMMAND sh -c "\"$0\" run -p csr --reps 10 -o bound.csv \"$1\" > /dev/null && tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-8) \" frac=\" $(NF-7)}'"
           $<TARGET_FILE:spmvlab> ${cli_data}/bcsstk16.mtx.gz
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu
@@ -215,6 +215,17 @@ spmvlab_cli_test(select.no_rows_of_the_dtype
 spmvlab_cli_test(select.bad_k
   "spmvlab select: --k 0 is not a whole number in \\[1, 32\\]\\.\nexit status: 2"
   select --k 0 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
+# A selector instance of run ([auto] plugin = select): its settings are
+# checked and its corpus opened before anything is measured.
+spmvlab_cli_test(run.selector_missing_results
+  "^spmvlab run: selector instance auto: cannot open no-such-results\\.csv: No such file or directory\\.\nexit status: 2\n$"
+  run -c ${cli_select}/missing-results.ini -p auto ${cli_select}/query-band.gen)
+spmvlab_cli_test(run.selector_needs_results
+  "no-results\\.ini:2: \\[auto\\] a selector instance needs results = FILE \\(the corpus's results CSV\\)\\.\nexit status: 2"
+  run -c ${cli_select}/no-results.ini -p auto ${cli_select}/query-band.gen)
+spmvlab_cli_test(run.selector_refuses_plugin_options
+  "plugin-option\\.ini:6: \\[auto\\] a selector instance \\(plugin = select\\) takes results, features, k and part, not 'sigma'\\.\nexit status: 2"
+  run -c ${cli_select}/plugin-option.ini -p auto ${cli_select}/query-band.gen)
 spmvlab_cli_test(select.missing_matrix
   "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)

@@ -23,7 +23,7 @@ static const char *expected_columns =
     "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
     "plugin_file,plugin_version,plugin_hash,"
     "bound_us,bound_kind,bound_frac,"
-    "ordering,reorder_ms,bandwidth_before,bandwidth_after,sectors_before,sectors_after";
+    "ordering,reorder_ms,bandwidth_before,bandwidth_after,sectors_before,sectors_after,part";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {

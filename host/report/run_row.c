@@ -86,6 +86,7 @@ static const run_column columns[] = {
     I("bandwidth_after", bandwidth_after, "--reorder: largest |row - column| after the ordering"),
     I("sectors_before", sectors_before, "--reorder: x-gather sectors of the file's order for this dtype (32-byte sectors per 32-row group, as in bound_us)"),
     I("sectors_after", sectors_after, "--reorder: x-gather sectors after the ordering for this dtype"),
+    S("part", part, "the part of the corpus split the matrix label falls in: tune or heldout (docs/corpus.md); no rule is fitted on heldout"),
 };
 
 int run_column_count(void) { return (int)(sizeof columns / sizeof *columns); }

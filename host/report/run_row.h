@@ -60,6 +60,7 @@ typedef struct run_row {
     double reorder_ms;       /* host time to compute and apply the ordering, ms */
     double bandwidth_before, bandwidth_after;   /* largest |row - column|, file order / ordered */
     double sectors_before, sectors_after;       /* x-gather sectors (bound.h) for this dtype */
+    char part[8];            /* the corpus part of the matrix: tune or heldout (spmvlab_split_part) */
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -4,6 +4,7 @@
 
 #include "exit_codes.h"
 #include "run_status.h"
+#include "spmvlab/gen.h"
 
 const char *run_status_name(spmvlab_result o)
 {
@@ -72,6 +73,7 @@ void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const c
     run_meta_to_row(meta, r);
     snprintf(r->matrix, sizeof r->matrix, "%s", matrix);
     snprintf(r->source, sizeof r->source, "%s", source);
+    snprintf(r->part, sizeof r->part, "%s", spmvlab_part_name(spmvlab_split_part(matrix)));
     snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
     snprintf(r->status, sizeof r->status, "%s", status);
     snprintf(r->message, sizeof r->message, "%s", why);

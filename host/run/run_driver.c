@@ -69,7 +69,7 @@ static int find_baseline(run_state *st, spmvlab_err *err)
             if (strcmp(st->specs[k].label, prefer[p]) == 0)
                 return k;
         for (int k = 0; k < st->nspecs; k++)
-            if (strcmp(st->specs[k].plugin->desc->name, prefer[p]) == 0)
+            if (st->specs[k].plugin && strcmp(st->specs[k].plugin->desc->name, prefer[p]) == 0)
                 return k;
     }
     return st->nspecs > 0 ? 0 : -1;
@@ -176,6 +176,10 @@ int run_command(int argc, char **argv, run_mode mode)
         run_say(st, "%s", err.msg);
         goto out;
     }
+    if (run_selectors_open(&st->selectors, st->specs, st->nspecs, st->s.dtypes, st->s.ndtypes, &err)) {
+        run_say(st, "%s", err.msg);
+        goto out;
+    }
     if (inputs_gather(&st->s, &st->paths, &st->npaths, &err)) {
         run_say(st, "%s", err.msg);
         goto out;
@@ -227,6 +231,7 @@ out:
     cells_free(&st->done);
     cells_free(&st->excluded);
     run_rows_free(&st->faults);
+    run_selectors_close(&st->selectors);
     free_paths(st->paths, st->npaths);
     run_rows_free(&st->rows);
     spmvlab_instance_specs_free(st->specs, st->nspecs);

@@ -8,6 +8,7 @@
 #include "run_engine.h"
 #include "run_bound.h"
 #include "run_status.h"
+#include "spmvlab/gen.h"
 #include "spmvlab/stats.h"
 
 void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, run_row *r)
@@ -16,6 +17,7 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     const spmvlab_csr *A = g->A;
     snprintf(r->matrix, sizeof r->matrix, "%s", g->matrix);
     snprintf(r->source, sizeof r->source, "%s", g->source);
+    snprintf(r->part, sizeof r->part, "%s", spmvlab_part_name(spmvlab_split_part(g->matrix)));
     r->rows = A->rows;
     r->cols = A->cols;
     r->nnz = A->nnz;

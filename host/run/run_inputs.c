@@ -165,6 +165,17 @@ int cells_has(const run_cells *c, const char *matrix, const spmvlab_instance_spe
         return 0;
     char *k = cell_key(matrix, sp->label, spmvlab_dtype_name(d), sp->options_text);
     int found = k && bsearch(&k, c->keys, (size_t)c->n, sizeof *c->keys, str_cmp) != NULL;
+    if (k && sp->selector) { /* its rows hold the options it chose: any options match */
+        int lo = 0, hi = c->n;
+        while (lo < hi) { /* the first key not below k, the key with no options */
+            int mid = lo + (hi - lo) / 2;
+            if (strcmp(c->keys[mid], k) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        found = lo < c->n && strncmp(c->keys[lo], k, strlen(k)) == 0;
+    }
     free(k);
     return found;
 }

@@ -99,7 +99,10 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     run_member *m = calloc((size_t)st->nspecs, sizeof *m);
     run_row **rows = calloc((size_t)st->nspecs, sizeof *rows);
     const char **base_of = calloc((size_t)st->nspecs, sizeof *base_of);
-    if (!m || !rows || !base_of) {
+    run_selection *chosen = calloc((size_t)st->nspecs, sizeof *chosen); /* per selector spec */
+    int *spec_of = calloc((size_t)st->nspecs, sizeof *spec_of);
+    run_select_matrix features = {.A = A, .label = label};
+    if (!m || !rows || !base_of || !chosen || !spec_of) {
         run_say(st, "out of host memory for %s", label);
         st->failures++;
         goto out;
@@ -108,10 +111,16 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     for (int k = 0; k < st->nspecs; k++) {
         if ((!todo[k] && k != st->base) || cells_has(&st->excluded, label, &st->specs[k], d))
             continue;
+        if (st->specs[k].selector) { /* runs as the instance it chooses, or gets a row saying why not */
+            run_select_choose(&st->selectors, st->reg, &st->specs[k], k, d, &features, &chosen[k]);
+            if (!chosen[k].chosen)
+                continue;
+        }
         if (k == st->base)
             base_member = n;
-        m[n].spec = &st->specs[k];
+        m[n].spec = st->specs[k].selector ? &chosen[k].spec : &st->specs[k];
         m[n].emit = todo[k];
+        spec_of[n] = k;
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
@@ -144,6 +153,9 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
                  st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
     if (st->s.mode == RUN_MODE_TUNE)
         tune_rows(rows, base_of, done);
+    for (int i = 0; i < done; i++)
+        if (st->specs[spec_of[i]].selector)
+            run_selection_to_row(&chosen[spec_of[i]], &m[i].row);
     if (run_stop_flag) {
         st->abandoned++;
         if (st->sink)
@@ -154,9 +166,19 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         for (int i = 0; i < done; i++)
             if (m[i].emit)
                 emit(st, &m[i].row);
+        for (int k = 0; k < st->nspecs; k++)
+            if (st->specs[k].selector && todo[k] && chosen[k].note[0] && !chosen[k].chosen) {
+                run_row r;
+                run_selection_refused_row(&chosen[k], &st->meta, label, path, A, d, &r);
+                emit(st, &r);
+            }
     }
     group_release(&g);
 out:
+    for (int k = 0; chosen && k < st->nspecs; k++)
+        run_selection_free(&chosen[k]);
+    free(chosen);
+    free(spec_of);
     free(m);
     free(rows);
     free(base_of);

@@ -15,6 +15,7 @@
 #include "run_options.h"
 #include "run_order.h"
 #include "run_row.h"
+#include "run_select.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
 
@@ -47,6 +48,7 @@ typedef struct run_state {
     int first_path;             /* where the next worker starts */
     int isolate_now;            /* this matrix runs one child per cell (after a worker died) */
     const run_order_facts *order; /* the ordering of the matrix under way (--reorder), or NULL */
+    run_selectors selectors;    /* the corpora of the selector instances */
 } run_state;
 
 /* A worker's exit code after it recorded a device fault: start another. */

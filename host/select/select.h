@@ -10,10 +10,11 @@
 #define SPMVLAB_HOST_SELECT_H
 
 #include "run_row.h"
+#include "spmvlab/config.h"
 #include "spmvlab/features.h"
 #include "spmvlab/gen.h"
 
-#define SELECT_MAX_K 32     /* most neighbours one choice weighs */
+#define SELECT_MAX_K SPMVLAB_SELECTOR_MAX_K
 #define SELECT_DEFAULT_K 5  /* enough to outvote one noisy neighbour */
 
 /* One instance measured on the corpus. */

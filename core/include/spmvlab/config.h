@@ -52,19 +52,36 @@ int spmvlab_section_set(spmvlab_section *s, const char *key, const char *value, 
 /* Section with that label, created when missing. */
 spmvlab_section *spmvlab_config_section_add(spmvlab_config *cfg, const char *label);
 
+/* The settings of a selector instance (a section with `plugin = select`):
+ * it has no plugin of its own; per matrix, `spmvlab run` takes the plugin
+ * and options that the corpus's results favour (host/select/select.h). */
+typedef struct spmvlab_selector_spec {
+    char results[512];          /* results CSV of the corpus */
+    char features[512];         /* corpus features file, or "" */
+    int k;                      /* neighbours weighed; 0: the selector's default */
+    int part;                   /* corpus members of this spmvlab_part only, or -1: all */
+} spmvlab_selector_spec;
+
 /* A resolved instance: its plugin and validated options. */
 typedef struct spmvlab_instance_spec {
     char label[128];            /* e.g. "sell-sigma1" or "sell[sigma=32]" in sweeps */
     char base_label[64];        /* the section it came from */
-    const spmvlab_loaded *plugin;
+    const spmvlab_loaded *plugin; /* NULL for a selector */
     spmvlab_optset opts;
     char options_text[512];     /* "key=value ..." of every option, for results */
+    int selector;               /* 1: a selector instance; see select below */
+    spmvlab_selector_spec select;
 } spmvlab_instance_spec;
+
+/* The plugin name that makes a section a selector instance. */
+#define SPMVLAB_SELECTOR_PLUGIN "select"
+#define SPMVLAB_SELECTOR_MAX_K 32 /* most neighbours one choice weighs */
 
 /* Resolves the labels (comma list) against cfg: a label without a section is
  * the plugin of that name with defaults. `plugin =` and `library =` choose the
  * plugin; every other key is validated against the plugin's table; value
- * lists (a, b, c) expand into sweeps. Returns the count, or -1 with a
+ * lists (a, b, c) expand into sweeps. A section with `plugin = select` is a
+ * selector instance: its keys are results (required), features, k and part. Returns the count, or -1 with a
  * sentence naming file and line. */
 int spmvlab_config_resolve(spmvlab_config *cfg, spmvlab_registry *reg, const char *labels,
                            spmvlab_instance_spec **out, spmvlab_err *err);

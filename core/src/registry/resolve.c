@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spmvlab/config.h"
+#include "spmvlab/gen.h"
 
 #define MAX_SWEEP_KEYS 8
 #define MAX_VALUES 64
@@ -83,12 +84,70 @@ static int push_spec(spmvlab_instance_spec **out, int *n, int *cap, spmvlab_err 
     return 0;
 }
 
+/* A `plugin = select` section: the selector's settings, no plugin to load
+ * (run chooses one per matrix). Keys other than its own are refused, since
+ * they could only be options of a plugin not yet known. */
+static int resolve_selector(const spmvlab_section *sec, const char *label, spmvlab_instance_spec **out, int *n,
+                            int *cap, spmvlab_err *err)
+{
+    if (push_spec(out, n, cap, err))
+        return -1;
+    spmvlab_instance_spec *sp = &(*out)[*n];
+    snprintf(sp->label, sizeof sp->label, "%s", label);
+    snprintf(sp->base_label, sizeof sp->base_label, "%s", label);
+    sp->selector = 1;
+    sp->select.part = -1;
+    char at[600];
+    spmvlab_err why;
+    for (int k = 0; k < sec->nkv; k++) {
+        const spmvlab_kv *kv = &sec->kv[k];
+        const char *v = kv->value;
+        char *end;
+        where(kv, at, sizeof at);
+        if (strcmp(kv->key, "plugin") == 0)
+            continue;
+        if (strcmp(kv->key, "results") == 0 || strcmp(kv->key, "features") == 0) {
+            char *dst = kv->key[0] == 'r' ? sp->select.results : sp->select.features;
+            if (!v[0] || strlen(v) >= sizeof sp->select.results)
+                return spmvlab_errf(err, "%s[%s] %s = needs a file name of at most %zu characters", at, label,
+                                    kv->key, sizeof sp->select.results - 1), -1;
+            snprintf(dst, sizeof sp->select.results, "%s", v);
+        } else if (strcmp(kv->key, "k") == 0) {
+            long k_value = strtol(v, &end, 10);
+            if (!v[0] || *end || k_value < 1 || k_value > SPMVLAB_SELECTOR_MAX_K)
+                return spmvlab_errf(err, "%s[%s] k = %s is not a whole number in [1, %d]", at, label, v,
+                                    SPMVLAB_SELECTOR_MAX_K), -1;
+            sp->select.k = (int)k_value;
+        } else if (strcmp(kv->key, "part") == 0) {
+            spmvlab_part part;
+            if (spmvlab_part_parse(v, &part, &why))
+                return spmvlab_errf(err, "%s[%s] %s", at, label, why.msg), -1;
+            sp->select.part = (int)part;
+        } else {
+            return spmvlab_errf(err, "%s[%s] a selector instance (plugin = select) takes results, features, k and "
+                                "part, not '%s'", at, label, kv->key), -1;
+        }
+    }
+    if (!sp->select.results[0]) {
+        if (sec->line)
+            snprintf(at, sizeof at, "%s:%d: ", sec->file, sec->line);
+        else
+            at[0] = '\0';
+        return spmvlab_errf(err, "%s[%s] a selector instance needs results = FILE (the corpus's results CSV)", at,
+                            label), -1;
+    }
+    (*n)++;
+    return 0;
+}
+
 static int resolve_label(spmvlab_config *cfg, spmvlab_registry *reg, const char *label,
                          spmvlab_instance_spec **out, int *n, int *cap, spmvlab_err *err)
 {
     spmvlab_section *sec = spmvlab_config_section(cfg, label);
     const spmvlab_kv *pk = spmvlab_section_get(sec, "plugin"), *lk = spmvlab_section_get(sec, "library");
     const char *plugin_name = pk ? pk->value : label;
+    if (pk && !lk && strcmp(pk->value, SPMVLAB_SELECTOR_PLUGIN) == 0)
+        return resolve_selector(sec, label, out, n, cap, err);
     const spmvlab_loaded *pl;
     char at[600] = "";
     spmvlab_err why;

@@ -1,0 +1,65 @@
+/*
+ * Selector instances of run and tune (a section with `plugin = select`):
+ * their corpora, opened once per run and dtype before anything is
+ * measured, and per matrix the instance the corpus favours, run under the
+ * selector's label like any member of the group.
+ */
+#ifndef SPMVLAB_HOST_RUN_SELECT_H
+#define SPMVLAB_HOST_RUN_SELECT_H
+
+#include "run_meta.h"
+#include "run_row.h"
+#include "select.h"
+#include "spmvlab/config.h"
+#include "spmvlab/core.h"
+
+typedef struct run_selectors {
+    select_corpus *corpus;      /* [spec * ndtypes + dtype]; filled for selector specs only */
+    spmvlab_dtype *dtype;       /* the run's dtypes, in order */
+    int nspecs, ndtypes;
+} run_selectors;
+
+/* The features of the matrix under way, computed once for every selector. */
+typedef struct run_select_matrix {
+    const spmvlab_csr *A;
+    const char *label;          /* its label: a corpus member never chooses for itself */
+    int have;                   /* 0: not computed yet */
+    int bad;                    /* spmvlab_features_of failed: why says so */
+    spmvlab_features f;
+    double ms;                  /* host time of spmvlab_features_of */
+    char why[SPMVLAB_ERR_LEN];
+} run_select_matrix;
+
+/* One selector's choice for one matrix and dtype. */
+typedef struct run_selection {
+    spmvlab_instance_spec spec; /* the chosen plugin and options under the selector's label */
+    int chosen;                 /* 1: spec is ready to run */
+    spmvlab_result refused;     /* when not chosen: the status of its row */
+    char note[1024];            /* the row's message: the prediction, or why there is no choice */
+    double tune_ms;             /* features plus the choice, host ms */
+} run_selection;
+
+/* Opens the corpus of every selector spec for every dtype. Returns 0, or
+ * -1 with a sentence naming the instance and the cause. */
+int run_selectors_open(run_selectors *sel, const spmvlab_instance_spec *specs, int nspecs,
+                       const spmvlab_dtype *dtypes, int ndtypes, spmvlab_err *err);
+void run_selectors_close(run_selectors *sel);
+
+/* Chooses for the matrix with selector spec (index spec_index of the run's
+ * specs) in dtype d: the plugin loaded through reg, its options set as
+ * --set would. Fills out either way (out->chosen says which). */
+void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const spmvlab_instance_spec *spec,
+                       int spec_index, spmvlab_dtype d, run_select_matrix *m, run_selection *out);
+
+/* The selector's columns of a row its chosen instance filled: tune_ms is the
+ * cost of the choice, tune_spmvs 0, and the prediction leads the message. */
+void run_selection_to_row(const run_selection *s, run_row *r);
+
+/* The row of a selector that could not choose for the matrix (no member
+ * ran it): its status is s->refused and its message says why. */
+void run_selection_refused_row(const run_selection *s, const run_meta *meta, const char *label, const char *path,
+                               const spmvlab_csr *A, spmvlab_dtype d, run_row *r);
+
+void run_selection_free(run_selection *s);
+
+#endif
