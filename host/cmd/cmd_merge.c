@@ -14,7 +14,8 @@ int cmd_merge(int argc, char **argv)
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
                "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
-               "Refuses parts of another column set, commit or version, and a cell that appears twice.\n");
+               "Refuses an OUT.csv that is one of the parts, parts of another column set, commit, version or\n"
+               "device, one instance label with two option sets, and a cell that appears twice.\n");
         return EXIT_OK;
     }
     if (argc < 3) {

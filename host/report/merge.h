@@ -10,11 +10,13 @@
 
 /* Reads parts[0..n) and writes their rows to out (through a temporary file
  * renamed into place) and the summary to OUT-summary.csv; print = 1 also
- * prints the summary. Refused with a sentence naming the files: a part
- * with other columns than this version writes, rows of another commit or
- * version than the first part's, and a cell (matrix, instance, options,
- * dtype) that appears twice. Returns 0 (rows merged into *nrows, may be
- * NULL), or -1 with the sentence in err (nothing written). */
+ * prints the summary. Refused with a sentence naming the files: an output
+ * that is one of the parts, a part with other columns than this version
+ * writes, rows of another commit, version or device than the first part's,
+ * one instance label with two option sets (run_origin.h), and a cell
+ * (matrix, instance, options, dtype) that appears twice. Returns 0 (rows
+ * merged into *nrows, may be NULL), or -1 with the sentence in err
+ * (nothing written). */
 int merge_parts(const char *out, char *const *parts, int n, int print, int *nrows, spmvlab_err *err);
 
 #endif

@@ -17,6 +17,8 @@
 #include "run_isolate.h"
 #include "run_json.h"
 #include "run_output.h"
+#include "output_file.h"
+#include "run_origin.h"
 #include "progress.h"
 #include "shard.h"
 #include "workers.h"
@@ -54,7 +56,6 @@ typedef struct run_state {
     FILE *json;
     run_rows rows;              /* resumed rows, then new ones */
     int failures, input_errors;
-    int appending;              /* the CSV exists and is continued (--resume) */
     int abandoned;              /* groups left unwritten by Ctrl-C */
     run_cells done;             /* resumed cells */
     char **paths;
@@ -107,21 +108,46 @@ static int find_baseline(run_state *st, spmvlab_err *err)
     return st->nspecs > 0 ? 0 : -1;
 }
 
-/* Reads the file to resume (a missing or empty one starts afresh). */
+/* Reads the file to resume (and the rows an interrupted run left beside
+ * it), refusing rows another run of another build, device, dtype set or
+ * option set would mix in. A missing or empty file starts afresh. */
 static int load_resume(run_state *st, spmvlab_err *err)
 {
-    struct stat sb;
-    if (stat(st->s.resume, &sb) != 0 || sb.st_size == 0)
-        return 0;
-    st->appending = 1;
-    int same = 0;
-    if (run_rows_read(st->s.resume, &st->rows, &same, err))
+    int partial = -1;
+    if (resume_rows_read(st->s.resume, &st->rows, &partial, err))
         return -1;
-    if (!same)
-        return spmvlab_errf(err, "%s was written with other columns (another version of spmvlab); resume needs the same",
-                            st->s.resume),
-               -1;
-    return cells_load(&st->done, &st->rows, err);
+    if (partial >= 0)
+        say(st, "continuing from %s and %s.partial, where an interrupted run left %d more rows", st->s.resume,
+            st->s.resume, partial);
+    char dtypes[64] = "";
+    for (int d = 0; d < st->s.ndtypes; d++)
+        snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s", d ? "," : "",
+                 spmvlab_dtype_name(st->s.dtypes[d]));
+    run_origin run;
+    origin_init(&run);
+    origin_set_run(&run, st->meta.commit, st->meta.version, st->meta.device, dtypes, "this run");
+    int rc = 0;
+    for (int k = 0; k < st->nspecs && !rc; k++)
+        rc = origin_add_label(&run, st->specs[k].label, st->specs[k].options_text, "this run");
+    if (rc)
+        spmvlab_errf(err, "out of host memory");
+    else
+        rc = origin_check_rows(&run, &st->rows, st->s.resume, err);
+    origin_free(&run);
+    return rc ? -1 : cells_load(&st->done, &st->rows, err);
+}
+
+/* Reads the file to resume and opens the outputs beside their names, to be
+ * renamed at the end (output_file.h). Returns 0, or -1 with a sentence. */
+static int open_outputs(run_state *st, spmvlab_err *err)
+{
+    if (st->s.resume[0] && load_resume(st, err))
+        return -1;
+    if (st->s.output[0] && !(st->csv = csv_begin(st->s.output, &st->rows, st->s.resume[0] != 0, err)))
+        return -1;
+    if (st->s.json[0] && !(st->json = output_begin(st->s.json, err)))
+        return -1;
+    return 0;
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -267,32 +293,45 @@ static int finish(run_state *st)
         tune_print(stdout, &st->rows);
     else
         summary_print(stdout, &sum);
+    char sp[4200] = "", part[4300];
     if (st->s.output[0]) {
-        char sp[4200];
         summary_path(st->s.output, sp, sizeof sp);
-        if (summary_write_csv(sp, &sum, &err)) {
+        output_partial(sp, part, sizeof part);
+        if (summary_write_csv(part, &sum, &err)) {
             say(st, "%s", err.msg);
             rc = EXIT_FAILED;
-        } else {
-            printf("\nresults: %s (%d rows); summary: %s%s%s\n", st->s.output, st->rows.n, sp,
-                   st->s.json[0] ? "; json: " : "", st->s.json);
         }
     }
     if (st->json) {
         FILE *f = st->json;
         st->json = NULL;
         run_document doc = {&st->meta, &st->s, &st->rows, &sum, stop_flag != 0};
-        if (json_write_run(f, st->s.json, &doc, &err)) {
+        output_partial(st->s.json, part, sizeof part);
+        if (json_write_run(f, part, &doc, &err)) {
             say(st, "%s", err.msg);
             rc = EXIT_FAILED;
         }
     }
     summary_free(&sum);
+    if (st->csv)
+        fclose(st->csv);
+    st->csv = NULL;
     if (stop_flag) {
-        say(st, "interrupted; the rows of the matrices finished are written%s",
-            st->s.output[0] ? " (--resume continues)" : "");
+        if (st->s.output[0])
+            say(st, "interrupted; the rows measured so far are in %s.partial and %s is as it was (--resume %s "
+                "continues)", st->s.output, st->s.output, st->s.output);
+        else
+            say(st, "interrupted; the rows of the matrices finished are shown above");
         return 130;
     }
+    const char *outs[] = {st->s.output, rc ? "" : sp, rc ? "" : st->s.json};
+    if (outputs_commit(outs, 3, &err)) {
+        say(st, "%s", err.msg);
+        return EXIT_FAILED;
+    }
+    if (st->s.output[0] && !rc)
+        printf("\nresults: %s (%d rows); summary: %s%s%s\n", st->s.output, st->rows.n, sp,
+               st->s.json[0] ? "; json: " : "", st->s.json);
     if (rc)
         return rc;
     if (st->input_errors)
@@ -386,20 +425,13 @@ int run_command(int argc, char **argv, run_mode mode)
         goto out;
     }
     run_meta_init(&st->meta, st->s.command);
-    if (st->s.resume[0] && load_resume(st, &err)) {
-        say(st, "%s", err.msg);
-        goto out;
-    }
-    if (st->s.output[0] && !(st->csv = csv_open(st->s.output, st->appending, &err))) {
-        say(st, "%s", err.msg);
-        goto out;
-    }
-    if (st->s.json[0] && !(st->json = fopen(st->s.json, "w"))) {
-        say(st, "cannot write %s", st->s.json);
-        goto out;
-    }
     if ((rc = open_device(st)) != 0)
         goto out;
+    if (open_outputs(st, &err)) {
+        say(st, "%s", err.msg);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     progress_line_init(&st->prog, 0);
     progress_line_totals(&st->prog, st->npaths,
                          inputs_cells(&st->s, st->paths, st->npaths, st->nspecs) - st->done.n);
