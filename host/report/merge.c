@@ -113,8 +113,8 @@ static int output_is_no_part(const char *out, char *const *parts, int n, spmvlab
         int same = exists ? stat(parts[p], &sp) == 0 && sp.st_dev == so.st_dev && sp.st_ino == so.st_ino
                           : (canonical(parts[p], cp, sizeof cp), strcmp(co, cp) == 0);
         if (same)
-            return spmvlab_errf(err, "the output %s is also a part to merge (%s); merge writes a new file, named "
-                                "first: spmvlab merge OUT.csv PARTS.csv...", out, parts[p]),
+            return spmvlab_errf(err, "the output %s is also a part to merge (%s); name a new file first, as in "
+                                "spmvlab merge OUT.csv PARTS.csv", out, parts[p]),
                    -1;
     }
     return 0;

@@ -117,7 +117,7 @@ static int load_resume(run_state *st, spmvlab_err *err)
     if (resume_rows_read(st->s.resume, &st->rows, &partial, err))
         return -1;
     if (partial >= 0)
-        say(st, "continuing from %s and %s.partial, where an interrupted run left %d more rows", st->s.resume,
+        say(st, "continuing from %s and %s.partial (an interrupted run's rows: %d cells more)", st->s.resume,
             st->s.resume, partial);
     char dtypes[64] = "";
     for (int d = 0; d < st->s.ndtypes; d++)
