@@ -97,8 +97,8 @@ function(spmvlab_cli_script NAME REGEX SCRIPT)
     ENVIRONMENT "SPMVLAB_NO_CACHE=1;SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR}")
 endfunction()
 set(cli_two_runs "\"$1\" run -p csr -o p0.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr -o p1.csv \"$2/1138_bus.mtx.gz\" >/dev/null && cp p0.csv before.csv")
-spmvlab_cli_script(merge.output_is_a_part
-  "the output p0\\.csv is also a part to merge \\(p0\\.csv\\); name a new file first[^\n]*\\.\nexit status: 2\np0\\.csv unchanged"
+spmvlab_cli_script(merge.output_forgotten
+  "p0\\.csv already holds 1 cells that none of the parts has \\(matrix lp_e226, instance csr, dtype f64 first\\); it looks like a part named where the output belongs[^\n]*\\.\nexit status: 2\np0\\.csv unchanged"
   "${cli_two_runs} && \"$1\" merge p0.csv p1.csv; echo \"exit status: $?\"; cmp -s p0.csv before.csv && echo p0.csv unchanged")
 spmvlab_cli_script(merge.output_is_a_part_by_another_name
   "the output [^ ]*/p1\\.csv is also a part to merge \\(p1\\.csv\\)[^\n]*\nexit status: 2"

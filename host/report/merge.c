@@ -35,6 +35,11 @@ static int by_cell(const void *x, const void *y)
     return c ? c : a->order - b->order;
 }
 
+static int by_cell_only(const void *x, const void *y)
+{
+    return cell_cmp(((const tagged *)x)->r, ((const tagged *)y)->r);
+}
+
 /* The output order: matrices by label, then dtype, each instance in the
  * order the part measured it. */
 static int by_matrix(const void *x, const void *y)
@@ -120,6 +125,31 @@ static int output_is_no_part(const char *out, char *const *parts, int n, spmvlab
     return 0;
 }
 
+/* Refuses to replace an existing results file that holds a cell none of
+ * the parts has (t: the parts' rows, sorted by cell): such a file is a part
+ * itself, named where the output belongs. A file that is not results is
+ * replaced. */
+static int output_loses_no_cell(const char *out, const tagged *t, int n, spmvlab_err *err)
+{
+    run_rows old = {0};
+    spmvlab_err ignored;
+    if (access(out, F_OK) != 0 || run_rows_read(out, &old, NULL, &ignored) != 0)
+        return 0;
+    int lost = 0;
+    const run_row *first = NULL;
+    for (int i = 0; i < old.n; i++) {
+        tagged key = {&old.v[i], 0, 0};
+        if (!bsearch(&key, t, (size_t)n, sizeof *t, by_cell_only) && lost++ == 0)
+            first = &old.v[i];
+    }
+    if (lost)
+        spmvlab_errf(err, "%s already holds %d cells that none of the parts has (matrix %s, instance %s, dtype %s "
+                     "first); it looks like a part named where the output belongs: name a new output file, as in "
+                     "spmvlab merge OUT.csv PARTS.csv", out, lost, first->matrix, first->instance, first->dtype);
+    run_rows_free(&old);
+    return lost ? -1 : 0;
+}
+
 static int write_rows(const char *out, const tagged *t, int n, spmvlab_err *err)
 {
     char tmp[4200];
@@ -167,6 +197,8 @@ int merge_parts(const char *out, char *const *parts, int n, int print, int *nrow
                          r->matrix, r->instance, r->dtype, parts[t[i - 1].part], parts[t[i].part]);
         goto done;
     }
+    if (output_loses_no_cell(out, t, all.n, err))
+        goto done;
     qsort(t, (size_t)all.n, sizeof *t, by_matrix);
     if (write_rows(out, t, all.n, err))
         goto done;

@@ -11,7 +11,8 @@
 /* Reads parts[0..n) and writes their rows to out (through a temporary file
  * renamed into place) and the summary to OUT-summary.csv; print = 1 also
  * prints the summary. Refused with a sentence naming the files: an output
- * that is one of the parts, a part with other columns than this version
+ * that is one of the parts or an existing results file holding a cell no
+ * part has (a part named where the output belongs), a part with other columns than this version
  * writes, rows of another commit, version or device than the first part's,
  * one instance label with two option sets (run_origin.h), and a cell
  * (matrix, instance, options, dtype) that appears twice. Returns 0 (rows

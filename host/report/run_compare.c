@@ -101,6 +101,9 @@ static int by_group(const void *x, const void *y)
  * x has none there). */
 static void rebase_row(run_row *r, const run_row *x, const char *label)
 {
+    /* x / r = (b / r) / (b / x) for the run's baseline b: the bounds of the
+     * two intervals against b bound the new one. */
+    double lo = x ? r->speedup_lo / x->speedup_hi : NAN, hi = x ? r->speedup_hi / x->speedup_lo : NAN;
     snprintf(r->baseline, sizeof r->baseline, "%s", label);
     r->speedup = r->speedup_lo = r->speedup_hi = NAN;
     r->outcome[0] = '\0';
@@ -112,15 +115,13 @@ static void rebase_row(run_row *r, const run_row *x, const char *label)
         snprintf(r->outcome, sizeof r->outcome, "baseline");
         return;
     }
-    /* x / r = (b / r) / (b / x) for the run's baseline b: the bounds of the
-     * two intervals against b bound the new one. */
-    double lo = r->speedup_lo / x->speedup_hi, hi = r->speedup_hi / x->speedup_lo;
     r->speedup = x->ms / r->ms;
     if (lo > 0 && hi > 0 && !isinf(hi)) {
         r->speedup_lo = lo;
         r->speedup_hi = hi;
         spmvlab_ci ci = {r->speedup, lo, hi};
-        snprintf(r->outcome, sizeof r->outcome, "%s", spmvlab_outcome_name(spmvlab_outcome_of(&ci, r->noise >= 0 ? r->noise : 0)));
+        spmvlab_outcome o = spmvlab_outcome_of(&ci, r->noise >= 0 ? r->noise : 0);
+        snprintf(r->outcome, sizeof r->outcome, "%s", spmvlab_outcome_name(o));
     }
 }
 
