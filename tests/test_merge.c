@@ -52,7 +52,7 @@ static void parts_merge_into_one(void)
     strcpy(sp + strlen(sp) - 4, "-summary.csv");
     TEST_CHECK(access(sp, R_OK) == 0);
     /* Merging again onto the merged file loses nothing: allowed. */
-    TEST_CHECK(merge_parts(out, parts, 2, 0, &rows, &err) == 0 && rows == 4);
+    TEST_CHECK(merge_parts(out, parts, 2, MERGE_NEW_OUTPUT, &rows, &err) == 0 && rows == 4);
 }
 
 static void refusals_name_the_files(void)

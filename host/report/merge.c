@@ -169,7 +169,7 @@ static int write_rows(const char *out, const tagged *t, int n, spmvlab_err *err)
     return 0;
 }
 
-int merge_parts(const char *out, char *const *parts, int n, int print, int *nrows, spmvlab_err *err)
+int merge_parts(const char *out, char *const *parts, int n, int flags, int *nrows, spmvlab_err *err)
 {
     run_rows all = {0};
     int *part_of = NULL, rc = -1;
@@ -197,7 +197,7 @@ int merge_parts(const char *out, char *const *parts, int n, int print, int *nrow
                          r->matrix, r->instance, r->dtype, parts[t[i - 1].part], parts[t[i].part]);
         goto done;
     }
-    if (output_loses_no_cell(out, t, all.n, err))
+    if ((flags & MERGE_NEW_OUTPUT) && output_loses_no_cell(out, t, all.n, err))
         goto done;
     qsort(t, (size_t)all.n, sizeof *t, by_matrix);
     if (write_rows(out, t, all.n, err))
@@ -210,7 +210,7 @@ int merge_parts(const char *out, char *const *parts, int n, int print, int *nrow
     }
     char sp[4200];
     summary_path(out, sp, sizeof sp);
-    if (print)
+    if (flags & MERGE_PRINT)
         summary_print(stdout, &sum);
     rc = summary_write_csv(sp, &sum, err);
     summary_free(&sum);

@@ -246,7 +246,7 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
         fprintf(stderr, "%s: the workers wrote no results to merge.\n", s->prog);
         return EXIT_USAGE;
     }
-    if (merge_parts(s->output, parts, nparts, 1, &rows, &err)) {
+    if (merge_parts(s->output, parts, nparts, MERGE_PRINT, &rows, &err)) {
         fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
         return EXIT_USAGE;
     }
