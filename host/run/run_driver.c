@@ -18,7 +18,7 @@
 #include "run_json.h"
 #include "run_output.h"
 #include "output_file.h"
-#include "run_origin.h"
+#include "run_resume.h"
 #include "progress.h"
 #include "shard.h"
 #include "workers.h"
@@ -109,32 +109,18 @@ static int find_baseline(run_state *st, spmvlab_err *err)
 }
 
 /* Reads the file to resume (and the rows an interrupted run left beside
- * it), refusing rows another run of another build, device, dtype set or
- * option set would mix in. A missing or empty file starts afresh. */
+ * it), refusing rows of another build, device, dtype set or option set. A
+ * missing or empty file starts afresh. */
 static int load_resume(run_state *st, spmvlab_err *err)
 {
     int partial = -1;
-    if (resume_rows_read(st->s.resume, &st->rows, &partial, err))
+    if (resume_rows_read(st->s.resume, &st->rows, &partial, err) ||
+        resume_check(&st->s, &st->meta, st->specs, st->nspecs, &st->rows, err))
         return -1;
     if (partial >= 0)
         say(st, "continuing from %s and %s.partial (an interrupted run's rows: %d cells more)", st->s.resume,
             st->s.resume, partial);
-    char dtypes[64] = "";
-    for (int d = 0; d < st->s.ndtypes; d++)
-        snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s", d ? "," : "",
-                 spmvlab_dtype_name(st->s.dtypes[d]));
-    run_origin run;
-    origin_init(&run);
-    origin_set_run(&run, st->meta.commit, st->meta.version, st->meta.device, dtypes, "this run");
-    int rc = 0;
-    for (int k = 0; k < st->nspecs && !rc; k++)
-        rc = origin_add_label(&run, st->specs[k].label, st->specs[k].options_text, "this run");
-    if (rc)
-        spmvlab_errf(err, "out of host memory");
-    else
-        rc = origin_check_rows(&run, &st->rows, st->s.resume, err);
-    origin_free(&run);
-    return rc ? -1 : cells_load(&st->done, &st->rows, err);
+    return cells_load(&st->done, &st->rows, err);
 }
 
 /* Reads the file to resume and opens the outputs beside their names, to be
@@ -317,11 +303,8 @@ static int finish(run_state *st)
         fclose(st->csv);
     st->csv = NULL;
     if (stop_flag) {
-        if (st->s.output[0])
-            say(st, "interrupted; the rows measured so far are in %s.partial and %s is as it was (--resume %s "
-                "continues)", st->s.output, st->s.output, st->s.output);
-        else
-            say(st, "interrupted; the rows of the matrices finished are shown above");
+        say(st, "interrupted%s%s%s", st->s.output[0] ? "; the rows measured so far are in " : "", st->s.output,
+            st->s.output[0] ? ".partial and the earlier file is as it was (--resume continues)" : "");
         return 130;
     }
     const char *outs[] = {st->s.output, rc ? "" : sp, rc ? "" : st->s.json};
