@@ -129,16 +129,21 @@ static double busiest_child_seconds(pid_t parent)
  * rows are in CSV.partial. The CSV of an earlier run stays as it was. */
 static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
 {
-    char csv[PATH_MAX], partial[PATH_MAX + 16], earlier[1 << 14], now[1 << 14];
+    char csv[PATH_MAX], partial[PATH_MAX + 16], json[PATH_MAX], json_partial[PATH_MAX + 16];
+    char summary[PATH_MAX], summary_partial[PATH_MAX + 16], earlier[1 << 14], now[1 << 14];
     path_in_tmp(csv, sizeof csv, "interrupted.csv");
+    path_in_tmp(json, sizeof json, "interrupted.json");
+    path_in_tmp(summary, sizeof summary, "interrupted-summary.csv");
     snprintf(partial, sizeof partial, "%s.partial", csv);
+    snprintf(json_partial, sizeof json_partial, "%s.partial", json);
+    snprintf(summary_partial, sizeof summary_partial, "%s.partial", summary);
     const char *before[] = {"run", "-p", "csr", "-o", csv, m1, NULL};
     outcome o;
     run_host(before, 60, &o);
     slurp_into(csv, earlier, sizeof earlier);
-    TEST_CHECK(o.exited && o.code == 0 && strchr(earlier, '\n'));
+    TEST_CHECK(o.exited && o.code == 0 && strchr(earlier, '\n') && access(summary, F_OK) == 0);
     const char *args[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
-                          "-o", csv, m1, m2, NULL};
+                          "-o", csv, "--json", json, m1, m2, NULL};
     double t0 = now_s();
     pid_t pid = host_start(args);
     TEST_CHECK(pid > 0);
@@ -167,6 +172,8 @@ static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
     TEST_CHECK(o.signal == 0 || o.signal == SIGINT);
     slurp_into(csv, now, sizeof now);
     TEST_CHECK(strcmp(now, earlier) == 0); /* the earlier run's file is whole */
+    /* The summary and the JSON of what was measured wait beside their names. */
+    TEST_CHECK(access(summary_partial, F_OK) == 0 && access(json_partial, F_OK) == 0 && access(json, F_OK) != 0);
     if (table_read(partial, &t) == 0) {
         TEST_CHECK(t.rows == 2); /* the first matrix's cells, nothing of the second */
         expect_status(&t, "csr", "ok", NULL);
@@ -183,10 +190,12 @@ static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
     /* --resume continues from the file and the rows beside it, measures only
      * the second matrix, and renames the whole onto the file. */
     const char *rest[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
-                          "--resume", csv, m1, m2, NULL};
+                          "--resume", csv, "--json", json, m1, m2, NULL};
     run_host(rest, 60, &o);
     TEST_CHECK(strstr(o.out, "continuing from") && strstr(o.out, "1 cells more"));
-    TEST_CHECK(access(partial, F_OK) != 0);
+    TEST_CHECK(o.exited && o.code == 1); /* bad_hang's timeouts are failures; the files are renamed all the same */
+    TEST_CHECK(access(partial, F_OK) != 0 && access(summary_partial, F_OK) != 0 && access(json_partial, F_OK) != 0);
+    TEST_CHECK(access(json, F_OK) == 0);
     if (table_read(csv, &t) == 0) {
         TEST_CHECK(cells_once(&t) == 4);
         table_free(&t);

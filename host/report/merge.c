@@ -18,26 +18,16 @@ typedef struct tagged {
     int order;
 } tagged;
 
-static int cell_cmp(const run_row *a, const run_row *b)
-{
-    int c = strcmp(a->matrix, b->matrix);
-    if (!c)
-        c = strcmp(a->dtype, b->dtype);
-    if (!c)
-        c = strcmp(a->instance, b->instance);
-    return c ? c : strcmp(a->options, b->options);
-}
-
 static int by_cell(const void *x, const void *y)
 {
     const tagged *a = x, *b = y;
-    int c = cell_cmp(a->r, b->r);
+    int c = origin_cell_cmp(a->r, b->r);
     return c ? c : a->order - b->order;
 }
 
 static int by_cell_only(const void *x, const void *y)
 {
-    return cell_cmp(((const tagged *)x)->r, ((const tagged *)y)->r);
+    return origin_cell_cmp(((const tagged *)x)->r, ((const tagged *)y)->r);
 }
 
 /* The output order: matrices by label, then dtype, each instance in the
@@ -185,7 +175,7 @@ int merge_parts(const char *out, char *const *parts, int n, int flags, int *nrow
         t[i] = (tagged){&all.v[i], part_of[i], i};
     qsort(t, (size_t)all.n, sizeof *t, by_cell);
     for (int i = 1; i < all.n; i++) {
-        if (cell_cmp(t[i - 1].r, t[i].r) != 0)
+        if (origin_cell_cmp(t[i - 1].r, t[i].r) != 0)
             continue;
         const run_row *r = t[i].r;
         if (t[i - 1].part == t[i].part)

@@ -6,15 +6,18 @@
 #include <unistd.h>
 
 #include "output_file.h"
+#include "run_origin.h"
 
 void output_partial(const char *path, char *out, size_t len) { snprintf(out, len, "%s.partial", path); }
 
+/* 1 when path exists and holds something. */
 static int nonempty(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 && sb.st_size > 0;
 }
 
+/* Reads the rows of path, refusing a file of other columns. */
 static int read_same_columns(const char *path, run_rows *rows, spmvlab_err *err)
 {
     int same = 0;
@@ -27,17 +30,10 @@ static int read_same_columns(const char *path, run_rows *rows, spmvlab_err *err)
     return 0;
 }
 
-static int cell_cmp(const run_row *a, const run_row *b)
+static int by_cell(const void *x, const void *y)
 {
-    int c = strcmp(a->matrix, b->matrix);
-    if (!c)
-        c = strcmp(a->dtype, b->dtype);
-    if (!c)
-        c = strcmp(a->instance, b->instance);
-    return c ? c : strcmp(a->options, b->options);
+    return origin_cell_cmp(*(run_row *const *)x, *(run_row *const *)y);
 }
-
-static int by_cell(const void *x, const void *y) { return cell_cmp(*(run_row *const *)x, *(run_row *const *)y); }
 
 /* Appends to rows those of extra whose cell rows lacks; counts them in *added. */
 static int add_new_cells(run_rows *rows, const run_rows *extra, int *added)
@@ -85,8 +81,8 @@ int resume_rows_read(const char *path, run_rows *rows, int *partial_rows, spmvla
     return 0;
 }
 
-/* Writes text to a new file and renames it onto path, so path is never
- * half written. */
+/* Writes the header and kept's rows to a new file and renames it onto
+ * path, so path is never half written. */
 static int write_whole(const char *path, const run_rows *kept, spmvlab_err *err)
 {
     char tmp[4300];

@@ -99,3 +99,13 @@ void origin_free(run_origin *o)
     free(o->labels);
     memset(o, 0, sizeof *o);
 }
+
+int origin_cell_cmp(const run_row *a, const run_row *b)
+{
+    int c = strcmp(a->matrix, b->matrix);
+    if (!c)
+        c = strcmp(a->dtype, b->dtype);
+    if (!c)
+        c = strcmp(a->instance, b->instance);
+    return c ? c : strcmp(a->options, b->options);
+}

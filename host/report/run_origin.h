@@ -43,4 +43,8 @@ int origin_add_label(run_origin *o, const char *label, const char *options, cons
 int origin_check_rows(run_origin *o, const run_rows *rows, const char *from, spmvlab_err *err);
 void origin_free(run_origin *o);
 
+/* Orders rows by their cell: matrix, dtype, instance, options (0: the
+ * same cell, which one run measures once). */
+int origin_cell_cmp(const run_row *a, const run_row *b);
+
 #endif
