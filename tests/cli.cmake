@@ -229,3 +229,42 @@ spmvlab_cli_test(run.selector_refuses_plugin_options
 spmvlab_cli_test(select.missing_matrix
   "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)
+
+# Outputs that cannot be mixed or lost. Each script runs under sh in a
+# folder of its own, with $1 the program and $2 the data folder; it ends
+# with "exit status: N" of the command under test.
+function(spmvlab_cli_script NAME REGEX SCRIPT)
+  file(MAKE_DIRECTORY ${cli_work}/${NAME})
+  add_test(NAME cli.${NAME} COMMAND sh -c "rm -rf ./*; ${SCRIPT}" cli $<TARGET_FILE:spmvlab> ${cli_data}
+           WORKING_DIRECTORY ${cli_work}/${NAME})
+  set_tests_properties(cli.${NAME} PROPERTIES LABELS cpu PASS_REGULAR_EXPRESSION "${REGEX}"
+    ENVIRONMENT "SPMVLAB_NO_CACHE=1;SPMVLAB_PLUGIN_PATH=${SPMVLAB_PLUGIN_OUTPUT_DIR}")
+endfunction()
+set(cli_two_runs "\"$1\" run -p csr -o p0.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr -o p1.csv \"$2/1138_bus.mtx.gz\" >/dev/null && cp p0.csv before.csv")
+spmvlab_cli_script(merge.output_forgotten
+  "p0\\.csv already holds 1 cells that none of the parts has \\(matrix lp_e226, instance csr, dtype f64 first\\); it looks like a part named where the output belongs[^\n]*\\.\nexit status: 2\np0\\.csv unchanged"
+  "${cli_two_runs} && \"$1\" merge p0.csv p1.csv; echo \"exit status: $?\"; cmp -s p0.csv before.csv && echo p0.csv unchanged")
+spmvlab_cli_script(merge.output_is_a_part_by_another_name
+  "the output [^ ]*/p1\\.csv is also a part to merge \\(p1\\.csv\\)[^\n]*\nexit status: 2"
+  "${cli_two_runs} && \"$1\" merge \"$PWD/p1.csv\" p0.csv p1.csv; echo \"exit status: $?\"")
+spmvlab_cli_script(merge.new_output_named_as_a_part
+  "the output new\\.csv is also a part to merge \\(\\./new\\.csv\\)[^\n]*\nexit status: 2"
+  "${cli_two_runs} && \"$1\" merge new.csv p0.csv ./new.csv; echo \"exit status: $?\"")
+spmvlab_cli_script(resume.another_commit
+  "r\\.csv holds results of spmvlab [^ ]+ at commit aaaa, but this run is spmvlab [^ ]+ at commit bbbb; results of one build only\\.\nexit status: 2"
+  "SPMVLAB_COMMIT=aaaa \"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && SPMVLAB_COMMIT=bbbb \"$1\" run -p csr --resume r.csv \"$2/lp_e226.mtx.gz\" \"$2/1138_bus.mtx.gz\"; echo \"exit status: $?\"")
+spmvlab_cli_script(resume.another_device
+  "r\\.csv holds results measured on Tesla X, but this run on cpu; results of one device only\\.\nexit status: 2"
+  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && sed -i '2s/,cpu,/,Tesla X,/' r.csv && \"$1\" run -p csr --resume r.csv \"$2/1138_bus.mtx.gz\"; echo \"exit status: $?\"")
+spmvlab_cli_script(resume.another_dtype_set
+  "r\\.csv holds f64 results, but this run measures the dtypes f32; one run's dtypes only\\.\nexit status: 2"
+  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr --dtype f32 --resume r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
+spmvlab_cli_script(resume.other_options_under_one_label
+  "r\\.csv holds instance csr with the options '[^']*kernel=auto[^']*', but this run has csr with '[^']*kernel=scalar[^']*'; one label must name one configuration[^\n]*\\.\nexit status: 2"
+  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr --set csr.kernel=scalar --resume r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
+spmvlab_cli_script(run.partial_of_an_interrupted_run
+  "r\\.csv\\.partial holds rows of an interrupted run; continue it with --resume r\\.csv, or remove r\\.csv\\.partial to start afresh\\.\nexit status: 2"
+  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && cp r.csv r.csv.partial && \"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
+spmvlab_cli_script(report.unknown_baseline
+  "baseline 'nope' is not among the instances of the results \\(csr, coo\\)\\.\nexit status: 2"
+  "\"$1\" run -p csr,coo -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" report r.csv -o rep --baseline nope; echo \"exit status: $?\"")

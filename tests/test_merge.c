@@ -1,8 +1,8 @@
 /*
  * spmvlab merge and -o by extension: parts of one build merge into one CSV
  * and summary; a part given twice (a duplicate cell), a part of other
- * columns and a part of another commit are refused with a sentence naming
- * the files, and nothing is written; -o chooses CSV or JSON by the
+ * columns, of another commit or device, and a label with other options
+ * are refused with a sentence naming the files, and nothing is written; -o chooses CSV or JSON by the
  * extension and refuses any other.
  */
 #include <stdio.h>
@@ -51,6 +51,8 @@ static void parts_merge_into_one(void)
     snprintf(sp, sizeof sp, "%.4200s", out);
     strcpy(sp + strlen(sp) - 4, "-summary.csv");
     TEST_CHECK(access(sp, R_OK) == 0);
+    /* Merging again onto the merged file loses nothing: allowed. */
+    TEST_CHECK(merge_parts(out, parts, 2, MERGE_NEW_OUTPUT, &rows, &err) == 0 && rows == 4);
 }
 
 static void refusals_name_the_files(void)
@@ -85,6 +87,18 @@ static void refusals_name_the_files(void)
         TEST_CONTAINS(err.msg, "at commit 0000000-elsewhere");
         TEST_CONTAINS(err.msg, "one build");
     }
+    /* another device, and one label with two option sets */
+    snprintf(other, sizeof other, "%s/other_device.csv", tmpdir);
+    TEST_CHECK(copy_edited(b, other, ",cpu,", ",Tesla X,") == 0);
+    TEST_CHECK(merge_parts(out, commit, 2, 0, NULL, &err) != 0);
+    TEST_CONTAINS(err.msg, "holds results measured on Tesla X, but");
+    TEST_CONTAINS(err.msg, "one device only");
+    snprintf(other, sizeof other, "%s/other_options.csv", tmpdir);
+    TEST_CHECK(copy_edited(b, other, "kernel=auto", "kernel=scalar") == 0);
+    TEST_CHECK(merge_parts(out, commit, 2, 0, NULL, &err) != 0);
+    TEST_CONTAINS(err.msg, "holds instance csr with the options");
+    TEST_CONTAINS(err.msg, "one label must name one configuration");
+    TEST_CHECK(access(out, F_OK) != 0);
     TEST_CHECK(cli_run("merge %s/m.txt %s", tmpdir, a) == 2);
     TEST_CONTAINS(cli_out, "not a .csv file name");
     TEST_CHECK(cli_run("merge %s/m.csv %s %s", tmpdir, a, a) == 2);

@@ -121,10 +121,12 @@ static void resume_measures_each_cell_once(void)
     TEST_CHECK(spmvlab(a) == 0);
     TEST_CHECK(count(out_text, "f64  ok ") == 0);
     TEST_CHECK(rows_of(p, "dw8192", NULL) == 1);
-    /* other options are other cells */
+    /* other options under the same label would be a second configuration
+     * called csr: refused, the file as it was */
     snprintf(a, sizeof a, "run -p csr --set csr.kernel=scalar --resume %s %s/lp_e226.mtx.gz", p, data);
-    TEST_CHECK(spmvlab(a) == 0);
-    TEST_CHECK(rows_of(p, "lp_e226", "csr") == 2);
+    TEST_CHECK(spmvlab(a) == 2);
+    TEST_CONTAINS(err_text, "one label must name one configuration");
+    TEST_CHECK(rows_of(p, "lp_e226", "csr") == 1);
     /* a second instance on the same file: only its cells are measured */
     snprintf(a, sizeof a, "run -p csr,csr_b -c %s/ab.ini --resume %s %s/lp_e226.mtx.gz %s/1138_bus.mtx.gz", tmp, p, data,
              data);

@@ -5,9 +5,11 @@
  * - a run cut short (its CSV truncated to the header and first row, as an
  *   interrupted run leaves it) and resumed with --resume measures every
  *   cell exactly once and keeps the row already written;
- * - Ctrl-C (SIGINT) during a hanging cell ends the run promptly with the
- *   rows already measured on disk, and the same command with --resume
- *   finishes it.
+ * - Ctrl-C (SIGINT) during a hanging cell, in a run whose -o names the
+ *   file of an earlier run, ends the run promptly: the earlier file stays
+ *   whole, the rows measured are in FILE.partial, a fresh run onto FILE is
+ *   refused, and the same command with --resume continues from both and
+ *   leaves one whole FILE.
  *
  * Skipped (77) while `spmvlab run --help` does not mention --isolate.
  */
@@ -124,13 +126,24 @@ static double busiest_child_seconds(pid_t parent)
 /* Rows of one matrix are written when its group is done, so the run is
  * interrupted on the second matrix, while bad_hang's child spins (it comes
  * first in the list, so nothing else runs then), after the first matrix's
- * rows are on disk. */
+ * rows are in CSV.partial. The CSV of an earlier run stays as it was. */
 static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
 {
-    char csv[PATH_MAX];
+    char csv[PATH_MAX], partial[PATH_MAX + 16], json[PATH_MAX], json_partial[PATH_MAX + 16];
+    char summary[PATH_MAX], summary_partial[PATH_MAX + 16], earlier[1 << 14], now[1 << 14];
     path_in_tmp(csv, sizeof csv, "interrupted.csv");
+    path_in_tmp(json, sizeof json, "interrupted.json");
+    path_in_tmp(summary, sizeof summary, "interrupted-summary.csv");
+    snprintf(partial, sizeof partial, "%s.partial", csv);
+    snprintf(json_partial, sizeof json_partial, "%s.partial", json);
+    snprintf(summary_partial, sizeof summary_partial, "%s.partial", summary);
+    const char *before[] = {"run", "-p", "csr", "-o", csv, m1, NULL};
+    outcome o;
+    run_host(before, 60, &o);
+    slurp_into(csv, earlier, sizeof earlier);
+    TEST_CHECK(o.exited && o.code == 0 && strchr(earlier, '\n') && access(summary, F_OK) == 0);
     const char *args[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
-                          "-o", csv, m1, m2, NULL};
+                          "-o", csv, "--json", json, m1, m2, NULL};
     double t0 = now_s();
     pid_t pid = host_start(args);
     TEST_CHECK(pid > 0);
@@ -140,7 +153,7 @@ static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
     int rows = 0, spinning = 0;
     while (!spinning && now_s() - t0 < 40) {
         usleep(50000);
-        if (rows < 2 && table_read(csv, &t) == 0) {
+        if (rows < 2 && table_read(partial, &t) == 0) {
             rows = t.rows;
             table_free(&t);
         }
@@ -154,21 +167,35 @@ static void ctrl_c_keeps_what_was_measured(const char *m1, const char *m2)
     TEST_CHECK(rows == 2 && spinning);
     double t1 = now_s();
     kill(pid, SIGINT);
-    outcome o;
     host_finish(pid, t0, 60, &o);
     TEST_CHECK(now_s() - t1 < 4); /* promptly, not after the hanging child's time limit */
     TEST_CHECK(o.signal == 0 || o.signal == SIGINT);
-    if (table_read(csv, &t) == 0) {
+    slurp_into(csv, now, sizeof now);
+    TEST_CHECK(strcmp(now, earlier) == 0); /* the earlier run's file is whole */
+    /* The summary and the JSON of what was measured wait beside their names. */
+    TEST_CHECK(access(summary_partial, F_OK) == 0 && access(json_partial, F_OK) == 0 && access(json, F_OK) != 0);
+    if (table_read(partial, &t) == 0) {
         TEST_CHECK(t.rows == 2); /* the first matrix's cells, nothing of the second */
         expect_status(&t, "csr", "ok", NULL);
         expect_status(&t, "bad_hang", "timeout", NULL);
         cells_once(&t);
         table_free(&t);
+    } else {
+        fprintf(stderr, "the interrupted run left no %s; its output:\n%s\n", partial, o.out);
+        test_failures++;
     }
-    /* The same command with --resume measures only the second matrix. */
+    /* A fresh run onto the same name would lose those rows: refused. */
+    run_host(before, 60, &o);
+    TEST_CHECK(o.exited && o.code == 2 && strstr(o.out, "holds rows of an interrupted run"));
+    /* --resume continues from the file and the rows beside it, measures only
+     * the second matrix, and renames the whole onto the file. */
     const char *rest[] = {"run", "--isolate", "--timeout", "8", "-p", "bad_hang,csr", "--plugin-dir", plugdir,
-                          "--resume", csv, m1, m2, NULL};
+                          "--resume", csv, "--json", json, m1, m2, NULL};
     run_host(rest, 60, &o);
+    TEST_CHECK(strstr(o.out, "continuing from") && strstr(o.out, "1 cells more"));
+    TEST_CHECK(o.exited && o.code == 1); /* bad_hang's timeouts are failures; the files are renamed all the same */
+    TEST_CHECK(access(partial, F_OK) != 0 && access(summary_partial, F_OK) != 0 && access(json_partial, F_OK) != 0);
+    TEST_CHECK(access(json, F_OK) == 0);
     if (table_read(csv, &t) == 0) {
         TEST_CHECK(cells_once(&t) == 4);
         table_free(&t);

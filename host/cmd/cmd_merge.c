@@ -29,7 +29,9 @@ int cmd_merge(int argc, char **argv)
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
                "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
-               "Refuses parts of another column set, commit or version, and a cell that appears twice.\n"
+               "Refuses an OUT.csv that is one of the parts or holds cells no part has (a part named\n"
+               "where the output belongs); parts of another column set, commit, version or device; one\n"
+               "instance label with two option sets; and a cell that appears twice.\n"
                "Exit status 1 when a merged row is wrong or failed, as for one unsharded run.\n");
         return EXIT_OK;
     }
@@ -49,7 +51,7 @@ int cmd_merge(int argc, char **argv)
     }
     spmvlab_err err;
     int rows = 0;
-    if (merge_parts(argv[1], argv + 2, argc - 2, 1, &rows, &err)) {
+    if (merge_parts(argv[1], argv + 2, argc - 2, MERGE_PRINT | MERGE_NEW_OUTPUT, &rows, &err)) {
         fprintf(stderr, "spmvlab merge: %s.\n", err.msg);
         return EXIT_USAGE;
     }

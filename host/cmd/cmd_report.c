@@ -2,8 +2,9 @@
  * spmvlab report RESULTS.csv [-o DIR]: the A/B summary of a results file
  * written by run or tune (several files: their rows together), and plots
  * drawn with gnuplot: performance profile, GFLOP/s against non-zeros per
- * instance, speedup over the baseline per matrix, as SVG and PNG. Without
- * gnuplot it says so and still prints the summary and writes the data.
+ * instance, speedup over the baseline (the run's, or --baseline) per
+ * matrix, as SVG and PNG. Without gnuplot it says so and still prints the
+ * summary and writes the data.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "commands.h"
 #include "run_status.h"
 #include "report_plot.h"
+#include "run_compare.h"
 #include "run_row.h"
 #include "run_summary.h"
 
@@ -21,8 +23,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: spmvlab report RESULTS.csv... [-o DIR] [--baseline LABEL]\n"
                  "  -o DIR             where the plots, their data and summary.csv go\n"
                  "                     (default: RESULTS-report/ beside the first file)\n"
-                 "  --baseline LABEL   the baseline named in the summary (default: the rows' own)\n"
-                 "Speedups and their intervals are those measured by run; the summary is recomputed.\n"
+                 "  --baseline LABEL   recompute every speedup against instance LABEL (default: the run's\n"
+                 "                     baseline); its interval is bounded from the intervals the run measured\n"
+                 "The summary is recomputed from the rows.\n"
                  "Exit status 1 when a row is wrong or failed, as for the run that wrote it.\n");
 }
 
@@ -87,6 +90,11 @@ int cmd_report(int argc, char **argv)
     }
     if (!rows.n) {
         fprintf(stderr, "spmvlab report: %s holds no result rows.\n", files[0]);
+        return EXIT_USAGE;
+    }
+    if (baseline[0] && compare_rebase(&rows, baseline, &err)) {
+        fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+        run_rows_free(&rows);
         return EXIT_USAGE;
     }
     run_summary sum;

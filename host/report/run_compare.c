@@ -1,6 +1,7 @@
 /* Speedups with bootstrap intervals, and tune's fields; see run_compare.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run_compare.h"
@@ -82,4 +83,94 @@ void tune_rows(run_row **rows, const char *const *base_of, int n)
             r->tune_best = best_j >= 0 ? (j == best_j) : NAN;
         }
     }
+}
+
+/* ---- report --baseline ------------------------------------------------ */
+
+/* Rows by matrix and dtype, each group in file order. */
+static int by_group(const void *x, const void *y)
+{
+    const run_row *a = *(run_row *const *)x, *b = *(run_row *const *)y;
+    int c = strcmp(a->matrix, b->matrix);
+    if (!c)
+        c = strcmp(a->dtype, b->dtype);
+    return c ? c : (a > b) - (a < b); /* rows keep their file order */
+}
+
+/* One row against the baseline's row x of its matrix and dtype (NULL when
+ * x has none there). */
+static void rebase_row(run_row *r, const run_row *x, const char *label)
+{
+    /* x / r = (b / r) / (b / x) for the run's baseline b: the bounds of the
+     * two intervals against b bound the new one. */
+    double lo = x ? r->speedup_lo / x->speedup_hi : NAN, hi = x ? r->speedup_hi / x->speedup_lo : NAN;
+    snprintf(r->baseline, sizeof r->baseline, "%s", label);
+    r->speedup = r->speedup_lo = r->speedup_hi = NAN;
+    r->outcome[0] = '\0';
+    int timed = x && strcmp(r->status, "ok") == 0 && strcmp(x->status, "ok") == 0 && r->ms > 0 && x->ms > 0;
+    if (!timed)
+        return;
+    if (r == x) {
+        r->speedup = r->speedup_lo = r->speedup_hi = 1;
+        snprintf(r->outcome, sizeof r->outcome, "baseline");
+        return;
+    }
+    r->speedup = x->ms / r->ms;
+    if (lo > 0 && hi > 0 && !isinf(hi)) {
+        r->speedup_lo = lo;
+        r->speedup_hi = hi;
+        spmvlab_ci ci = {r->speedup, lo, hi};
+        spmvlab_outcome o = spmvlab_outcome_of(&ci, r->noise >= 0 ? r->noise : 0);
+        snprintf(r->outcome, sizeof r->outcome, "%s", spmvlab_outcome_name(o));
+    }
+}
+
+/* The distinct instances of rows, comma separated, into out. */
+static void list_instances(const run_rows *rows, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int i = 0; i < rows->n; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(rows->v[j].instance, rows->v[i].instance) == 0;
+        size_t n = strlen(out);
+        if (!seen && n + 1 < len)
+            snprintf(out + n, len - n, "%s%s", n ? ", " : "", rows->v[i].instance);
+    }
+}
+
+int compare_rebase(run_rows *rows, const char *label, spmvlab_err *err)
+{
+    int found = 0;
+    for (int i = 0; i < rows->n && !found; i++)
+        found = strcmp(rows->v[i].instance, label) == 0;
+    if (!found) {
+        char names[1024];
+        list_instances(rows, names, sizeof names);
+        return spmvlab_errf(err, "baseline '%s' is not among the instances of the results (%s)", label, names), -1;
+    }
+    run_row **order = malloc(((size_t)rows->n + 1) * sizeof *order);
+    if (!order)
+        return spmvlab_errf(err, "out of host memory"), -1;
+    for (int i = 0; i < rows->n; i++)
+        order[i] = &rows->v[i];
+    qsort(order, (size_t)rows->n, sizeof *order, by_group);
+    for (int g = 0, end; g < rows->n; g = end) {
+        const run_row *x = NULL;
+        for (end = g; end < rows->n && strcmp(order[g]->matrix, order[end]->matrix) == 0 &&
+                      strcmp(order[g]->dtype, order[end]->dtype) == 0;
+             end++)
+            if (strcmp(order[end]->instance, label) == 0)
+                x = order[end]; /* a later row of a cell replaces an earlier one */
+        /* The others read the baseline's old interval, so it is copied
+         * before its own row changes. */
+        run_row base;
+        int have = x && run_row_copy(&base, x) == 0;
+        for (int i = g; i < end; i++)
+            rebase_row(order[i], order[i] == x ? order[i] : have ? &base : NULL, label);
+        if (have)
+            run_row_clear(&base);
+    }
+    free(order);
+    return 0;
 }

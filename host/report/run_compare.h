@@ -23,4 +23,13 @@ void compare_rows(run_row **rows, int n, const run_row *base, const char *baseli
  * tune_peak_bytes (largest convert_peak_bytes) and tune_best. */
 void tune_rows(run_row **rows, const char *const *base_of, int n);
 
+/* report --baseline: sets baseline, speedup, speedup_lo/hi and outcome of
+ * every row against the instance label on its matrix and dtype. A CSV
+ * keeps no samples, so the speedup is the ratio of the medians and its
+ * interval is bounded by the two rows' intervals against the run's own
+ * baseline b: x / r = (b / r) / (b / x) lies in [lo_r / hi_x, hi_r / lo_x].
+ * Returns 0, or -1 with a sentence listing the instances when label names
+ * none of them. */
+int compare_rebase(run_rows *rows, const char *label, spmvlab_err *err);
+
 #endif

@@ -1,25 +1,10 @@
 /* CSV, JSON, the terminal table and the progress line; see run_output.h. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "run_output.h"
-
-FILE *csv_open(const char *path, int append, spmvlab_err *err)
-{
-    FILE *f = fopen(path, append ? "a" : "w");
-    if (!f) {
-        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (!append) {
-        run_csv_header(f);
-        fflush(f);
-    }
-    return f;
-}
 
 void csv_append(FILE *f, const run_row *r)
 {

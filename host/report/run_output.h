@@ -10,10 +10,7 @@
 
 /* ---- CSV file ------------------------------------------------------------ */
 
-/* Opens path for writing (header first) or, with append = 1, for
- * appending to a file that already holds this version's header. Returns
- * the stream, or NULL with a sentence. */
-FILE *csv_open(const char *path, int append, spmvlab_err *err);
+/* The CSV is opened beside its name by csv_begin (output_file.h). */
 /* Appends one row and pushes it to the disk (fflush + fsync). */
 void csv_append(FILE *f, const run_row *r);
 /* The CSV schema, one column a line: name, type, meaning (--columns). */

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exit_codes.h"
@@ -18,6 +17,8 @@
 #include "run_isolate.h"
 #include "run_json.h"
 #include "run_output.h"
+#include "output_file.h"
+#include "run_resume.h"
 #include "run_state.h"
 #include "progress.h"
 #include "shard.h"
@@ -75,21 +76,32 @@ static int find_baseline(run_state *st, spmvlab_err *err)
     return st->nspecs > 0 ? 0 : -1;
 }
 
-/* Reads the file to resume (a missing or empty one starts afresh). */
+/* Reads the file to resume (and the rows an interrupted run left beside
+ * it), refusing rows of another build, device, dtype set or option set. A
+ * missing or empty file starts afresh. */
 static int load_resume(run_state *st, spmvlab_err *err)
 {
-    struct stat sb;
-    if (stat(st->s.resume, &sb) != 0 || sb.st_size == 0)
-        return 0;
-    st->appending = 1;
-    int same = 0;
-    if (run_rows_read(st->s.resume, &st->rows, &same, err))
+    int partial = -1;
+    if (resume_rows_read(st->s.resume, &st->rows, &partial, err) ||
+        resume_check(&st->s, &st->meta, st->specs, st->nspecs, &st->rows, err))
         return -1;
-    if (!same)
-        return spmvlab_errf(err, "%s was written with other columns (another version of spmvlab); resume needs the same",
-                            st->s.resume),
-               -1;
+    if (partial >= 0)
+        run_say(st, "continuing from %s and %s.partial (an interrupted run's rows: %d cells more)", st->s.resume,
+                st->s.resume, partial);
     return cells_load(&st->done, &st->rows, err);
+}
+
+/* Reads the file to resume and opens the outputs beside their names, to be
+ * renamed at the end (output_file.h). Returns 0, or -1 with a sentence. */
+static int open_outputs(run_state *st, spmvlab_err *err)
+{
+    if (st->s.resume[0] && load_resume(st, err))
+        return -1;
+    if (st->s.output[0] && !(st->csv = csv_begin(st->s.output, &st->rows, st->s.resume[0] != 0, err)))
+        return -1;
+    if (st->s.json[0] && !(st->json = output_begin(st->s.json, err)))
+        return -1;
+    return 0;
 }
 
 static int finish(run_state *st)
@@ -107,32 +119,42 @@ static int finish(run_state *st)
         tune_print(stdout, &st->rows);
     else
         summary_print(stdout, &sum);
+    char sp[4200] = "", part[4300];
     if (st->s.output[0]) {
-        char sp[4200];
         summary_path(st->s.output, sp, sizeof sp);
-        if (summary_write_csv(sp, &sum, &err)) {
+        output_partial(sp, part, sizeof part);
+        if (summary_write_csv(part, &sum, &err)) {
             run_say(st, "%s", err.msg);
             rc = EXIT_FAILED;
-        } else {
-            printf("\nresults: %s (%d rows); summary: %s%s%s\n", st->s.output, st->rows.n, sp,
-                   st->s.json[0] ? "; json: " : "", st->s.json);
         }
     }
     if (st->json) {
         FILE *f = st->json;
         st->json = NULL;
         run_document doc = {&st->meta, &st->s, &st->rows, &sum, run_stop_flag != 0};
-        if (json_write_run(f, st->s.json, &doc, &err)) {
+        output_partial(st->s.json, part, sizeof part);
+        if (json_write_run(f, part, &doc, &err)) {
             run_say(st, "%s", err.msg);
             rc = EXIT_FAILED;
         }
     }
     summary_free(&sum);
+    if (st->csv)
+        fclose(st->csv);
+    st->csv = NULL;
     if (run_stop_flag) {
-        run_say(st, "interrupted; the rows of the matrices finished are written%s",
-            st->s.output[0] ? " (--resume continues)" : "");
+        run_say(st, "interrupted%s%s%s", st->s.output[0] ? "; the rows measured so far are in " : "", st->s.output,
+                st->s.output[0] ? ".partial and the earlier file is as it was (--resume continues)" : "");
         return EXIT_INTERRUPTED;
     }
+    const char *outs[] = {st->s.output, rc ? "" : sp, rc ? "" : st->s.json};
+    if (outputs_commit(outs, 3, &err)) {
+        run_say(st, "%s", err.msg);
+        return EXIT_FAILED;
+    }
+    if (st->s.output[0] && !rc)
+        printf("\nresults: %s (%d rows); summary: %s%s%s\n", st->s.output, st->rows.n, sp,
+               st->s.json[0] ? "; json: " : "", st->s.json);
     if (rc)
         return rc;
     if (st->input_errors)
@@ -189,16 +211,11 @@ int run_command(int argc, char **argv, run_mode mode)
         goto out;
     }
     run_meta_init(&st->meta, st->s.command);
-    if (st->s.resume[0] && load_resume(st, &err)) {
-        run_say(st, "%s", err.msg);
+    if ((rc = run_probe_device(st)) != 0) /* the device's name first: resume checks it */
         goto out;
-    }
-    if (st->s.output[0] && !(st->csv = csv_open(st->s.output, st->appending, &err))) {
+    if (open_outputs(st, &err)) {
         run_say(st, "%s", err.msg);
-        goto out;
-    }
-    if (st->s.json[0] && !(st->json = fopen(st->s.json, "w"))) {
-        run_say(st, "cannot write %s", st->s.json);
+        rc = EXIT_USAGE;
         goto out;
     }
     progress_line_init(&st->prog, 0);
@@ -209,10 +226,11 @@ int run_command(int argc, char **argv, run_mode mode)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
+    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
+    fflush(stdout);
     if (st->s.isolate) { /* this process stays without CUDA; a child per cell */
-        if ((rc = run_open_device(st)) == 0)
-            for (int i = 0; i < st->npaths && !run_stop_flag; i++)
-                run_matrix(st, i);
+        for (int i = 0; i < st->npaths && !run_stop_flag; i++)
+            run_matrix(st, i);
     } else {
         rc = run_supervise(st);
     }

@@ -278,51 +278,40 @@ void run_matrix(run_state *st, int mi)
 }
 
 
-/* Opens the device (or, with --isolate, asks a child) and prints the notice
- * without one. Returns 0, or an exit code. */
-int run_open_device(run_state *st)
+/* The device's facts from a child (this process never initialises CUDA),
+ * the notice without a GPU, and the CPU runtime this process keeps for its
+ * bookkeeping. Returns 0, or an exit code. */
+int run_probe_device(run_state *st)
 {
     spmvlab_err err = {{0}};
-    if (st->s.isolate) {
-        if (isolate_meta(&st->meta, st->s.timeout_s, &err)) {
-            run_say(st, "%s", err.msg);
-            return EXIT_FAILED;
-        }
-        spmvlab_runtime_open(&st->rt, 0, 0, &err); /* CPU bookkeeping only: CUDA stays closed here */
-        st->rt_open = 1;
-    } else {
-        int orc = spmvlab_runtime_open(&st->rt, 1, 0, &err);
-        if (orc < 0) {
-            run_say(st, "%s", err.msg);
-            return EXIT_FAILED;
-        }
-        st->rt_open = 1;
-        if (st->s.mem_limit)
-            st->rt.mem_limit = st->s.mem_limit;
-        if (!st->started) { /* a worker after a fault keeps the first one's device facts */
-            run_meta_device(&st->meta, &st->rt);
-            if (st->rt.device.present && st->s.verbose)
-                fprintf(stderr, "measuring the bandwidth peak (triad)...\n");
-            if (st->rt.device.present)
-                run_meta_peak(&st->meta, &st->rt);
-        }
-        if (st->rt.device.present) {
-            if (st->s.flush_l2) {
-                st->flush_bytes = 2 * st->rt.device.l2_bytes;
-                if (spmvlab_dev_malloc(&st->rt, &st->flush_buf, st->flush_bytes, &err)) {
-                    run_say(st, "--flush-l2: %s", err.msg);
-                    return EXIT_FAILED;
-                }
-            }
-        }
+    if (isolate_meta(&st->meta, st->s.timeout_s, &err)) {
+        run_say(st, "%s", err.msg);
+        return EXIT_FAILED;
     }
-    if (st->started)
-        return 0;
+    spmvlab_runtime_open(&st->rt, 0, 0, &err);
+    st->rt_open = 1;
     if (!st->meta.gpu)
         fprintf(stderr, "%s: no CUDA device found; running each instance's spmv_host as a functional check "
                         "(no timings).\n", st->s.prog);
-    table_header(stdout, &st->meta, st->meta.gpu ? (st->s.timing == RUN_TIMING_SINGLE ? "single" : "batch") : "none");
-    fflush(stdout);
     return 0;
 }
 
+int run_open_device(run_state *st)
+{
+    spmvlab_err err = {{0}};
+    if (spmvlab_runtime_open(&st->rt, 1, 0, &err) < 0) {
+        run_say(st, "%s", err.msg);
+        return EXIT_FAILED;
+    }
+    st->rt_open = 1;
+    if (st->s.mem_limit)
+        st->rt.mem_limit = st->s.mem_limit;
+    if (st->rt.device.present && st->s.flush_l2) {
+        st->flush_bytes = 2 * st->rt.device.l2_bytes;
+        if (spmvlab_dev_malloc(&st->rt, &st->flush_buf, st->flush_bytes, &err)) {
+            run_say(st, "--flush-l2: %s", err.msg);
+            return EXIT_FAILED;
+        }
+    }
+    return 0;
+}

@@ -47,7 +47,8 @@ static const run_key run_keys[] = {
     {{"reorder", S, "", 0, 0, NULL, "orderings, comma list of none, rcm, degree: each permutes every matrix "
       "before its instances (rows of NAME@ORDER)", 0, 0, NULL, 0, 0}, BOTH, NULL, "LIST", run_apply_reorder},
     {{"output", S, "", 0, 0, NULL, "results: .csv (a row per matrix x instance x dtype as measured, the summary "
-      "in OUT-summary.csv) or .json", AT(output), NULL, 0, 0}, BOTH, "-o", "OUT", NULL},
+      "in OUT-summary.csv) or .json; written to OUT.partial, renamed onto OUT at the end", AT(output), NULL, 0, 0}, BOTH,
+     "-o", "OUT", NULL},
     {{"json", S, "", 0, 0, NULL, "rows, samples and summary as JSON", AT(json), NULL, 0, 0}, BOTH, NULL, "OUT.json", NULL},
     {{"baseline", S, "", 0, 0, NULL, "speedups relative to LABEL (default cusparse, else csr, else the first)",
       AT(baseline), NULL, 0, 0}, BOTH, NULL, "LABEL", NULL},
@@ -67,7 +68,8 @@ static const run_key run_keys[] = {
       AT(isolate), NULL, 0, 0}, BOTH, NULL, NULL, NULL},
     {{"timeout", F, "120", 0.001, 1e9, NULL, "seconds per child with --isolate", AT(timeout_s), NULL, 0, 0}, BOTH, NULL,
      "SECONDS", NULL},
-    {{"resume", S, "", 0, 0, NULL, "keep the cells already in OUT.csv, measure and append the rest",
+    {{"resume", S, "", 0, 0, NULL, "keep the cells already in OUT.csv (and the OUT.csv.partial of an interrupted run), "
+      "measure the rest",
       AT(resume), NULL, 0, 0}, BOTH, NULL, "OUT.csv", NULL},
     {{"seed", S, "1", 0, 0, NULL, "seed of the random x", 0, 0, NULL, 0, 0}, BOTH, NULL, "N", run_apply_seed},
     {{"mem_limit", S, "", 0, 0, NULL, "device bytes one instance may hold (e.g. 4G)", 0, 0, NULL, 0, 0}, BOTH, NULL, "BYTES",

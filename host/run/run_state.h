@@ -33,7 +33,6 @@ typedef struct run_state {
     FILE *json;
     run_rows rows;              /* resumed rows, then new ones */
     int failures, input_errors;
-    int appending;              /* the CSV exists and is continued (--resume) */
     int abandoned;              /* groups left unwritten by Ctrl-C */
     run_cells done;             /* cells with a row: resumed or measured */
     run_rows faults;            /* device-fault rows, the baseline's among them */
@@ -44,7 +43,6 @@ typedef struct run_state {
     void *flush_buf;
     size_t flush_bytes;
     FILE *sink;                 /* in a worker: rows go to the parent through it */
-    int started;                /* a worker has printed the header */
     int first_path;             /* where the next worker starts */
     int isolate_now;            /* this matrix runs one child per cell (after a worker died) */
     const run_order_facts *order; /* the ordering of the matrix under way (--reorder), or NULL */
@@ -65,8 +63,11 @@ void run_say(const run_state *st, const char *fmt, ...)
     ;
 /* Runs matrix mi: every cell of it that is not done. */
 void run_matrix(run_state *st, int mi);
-/* Opens the device in this process (--isolate: asks a child), measures the
- * peak once and prints the notice without a GPU. Returns 0 or an exit code. */
+/* The device's facts (run_meta) from a child, so that this process never
+ * initialises CUDA; the notice without a GPU. Returns 0 or an exit code. */
+int run_probe_device(run_state *st);
+/* In a worker: opens the device for measuring (memory limit, --flush-l2).
+ * Returns 0 or an exit code. */
 int run_open_device(run_state *st);
 /* Takes a finished row: the CSV, the rows, the failure count; printed to
  * the table when print is set. */

@@ -5,10 +5,10 @@
  * measuring happens in a worker that can be replaced. Without a fault the
  * cost is one process for the whole run, never one per cell.
  *
- * The worker sends, besides rows (run_answer.h): the device facts
- * ("meta ..." lines, once), "matrix,<index>" and "group,<dtype>" as it
- * starts them, "ref" before the device-fault row of a baseline that was
- * measured only as the reference, "input-error" and "abandoned".
+ * The worker sends, besides rows (run_answer.h): "matrix,<index>" and
+ * "group,<dtype>" as it starts them, "ref" before the device-fault row of a
+ * baseline that was measured only as the reference, "input-error" and
+ * "abandoned".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,10 +26,6 @@ static int worker_main(run_state *st)
     int rc = run_open_device(st);
     if (rc)
         return rc;
-    if (!st->started) {
-        fflush(st->sink);
-        run_meta_write(&st->meta, fileno(st->sink));
-    }
     for (int i = st->first_path; i < st->npaths && !run_stop_flag; i++) {
         fprintf(st->sink, "matrix,%d\n", i);
         run_matrix(st, i);
@@ -43,8 +39,6 @@ typedef struct worker_view {
     int in_group;               /* a group had started on it */
     int ref;                    /* the next row is a baseline's fault */
     int rows;
-    char meta[2048];            /* the "meta" lines, until "meta end" */
-    size_t meta_len;
 } worker_view;
 
 /* The cells not to run again: every row taken, every fault. */
@@ -55,24 +49,6 @@ static int refresh_cells(run_state *st, spmvlab_err *err)
     if (cells_load(&st->done, &st->rows, err) || cells_load(&st->excluded, &st->faults, err))
         return -1;
     return 0;
-}
-
-static void take_meta_line(run_state *st, worker_view *w, char **v, int n)
-{
-    char line[512];
-    size_t k = 0;
-    for (int i = 0; i < n && k < sizeof line - 1; i++)
-        k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? "," : "", v[i]);
-    if (w->meta_len + k + 2 < sizeof w->meta) {
-        memcpy(w->meta + w->meta_len, line, k);
-        w->meta_len += k;
-        w->meta[w->meta_len++] = '\n';
-        w->meta[w->meta_len] = '\0';
-    }
-    if (strcmp(line, "meta end") == 0) {
-        run_meta_read(&st->meta, w->meta);
-        st->started = 1;
-    }
 }
 
 static void take_row(run_state *st, worker_view *w, run_row *row)
@@ -106,9 +82,7 @@ static void read_worker(run_state *st, FILE *in, worker_view *w)
         } else if (t == -1) {
             answer_begin(&a, &row);
         } else if (t == 2 && n >= 1) {
-            if (strncmp(v[0], "meta ", 5) == 0)
-                take_meta_line(st, w, v, n);
-            else if (n == 2 && strcmp(v[0], "matrix") == 0)
+            if (n == 2 && strcmp(v[0], "matrix") == 0)
                 w->matrix = atoi(v[1]), w->in_group = 0;
             else if (strcmp(v[0], "group") == 0)
                 w->in_group = 1;
@@ -192,10 +166,6 @@ int run_supervise(run_state *st)
         }
         char how[128];
         describe_end(status, how, sizeof how);
-        if (!st->started) { /* it never opened the device: nothing to resume */
-            fprintf(stderr, "%s: the worker process %s before it opened the device.\n", st->s.prog, how);
-            return EXIT_FAILED;
-        }
         if (w.matrix < 0) {
             fprintf(stderr, "%s: the worker process %s before its first matrix.\n", st->s.prog, how);
             return EXIT_FAILED;
@@ -207,8 +177,6 @@ int run_supervise(run_state *st)
         if (refresh_cells(st, &err))
             return EXIT_FAILED;
         st->isolate_now = 1;
-        spmvlab_runtime_open(&st->rt, 0, 0, &err); /* CPU bookkeeping: CUDA stays closed here */
-        st->rt_open = 1;
         run_matrix(st, w.matrix);
         st->isolate_now = 0;
         st->first_path = w.matrix + 1;

@@ -22,6 +22,7 @@
 #include "exit_codes.h"
 #include "devices.h"
 #include "merge.h"
+#include "output_file.h"
 #include "progress.h"
 #include "run_summary.h"
 #include "run_order.h"
@@ -35,6 +36,7 @@ typedef struct worker {
     char device[16];            /* "0", "1", ... or "cpu" */
     int shard;                  /* index among count * nworkers */
     char part[4200], log[4200];
+    char partial[4300];         /* part + ".partial": the rows of a worker that did not finish */
     long cells;                 /* rows it is to write */
     int status;                 /* exit code; -1 while running */
 } worker;
@@ -96,10 +98,15 @@ static int start(const run_settings *s, worker *w, int count, int argc, char **a
     return 0;
 }
 
-/* Rows in a part so far (lines after the header). */
+/* Rows in a part so far (lines after the header): the worker writes them
+ * to PART.partial until it ends. */
 static long rows_written(const char *part)
 {
-    FILE *f = fopen(part, "r");
+    char pp[4300];
+    output_partial(part, pp, sizeof pp);
+    FILE *f = fopen(pp, "r");
+    if (!f)
+        f = fopen(part, "r");
     if (!f)
         return 0;
     long lines = 0;
@@ -225,15 +232,25 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
         }
         rc = worse(rc, w[j].status == 0 || w[j].status == 1 || w[j].status == 2 || w[j].status == EXIT_INTERRUPTED
                            ? w[j].status : EXIT_FAILED);
-        if (access(w[j].part, R_OK) == 0)
+        /* A worker that did not finish left its rows in PART.partial; a PART
+         * beside it is an earlier run's. */
+        output_partial(w[j].part, w[j].partial, sizeof w[j].partial);
+        if (access(w[j].partial, R_OK) == 0)
+            parts[nparts++] = w[j].partial;
+        else if (access(w[j].part, R_OK) == 0)
             parts[nparts++] = w[j].part;
+    }
+    if (interrupted) {
+        fprintf(stderr, "%s: interrupted; %s is as it was, the rows measured so far are in %s/ (--resume %s "
+                "continues).\n", s->prog, s->output, dir, s->output);
+        return EXIT_INTERRUPTED;
     }
     int rows = 0;
     if (!nparts || rc == EXIT_USAGE) {
         fprintf(stderr, "%s: the workers wrote no results to merge.\n", s->prog);
         return EXIT_USAGE;
     }
-    if (merge_parts(s->output, parts, nparts, 1, &rows, &err)) {
+    if (merge_parts(s->output, parts, nparts, MERGE_PRINT, &rows, &err)) {
         fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
         return EXIT_USAGE;
     }
@@ -241,5 +258,5 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
     summary_path(s->output, sp, sizeof sp);
     printf("\nresults: %s (%d rows from %d workers); summary: %s; parts and logs: %s/\n", s->output, rows, nw, sp,
            dir);
-    return interrupted ? EXIT_INTERRUPTED : rc;
+    return rc;
 }

@@ -1,0 +1,27 @@
+/* The resumed file against this run; see run_resume.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "run_origin.h"
+#include "run_resume.h"
+
+int resume_check(const run_settings *s, const run_meta *m, const spmvlab_instance_spec *specs, int nspecs,
+                 const run_rows *rows, spmvlab_err *err)
+{
+    char dtypes[64] = "";
+    for (int d = 0; d < s->ndtypes; d++)
+        snprintf(dtypes + strlen(dtypes), sizeof dtypes - strlen(dtypes), "%s%s", d ? "," : "",
+                 spmvlab_dtype_name(s->dtypes[d]));
+    run_origin run;
+    origin_init(&run);
+    origin_set_run(&run, m->commit, m->version, m->device, dtypes, "this run");
+    int rc = 0;
+    for (int k = 0; k < nspecs && !rc; k++)
+        rc = origin_add_label(&run, specs[k].label, specs[k].options_text, "this run");
+    if (rc)
+        spmvlab_errf(err, "out of host memory");
+    else
+        rc = origin_check_rows(&run, rows, s->resume, err);
+    origin_free(&run);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,17 @@
+/* --resume: the file's rows checked against the run that continues them. */
+#ifndef SPMVLAB_HOST_RUN_RESUME_H
+#define SPMVLAB_HOST_RUN_RESUME_H
+
+#include "run_meta.h"
+#include "run_options.h"
+#include "run_row.h"
+#include "spmvlab/config.h"
+
+/* Checks rows (read from s->resume) against this run, as merge checks its
+ * parts (run_origin.h): its commit, version and device (m), its dtypes and
+ * the options of each of its instances. Returns 0, or -1 with a sentence
+ * naming the difference. */
+int resume_check(const run_settings *s, const run_meta *m, const spmvlab_instance_spec *specs, int nspecs,
+                 const run_rows *rows, spmvlab_err *err);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * report --baseline (compare_rebase): every row's speedup is recomputed
+ * against the named instance on its matrix and dtype, as the ratio of the
+ * medians with its interval bounded by the two rows' intervals against the
+ * run's baseline; rebasing onto the run's own baseline changes nothing;
+ * a matrix where the new baseline failed has no speedup; the summary then
+ * counts against the new baseline; an unknown instance is refused with a
+ * sentence listing the instances.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "run_compare.h"
+#include "run_summary.h"
+#include "testlib.h"
+
+/* A row of matrix and instance timed at ms, with its speedup interval
+ * [lo, hi] against the run's baseline cusparse (point: cusparse's ms / ms). */
+static void add(run_rows *rows, const char *matrix, const char *instance, const char *status, double ms,
+                double base_ms, double lo, double hi)
+{
+    run_row r;
+    run_row_init(&r);
+    snprintf(r.matrix, sizeof r.matrix, "%s", matrix);
+    snprintf(r.instance, sizeof r.instance, "%s", instance);
+    snprintf(r.dtype, sizeof r.dtype, "f64");
+    snprintf(r.status, sizeof r.status, "%s", status);
+    snprintf(r.baseline, sizeof r.baseline, "cusparse");
+    r.noise = 0.01;
+    if (strcmp(status, "ok") == 0) {
+        r.ms = ms;
+        r.speedup = base_ms / ms;
+        r.speedup_lo = lo;
+        r.speedup_hi = hi;
+        snprintf(r.outcome, sizeof r.outcome, "%s", strcmp(instance, "cusparse") == 0 ? "baseline" : "tie");
+    }
+    TEST_CHECK(run_rows_push(rows, &r) == 0);
+}
+
+static void fixture(run_rows *rows)
+{
+    memset(rows, 0, sizeof *rows);
+    add(rows, "m1", "cusparse", "ok", 1.0, 1.0, 1, 1);
+    add(rows, "m1", "csr", "ok", 2.0, 1.0, 0.45, 0.55);
+    add(rows, "m1", "coo", "ok", 1.0, 1.0, 0.95, 1.05);
+    add(rows, "m2", "cusparse", "ok", 1.0, 1.0, 1, 1);
+    add(rows, "m2", "csr", "ok", 0.5, 1.0, 1.9, 2.1);
+    add(rows, "m2", "coo", "wrong", NAN, 1.0, NAN, NAN);
+}
+
+static const run_row *find(const run_rows *rows, const char *matrix, const char *instance)
+{
+    for (int i = 0; i < rows->n; i++)
+        if (strcmp(rows->v[i].matrix, matrix) == 0 && strcmp(rows->v[i].instance, instance) == 0)
+            return &rows->v[i];
+    return NULL;
+}
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
+
+static void speedups_are_against_the_named_instance(void)
+{
+    run_rows rows;
+    fixture(&rows);
+    spmvlab_err err;
+    TEST_CHECK(compare_rebase(&rows, "coo", &err) == 0);
+    const run_row *csr = find(&rows, "m1", "csr"), *coo = find(&rows, "m1", "coo"), *cu = find(&rows, "m1", "cusparse");
+    TEST_CHECK(strcmp(csr->baseline, "coo") == 0 && strcmp(cu->baseline, "coo") == 0);
+    TEST_CHECK(near(csr->speedup, 0.5)); /* coo's 1 ms over csr's 2 ms */
+    TEST_CHECK(near(csr->speedup_lo, 0.45 / 1.05) && near(csr->speedup_hi, 0.55 / 0.95));
+    TEST_CHECK(strcmp(csr->outcome, "loss") == 0);
+    TEST_CHECK(coo->speedup == 1 && strcmp(coo->outcome, "baseline") == 0);
+    TEST_CHECK(near(cu->speedup, 1) && near(cu->speedup_lo, 1 / 1.05) && near(cu->speedup_hi, 1 / 0.95));
+    TEST_CHECK(strcmp(cu->outcome, "tie") == 0);
+    /* coo is wrong on m2: nothing there has a speedup against it. */
+    const run_row *csr2 = find(&rows, "m2", "csr");
+    TEST_CHECK(isnan(csr2->speedup) && csr2->outcome[0] == '\0' && strcmp(csr2->baseline, "coo") == 0);
+    run_summary sum;
+    TEST_CHECK(summary_build(&rows, "coo", 1, &sum) == 0);
+    for (int k = 0; k < sum.ninst; k++)
+        if (strcmp(sum.inst[k].instance, "csr") == 0)
+            TEST_CHECK(sum.inst[k].compared == 1 && sum.inst[k].losses == 1 && near(sum.inst[k].geo.point, 0.5));
+    TEST_CHECK(strcmp(sum.baseline, "coo") == 0);
+    summary_free(&sum);
+    run_rows_free(&rows);
+}
+
+static void the_runs_own_baseline_changes_nothing(void)
+{
+    run_rows rows, before;
+    fixture(&rows);
+    fixture(&before);
+    spmvlab_err err;
+    TEST_CHECK(compare_rebase(&rows, "cusparse", &err) == 0);
+    for (int i = 0; i < rows.n; i++) {
+        const run_row *r = &rows.v[i], *b = &before.v[i];
+        TEST_CHECK(isnan(b->speedup) ? isnan(r->speedup) : near(r->speedup, b->speedup));
+        TEST_CHECK(isnan(b->speedup_lo) ? isnan(r->speedup_lo) : near(r->speedup_lo, b->speedup_lo));
+        TEST_CHECK(isnan(b->speedup_hi) ? isnan(r->speedup_hi) : near(r->speedup_hi, b->speedup_hi));
+    }
+    TEST_CHECK(strcmp(find(&rows, "m2", "csr")->outcome, "win") == 0);
+    run_rows_free(&rows);
+    run_rows_free(&before);
+}
+
+static void an_unknown_instance_is_refused_with_the_list(void)
+{
+    run_rows rows;
+    fixture(&rows);
+    spmvlab_err err;
+    TEST_CHECK(compare_rebase(&rows, "nope", &err) != 0);
+    TEST_CONTAINS(err.msg, "baseline 'nope' is not among the instances of the results (cusparse, csr, coo)");
+    TEST_CHECK(strcmp(rows.v[1].baseline, "cusparse") == 0); /* nothing changed */
+    run_rows_free(&rows);
+}
+
+int main(void)
+{
+    speedups_are_against_the_named_instance();
+    the_runs_own_baseline_changes_nothing();
+    an_unknown_instance_is_refused_with_the_list();
+    return test_done("test_report_baseline");
+}
