@@ -27,8 +27,13 @@
 #include "tilespmv.h"
 
 static const spmvlab_option tilespmv_options[] = {
-    SPMVLAB_ENUM_OPTION(tilespmv_opts, tile_format, "auto", "auto|csr|coo|ell|hyb|dense",
-                        "auto: each tile's kind by the paper's rule; else every tile in that kind"),
+    SPMVLAB_CHOICE_OPTION(tilespmv_opts, tile_format, "auto", "the kind of every tile"),
+    SPMVLAB_CHOICE(tile_format, "auto", TILESPMV_FORMAT_AUTO, "each tile's kind by the paper's rule"),
+    SPMVLAB_CHOICE(tile_format, "csr", TILESPMV_FORMAT_CSR, "every tile CSR"),
+    SPMVLAB_CHOICE(tile_format, "coo", TILESPMV_FORMAT_COO, "every tile COO"),
+    SPMVLAB_CHOICE(tile_format, "ell", TILESPMV_FORMAT_ELL, "every tile ELL"),
+    SPMVLAB_CHOICE(tile_format, "hyb", TILESPMV_FORMAT_HYB, "every tile HYB (ELL part plus COO rest)"),
+    SPMVLAB_CHOICE(tile_format, "dense", TILESPMV_FORMAT_DENSE, "every tile dense"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, dense_fill, "0.75", 0.0, 1.0, "rule: a tile holding this share of its area is dense"),
     SPMVLAB_INT_OPTION(tilespmv_opts, coo_max, "12", 0, 256, "rule: a tile with at most this many entries is COO"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),

@@ -22,7 +22,7 @@ extern "C" {
  * dense row and column kinds come only from the rule. */
 enum tile_kind { TILE_CSR = 0, TILE_COO, TILE_ELL, TILE_HYB, TILE_DENSE, TILE_DNSROW, TILE_DNSCOL, TILE_KINDS };
 
-/* The tile_format option's choices, in the option table's order. */
+/* The tile_format option's choice values (choice rows in tilespmv.c). */
 enum { TILESPMV_FORMAT_AUTO, TILESPMV_FORMAT_CSR, TILESPMV_FORMAT_COO, TILESPMV_FORMAT_ELL,
        TILESPMV_FORMAT_HYB, TILESPMV_FORMAT_DENSE };
 

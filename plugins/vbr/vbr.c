@@ -29,7 +29,9 @@
 static const spmvlab_option vbr_options[] = {
     SPMVLAB_INT_OPTION(vbr_opts, max_height, "32", 1, VBR_WARP, "most rows of a block row (rows of one column pattern)"),
     SPMVLAB_INT_OPTION(vbr_opts, min_entries, "4", 1, 1024, "keep a dense block with at least this many entries; the rest go to the CSR remainder"),
-    SPMVLAB_ENUM_OPTION(vbr_opts, values, "native", "native|f32", "value storage: the run's dtype, or f32 for an f64 run (declared; computes in f64)"),
+    SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block values are stored"),
+    SPMVLAB_CHOICE(values, "native", VBR_VALUES_NATIVE, "in the run's dtype"),
+    SPMVLAB_CHOICE(values, "f32", VBR_VALUES_F32, "f32 for an f64 run (declared; computes in f64)"),
     {NULL},
 };
 

@@ -15,7 +15,7 @@ extern "C" {
 
 #define VBR_WARP 32 /* lanes of the warp that walks one block row; the most rows of one */
 
-/* The values option's choices, in the option table's order. */
+/* The values option's choice values (choice rows in vbr.c). */
 enum { VBR_VALUES_NATIVE, VBR_VALUES_F32 };
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
