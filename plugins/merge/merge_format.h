@@ -21,7 +21,6 @@ typedef struct merge_format {
     size_t dev_bytes;        /* device bytes uploaded or allocated */
 } merge_format;
 
-void merge_host_f64(const merge_format *f, const double *x, double *y);
-void merge_host_f32(const merge_format *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(merge, merge_format)
 
 #endif
