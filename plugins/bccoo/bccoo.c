@@ -140,8 +140,6 @@ SPMVLAB_SPMV_BY_LAUNCHER(bccoo, bccoo_format, &f->dev)
 
 SPMVLAB_SPMV_HOST_F64_F32(bccoo, bccoo_format, dtype)
 
-static size_t bccoo_footprint(const void *handle) { return ((const bccoo_format *)handle)->dev_bytes; }
-
 /* The shape, the blocks and their fill, the escapes and the bytes. */
 static void bccoo_describe(const void *handle, char *buf, size_t len)
 {
@@ -156,4 +154,4 @@ static void bccoo_describe(const void *handle, char *buf, size_t len)
 SPMVLAB_PLUGIN_DEFINE(bccoo, "1.0.0", SPMVLAB_DTYPES_F64_F32,
                       "blocked COO (yaSpMV): row-end bit flags, 16-bit column deltas, segmented sums over fixed work per thread",
                       "Yan, Li, Zhang, Zhou, yaSpMV: yet another SpMV framework on GPUs, PPoPP'14",
-                      .check_options = bccoo_check_options, .footprint = bccoo_footprint);
+                      .check_options = bccoo_check_options);

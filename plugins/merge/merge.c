@@ -134,8 +134,6 @@ SPMVLAB_SPMV_BY_LAUNCHER(merge, merge_format, &f->dev)
 
 SPMVLAB_SPMV_HOST_F64_F32(merge, merge_format, dtype)
 
-static size_t merge_footprint(const void *handle) { return ((const merge_format *)handle)->dev_bytes; }
-
 /* The tile shape, where the search runs, the tiles and the bytes a non-zero. */
 static void merge_describe(const void *handle, char *buf, size_t len)
 {
@@ -148,4 +146,4 @@ static void merge_describe(const void *handle, char *buf, size_t len)
 SPMVLAB_PLUGIN_DEFINE(merge, "1.0.0", SPMVLAB_DTYPES_F64_F32,
                       "merge-based CSR: equal shares of the merge path of row ends and non-zeros per thread, carries fixed up",
                       "Merrill, Garland, Merge-based parallel sparse matrix-vector multiplication, SC'16",
-                      .check_options = merge_check_options, .footprint = merge_footprint);
+                      .check_options = merge_check_options);

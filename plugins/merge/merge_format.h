@@ -18,7 +18,7 @@ typedef struct merge_format {
     void *val;
     int32_t *s_end;          /* spmv_host: one tile's row ends (tile + 1 entries) */
     merge_dev dev;           /* device arrays and the launch shape */
-    size_t dev_bytes;        /* device bytes uploaded or allocated */
+    size_t dev_bytes;        /* device bytes uploaded or allocated, for describe */
 } merge_format;
 
 SPMVLAB_HOST_DECLS_F64_F32(merge, merge_format)
