@@ -106,9 +106,7 @@ static spmvlab_status upload(bccoo_format *f, size_t vs, spmvlab_err *err)
         {(void **)&d->carry_key, NULL, (size_t)a->chunks * 4},
         {(void **)&d->carry_val, NULL, (size_t)a->chunks * (size_t)a->h * vs},
     };
-    for (int k = 0; k < SPMVLAB_COUNT(arrays); k++)
-        f->dev_bytes += arrays[k].bytes;
-    return spmvlab_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    return spmvlab_dev_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
 }
 
 static spmvlab_status bccoo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
@@ -132,22 +130,15 @@ static spmvlab_status bccoo_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         d->block_rows = f->a.block_rows;
         d->h = h;
         d->w = w;
-        d->is_f64 = A->dtype == SPMVLAB_F64;
+        d->dtype = A->dtype;
         st = upload(f, vs, err);
     }
     return spmvlab_converted(st, f, bccoo_destroy, out);
 }
 
-static spmvlab_status bccoo_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
-{
-    bccoo_format *f = handle;
-    return spmvlab_launched(f->ctx, err, bccoo_launch(&f->dev, x, y, stream), bccoo_error_string,
-                            "bccoo kernel launch");
-}
+SPMVLAB_SPMV_BY_LAUNCHER(bccoo, bccoo_format, &f->dev)
 
 SPMVLAB_SPMV_HOST_F64_F32(bccoo, bccoo_format, dtype)
-
-static size_t bccoo_footprint(const void *handle) { return ((const bccoo_format *)handle)->dev_bytes; }
 
 /* The shape, the blocks and their fill, the escapes and the bytes. */
 static void bccoo_describe(const void *handle, char *buf, size_t len)
@@ -163,4 +154,4 @@ static void bccoo_describe(const void *handle, char *buf, size_t len)
 SPMVLAB_PLUGIN_DEFINE(bccoo, "1.0.0", SPMVLAB_DTYPES_F64_F32,
                       "blocked COO (yaSpMV): row-end bit flags, 16-bit column deltas, segmented sums over fixed work per thread",
                       "Yan, Li, Zhang, Zhou, yaSpMV: yet another SpMV framework on GPUs, PPoPP'14",
-                      .check_options = bccoo_check_options, .footprint = bccoo_footprint);
+                      .check_options = bccoo_check_options);

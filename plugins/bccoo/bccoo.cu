@@ -38,23 +38,14 @@ __device__ __forceinline__ int32_t block_exclusive_sum(int32_t n, int32_t *s_war
 }
 
 // Inclusive segmented scan of H sums keyed by segment (keys never
-// decrease): shuffles in each warp, then the totals of earlier warps that
-// end in this thread's key.
+// decrease): the warp scan of ../common/carry_fixup.cuh, then the totals
+// of earlier warps that end in this thread's key.
 template <typename A, int H>
 __device__ __forceinline__ void block_segmented_scan(int32_t key, A (&v)[H], int32_t *s_first, int32_t *s_last,
                                                      A (*s_total)[H])
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-    for (int s = 1; s < 32; s *= 2) {
-        int32_t ko = __shfl_up_sync(0xffffffffu, key, s);
-#pragma unroll
-        for (int r = 0; r < H; r++) {
-            A vo = __shfl_up_sync(0xffffffffu, v[r], s);
-            if (lane >= s && ko == key)
-                v[r] += vo;
-        }
-    }
+    warp_segmented_scan<A, H>(key, v);
     const int32_t first = __shfl_sync(0xffffffffu, key, 0);
     if (lane == 31) {
         s_last[warp] = key;
@@ -202,12 +193,6 @@ template <typename A> cudaError_t launch_typed(const bccoo_dev *d, const A *x, A
 
 } // namespace
 
-extern "C" int bccoo_launch(const bccoo_dev *d, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (d->is_f64)
-        return launch_typed<double>(d, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(d, static_cast<const float *>(x), static_cast<float *>(y), s);
-}
+SPMVLAB_TYPED_LAUNCHER(bccoo_launch, bccoo_dev, f->rows > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(bccoo)

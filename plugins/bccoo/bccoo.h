@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+#include <spmvlab/plugin.h>
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,13 +52,12 @@ typedef struct bccoo_dev {
     void *carry_val;          /* per chunk: h partial sums of that segment */
     int32_t rows, cols, chunks, segments, block_rows;
     int h, w;                 /* block height and width: 1, 2 or 4 */
-    int is_f64;
+    spmvlab_dtype dtype;      /* the run's: f64 or f32 */
 } bccoo_dev;
 
 /* y = A*x: the chunk kernel, then the fix-up of segments cut between
  * chunks. Asynchronous on stream; returns 0 or a cudaError_t code. */
-int bccoo_launch(const bccoo_dev *d, const void *x, void *y, void *stream);
-const char *bccoo_error_string(int code);
+SPMVLAB_LAUNCHER_DECLS(bccoo, bccoo_dev)
 
 #ifdef __cplusplus
 }

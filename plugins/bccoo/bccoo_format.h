@@ -47,7 +47,6 @@ typedef struct bccoo_format {
     size_t dev_bytes;
 } bccoo_format;
 
-void bccoo_host_f64(const bccoo_format *f, const double *x, double *y);
-void bccoo_host_f32(const bccoo_format *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(bccoo, bccoo_format)
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -124,17 +126,14 @@ int bcsr_slice_pays(const bcsr_fmt *f);
 spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err);
 
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
-void bcsr_host_f64(const bcsr_fmt *f, const double *x, double *y);
-void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y);
-void bcsr_slice_host_f64(const bcsr_fmt *f, const double *x, double *y);
-void bcsr_slice_host_f32(const bcsr_fmt *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(bcsr, bcsr_fmt)
+SPMVLAB_HOST_DECLS_F64_F32(bcsr_slice, bcsr_fmt)
 
 /* Launches the warp-per-block-row kernel (bcsr.cu) on stream; returns 0 or
  * the cudaError_t code of the launch. */
-int bcsr_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
+SPMVLAB_LAUNCHER_DECLS(bcsr, bcsr_fmt)
 /* Launches the lane-per-row slice kernel (bcsr_slice.cu), as bcsr_launch. */
 int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
-const char *bcsr_error_string(int code);
 
 #ifdef __cplusplus
 }

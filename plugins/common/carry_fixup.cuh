@@ -14,6 +14,26 @@
 
 #define CARRY_FIXUP_THREADS 256
 
+// Inclusive segmented scan of H sums over a full warp, keyed by key: keys
+// never decrease along the lanes, so the lanes of one key are a run and a
+// lane adds only its own key's sums. Afterwards v holds the sums of this
+// lane's key up to and including this lane.
+template <typename A, int H>
+__device__ __forceinline__ void warp_segmented_scan(int32_t key, A (&v)[H])
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int s = 1; s < 32; s *= 2) {
+        int32_t ko = __shfl_up_sync(0xffffffffu, key, s);
+#pragma unroll
+        for (int r = 0; r < H; r++) {
+            A vo = __shfl_up_sync(0xffffffffu, v[r], s);
+            if (lane >= s && ko == key)
+                v[r] += vo;
+        }
+    }
+}
+
 // Carry c has key[c] and values val[H c .. H c + H); a key of `segments` or
 // more is no segment (the open end of the last block). Segment k's rows are
 // H * row_of(k) + r, r < H, those below rows; row_of(k) = map ? map[k] : k.
@@ -30,18 +50,7 @@ __global__ void __launch_bounds__(CARRY_FIXUP_THREADS)
 #pragma unroll
     for (int r = 0; r < H; r++)
         v[r] = in ? val[(int64_t)H * c + r] : A(0);
-    // Inclusive segmented scan over the warp: keys never decrease, so the
-    // lanes of one key are a run and a lane adds only its own key's sums.
-#pragma unroll
-    for (int s = 1; s < 32; s *= 2) {
-        int32_t ko = __shfl_up_sync(0xffffffffu, k, s);
-#pragma unroll
-        for (int r = 0; r < H; r++) {
-            A vo = __shfl_up_sync(0xffffffffu, v[r], s);
-            if (lane >= s && ko == k)
-                v[r] += vo;
-        }
-    }
+    warp_segmented_scan<A, H>(k, v);
     const int32_t next = __shfl_down_sync(0xffffffffu, k, 1);
     const bool tail = lane == 31 || next != k;
     if (!in || !tail || k >= segments)

@@ -198,10 +198,7 @@ static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
         /* scratch the kernel writes before the combine reads it */
         {(void **)&f->dev.partial, NULL, (size_t)p->nslots * as},
     };
-    const int n = SPMVLAB_COUNT(arrays);
-    for (int k = 0; k < n; k++)
-        f->dev_bytes += arrays[k].bytes;
-    return spmvlab_put_all(f->ctx, arrays, n, err);
+    return spmvlab_dev_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
 }
 
 /* Copies the values in their storage type; f32 storage of an f64 run only

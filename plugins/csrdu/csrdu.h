@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -120,12 +122,11 @@ typedef struct csrdu_dev {
 /* y = A*x: the main kernel (tiles, stream or vector by d->kernel),
  * then the combine kernel when rows were split. Asynchronous on stream.
  * Returns 0 or a cudaError_t code. */
-int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream);
+SPMVLAB_LAUNCHER_DECLS(csrdu, csrdu_dev)
 /* The vector and stream kernels alone (csrdu_vector.cu, csrdu_stream.cu);
  * the combine is the caller's. */
 int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream);
 int csrdu_launch_stream(const csrdu_dev *d, const void *x, void *y, void *stream);
-const char *csrdu_error_string(int code);
 
 #ifdef __cplusplus
 }

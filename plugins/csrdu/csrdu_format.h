@@ -79,7 +79,6 @@ typedef struct csrdu_format {
 } csrdu_format;
 
 /* y = A*x on the CPU from the host arrays, in the kernels' order. */
-void csrdu_host_f64(const csrdu_format *f, const double *x, double *y);
-void csrdu_host_f32(const csrdu_format *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(csrdu, csrdu_format)
 
 #endif

@@ -167,11 +167,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
 
 /* y = A x on the device in one launch. Returns CUDA_ERROR with the
  * runtime's text when the launch failed. */
-static spmvlab_status dia_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
-{
-    dia_fmt *f = fmt;
-    return spmvlab_launched(f->ctx, err, dia_launch(f, x, y, stream), dia_error_string, "dia kernel launch");
-}
+SPMVLAB_SPMV_BY_LAUNCHER(dia, dia_fmt, f)
 
 /* The kernel's loop on the CPU: per row, the diagonals in ascending offset
  * that cover it, one fused multiply-add each. */

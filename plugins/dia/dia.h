@@ -7,6 +7,8 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -52,8 +54,7 @@ typedef struct dia_fmt {
 
 /* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
  * cudaError_t code of the launch. */
-int dia_launch(const dia_fmt *f, const void *x, void *y, void *stream);
-const char *dia_error_string(int code);
+SPMVLAB_LAUNCHER_DECLS(dia, dia_fmt)
 
 #ifdef __cplusplus
 }

@@ -104,7 +104,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     merge_dev *d = &f->dev;
     d->items = o->items != SPMVLAB_AUTO ? o->items : A->dtype == SPMVLAB_F64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
     d->search_per_call = o->search == MERGE_SEARCH_LAUNCH;
-    d->is_f64 = A->dtype == SPMVLAB_F64;
+    d->dtype = A->dtype;
     d->rows = A->rows;
     d->cols = A->cols;
     d->nnz = A->nnz;
@@ -124,26 +124,15 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
             {(void **)&d->carry_row, NULL, tiles * 4},
             {(void **)&d->carry_val, NULL, tiles * vs},
         };
-        for (int k = 0; k < SPMVLAB_COUNT(arrays); k++)
-            f->dev_bytes += arrays[k].bytes;
-        st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+        st = spmvlab_dev_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
     }
     free(coords);
     return spmvlab_converted(st, f, merge_destroy, out);
 }
 
-static spmvlab_status merge_spmv(void *handle, const void *x, void *y, void *stream, spmvlab_err *err)
-{
-    merge_format *f = handle;
-    if (f->dev.tiles == 0)
-        return SPMVLAB_OK;
-    return spmvlab_launched(f->ctx, err, merge_launch(&f->dev, x, y, stream), merge_error_string,
-                            "merge kernel launch");
-}
+SPMVLAB_SPMV_BY_LAUNCHER(merge, merge_format, &f->dev)
 
 SPMVLAB_SPMV_HOST_F64_F32(merge, merge_format, dtype)
-
-static size_t merge_footprint(const void *handle) { return ((const merge_format *)handle)->dev_bytes; }
 
 /* The tile shape, where the search runs, the tiles and the bytes a non-zero. */
 static void merge_describe(const void *handle, char *buf, size_t len)
@@ -157,4 +146,4 @@ static void merge_describe(const void *handle, char *buf, size_t len)
 SPMVLAB_PLUGIN_DEFINE(merge, "1.0.0", SPMVLAB_DTYPES_F64_F32,
                       "merge-based CSR: equal shares of the merge path of row ends and non-zeros per thread, carries fixed up",
                       "Merrill, Garland, Merge-based parallel sparse matrix-vector multiplication, SC'16",
-                      .check_options = merge_check_options, .footprint = merge_footprint);
+                      .check_options = merge_check_options);

@@ -153,12 +153,6 @@ template <typename A> cudaError_t launch_typed(const merge_dev *d, const A *x, A
 
 } // namespace
 
-extern "C" int merge_launch(const merge_dev *d, const void *x, void *y, void *stream)
-{
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (d->is_f64)
-        return launch_typed<double>(d, static_cast<const double *>(x), static_cast<double *>(y), s);
-    return launch_typed<float>(d, static_cast<const float *>(x), static_cast<float *>(y), s);
-}
+SPMVLAB_TYPED_LAUNCHER(merge_launch, merge_dev, f->tiles > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(merge)

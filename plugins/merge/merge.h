@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+#include <spmvlab/plugin.h>
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,13 +69,12 @@ typedef struct merge_dev {
     int32_t rows, cols, nnz, tiles;
     int items;               /* path items per thread: 4, 7, 10 or 14 */
     int search_per_call;     /* 1: the search kernel runs before every SpMV */
-    int is_f64;
+    spmvlab_dtype dtype;     /* the run's: f64 or f32 */
 } merge_dev;
 
 /* y = A*x: [search], tiles, fix-up. Asynchronous on stream; returns 0 or
  * a cudaError_t code. */
-int merge_launch(const merge_dev *d, const void *x, void *y, void *stream);
-const char *merge_error_string(int code);
+SPMVLAB_LAUNCHER_DECLS(merge, merge_dev)
 
 #ifdef __cplusplus
 }

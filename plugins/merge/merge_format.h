@@ -18,10 +18,9 @@ typedef struct merge_format {
     void *val;
     int32_t *s_end;          /* spmv_host: one tile's row ends (tile + 1 entries) */
     merge_dev dev;           /* device arrays and the launch shape */
-    size_t dev_bytes;        /* device bytes uploaded or allocated */
+    size_t dev_bytes;        /* device bytes uploaded or allocated, for describe */
 } merge_format;
 
-void merge_host_f64(const merge_format *f, const double *x, double *y);
-void merge_host_f32(const merge_format *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(merge, merge_format)
 
 #endif

@@ -81,12 +81,7 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
 
 /* y = A x on the device in one launch. Returns CUDA_ERROR with the
  * runtime's text when the launch failed. */
-static spmvlab_status tilespmv_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
-{
-    tilespmv_fmt *f = fmt;
-    return spmvlab_launched(f->ctx, err, tilespmv_launch(f, x, y, stream), tilespmv_error_string,
-                            "tilespmv kernel launch");
-}
+SPMVLAB_SPMV_BY_LAUNCHER(tilespmv, tilespmv_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(tilespmv, tilespmv_fmt, dtype)
 

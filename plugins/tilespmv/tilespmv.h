@@ -9,6 +9,8 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -71,13 +73,11 @@ spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const ti
 int tilespmv_rule(const tilespmv_opts *o, const int *len, const int *col_count, int rows, int cols);
 
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
-void tilespmv_host_f64(const tilespmv_fmt *f, const double *x, double *y);
-void tilespmv_host_f32(const tilespmv_fmt *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(tilespmv, tilespmv_fmt)
 
 /* Launches the warp-per-tile-row kernel (tilespmv.cu) on stream; returns 0
  * or the cudaError_t code of the launch. */
-int tilespmv_launch(const tilespmv_fmt *f, const void *x, void *y, void *stream);
-const char *tilespmv_error_string(int code);
+SPMVLAB_LAUNCHER_DECLS(tilespmv, tilespmv_fmt)
 
 #ifdef __cplusplus
 }

@@ -98,11 +98,7 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
 
 /* y = A x on the device in one launch. Returns CUDA_ERROR with the
  * runtime's text when the launch failed. */
-static spmvlab_status vbr_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
-{
-    vbr_fmt *f = fmt;
-    return spmvlab_launched(f->ctx, err, vbr_launch(f, x, y, stream), vbr_error_string, "vbr kernel launch");
-}
+SPMVLAB_SPMV_BY_LAUNCHER(vbr, vbr_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(vbr, vbr_fmt, dtype)
 

@@ -9,6 +9,8 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/launch.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,13 +66,11 @@ spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const vbr_opts *o,
 int64_t vbr_f32_unsafe(const spmvlab_matrix *A);
 
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
-void vbr_host_f64(const vbr_fmt *f, const double *x, double *y);
-void vbr_host_f32(const vbr_fmt *f, const float *x, float *y);
+SPMVLAB_HOST_DECLS_F64_F32(vbr, vbr_fmt)
 
 /* Launches the warp-per-block-row kernel (vbr.cu) on stream; returns 0 or
  * the cudaError_t code of the launch. */
-int vbr_launch(const vbr_fmt *f, const void *x, void *y, void *stream);
-const char *vbr_error_string(int code);
+SPMVLAB_LAUNCHER_DECLS(vbr, vbr_fmt)
 
 #ifdef __cplusplus
 }

@@ -159,16 +159,27 @@ typedef struct spmvlab_array {
     size_t bytes;
 } spmvlab_array;
 
-/* spmvlab_put for each of n arrays in order; stops at the first failure
- * and returns its status (the arrays already placed stay for destroy). */
-static inline spmvlab_status spmvlab_put_all(spmvlab_ctx *ctx, const spmvlab_array *a, int n, spmvlab_err *err)
+/* spmvlab_dev_put for each of n arrays in order, adding their bytes to
+ * *held (a format that reports its device bytes, as describe's
+ * bytes_per_nnz); stops at the first failure and returns its status (the
+ * arrays already placed stay for destroy). */
+static inline spmvlab_status spmvlab_dev_put_all(spmvlab_ctx *ctx, const spmvlab_array *a, int n, size_t *held,
+                                                 spmvlab_err *err)
 {
     for (int k = 0; k < n; k++) {
-        spmvlab_status st = spmvlab_put(ctx, a[k].dst, a[k].src, a[k].bytes, err);
+        spmvlab_status st = spmvlab_dev_put(ctx, a[k].dst, a[k].src, a[k].bytes, held, err);
         if (st != SPMVLAB_OK)
             return st;
     }
     return SPMVLAB_OK;
+}
+
+/* spmvlab_put for each of n arrays in order; stops at the first failure
+ * and returns its status (the arrays already placed stay for destroy). */
+static inline spmvlab_status spmvlab_put_all(spmvlab_ctx *ctx, const spmvlab_array *a, int n, spmvlab_err *err)
+{
+    size_t unused = 0;
+    return spmvlab_dev_put_all(ctx, a, n, &unused, err);
 }
 
 /* ctx->dev_free for each of n device pointers (NULL ones are skipped). */
@@ -287,6 +298,11 @@ static inline spmvlab_status spmvlab_launched(spmvlab_ctx *ctx, spmvlab_err *err
 #define SPMVLAB_SPMV_HOST_F64_F32(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, NONE)
 #define SPMVLAB_SPMV_HOST_F64_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, NONE, F16)
 #define SPMVLAB_SPMV_HOST_F64_F32_F16(P, F, dtype_member) SPMVLAB_SPMV_HOST_BY_DTYPE(P, F, dtype_member, F32, F16)
+/* Declares P##_host_f64 and P##_host_f32 on the format F, the pair
+ * SPMVLAB_SPMV_HOST_F64_F32 calls, for the header the host file shares. */
+#define SPMVLAB_HOST_DECLS_F64_F32(P, F)                       \
+    void P##_host_f64(const F *f, const double *x, double *y); \
+    void P##_host_f32(const F *f, const float *x, float *y);
 /* For host kernels written once as a macro DEFINE(T, FMA, SUFFIX) that
  * defines P##_host_##SUFFIX: instantiates it for f64 (double, fma) and f32
  * (float, fmaf), then defines the dispatch of SPMVLAB_SPMV_HOST_F64_F32. */
