@@ -24,8 +24,10 @@ mkdir -p "$(dirname "$out")"
 # CUDA runtime linked statically, so the binary needs only the driver.
 "$nvcc" -arch="$arch" -O3 -Xcompiler -ffloat-store -cudart static -I"$work" \
   -o "$out" "$work/gpu_spmv.cu" -w
-# PROGRAM FILE.mtx, as run.sh calls the programs; fp64 unless --fp32.
-printf '#!/bin/sh\nexec "$(dirname "$0")/%s" --mtx="$1"\n' "$(basename "$out")" > "${out}_f64"
-printf '#!/bin/sh\nexec "$(dirname "$0")/%s" --fp32 --mtx="$1"\n' "$(basename "$out")" > "${out}_f32"
-chmod +x "${out}_f64" "${out}_f32"
+# wrap NAME FLAGS: NAME FILE.mtx runs OUT FLAGS --mtx=FILE.mtx, as run.sh
+# calls every program (fp64 unless --fp32). The wrapper expands $0 and $1.
+# shellcheck disable=SC2016
+wrap() { printf '#!/bin/sh\nexec "$(dirname "$0")/%s" %s--mtx="$1"\n' "$(basename "$out")" "$2" > "$1" && chmod +x "$1"; }
+wrap "${out}_f64" ""
+wrap "${out}_f32" "--fp32 "
 echo "built $out ${out}_f64 ${out}_f32"
