@@ -5,6 +5,8 @@
 #   .research/DASP   SuperScientificSoftwareLaboratory/DASP -> .research/bin/dasp_f64, dasp_f16,
 #                    and dasp_f64_y_* (y under spmvlab's contract, dasp-y-rows.patch)
 #   .research/CSR5   weifengliu-ssslab/Benchmark_SpMV_using_CSR5 -> .research/bin/csr5_f64
+#   .research/merge-spmv  dumerrill/merge-spmv -> .research/bin/merge_spmv, merge_spmv_f64, _f32
+#                    (merge-spmv/build.sh, merge-spmv/README.md)
 # Each with the flags of its own Makefile (DASP: -O3, -fopenmp-simd,
 # cuSPARSE and cuBLAS for its cuSPARSE baseline; CSR5: -O3, NUM_RUN=1000),
 # the architecture set to sm_90 and the CUDA runtime linked statically.
@@ -80,4 +82,10 @@ if [ -d "$src/CSR5/CSR5_cuda" ]; then
   echo "built $src/bin/csr5_f64"
 else
   echo "no $src/CSR5: the fetch above failed" >&2
+fi
+
+if [ -f "$src/merge-spmv/gpu_spmv.cu" ]; then
+  "$here/merge-spmv/build.sh" "$src/merge-spmv" "$src/bin/merge_spmv" "$arch"
+else
+  echo "no $src/merge-spmv: fetch it first (tools/research/merge-spmv/README.md)" >&2
 fi

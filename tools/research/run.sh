@@ -13,8 +13,13 @@
 # replace the matrix's values and x with random ones).
 # The contract variants dasp_f64_y_* (build.sh) are kept only when their
 # own check of y, in A's row order, against cuSPARSE's passes.
+# merge-spmv (merge_spmv_f64, merge_spmv_f32; merge-spmv/README.md)
+# averages 16 Gi / nnz calls (100 to 50000) after one, CUDA events around
+# the loop ("fp64: S setup ms, T avg ms, G gflops, ..."), and is kept only
+# when its own check of the first call against a CPU SpMV passes ("PASS").
 # Usage: tools/research/run.sh OUT.csv FILE.mtx[.gz] ...
-# Environment: PROGRAMS (default "dasp_f64 csr5_f64"; dasp_f16 too),
+# Environment: PROGRAMS (default "dasp_f64 csr5_f64"; dasp_f16 too;
+# merge_spmv_f64 and merge_spmv_f32 for merge-spmv),
 # LOGS (a folder that keeps each program's full output, NAME.PROGRAM.log).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -60,6 +65,15 @@ for file in "$@"; do
           /CSR5-based SpMV time =/ { for (i = 1; i <= NF; i++) { if ($i == "=" && $(i-1) == "time") t = $(i+1);
                                       if ($i == "GFlops" && $(i+1) == "=") g = $(i+2) } }
           /^Check\.\.\. PASS!/ { pass = 1 }
+          END { if (t != "" && pass) printf "%s,%s,%.3f,%s\n", m, p, t * 1000, g }
+        ' "$log" >> "$out" ;;
+      merge_spmv_*)
+        # "\tPASS" after the warm-up's launches, then
+        # "fp64: 0.0000 setup ms, 6.9239 avg ms, 17.19377 gflops, ..."; a time
+        # without a passing check is not written.
+        awk -v m="$name" -v p="${p//_/-}" '
+          $NF == "PASS" { pass = 1 }
+          /^fp(32|64): .* avg ms,/ { for (i = 2; i <= NF; i++) { if ($i == "avg") t = $(i-1); if ($i == "gflops,") g = $(i-1) } }
           END { if (t != "" && pass) printf "%s,%s,%.3f,%s\n", m, p, t * 1000, g }
         ' "$log" >> "$out" ;;
     esac
