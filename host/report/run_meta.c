@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build_commit.h"
 #include "run_meta.h"
 #include "spmvlab/bandwidth.h"
 #include "spmvlab/cache.h"
@@ -18,44 +19,14 @@
 #define SPMVLAB_VERSION "0"
 #endif
 
-/* The commit: $SPMVLAB_COMMIT when set; else git in the source tree (with
- * "-dirty" for local changes); else the commit the build was configured at
- * (SPMVLAB_GIT_COMMIT, when the build defines it); else "unknown". */
+/* The commit: $SPMVLAB_COMMIT when set, else the commit the program was
+ * built from (with "-dirty" for local changes to tracked files), which git
+ * gave at build time (build_commit.h): the source tree may have moved on
+ * since, or be a copy without its history. */
 static void find_commit(char *out, size_t len)
 {
     const char *env = getenv("SPMVLAB_COMMIT");
-    if (env && env[0]) {
-        snprintf(out, len, "%s", env);
-        return;
-    }
-#ifdef SPMVLAB_GIT_COMMIT
-    snprintf(out, len, "%s", SPMVLAB_GIT_COMMIT);
-#else
-    snprintf(out, len, "unknown");
-#endif
-#ifdef SPMVLAB_SOURCE_DIR
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", SPMVLAB_SOURCE_DIR);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return;
-    char line[128] = "";
-    int found = fgets(line, sizeof line, p) != NULL;
-    pclose(p);
-    line[strcspn(line, "\r\n")] = '\0';
-    if (!found || !line[0])
-        return;
-    snprintf(out, len, "%s", line);
-    snprintf(cmd, sizeof cmd, "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null", SPMVLAB_SOURCE_DIR);
-    p = popen(cmd, "r");
-    if (p) {
-        if (fgets(line, sizeof line, p) && line[0]) {
-            size_t n = strlen(out);
-            snprintf(out + n, len - n, "-dirty");
-        }
-        pclose(p);
-    }
-#endif
+    snprintf(out, len, "%s", env && env[0] ? env : SPMVLAB_BUILD_COMMIT);
 }
 
 void run_meta_init(run_meta *m, const char *command)

@@ -70,7 +70,7 @@ static const run_column columns[] = {
     S("cc", cc, "compute capability"),
     S("driver", driver, "NVIDIA driver version and the CUDA version it supports"),
     S("cuda_runtime", cuda_runtime, "CUDA runtime version spmvlab was built with"),
-    S("commit", commit, "source commit of spmvlab (-dirty: with local changes)"),
+    S("commit", commit, "the commit this spmvlab was built from (-dirty: with local changes); $SPMVLAB_COMMIT overrides"),
     S("version", version, "spmvlab version"),
     S("date", date, "start of the run, UTC"),
     S("command", command, "the command line"),
