@@ -75,10 +75,13 @@ static int check_row(run_origin *o, const run_row *r, const char *from, spmvlab_
         return spmvlab_errf(err, "%s holds %s results, but %s measures the dtypes %s; one run's dtypes only", from,
                             r->dtype, o->from, o->dtypes),
                -1;
+    /* A selector instance's rows carry the options it chose for each
+     * matrix: one label, many option sets, by design. */
+    const char *options = strncmp(r->message, ORIGIN_SELECTED, strlen(ORIGIN_SELECTED)) == 0 ? ORIGIN_ANY : r->options;
     const origin_label *l = find_label(o, r->instance);
     if (!l)
-        return origin_add_label(o, r->instance, r->options, from) ? (spmvlab_errf(err, "out of host memory"), -1) : 0;
-    if (strcmp(l->options, r->options) != 0)
+        return origin_add_label(o, r->instance, options, from) ? (spmvlab_errf(err, "out of host memory"), -1) : 0;
+    if (strcmp(l->options, ORIGIN_ANY) != 0 && strcmp(options, ORIGIN_ANY) != 0 && strcmp(l->options, r->options) != 0)
         return spmvlab_errf(err, "%s holds instance %s with the options '%s', but %s has %s with '%s'; one label "
                             "must name one configuration (give the other a label of its own)", from, r->instance,
                             r->options, l->from, r->instance, l->options),

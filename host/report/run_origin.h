@@ -11,6 +11,12 @@
 #include "run_row.h"
 
 /* An instance label and the options it was measured with. */
+/* The options of a selector instance, which change from matrix to matrix:
+ * its label passes with any option set. Its rows' messages begin with
+ * ORIGIN_SELECTED (host/run/run_select.c writes them). */
+#define ORIGIN_ANY "*"
+#define ORIGIN_SELECTED "select:"
+
 typedef struct origin_label {
     char label[128];
     char options[512];

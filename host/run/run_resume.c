@@ -17,7 +17,7 @@ int resume_check(const run_settings *s, const run_meta *m, const spmvlab_instanc
     origin_set_run(&run, m->commit, m->version, m->device, dtypes, "this run");
     int rc = 0;
     for (int k = 0; k < nspecs && !rc; k++)
-        rc = origin_add_label(&run, specs[k].label, specs[k].options_text, "this run");
+        rc = origin_add_label(&run, specs[k].label, specs[k].selector ? ORIGIN_ANY : specs[k].options_text, "this run");
     if (rc)
         spmvlab_errf(err, "out of host memory");
     else

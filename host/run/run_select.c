@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_origin.h"
 #include "run_select.h"
 #include "run_status.h"
 
@@ -96,7 +97,7 @@ void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const sp
     out->tune_ms = m->ms;
     const select_corpus *c = corpus_of(sel, spec_index, d);
     if (m->bad || !c) {
-        snprintf(out->note, sizeof out->note, "select: %s",
+        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " %s",
                  m->bad ? m->why : "no corpus was opened for this dtype");
         return;
     }
@@ -111,17 +112,17 @@ void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const sp
     out->spec.plugin = spmvlab_registry_get(reg, ch.chosen.plugin, &err);
     if (!out->spec.plugin || set_options(&out->spec, ch.chosen.options, &err)) {
         out->refused = SPMVLAB_RESULT_INVALID_OPTION;
-        snprintf(out->note, sizeof out->note, "select: the chosen instance %s (plugin %s) cannot be set up: %s",
+        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " the chosen instance %s (plugin %s) cannot be set up: %s",
                  ch.chosen.instance, ch.chosen.plugin, err.msg);
         spmvlab_optset_free(&out->spec.opts);
         out->spec.plugin = NULL;
         return;
     }
     if (ch.covered < ch.k)
-        snprintf(out->note, sizeof out->note, "select: predicted %.3gx over %d of %d neighbours", ch.predicted,
+        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " predicted %.3gx over %d of %d neighbours", ch.predicted,
                  ch.covered, ch.k);
     else
-        snprintf(out->note, sizeof out->note, "select: predicted %.3gx over %d neighbours", ch.predicted, ch.k);
+        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " predicted %.3gx over %d neighbours", ch.predicted, ch.k);
     out->chosen = 1;
 }
 
