@@ -25,13 +25,7 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-/* Block-columns a block-row may draw from: the whole range or a window of
- * 2·spread + 1 kept inside the matrix. */
-static int64_t window(const blocks_params *p)
-{
-    int64_t nb = p->block_rows, s = p->spread;
-    return s == 0 || 2 * s + 1 > nb ? nb : 2 * s + 1;
-}
+static int64_t window(const blocks_params *p) { return gen_block_window(p->block_rows, p->spread); }
 
 static int check(const void *params_, spmvlab_err *err)
 {
@@ -62,19 +56,7 @@ static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
     gen_rng r;
     gen_rng_seed(&r, (uint64_t)p->common.seed, gen_salt("blocks"));
     for (int32_t ib = 0; ib < nb; ib++) {
-        int32_t lo = w == nb ? 0 : ib - s;
-        lo = lo < 0 ? 0 : lo > nb - w ? nb - w : lo;
-        /* bpr - 1 of the w - 1 other block-columns, then the diagonal. */
-        gen_sample_sorted(&r, w - 1, bpr - 1, bcol);
-        int32_t d = ib - lo, m = bpr - 1;
-        for (int32_t q = 0; q < m; q++)
-            bcol[q] += lo + (bcol[q] >= d);
-        int32_t q = m;
-        while (q > 0 && bcol[q - 1] > ib) {
-            bcol[q] = bcol[q - 1];
-            q--;
-        }
-        bcol[q] = ib;
+        gen_pick_block_cols(&r, ib, nb, w, s, bpr, bcol);
         for (int32_t i = 0; i < br; i++) {
             int64_t row = (int64_t)ib * br + i, k = row * len;
             for (int32_t b = 0; b < bpr; b++)

@@ -191,3 +191,25 @@ int gen_ends_with(const char *s, const char *suffix)
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
+
+void gen_pick_block_cols(gen_rng *r, int32_t ib, int32_t n, int32_t w, int32_t spread, int32_t bpr, int32_t *bcol)
+{
+    int32_t lo = w == n ? 0 : ib - spread;
+    lo = lo < 0 ? 0 : lo > n - w ? n - w : lo;
+    /* bpr - 1 of the w - 1 other block-columns, then the diagonal in order */
+    int32_t d = ib - lo, m = bpr - 1;
+    gen_sample_sorted(r, w - 1, m, bcol);
+    for (int32_t q = 0; q < m; q++)
+        bcol[q] += lo + (bcol[q] >= d);
+    int32_t q = m;
+    while (q > 0 && bcol[q - 1] > ib) {
+        bcol[q] = bcol[q - 1];
+        q--;
+    }
+    bcol[q] = ib;
+}
+
+int64_t gen_block_window(int64_t n, int64_t spread)
+{
+    return spread == 0 || 2 * spread + 1 > n ? n : 2 * spread + 1;
+}

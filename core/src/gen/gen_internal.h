@@ -50,6 +50,14 @@ uint64_t gen_salt(const char *name);
  * Sparse draws sort and top up; dense ones use selection sampling. */
 void gen_sample_sorted(gen_rng *r, int32_t n, int32_t k, int32_t *out);
 
+/* Block-columns a block-row of n may draw from: all n, or a window of
+ * 2·spread + 1 kept inside the matrix (spread 0: all). */
+int64_t gen_block_window(int64_t n, int64_t spread);
+/* The bpr block-columns of block-row ib among n, sorted, into bcol: the
+ * diagonal plus bpr - 1 distinct others drawn from the w nearest (w == n:
+ * anywhere; else a window centred by spread, kept inside [0, n)). */
+void gen_pick_block_cols(gen_rng *r, int32_t ib, int32_t n, int32_t w, int32_t spread, int32_t bpr, int32_t *bcol);
+
 /* Sorts n int32 ascending (insertion sort for short runs, else qsort). */
 void gen_sort_i32(int32_t *a, int32_t n);
 

@@ -26,13 +26,7 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-/* Node-columns a node-row may draw from: all nodes or a window of
- * 2·spread + 1 kept inside the matrix. */
-static int64_t window(const vblocks_params *p)
-{
-    int64_t n = p->nodes, s = p->spread;
-    return s == 0 || 2 * s + 1 > n ? n : 2 * s + 1;
-}
+static int64_t window(const vblocks_params *p) { return gen_block_window(p->nodes, p->spread); }
 
 static int check(const void *params_, spmvlab_err *err)
 {
@@ -76,18 +70,8 @@ static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
     /* The block-columns of every node-row first, to size the matrix. */
     int64_t nnz = 0;
     for (int32_t ib = 0; ib < n; ib++) {
-        int32_t lo = w == n ? 0 : ib - s, *bcol = picked + (size_t)ib * (size_t)bpr, m = bpr - 1;
-        lo = lo < 0 ? 0 : lo > n - w ? n - w : lo;
-        gen_sample_sorted(&r, w - 1, m, bcol);
-        int32_t d = ib - lo;
-        for (int32_t q = 0; q < m; q++)
-            bcol[q] += lo + (bcol[q] >= d);
-        int32_t q = m;
-        while (q > 0 && bcol[q - 1] > ib) {
-            bcol[q] = bcol[q - 1];
-            q--;
-        }
-        bcol[q] = ib;
+        int32_t *bcol = picked + (size_t)ib * (size_t)bpr;
+        gen_pick_block_cols(&r, ib, n, w, s, bpr, bcol);
         int64_t len = 0;
         for (int32_t b = 0; b < bpr; b++)
             len += start[bcol[b] + 1] - start[bcol[b]];
