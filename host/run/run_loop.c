@@ -33,15 +33,20 @@ void run_say(const run_state *st, const char *fmt, ...)
 
 /* ---- the loop ---------------------------------------------------------- */
 
+/* The table line of a finished row (the progress line cleared first). */
+static void print_row(run_state *st, const run_row *r)
+{
+    progress_line_row(&st->prog);
+    table_row(stdout, r);
+    if (st->s.verbose && r->describe[0])
+        printf("    facts: %s\n", r->describe);
+    fflush(stdout);
+}
+
 void run_take_row(run_state *st, const run_row *r, int print)
 {
-    if (print) {
-        progress_line_row(&st->prog);
-        table_row(stdout, r);
-        if (st->s.verbose && r->describe[0])
-            printf("    facts: %s\n", r->describe);
-        fflush(stdout);
-    }
+    if (print)
+        print_row(st, r);
     csv_append(st->csv, r);
     if (run_rows_push(&st->rows, r))
         run_say(st, "out of host memory: the row of %s on %s is in the CSV only", r->instance, r->matrix);
@@ -49,18 +54,15 @@ void run_take_row(run_state *st, const run_row *r, int print)
         st->failures++;
 }
 
-/* A row is finished: a worker prints it and sends it to its parent. */
+/* A row is finished: printed here; a worker sends it to its parent, which
+ * keeps it. */
 static void emit(run_state *st, const run_row *r)
 {
+    print_row(st, r);
     if (!st->sink) {
-        run_take_row(st, r, 1);
+        run_take_row(st, r, 0);
         return;
     }
-    progress_line_row(&st->prog);
-    table_row(stdout, r);
-    if (st->s.verbose && r->describe[0])
-        printf("    facts: %s\n", r->describe);
-    fflush(stdout);
     answer_write(st->sink, r);
     fflush(st->sink);
 }
