@@ -139,7 +139,7 @@ const char *human_bytes(double b, char *buf, size_t len)
     return buf;
 }
 
-static const char *num(double v, const char *fmt, char *buf, size_t len)
+const char *table_num(double v, const char *fmt, char *buf, size_t len)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
@@ -178,11 +178,11 @@ void table_header(FILE *f, const run_meta *m, const char *timing)
 void table_row(FILE *f, const run_row *r)
 {
     char ms[32], one[32], gf[32], gb[32], pk[32], sp[48], db[32], bn[32], cv[32], er[32];
-    num(r->ms, "%.4g", ms, sizeof ms);
-    num(r->single_ms, "%.4g", one, sizeof one);
-    num(r->gflops, "%.1f", gf, sizeof gf);
-    num(r->gbs, "%.1f", gb, sizeof gb);
-    num(r->peak_frac * 100, "%.0f%%", pk, sizeof pk);
+    table_num(r->ms, "%.4g", ms, sizeof ms);
+    table_num(r->single_ms, "%.4g", one, sizeof one);
+    table_num(r->gflops, "%.1f", gf, sizeof gf);
+    table_num(r->gbs, "%.1f", gb, sizeof gb);
+    table_num(r->peak_frac * 100, "%.0f%%", pk, sizeof pk);
     if (isnan(r->speedup))
         snprintf(sp, sizeof sp, "-");
     else if (strcmp(r->outcome, "baseline") == 0)
@@ -190,9 +190,9 @@ void table_row(FILE *f, const run_row *r)
     else
         snprintf(sp, sizeof sp, "%.3f %s", r->speedup, r->outcome);
     human_bytes(r->device_bytes, db, sizeof db);
-    num(r->bytes_per_nnz, "%.2f", bn, sizeof bn);
-    num(r->convert_ms, "%.3g", cv, sizeof cv);
-    num(r->error_ratio, "%.2g", er, sizeof er);
+    table_num(r->bytes_per_nnz, "%.2f", bn, sizeof bn);
+    table_num(r->convert_ms, "%.3g", cv, sizeof cv);
+    table_num(r->error_ratio, "%.2g", er, sizeof er);
     /* Narrow storage shows as "f64/f32" so it never reads as a plain f64 result. */
     char type[24];
     if (r->value_storage[0] && strcmp(r->value_storage, r->dtype) != 0)

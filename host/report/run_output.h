@@ -49,4 +49,7 @@ void progress_update(void *arg, const char *instance, const char *phase, int don
 /* Erases the line (before anything else is printed). */
 void progress_clear(run_progress *p);
 
+/* v printed with fmt, or "-" for NaN (no value): the table's numbers. */
+const char *table_num(double v, const char *fmt, char *buf, size_t len);
+
 #endif

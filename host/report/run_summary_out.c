@@ -15,15 +15,6 @@ static const sum_inputs *inputs_of(const run_summary *s, const char *dt)
     return NULL;
 }
 
-static const char *fmt_num(double v, const char *fmt, char *buf, size_t len)
-{
-    if (isnan(v))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, fmt, v);
-    return buf;
-}
-
 void summary_print(FILE *f, const run_summary *s)
 {
     for (int k = 0; k < s->ninst; k++) {
@@ -60,15 +51,15 @@ void summary_print(FILE *f, const run_summary *s)
                 continue;
             char okall[24], g[24], ci[64], lo[24], hi[24], bf[24];
             snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
-            fmt_num(si->geo.point, "%.3f", g, sizeof g);
+            table_num(si->geo.point, "%.3f", g, sizeof g);
             if (isnan(si->geo.lo))
                 snprintf(ci, sizeof ci, "-");
             else
-                snprintf(ci, sizeof ci, "[%s, %s]", fmt_num(si->geo.lo, "%.3f", lo, sizeof lo),
-                         fmt_num(si->geo.hi, "%.3f", hi, sizeof hi));
+                snprintf(ci, sizeof ci, "[%s, %s]", table_num(si->geo.lo, "%.3f", lo, sizeof lo),
+                         table_num(si->geo.hi, "%.3f", hi, sizeof hi));
             fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
                     si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties,
-                    si->best, fmt_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
+                    si->best, table_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
                     si->profile[2], si->profile[3], si->profile[4]);
         }
         fprintf(f, "\nbest per matrix (%s):\n%-28s %-28s %10s %9s %8s\n", dt, "matrix", "instance", "ms", "GFLOP/s",
@@ -79,8 +70,8 @@ void summary_print(FILE *f, const run_summary *s)
                 continue;
             char ms[24], gf[24], spd[24];
             fprintf(f, "%-28s %-28s %10s %9s %8s\n", sm->matrix, sm->best[0] ? sm->best : "(none timed)",
-                    fmt_num(sm->best_ms, "%.4g", ms, sizeof ms), fmt_num(sm->best_gflops, "%.1f", gf, sizeof gf),
-                    fmt_num(sm->best_speedup, "%.3f", spd, sizeof spd));
+                    table_num(sm->best_ms, "%.4g", ms, sizeof ms), table_num(sm->best_gflops, "%.1f", gf, sizeof gf),
+                    table_num(sm->best_speedup, "%.3f", spd, sizeof spd));
         }
     }
     for (int d = 0; d < s->ninputs; d++)
