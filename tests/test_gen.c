@@ -10,29 +10,6 @@
 #include "spmvlab/gen.h"
 #include "testlib.h"
 
-/* Generates kind with "k=v ..." into A; checks it is a valid CSR. */
-static int gen(const char *kind, const char *params, spmvlab_csr *A)
-{
-    spmvlab_gen_params p;
-    spmvlab_err err;
-    memset(&p, 0, sizeof p);
-    if (spmvlab_gen_params_parse(&p, params, &err) || spmvlab_gen(kind, &p, A, &err)) {
-        fprintf(stderr, "%s %s: %s\n", kind, params, err.msg);
-        test_failures++;
-        memset(A, 0, sizeof *A);
-        return -1;
-    }
-    int ok = A->row_ptr[0] == 0 && A->row_ptr[A->rows] == A->nnz;
-    for (int32_t i = 0; i < A->rows && ok; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1] && ok; k++)
-            ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols &&
-                 (k == A->row_ptr[i] || A->col_idx[k] > A->col_idx[k - 1]);
-    if (!ok)
-        fprintf(stderr, "%s %s: not a valid CSR\n", kind, params);
-    TEST_CHECK(ok);
-    return ok ? 0 : -1;
-}
-
 static int32_t row_len(const spmvlab_csr *A, int32_t i)
 {
     return A->row_ptr[i + 1] - A->row_ptr[i];
@@ -55,7 +32,7 @@ static const char *gen_error(const char *kind, const char *params)
 static void stencils_have_full_interior_rows(void)
 {
     spmvlab_csr A;
-    if (gen("stencil2d5", "n=10", &A) == 0) {
+    if (test_gen("stencil2d5", "n=10", &A) == 0) {
         TEST_CHECK(A.rows == 100 && A.cols == 100 && A.nnz == 5 * 100 - 4 * 10);
         for (int y = 1; y < 9; y++)
             for (int x = 1; x < 9; x++)
@@ -66,12 +43,12 @@ static void stencils_have_full_interior_rows(void)
         TEST_CHECK(c[0] == 45 && c[1] == 54 && c[2] == 55 && c[3] == 56 && c[4] == 65);
     }
     spmvlab_csr_free(&A);
-    if (gen("stencil3d7", "n=6", &A) == 0) {
+    if (test_gen("stencil3d7", "n=6", &A) == 0) {
         TEST_CHECK(A.rows == 216 && A.nnz == 7 * 216 - 6 * 36);
         TEST_CHECK(row_len(&A, (2 * 6 + 3) * 6 + 2) == 7 && row_len(&A, 0) == 4);
     }
     spmvlab_csr_free(&A);
-    if (gen("stencil3d27", "n=5", &A) == 0) {
+    if (test_gen("stencil3d27", "n=5", &A) == 0) {
         TEST_CHECK(A.rows == 125 && A.nnz == 13 * 13 * 13);
         int interior = 0;
         for (int z = 1; z < 4; z++)
@@ -87,13 +64,13 @@ static void stencils_have_full_interior_rows(void)
 static void banded_rows_cover_the_band(void)
 {
     spmvlab_csr A;
-    if (gen("banded", "n=50 bandwidth=3", &A) == 0) {
+    if (test_gen("banded", "n=50 bandwidth=3", &A) == 0) {
         TEST_CHECK(A.rows == 50 && A.nnz == 50 * 7 - 3 * 4);
         TEST_CHECK(row_len(&A, 0) == 4 && row_len(&A, 25) == 7 && row_len(&A, 49) == 4);
         TEST_CHECK(A.col_idx[A.row_ptr[25]] == 22 && A.col_idx[A.row_ptr[26] - 1] == 28);
     }
     spmvlab_csr_free(&A);
-    if (gen("banded", "n=5 bandwidth=100", &A) == 0)
+    if (test_gen("banded", "n=5 bandwidth=100", &A) == 0)
         TEST_CHECK(A.nnz == 25); /* the band covers the whole matrix */
     spmvlab_csr_free(&A);
 }
@@ -101,7 +78,7 @@ static void banded_rows_cover_the_band(void)
 static void uniform_rows_have_k_entries(void)
 {
     spmvlab_csr A;
-    if (gen("uniform", "n=500 k=7 cols=300", &A) == 0) {
+    if (test_gen("uniform", "n=500 k=7 cols=300", &A) == 0) {
         TEST_CHECK(A.rows == 500 && A.cols == 300 && A.nnz == 3500);
         int all = 1;
         for (int32_t i = 0; i < A.rows; i++)
@@ -109,7 +86,7 @@ static void uniform_rows_have_k_entries(void)
         TEST_CHECK(all);
     }
     spmvlab_csr_free(&A);
-    if (gen("uniform", "n=20 k=20", &A) == 0) /* dense rows: every column */
+    if (test_gen("uniform", "n=20 k=20", &A) == 0) /* dense rows: every column */
         TEST_CHECK(A.nnz == 20 * 20);
     spmvlab_csr_free(&A);
 }
@@ -136,7 +113,7 @@ static int pattern_symmetric(const spmvlab_csr *A)
 static void rmat_rows_are_heavy_tailed(void)
 {
     spmvlab_csr A;
-    if (gen("rmat", "scale=12 edge_factor=16", &A) == 0) {
+    if (test_gen("rmat", "scale=12 edge_factor=16", &A) == 0) {
         spmvlab_row_stats s;
         spmvlab_row_stats_of(&A, &s);
         TEST_CHECK(A.rows == 4096 && A.nnz <= 16 * 4096 && A.nnz > 12 * 4096);
@@ -145,11 +122,11 @@ static void rmat_rows_are_heavy_tailed(void)
         TEST_CHECK(s.stddev > 2 * s.mean);
     }
     spmvlab_csr_free(&A);
-    if (gen("rmat", "scale=10 edge_factor=8 undirected=1", &A) == 0)
+    if (test_gen("rmat", "scale=10 edge_factor=8 undirected=1", &A) == 0)
         TEST_CHECK(pattern_symmetric(&A));
     spmvlab_csr_free(&A);
     /* Without shuffling, the heaviest row is row 0 (a is the largest quadrant). */
-    if (gen("rmat", "scale=10 permute=0", &A) == 0) {
+    if (test_gen("rmat", "scale=10 permute=0", &A) == 0) {
         spmvlab_row_stats s;
         spmvlab_row_stats_of(&A, &s);
         TEST_CHECK(row_len(&A, 0) == s.max);
@@ -163,7 +140,7 @@ static void rmat_rows_are_heavy_tailed(void)
 static void vblocks_are_dense_blocks_of_mixed_sizes(void)
 {
     spmvlab_csr A;
-    if (gen("vblocks", "nodes=200 bpr=4 min_size=2 max_size=6 spread=5", &A) == 0) {
+    if (test_gen("vblocks", "nodes=200 bpr=4 min_size=2 max_size=6 spread=5", &A) == 0) {
         TEST_CHECK(A.rows == A.cols && A.rows >= 400 && A.rows <= 1200);
         int ok = 1, runs = 0, sizes_seen[7] = {0};
         for (int32_t i = 0, run = 1; i < A.rows; i++, run++) {
@@ -189,7 +166,7 @@ static void vblocks_are_dense_blocks_of_mixed_sizes(void)
 static void blocks_are_dense_and_near_the_diagonal(void)
 {
     spmvlab_csr A;
-    if (gen("blocks", "block_rows=50 bpr=4 r=2 c=3 spread=5", &A) == 0) {
+    if (test_gen("blocks", "block_rows=50 bpr=4 r=2 c=3 spread=5", &A) == 0) {
         TEST_CHECK(A.rows == 100 && A.cols == 150 && A.nnz == 50 * 4 * 2 * 3);
         int ok = 1;
         for (int32_t i = 0; i < A.rows; i++) {
@@ -215,7 +192,7 @@ static void blocks_are_dense_and_near_the_diagonal(void)
 static void mixed_rows_follow_the_fractions(void)
 {
     spmvlab_csr A;
-    if (gen("mixed", "n=20000 short_len=4 medium_len=64 long_len=1024 short_frac=0.9 medium_frac=0.09",
+    if (test_gen("mixed", "n=20000 short_len=4 medium_len=64 long_len=1024 short_frac=0.9 medium_frac=0.09",
             &A) == 0) {
         int s = 0, m = 0, l = 0;
         for (int32_t i = 0; i < A.rows; i++) {
@@ -235,7 +212,7 @@ static void mixed_rows_follow_the_fractions(void)
 static void longrows_has_its_long_rows(void)
 {
     spmvlab_csr A;
-    if (gen("longrows", "n=1000 k=4 long_rows=3 long_len=800", &A) == 0) {
+    if (test_gen("longrows", "n=1000 k=4 long_rows=3 long_len=800", &A) == 0) {
         int longs = 0, others_short = 1;
         for (int32_t i = 0; i < A.rows; i++) {
             if (row_len(&A, i) == 800)
@@ -246,7 +223,7 @@ static void longrows_has_its_long_rows(void)
         TEST_CHECK(longs == 3 && others_short);
     }
     spmvlab_csr_free(&A);
-    if (gen("longrows", "n=100 k=2 long_rows=1 long_len=1000000", &A) == 0) {
+    if (test_gen("longrows", "n=100 k=2 long_rows=1 long_len=1000000", &A) == 0) {
         spmvlab_row_stats s;
         spmvlab_row_stats_of(&A, &s);
         TEST_CHECK(s.max == 100); /* capped at the column count: a dense row */
@@ -291,7 +268,7 @@ static uint64_t hash_of(const char *kind, const char *params, const char *extra)
     char text[256];
     snprintf(text, sizeof text, "%s %s", params, extra);
     spmvlab_csr A;
-    if (gen(kind, text, &A))
+    if (test_gen(kind, text, &A))
         return 0;
     uint64_t h = spmvlab_csr_hash(&A);
     spmvlab_csr_free(&A);
@@ -321,7 +298,7 @@ static void a_seed_gives_the_same_matrix(void)
 static void values_are_exact_and_bounded(void)
 {
     spmvlab_csr A;
-    if (gen("uniform", "n=2000 k=10", &A) == 0) {
+    if (test_gen("uniform", "n=2000 k=10", &A) == 0) {
         int ok = 1, neg = 0;
         for (int32_t k = 0; k < A.nnz; k++) {
             double v = fabs(A.val[k]), m = v * 1048576.0;
@@ -332,7 +309,7 @@ static void values_are_exact_and_bounded(void)
         TEST_CHECK(neg > A.nnz / 3 && neg < 2 * A.nnz / 3);
     }
     spmvlab_csr_free(&A);
-    if (gen("stencil2d5", "n=8 values=ones", &A) == 0) {
+    if (test_gen("stencil2d5", "n=8 values=ones", &A) == 0) {
         int ones = 1;
         for (int32_t k = 0; k < A.nnz; k++)
             ones &= A.val[k] == 1.0;
@@ -341,7 +318,7 @@ static void values_are_exact_and_bounded(void)
     spmvlab_csr_free(&A);
     /* The structure does not depend on the values mode. */
     spmvlab_csr B;
-    if (gen("rmat", "scale=9", &A) == 0 && gen("rmat", "scale=9 values=ones", &B) == 0)
+    if (test_gen("rmat", "scale=9", &A) == 0 && test_gen("rmat", "scale=9 values=ones", &B) == 0)
         TEST_CHECK(A.nnz == B.nnz && memcmp(A.col_idx, B.col_idx, (size_t)A.nnz * 4) == 0);
     spmvlab_csr_free(&A);
     spmvlab_csr_free(&B);

@@ -9,28 +9,6 @@
 #include "spmvlab/gen.h"
 #include "testlib.h"
 
-/* Generates kind from "key=value" text and checks it is a valid CSR
- * (sorted distinct columns in range). Returns 0, or -1 counted. */
-static int gen(const char *kind, const char *params, spmvlab_csr *A)
-{
-    spmvlab_gen_params p;
-    spmvlab_err err;
-    memset(&p, 0, sizeof p);
-    if (spmvlab_gen_params_parse(&p, params, &err) || spmvlab_gen(kind, &p, A, &err)) {
-        fprintf(stderr, "%s %s: %s\n", kind, params, err.msg);
-        test_failures++;
-        memset(A, 0, sizeof *A);
-        return -1;
-    }
-    int ok = A->row_ptr[0] == 0 && A->row_ptr[A->rows] == A->nnz;
-    for (int32_t i = 0; i < A->rows && ok; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1] && ok; k++)
-            ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols &&
-                 (k == A->row_ptr[i] || A->col_idx[k] > A->col_idx[k - 1]);
-    TEST_CHECK(ok);
-    return ok ? 0 : -1;
-}
-
 static int32_t row_len(const spmvlab_csr *A, int32_t i)
 {
     return A->row_ptr[i + 1] - A->row_ptr[i];
@@ -56,7 +34,7 @@ static double rows_at_least(const spmvlab_csr *A, int32_t len)
 static void powerlaw_has_its_shape_mean_and_empty_share(void)
 {
     spmvlab_csr A;
-    if (gen("powerlaw", "n=40000 cols=10000 k=12 alpha=2.2 empty=0.35", &A))
+    if (test_gen("powerlaw", "n=40000 cols=10000 k=12 alpha=2.2 empty=0.35", &A))
         return;
     TEST_CHECK(A.rows == 40000 && A.cols == 10000);
     TEST_CHECK(empty_rows(&A) == 14000); /* an exact count of empty rows */
@@ -70,7 +48,7 @@ static void powerlaw_has_its_shape_mean_and_empty_share(void)
 static double tail_exponent(const char *params)
 {
     spmvlab_csr A;
-    if (gen("powerlaw", params, &A))
+    if (test_gen("powerlaw", params, &A))
         return NAN;
     double lo = rows_at_least(&A, 40), hi = rows_at_least(&A, 320);
     spmvlab_csr_free(&A);
@@ -88,7 +66,7 @@ static void powerlaw_tail_follows_the_exponent(void)
 static void powerlaw_caps_rows_at_max_len(void)
 {
     spmvlab_csr A;
-    if (gen("powerlaw", "n=20000 k=10 alpha=1.5 max_len=300", &A))
+    if (test_gen("powerlaw", "n=20000 k=10 alpha=1.5 max_len=300", &A))
         return;
     TEST_CHECK(rows_at_least(&A, 301) == 0);
     TEST_CHECK(rows_at_least(&A, 300) > 0); /* a heavy tail reaches the cap */
@@ -98,7 +76,7 @@ static void powerlaw_caps_rows_at_max_len(void)
 static void clustered_rows_hold_k_in_runs_near_the_diagonal(void)
 {
     spmvlab_csr A;
-    if (gen("clustered", "n=2000 cols=16000 k=24 runs=3 spread=400 empty=0.25", &A))
+    if (test_gen("clustered", "n=2000 cols=16000 k=24 runs=3 spread=400 empty=0.25", &A))
         return;
     TEST_CHECK(A.rows == 2000 && A.cols == 16000 && empty_rows(&A) == 500);
     TEST_CHECK(A.nnz == 1500 * 24);
@@ -121,7 +99,7 @@ static void clustered_rows_hold_k_in_runs_near_the_diagonal(void)
 static void clustered_jitter_spreads_lengths(void)
 {
     spmvlab_csr A;
-    if (gen("clustered", "n=5000 k=20 jitter=uniform runs=20", &A))
+    if (test_gen("clustered", "n=5000 k=20 jitter=uniform runs=20", &A))
         return;
     int in_range = 1;
     for (int32_t i = 0; i < A.rows; i++)
@@ -135,7 +113,7 @@ static void clustered_jitter_spreads_lengths(void)
 static void blockmix_blocks_have_their_sizes_and_fill(void)
 {
     spmvlab_csr full, half;
-    if (gen("blockmix", "n=6000 cols=3000 r_min=3 r_max=3 c_min=4 c_max=4 bpr=5", &full))
+    if (test_gen("blockmix", "n=6000 cols=3000 r_min=3 r_max=3 c_min=4 c_max=4 bpr=5", &full))
         return;
     TEST_CHECK(full.rows == 6000 && full.cols == 3000);
     TEST_CHECK(full.nnz == 6000 * 5 * 4); /* equal full blocks: every row holds bpr * c */
@@ -144,7 +122,7 @@ static void blockmix_blocks_have_their_sizes_and_fill(void)
         aligned &= full.col_idx[k] % 4 == 0 && full.col_idx[k + 3] == full.col_idx[k] + 3;
     TEST_CHECK(aligned);
     spmvlab_csr_free(&full);
-    if (gen("blockmix", "n=20000 r_min=1 r_max=6 c_min=2 c_max=8 bpr=4 fill=0.5", &half))
+    if (test_gen("blockmix", "n=20000 r_min=1 r_max=6 c_min=2 c_max=8 bpr=4 fill=0.5", &half))
         return;
     double expected = 20000 * 4 * 5 * 0.5;
     TEST_CHECK(fabs(half.nnz - expected) < 0.03 * expected);
@@ -154,7 +132,7 @@ static void blockmix_blocks_have_their_sizes_and_fill(void)
 static uint64_t hash_of(const char *kind, const char *params)
 {
     spmvlab_csr A;
-    if (gen(kind, params, &A))
+    if (test_gen(kind, params, &A))
         return 0;
     uint64_t h = spmvlab_csr_hash(&A);
     spmvlab_csr_free(&A);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spmvlab/gen.h"
 #include "testlib.h"
 
 int test_failures;
@@ -197,3 +198,27 @@ void test_instance_free(test_instance *t)
     spmvlab_registry_free(t->reg);
     free(t);
 }
+
+/* Generates kind with "k=v ..." into A; checks it is a valid CSR. */
+int test_gen(const char *kind, const char *params, spmvlab_csr *A)
+{
+    spmvlab_gen_params p;
+    spmvlab_err err;
+    memset(&p, 0, sizeof p);
+    if (spmvlab_gen_params_parse(&p, params, &err) || spmvlab_gen(kind, &p, A, &err)) {
+        fprintf(stderr, "%s %s: %s\n", kind, params, err.msg);
+        test_failures++;
+        memset(A, 0, sizeof *A);
+        return -1;
+    }
+    int ok = A->row_ptr[0] == 0 && A->row_ptr[A->rows] == A->nnz;
+    for (int32_t i = 0; i < A->rows && ok; i++)
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1] && ok; k++)
+            ok = A->col_idx[k] >= 0 && A->col_idx[k] < A->cols &&
+                 (k == A->row_ptr[i] || A->col_idx[k] > A->col_idx[k - 1]);
+    if (!ok)
+        fprintf(stderr, "%s %s: not a valid CSR\n", kind, params);
+    TEST_CHECK(ok);
+    return ok ? 0 : -1;
+}
+

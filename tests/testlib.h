@@ -71,4 +71,8 @@ double test_verify_host(test_instance *t, uint64_t seed);
 const char *test_describe(test_instance *t);
 void test_instance_free(test_instance *t);
 
+/* Generates kind with "k=v ..." into A and checks it is a valid CSR
+ * (sorted distinct columns in range). Returns 0, or -1 counted as a failure. */
+int test_gen(const char *kind, const char *params, spmvlab_csr *A);
+
 #endif
