@@ -56,6 +56,14 @@ add_test(NAME cli.run.bound_columns
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu
   PASS_REGULAR_EXPRESSION "kind=(dram|l2|gather|launch) frac=[0-9]")
+# On a GPU the per-call permutation (gather, spmv, scatter) is verified and
+# timed as one call, captured in the same graph as a plain call.
+add_test(NAME cli.run.reorder_per_call
+  COMMAND sh -c "\"$0\" run -p csr --reps 10 --reorder rcm,rcm+call -o per_call.csv \"$1\" > /dev/null && awk -F, 'NR > 1 {print $1, $11, $22}' per_call.csv"
+          $<TARGET_FILE:spmvlab> ${cli_data}/bcsstk16.mtx.gz
+  WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.run.reorder_per_call PROPERTIES LABELS gpu
+  PASS_REGULAR_EXPRESSION "bcsstk16@rcm ok graph\nbcsstk16@rcm\\+call ok graph")
 spmvlab_cli_test(info.reorder_unknown
   "spmvlab info: unknown ordering \"metis\" \\(choose none, rcm or degree\\)\\.\nexit status: 2"
   info --reorder rcm,metis ${cli_data}/1138_bus.mtx.gz)
@@ -68,6 +76,12 @@ spmvlab_cli_test(info.reorder_table
 spmvlab_cli_test(run.reorder_unknown
   "spmvlab run: --reorder: unknown ordering \"metis\" \\(choose none, rcm or degree\\)\\.\nexit status: 2"
   run -p csr --reorder rcm,metis ${cli_data}/1138_bus.mtx.gz)
+spmvlab_cli_test(run.reorder_bad_suffix
+  "spmvlab run: --reorder: \"rcm\\+calls\": the only suffix of an ordering is \\+call \\(rcm\\+call, degree\\+call\\)\\.\nexit status: 2"
+  run -p csr --reorder none,rcm+calls ${cli_data}/1138_bus.mtx.gz)
+spmvlab_cli_test(run.reorder_none_per_call
+  "spmvlab run: --reorder: \"none\\+call\": the file's order has no permutation to keep inside the call[^\n]*\\.\nexit status: 2"
+  run -p csr --reorder none+call ${cli_data}/1138_bus.mtx.gz)
 spmvlab_cli_test(run.missing_matrix "matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   run -p csr missing.mtx)
 spmvlab_cli_test(run.malformed_matrix

@@ -6,6 +6,8 @@
  * - rows of an ordering are labelled NAME@ORDER and carry the ordering
  *   columns; rcm on a rectangular matrix is a skipped input with its reason,
  *   degree permutes its rows;
+ * - ORDER+call rows (NAME@ORDER+call) keep the permutation inside every
+ *   call: they verify against the file's order and name their ordering;
  * - --resume skips the orderings already measured and runs the new one;
  * - the summary's bound_frac column exists and is blank without a GPU.
  */
@@ -88,6 +90,47 @@ static void each_ordering_is_a_verified_cell_with_its_columns(const char *square
     int skipped = row_of_matrix(&t, "lp_e226@rcm");
     TEST_CHECK(skipped > 0 && strcmp(table_cell(&t, skipped, t.status), "skipped") == 0 &&
                strstr(table_cell(&t, skipped, t.message), "square") != NULL);
+    table_free(&t);
+}
+
+static void per_call_orderings_verify_in_the_files_order(const char *square, const char *rect)
+{
+    char csv[PATH_MAX];
+    snprintf(csv, sizeof csv, "%s/per-call.csv", tmp);
+    const char *args[] = {"run", "-p", "csr,sell", "--reorder", "none,rcm+call,degree+call,rcm", "-o", csv, square,
+                          rect, NULL};
+    outcome o;
+    run_host(args, 120, &o);
+    TEST_CHECK(o.exited && o.code == 0);
+    table t;
+    if (table_read(csv, &t)) {
+        fprintf(stderr, "no CSV from the per-call run; its output:\n%s\n", o.out);
+        test_failures++;
+        return;
+    }
+    /* 2 instances x (4 orderings of the square, 2 of the rectangle) + 2 skipped rcm inputs */
+    TEST_CHECK(t.rows == 14 && cells_once(&t) == 14);
+    const char *labels[] = {"bcspwr10@rcm+call", "bcspwr10@degree+call", "lp_e226@degree+call"};
+    const char *orders[] = {"rcm+call", "degree+call", "degree+call"};
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        for (int r = 1; r <= t.rows; r++) {
+            if (strcmp(table_cell(&t, r, t.matrix), labels[k]) != 0)
+                continue;
+            n++;
+            TEST_CHECK(strcmp(table_cell(&t, r, t.status), "ok") == 0);
+            TEST_CHECK(number(&t, r, "error_ratio") >= 0 && number(&t, r, "error_ratio") <= 1);
+            TEST_CHECK(strcmp(field(&t, r, "ordering"), orders[k]) == 0);
+            TEST_CHECK(number(&t, r, "reorder_ms") >= 0);
+        }
+        TEST_CHECK(n == 2);
+    }
+    /* the per-call cell converts from the same permuted matrix as the plain one */
+    int call = row_of_matrix(&t, "bcspwr10@rcm+call"), once = row_of_matrix(&t, "bcspwr10@rcm");
+    TEST_CHECK(call > 0 && once > 0 && number(&t, call, "bandwidth_after") == number(&t, once, "bandwidth_after") &&
+               number(&t, call, "device_bytes") == number(&t, once, "device_bytes"));
+    int skipped = row_of_matrix(&t, "lp_e226@rcm+call");
+    TEST_CHECK(skipped > 0 && strcmp(table_cell(&t, skipped, t.status), "skipped") == 0);
     table_free(&t);
 }
 
@@ -175,6 +218,7 @@ int main(void)
     /* m1 is lp_e226 (223 x 472), m2 bcspwr10 (square) */
     each_ordering_is_a_verified_cell_with_its_columns(m2, m1);
     summary_bound_frac_is_blank_without_a_gpu();
+    per_call_orderings_verify_in_the_files_order(m2, m1);
     resume_runs_only_the_new_ordering(m2);
     rows_without_reorder_leave_the_ordering_columns_empty(m2);
     char cmd[256];

@@ -80,7 +80,7 @@ static const run_column columns[] = {
     N("bound_us", bound_us, "least time per SpMV the device ceilings allow: the largest of the format's bytes plus x and y over the DRAM (or L2) rate, the x-gather sectors over the gather rate, and the launch floor, us; empty without a GPU"),
     S("bound_kind", bound_kind, "the limit that binds: dram, l2 (every byte fits in L2), gather or launch; empty without a GPU"),
     N("bound_frac", bound_frac, "bound_us / time of the primary timing: 1 at the bound, lower is further from it; empty without a GPU"),
-    S("ordering", ordering, "--reorder: none, rcm or degree, the permutation applied to the matrix before every instance (rows of NAME@ORDER); empty without --reorder"),
+    S("ordering", ordering, "--reorder: none, rcm or degree, the permutation applied to the matrix before every instance (rows of NAME@ORDER); rcm+call, degree+call: the same matrix, x and y permuted inside every call (NAME@ORDER+call); empty without --reorder"),
     N("reorder_ms", reorder_ms, "--reorder: host time to compute the ordering and permute the matrix, ms (0 for none)"),
     I("bandwidth_before", bandwidth_before, "--reorder: largest |row - column| of the matrix in the file's order"),
     I("bandwidth_after", bandwidth_after, "--reorder: largest |row - column| after the ordering"),

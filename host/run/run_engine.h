@@ -45,7 +45,7 @@ typedef struct run_group {
     const run_meta *meta;
     const char *matrix;         /* label */
     const char *source;         /* file */
-    const spmvlab_csr *A;
+    const spmvlab_csr *A;       /* the matrix the instances are converted from */
     spmvlab_dtype dtype;
     run_member *m;
     int n;
@@ -56,6 +56,7 @@ typedef struct run_group {
     void *progress_arg;
     run_member *faulted;        /* the member that left the CUDA context unusable, or NULL */
     const run_order_facts *order; /* the ordering A went through (--reorder), or NULL */
+    const run_per_call *per_call; /* ORDER+call: the permutation kept inside every call, or NULL */
 } run_group;
 
 /* Prepares the matrix, converts and verifies every member, times those

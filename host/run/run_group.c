@@ -162,7 +162,12 @@ int group_execute(run_group *g)
         group_fill_identity(g, g->m[i].spec, &g->m[i].row);
     spmvlab_trial t;
     spmvlab_err err = {{0}};
-    spmvlab_result o = spmvlab_trial_open(&t, g->rt, g->A, g->matrix, g->dtype, g->s->seed, &err);
+    /* ORDER+call: x, y and the reference in the file's order, the
+     * instances converted from the permuted matrix */
+    const spmvlab_csr *calls_on = g->per_call ? g->per_call->original : g->A;
+    spmvlab_result o = spmvlab_trial_open(&t, g->rt, calls_on, g->matrix, g->dtype, g->s->seed, &err);
+    if (o == SPMVLAB_RESULT_OK && g->per_call && (o = spmvlab_trial_permute_calls(&t, g->A, g->per_call->perm, &err)))
+        spmvlab_trial_close(&t);
     if (o != SPMVLAB_RESULT_OK) {
         for (int i = 0; i < g->n; i++)
             member_fail(&g->m[i], o, "%s", err.msg);

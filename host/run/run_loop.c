@@ -126,7 +126,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order};
+                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order, st->per_call};
     int done = n;
     if (st->sink)
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
@@ -203,23 +203,31 @@ static int cells_todo(run_state *st, const char *label, char *todo)
 
 /* The groups of one ordering of A (label is the ordering's), every dtype
  * with a cell to do. An ordering that does not apply (rcm on a rectangular
- * matrix) is an input no instance ran on: skipped, with its reason. */
+ * matrix) is an input no instance ran on: skipped, with its reason. The
+ * groups of ORDER+call convert from the permuted matrix and call through
+ * the permutation, with x, y and the reference of A. */
 static void run_ordering(run_state *st, const char *path, const char *label, const spmvlab_csr *A,
-                         spmvlab_ordering o, const char *todo)
+                         run_order_spec o, const char *todo)
 {
     spmvlab_csr B;
+    int32_t *perm = NULL;
     run_order_facts facts;
     spmvlab_err err = {{0}};
-    if (run_order_apply(&st->s, A, o, &B, &facts, &err)) {
+    if (run_order_apply(&st->s, A, o, &B, o.per_call ? &perm : NULL, &facts, &err)) {
         run_say(st, "%s: %s", label, err.msg);
         emit_input(st, label, path, todo, RUN_STATUS_SKIPPED, err.msg);
         return;
     }
+    run_per_call per_call = {A, perm};
     st->order = st->s.norders ? &facts : NULL;
+    st->per_call = o.per_call ? &per_call : NULL;
     for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++)
         if (memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs))
-            run_dtype(st, path, label, o == SPMVLAB_ORDER_NONE ? A : &B, st->s.dtypes[d], todo + d * st->nspecs);
+            run_dtype(st, path, label, o.ordering == SPMVLAB_ORDER_NONE ? A : &B, st->s.dtypes[d],
+                      todo + d * st->nspecs);
     st->order = NULL;
+    st->per_call = NULL;
+    free(perm);
     spmvlab_csr_free(&B);
 }
 

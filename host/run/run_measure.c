@@ -36,10 +36,12 @@ static int cuda_check(run_member *mb, cudaError_t e, const char *what)
     return -1;
 }
 
-static int call_spmv(run_group *g, run_member *mb, const spmvlab_trial *tr)
+/* One call of the instance on the group's stream (the runtime's), the
+ * permutations of ORDER+call included. */
+static int call_spmv(run_member *mb, const spmvlab_trial *tr)
 {
     spmvlab_err err = {{0}};
-    spmvlab_status st = mb->in.plugin->desc->spmv(mb->in.fmt, tr->dx, mb->dy, g->rt->stream, &err);
+    spmvlab_status st = spmvlab_instance_spmv(&mb->in, tr->dx, mb->dy, &err);
     if (st == SPMVLAB_OK)
         return 0;
     member_fail(mb, spmvlab_result_of(st), "%s", err.msg[0] ? err.msg : "spmv failed without a sentence");
@@ -54,7 +56,7 @@ static int time_single(run_group *g, run_member *mb, const spmvlab_trial *tr, ti
     if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
         cuda_check(mb, cudaEventRecord(t->e0, s), "cudaEventRecord"))
         return -1;
-    if (call_spmv(g, mb, tr))
+    if (call_spmv(mb, tr))
         return -1;
     float f = 0;
     if (cuda_check(mb, cudaEventRecord(t->e1, s), "cudaEventRecord") ||
@@ -78,7 +80,7 @@ static int time_batch(run_group *g, run_member *mb, const spmvlab_trial *tr, tim
             return -1;
     } else {
         for (int k = 0; k < n; k++)
-            if (call_spmv(g, mb, tr))
+            if (call_spmv(mb, tr))
                 return -1;
     }
     float f = 0;
@@ -103,7 +105,7 @@ static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
     cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
         for (int k = 0; k < mb->batch_n && st == SPMVLAB_OK; k++)
-            st = mb->in.plugin->desc->spmv(mb->in.fmt, tr->dx, mb->dy, g->rt->stream, &err);
+            st = spmvlab_instance_spmv(&mb->in, tr->dx, mb->dy, &err); /* with an ORDER+call permutation */
         e = cudaStreamEndCapture(s, &graph);
     }
     if (e == cudaSuccess && st == SPMVLAB_OK && graph)
@@ -126,7 +128,7 @@ static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
 static int calibrate(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t)
 {
     for (int k = 0; k < g->s->warmup; k++)
-        if (call_spmv(g, mb, tr))
+        if (call_spmv(mb, tr))
             return -1;
     double one, per;
     if (time_single(g, mb, tr, t, &one))

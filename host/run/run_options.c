@@ -44,8 +44,8 @@ static const run_key run_keys[] = {
       "set NAME (small, large or FILE.ini)", 0, 0, NULL, 0, 0}, BOTH, NULL, "ARG", run_apply_set},
     {{"dtype", S, "f64", 0, 0, NULL, "value type(s), comma list of f64, f32, f16", 0, 0, NULL, 0, 0}, BOTH, NULL, "LIST",
      run_apply_dtype},
-    {{"reorder", S, "", 0, 0, NULL, "orderings, comma list of none, rcm, degree: each permutes every matrix "
-      "before its instances (rows of NAME@ORDER)", 0, 0, NULL, 0, 0}, BOTH, NULL, "LIST", run_apply_reorder},
+    {{"reorder", S, "", 0, 0, NULL, "orderings, comma list of none, rcm, degree (rows of NAME@ORDER), each permuting "
+      "every matrix once; ORDER+call permutes x and y in every call", 0, 0, NULL, 0, 0}, BOTH, NULL, "LIST", run_apply_reorder},
     {{"output", S, "", 0, 0, NULL, "results: .csv (a row per matrix x instance x dtype as measured, the summary "
       "in OUT-summary.csv) or .json; written to OUT.partial, renamed onto OUT at the end", AT(output), NULL, 0, 0}, BOTH,
      "-o", "OUT", NULL},

@@ -26,6 +26,13 @@ typedef enum run_timing {
     RUN_TIMING_SINGLE = 1  /* single launches do */
 } run_timing;
 
+/* One entry of --reorder: an ordering, applied once to the matrix, or kept
+ * inside every call (ORDER+call: x and y permuted around each SpMV). */
+typedef struct run_order_spec {
+    spmvlab_ordering ordering;
+    int per_call;
+} run_order_spec;
+
 typedef struct run_settings {
     run_mode mode;
     const char *prog;                   /* "spmvlab run" / "spmvlab tune" for messages */
@@ -33,7 +40,7 @@ typedef struct run_settings {
     char config_path[4096];             /* -c */
     spmvlab_dtype dtypes[3];            /* --dtype (list), default f64 */
     int ndtypes;
-    spmvlab_ordering orders[8];         /* --reorder (list): each a sweep of the matrices (run_order.h) */
+    run_order_spec orders[8];           /* --reorder (list): each a sweep of the matrices (run_order.h) */
     int norders;                        /* 0: no --reorder, the file's order and no ordering columns */
     const char *output;                 /* -o / output = (.csv); "" none */
     const char *json;                   /* --json / json = , or -o with .json; "" none */

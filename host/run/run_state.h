@@ -46,6 +46,7 @@ typedef struct run_state {
     int first_path;             /* where the next worker starts */
     int isolate_now;            /* this matrix runs one child per cell (after a worker died) */
     const run_order_facts *order; /* the ordering of the matrix under way (--reorder), or NULL */
+    const run_per_call *per_call; /* its permutation kept inside every call (ORDER+call), or NULL */
     run_selectors selectors;    /* the corpora of the selector instances */
 } run_state;
 

@@ -85,7 +85,29 @@ int run_apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_
     return s->ndtypes ? 0 : (spmvlab_errf(err, "no dtype given; use f64, f32 or f16"), -1);
 }
 
-/* "none,rcm,degree": each ordering once, in the order given. */
+/* One entry: "rcm", or "rcm+call" for the permutation kept inside every call. */
+static int parse_order_spec(char *t, run_order_spec *o, spmvlab_err *err)
+{
+    char *plus = strchr(t, '+');
+    o->per_call = plus != NULL;
+    if (plus) {
+        if (plus == t)
+            return spmvlab_errf(err, "\"%s\": +call follows an ordering (rcm+call, degree+call)", t), -1;
+        if (strcmp(plus, "+call") != 0)
+            return spmvlab_errf(err, "\"%s\": the only suffix of an ordering is +call (rcm+call, degree+call)", t),
+                   -1;
+        *plus = '\0';
+    }
+    if (spmvlab_ordering_parse(t, &o->ordering, err))
+        return -1;
+    if (o->per_call && o->ordering == SPMVLAB_ORDER_NONE)
+        return spmvlab_errf(err, "\"none+call\": the file's order has no permutation to keep inside the call "
+                                 "(use rcm+call or degree+call)"),
+               -1;
+    return 0;
+}
+
+/* "none,rcm,degree,rcm+call": each ordering once, in the order given. */
 int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
@@ -95,19 +117,22 @@ int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvla
     if (!text[0])
         return 0; /* the default: the file's order, no ordering columns */
     for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
-        spmvlab_ordering o;
-        if (spmvlab_ordering_parse(t, &o, err))
+        run_order_spec o;
+        if (parse_order_spec(t, &o, err))
             return -1;
         int seen = 0;
         for (int k = 0; k < s->norders; k++)
-            seen |= s->orders[k] == o;
+            seen |= s->orders[k].ordering == o.ordering && s->orders[k].per_call == o.per_call;
         if (seen)
             continue;
         if (s->norders == (int)(sizeof s->orders / sizeof *s->orders))
             return spmvlab_errf(err, "--reorder takes at most %d orderings", s->norders), -1;
         s->orders[s->norders++] = o;
     }
-    return s->norders ? 0 : (spmvlab_errf(err, "--reorder needs a list of orderings (none, rcm, degree)"), -1);
+    return s->norders ? 0
+                      : (spmvlab_errf(err, "--reorder needs a list of orderings (none, rcm, degree, rcm+call, "
+                                           "degree+call)"),
+                         -1);
 }
 
 int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err)

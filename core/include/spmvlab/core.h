@@ -222,6 +222,9 @@ typedef struct spmvlab_instance {
     spmvlab_runtime *rt;
     void *track;                /* allocation table (pointer -> size) */
     char log[2048];             /* the plugin's log lines, for -v */
+    /* NULL: called as converted; else every call permutes x and y around
+     * the plugin's SpMV (permuted_call.h), borrowed from the trial */
+    const struct spmvlab_permuted_call *call;
 } spmvlab_instance;
 
 /* Converts: sets up ctx, calls plugin convert, synchronises, times it.

@@ -7,6 +7,7 @@
 #ifndef SPMVLAB_REORDER_H
 #define SPMVLAB_REORDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "spmvlab/matrix.h"
@@ -46,6 +47,13 @@ int spmvlab_csr_permute(const spmvlab_csr *A, const int32_t *perm, spmvlab_csr *
 
 /* v_new[i] = v[perm[i]] for n values: how x and y follow a permutation. */
 void spmvlab_permute_vector(const double *v, const int32_t *perm, int32_t n, double *v_new);
+
+/* The same for values of any dtype (value_size 2, 4 or 8 bytes), moved as
+ * bits so the round trip is exact: gather out[i] = in[perm[i]] (x into the
+ * permuted order), scatter out[perm[i]] = in[i] (y back into the file's
+ * order). out and in must not overlap. */
+void spmvlab_gather_values(void *out, const void *in, const int32_t *perm, int32_t n, size_t value_size);
+void spmvlab_scatter_values(void *out, const void *in, const int32_t *perm, int32_t n, size_t value_size);
 
 /* The largest |row - column| over the stored entries (0 when empty). */
 int64_t spmvlab_csr_bandwidth(const spmvlab_csr *A);

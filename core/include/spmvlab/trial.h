@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "spmvlab/core.h"
+#include "spmvlab/permuted_call.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +30,11 @@ typedef struct spmvlab_trial {
     void *y;                    /* host y, rows values: spmv_host's output and the download buffer */
     void *dy;                   /* the trial's own device y, for callers that pass none */
     double *ref, *absum;        /* reference and row sums of |a_ij x_j|, rows values */
+    /* after spmvlab_trial_permute_calls: instances are converted from the
+     * permuted matrix and called through the permutation */
+    int per_call;
+    spmvlab_prepared permuted;  /* P A P^T (or P A) in the dtype */
+    spmvlab_permuted_call call; /* the permutation and scratch every instance's calls share */
 } spmvlab_trial;
 
 /* Prepares A in dtype, draws x from seed, computes the reference and
@@ -41,6 +47,13 @@ spmvlab_result spmvlab_trial_open_prepared(spmvlab_trial *t, spmvlab_runtime *rt
                                             uint64_t seed, spmvlab_err *err);
 /* Draws a new x from seed, its reference, and uploads it. */
 spmvlab_result spmvlab_trial_reseed(spmvlab_trial *t, uint64_t seed, spmvlab_err *err);
+/* Keeps a permutation inside every call (--reorder ORDER+call): later
+ * conversions build on permuted (P A P^T for a square A, else P A, with
+ * perm[new] = old) while x, y and the reference stay the trial's matrix,
+ * in its own order, so the round trip is what gets checked. Returns OK;
+ * BAD_INPUT, NOMEM or CUDA_ERROR with a sentence (then nothing changed). */
+spmvlab_result spmvlab_trial_permute_calls(spmvlab_trial *t, const spmvlab_csr *permuted, const int32_t *perm,
+                                           spmvlab_err *err);
 /* Frees the buffers (and the matrix when the trial prepared it). */
 void spmvlab_trial_close(spmvlab_trial *t);
 
@@ -52,8 +65,10 @@ typedef struct spmvlab_conversion {
 } spmvlab_conversion;
 
 /* Converts an instance of plugin on the trial's matrix (see
- * spmvlab_instance_convert) and cross-checks its footprint against the
- * bytes the core tracked. Returns the plugin's status as an outcome. */
+ * spmvlab_instance_convert; the permuted one after
+ * spmvlab_trial_permute_calls, the instance then calling through the
+ * permutation) and cross-checks its footprint against the bytes the core
+ * tracked. Returns the plugin's status as an outcome. */
 spmvlab_result spmvlab_trial_convert(spmvlab_trial *t, spmvlab_instance *in, const spmvlab_loaded *plugin,
                                       const char *label, const spmvlab_optset *opts, spmvlab_conversion *c,
                                       spmvlab_err *err);

@@ -75,8 +75,32 @@ spmvlab_result spmvlab_trial_reseed(spmvlab_trial *t, uint64_t seed, spmvlab_err
     return spmvlab_result_of(st);
 }
 
+spmvlab_result spmvlab_trial_permute_calls(spmvlab_trial *t, const spmvlab_csr *permuted, const int32_t *perm,
+                                           spmvlab_err *err)
+{
+    const spmvlab_matrix *m = &t->pm->view;
+    if (permuted->rows != m->rows || permuted->cols != m->cols || permuted->nnz != m->nnz)
+        return spmvlab_errf(err, "the permuted matrix of %s is not %d x %d with %d non-zeros", m->name, m->rows,
+                            m->cols, m->nnz),
+               SPMVLAB_RESULT_INTERNAL;
+    spmvlab_result o = spmvlab_prepare(t->rt, permuted, m->name, m->dtype, &t->permuted, err);
+    if (o != SPMVLAB_RESULT_OK)
+        return o;
+    spmvlab_status st = spmvlab_permuted_call_open(&t->call, t->rt, perm, m->rows, m->cols, m->dtype, err);
+    if (st != SPMVLAB_OK) {
+        spmvlab_prepared_free(&t->permuted);
+        return spmvlab_result_of(st);
+    }
+    t->per_call = 1;
+    return SPMVLAB_RESULT_OK;
+}
+
 void spmvlab_trial_close(spmvlab_trial *t)
 {
+    if (t->per_call) {
+        spmvlab_permuted_call_close(&t->call);
+        spmvlab_prepared_free(&t->permuted);
+    }
     if (t->rt) {
         spmvlab_dev_free(t->rt, t->dx);
         spmvlab_dev_free(t->rt, t->dy);
@@ -95,9 +119,12 @@ spmvlab_result spmvlab_trial_convert(spmvlab_trial *t, spmvlab_instance *in, con
                                       spmvlab_err *err)
 {
     memset(c, 0, sizeof *c);
-    spmvlab_status st = spmvlab_instance_convert(in, t->rt, plugin, label, opts, t->pm, err);
+    spmvlab_status st =
+        spmvlab_instance_convert(in, t->rt, plugin, label, opts, t->per_call ? &t->permuted : t->pm, err);
     if (st != SPMVLAB_OK)
         return spmvlab_result_of(st);
+    if (t->per_call)
+        in->call = &t->call;
     c->footprint = spmvlab_instance_footprint(in);
     c->footprint_matches = c->footprint == in->cur_bytes;
     if (!c->footprint_matches)
@@ -135,7 +162,6 @@ spmvlab_result spmvlab_trial_verify(spmvlab_trial *t, const spmvlab_instance *in
                                      spmvlab_trial_check *c, spmvlab_err *err)
 {
     const spmvlab_matrix *m = &t->pm->view;
-    const spmvlab_plugin *p = in->plugin->desc;
     size_t rows = (size_t)m->rows;
     spmvlab_err why = {{0}};
     spmvlab_status st = SPMVLAB_OK;
@@ -145,12 +171,15 @@ spmvlab_result spmvlab_trial_verify(spmvlab_trial *t, const spmvlab_instance *in
     const char *fn = how == SPMVLAB_TRIAL_HOST ? "spmv_host" : "spmv";
     if (how == SPMVLAB_TRIAL_HOST) {
         spmvlab_poison_host(t->y, rows, m->dtype);
-        st = p->spmv_host(in->fmt, t->x, t->y, &why);
+        if (in->call)
+            spmvlab_permuted_call_poison(&t->call, 0, &why);
+        st = spmvlab_instance_spmv_host(in, t->x, t->y, &why);
     } else {
         if (how == SPMVLAB_TRIAL_DEVICE) {
-            if ((st = spmvlab_dev_poison(t->rt, dy, rows, m->dtype, &why)) != SPMVLAB_OK)
+            if ((st = spmvlab_dev_poison(t->rt, dy, rows, m->dtype, &why)) != SPMVLAB_OK ||
+                (in->call && (st = spmvlab_permuted_call_poison(&t->call, 1, &why)) != SPMVLAB_OK))
                 return device_failure(in, st, &why, err);
-            st = p->spmv(in->fmt, t->dx, dy, t->rt->stream, &why);
+            st = spmvlab_instance_spmv(in, t->dx, dy, &why);
         }
         if (st == SPMVLAB_OK) {
             spmvlab_status dst = spmvlab_dev_sync(t->rt, &why);

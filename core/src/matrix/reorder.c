@@ -284,6 +284,22 @@ void spmvlab_permute_vector(const double *v, const int32_t *perm, int32_t n, dou
         v_new[i] = v[perm[i]];
 }
 
+void spmvlab_gather_values(void *out, const void *in, const int32_t *perm, int32_t n, size_t value_size)
+{
+    char *o = out;
+    const char *v = in;
+    for (int32_t i = 0; i < n; i++)
+        memcpy(o + (size_t)i * value_size, v + (size_t)perm[i] * value_size, value_size);
+}
+
+void spmvlab_scatter_values(void *out, const void *in, const int32_t *perm, int32_t n, size_t value_size)
+{
+    char *o = out;
+    const char *v = in;
+    for (int32_t i = 0; i < n; i++)
+        memcpy(o + (size_t)perm[i] * value_size, v + (size_t)i * value_size, value_size);
+}
+
 int64_t spmvlab_csr_bandwidth(const spmvlab_csr *A)
 {
     int64_t bw = 0;
