@@ -13,13 +13,19 @@
 #include "tilespmv.h"
 
 /* defer_lanes = auto: the smallest power of two, 2 .. 32, at least the
- * mean length of the rows that defer any entry (the csr plugin's rule). */
+ * mean length of the rows that defer any entry, each counted as at most 32
+ * (the csr plugin's rule, but a few long rows, which go to DEFERRED chunks
+ * anyway, must not give every short row a whole warp). */
 static int32_t auto_lanes(const tilespmv_fmt *f)
 {
-    int32_t nonempty = 0, lanes = 2;
-    for (int32_t r = 0; r < f->rows; r++)
-        nonempty += f->dptr[r + 1] > f->dptr[r];
-    double mean = nonempty > 0 ? (double)f->ndef / nonempty : 0;
+    int64_t nonempty = 0, capped = 0;
+    int32_t lanes = 2;
+    for (int32_t r = 0; r < f->rows; r++) {
+        int32_t len = f->dptr[r + 1] - f->dptr[r];
+        nonempty += len > 0;
+        capped += len < TILE_WARP ? len : TILE_WARP;
+    }
+    double mean = nonempty > 0 ? (double)capped / (double)nonempty : 0;
     while (lanes < TILE_WARP && lanes < mean)
         lanes *= 2;
     return lanes;
