@@ -1,8 +1,10 @@
 /*
  * tilespmv: the rule gives each tile the kind its pattern calls for, every
  * kind's layout computes y within the bound (f64 and f32, spmv_host), a
- * forced tile_format stores every tile that way, and the device bytes follow
- * README.md's formula. CPU only.
+ * forced tile_format stores every tile that way, sparse tiles go to the
+ * deferred CSR part (and every lane count sums it), long tile rows are
+ * split into chunks, and the device bytes follow README.md's formula.
+ * CPU only.
  */
 #include <stdlib.h>
 
@@ -51,18 +53,31 @@ static void seven_kinds(spmvlab_csr *A)
     TEST_CHECK(spmvlab_csr_from_triplets(A, 32, 112, t, n, &err) == 0); /* frees t */
 }
 
+/* README.md's footprint: chunks, split tile rows, tiles, values and index
+ * bytes, and the deferred part of a rows x ... matrix in f64. */
+static size_t f64_bytes(size_t chunks, size_t split, size_t tiles, size_t nvals, size_t nidx, size_t rows,
+                        size_t ndef)
+{
+    return 16 * chunks + 4 * split + 14 * tiles + 8 + 8 * nvals + nidx + (ndef ? 4 * (rows + 1) + 12 * ndef : 0);
+}
+
 static void test_the_rule_picks_each_kind(void)
 {
     spmvlab_csr A;
     seven_kinds(&A);
-    char desc[256] = "";
-    size_t bytes = test_convert_both("tilespmv", &A, NULL, 17, desc, sizeof desc);
-    TEST_CONTAINS(desc, "tiles=7 csr=1 coo=1 ell=1 hyb=1 dense=1 dense_row=1 dense_col=1");
+    char desc[512] = "";
+    const char *keep[] = {"defer_max=0", NULL};
+    size_t bytes = test_convert_both("tilespmv", &A, keep, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "tiles=7 csr=1 coo=1 ell=1 hyb=1 dense=1 dense_row=1 dense_col=1 deferred=0");
     /* values: dense 256, COO 5, dense rows 2x16, dense columns 2x16, ELL
      * 16x2, HYB width 0 (16 slots for 1 entry each never pay) 31, CSR 32;
-     * index bytes: 0, 5, 2, 2, 32, 31, 16 row starts + 32 */
+     * index bytes: 0, 5, 2, 2, 32, 31, 16 row starts + 32; two WHOLE chunks */
     size_t nvals = 256 + 5 + 32 + 32 + 32 + 31 + 32, nidx = 5 + 2 + 2 + 32 + 31 + 48;
-    TEST_CHECK(bytes == 4 * 3 + 14 * 7 + 8 + 8 * nvals + nidx);
+    TEST_CHECK(bytes == f64_bytes(2, 0, 7, nvals, nidx, 32, 0));
+    /* the default defers the 5-entry tile (defer_max 12): CSR rows instead */
+    bytes = test_convert_says("tilespmv", &A, NULL, 17, "tiles=6 csr=1 coo=0 ell=1");
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred=5 deferred_tiles=1");
+    TEST_CHECK(bytes == f64_bytes(2, 0, 6, nvals - 5, nidx - 5, 32, 5));
     spmvlab_csr_free(&A);
 }
 
@@ -70,22 +85,22 @@ static void test_forced_kinds_hold_every_tile(void)
 {
     spmvlab_csr A;
     seven_kinds(&A);
-    char desc[256] = "";
-    const char *dense[] = {"tile_format=dense", NULL};
+    char desc[512] = "";
+    const char *dense[] = {"tile_format=dense", "defer_max=0", NULL};
     size_t bytes = test_convert_both("tilespmv", &A, dense, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "dense=7 dense_row=0");
-    TEST_CHECK(bytes == 4 * 3 + 14 * 7 + 8 + 8 * 7 * 256);
-    const char *coo[] = {"tile_format=coo", NULL};
+    TEST_CHECK(bytes == f64_bytes(2, 0, 7, 7 * 256, 0, 32, 0));
+    const char *coo[] = {"tile_format=coo", "defer_max=0", NULL};
     bytes = test_convert_both("tilespmv", &A, coo, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "coo=7 ell=0");
-    TEST_CHECK(bytes == 4 * 3 + 14 * 7 + 8 + 9 * (size_t)A.nnz);
-    const char *ell[] = {"tile_format=ell", NULL};
+    TEST_CHECK(bytes == f64_bytes(2, 0, 7, (size_t)A.nnz, (size_t)A.nnz, 32, 0));
+    const char *ell[] = {"tile_format=ell", "defer_max=0", NULL};
     test_convert_says("tilespmv", &A, ell, 17, "ell=7 hyb=0");
-    const char *hyb[] = {"tile_format=hyb", NULL};
+    const char *hyb[] = {"tile_format=hyb", "defer_max=0", NULL};
     test_convert_says("tilespmv", &A, hyb, 17, "hyb=7 dense=0");
-    const char *csr[] = {"tile_format=csr", NULL};
+    const char *csr[] = {"tile_format=csr", "defer_max=0", NULL};
     bytes = test_convert_says("tilespmv", &A, csr, 17, "csr=7 coo=0");
-    TEST_CHECK(bytes == 4 * 3 + 14 * 7 + 8 + 9 * (size_t)A.nnz + 16 * 7);
+    TEST_CHECK(bytes == f64_bytes(2, 0, 7, (size_t)A.nnz, (size_t)A.nnz + 16 * 7, 32, 0));
     spmvlab_csr_free(&A);
 }
 
@@ -93,19 +108,111 @@ static void test_ragged_edges_and_uniform_rows(void)
 {
     /* 1000 x 997: the last tile row and column are partial */
     spmvlab_csr A = test_uniform(1000, 997, 9, 5);
-    char desc[256] = "";
+    char desc[512] = "";
     test_convert_both("tilespmv", &A, NULL, 17, desc, sizeof desc);
-    const char *dense[] = {"tile_format=dense", NULL};
+    const char *dense[] = {"tile_format=dense", "defer_max=0", NULL};
     test_convert_both("tilespmv", &A, dense, 17, desc, sizeof desc);
     spmvlab_csr_free(&A);
 }
 
+/* Everything deferred: the plugin is a CSR kernel of `lanes` lanes a row,
+ * and every lane count sums the rows right. */
+static void test_everything_deferred(void)
+{
+    spmvlab_csr A = test_uniform(1000, 5000, 9, 3); /* 9 random columns of 5000: tiles of 1 or 2 */
+    const char *all[] = {"defer_max=256", NULL};
+    size_t bytes = test_convert_says("tilespmv", &A, all, 17, "tiles=0 csr=0");
+    test_convert_says("tilespmv", &A, all, 17, "deferred=9000 deferred_tiles="); /* mean 9: */
+    test_convert_says("tilespmv", &A, all, 17, "deferred_share=1.000 lanes=16 chunks=63 split=0");
+    TEST_CHECK(bytes == f64_bytes(63, 0, 0, 0, 0, 1000, 9000));
+    static const char *const lanes[] = {"defer_lanes=2", "defer_lanes=4", "defer_lanes=8", "defer_lanes=16",
+                                        "defer_lanes=32"};
+    for (int k = 0; k < 5; k++) {
+        const char *sets[] = {"defer_max=256", lanes[k], NULL};
+        char desc[512] = "";
+        test_convert_both("tilespmv", &A, sets, 17, desc, sizeof desc);
+    }
+    spmvlab_csr_free(&A);
+}
+
+/* 64 x 16384: tile row 0 holds 1000 ELL tiles (rows 0..15 on one diagonal
+ * of each), too many for a warp; row 20 defers 3000 entries (tiles of 3 or
+ * 4), the other rows 2 entries each. */
+static void long_tile_rows(spmvlab_csr *A)
+{
+    size_t cap = 16 * 1000 + 3000 + 2 * 64, n = 0;
+    spmvlab_triplet *t = malloc(cap * sizeof *t);
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 1000; k++)
+            t[n++] = (spmvlab_triplet){i, 16 * k + i, 0.5 + 0.125 * (double)((i + k) % 7)};
+    for (int k = 0; k < 3000; k++)
+        t[n++] = (spmvlab_triplet){20, 5 * k, 0.25 + 0.25 * (double)(k % 5)};
+    for (int r = 16; r < 64; r++)
+        if (r != 20)
+            for (int d = 0; d < 2; d++)
+                t[n++] = (spmvlab_triplet){r, (r * 37) % 16000 + d, 1.0 - 0.0625 * (double)(r % 9)};
+    spmvlab_err err;
+    TEST_CHECK(spmvlab_csr_from_triplets(A, 64, 16384, t, n, &err) == 0); /* frees t */
+}
+
+static void test_long_tile_rows_split(void)
+{
+    spmvlab_csr A;
+    long_tile_rows(&A);
+    /* lanes: (47 x 2 + 32, row 20 counted as 32) / 48 rows = 2.6: 4;
+     * tile row 0: 32 PIECE chunks of 31 or 32 tiles; tile row 1 (row 20:
+     * 3000 / 4 lanes = 750 trips > 32): 3 DEFERRED chunks for row 20, one
+     * for each other row; tile rows 2 and 3 WHOLE */
+    size_t bytes = test_convert_says("tilespmv", &A, NULL, 17, "ell=1000");
+    test_convert_says("tilespmv", &A, NULL, 17, "lanes=4 chunks=52 split=2");
+    TEST_CHECK(bytes == f64_bytes(52, 2, 1000, 16000, 16000, 64, 3000 + 47 * 2));
+    /* no split: one warp a tile row, still right */
+    const char *whole[] = {"chunk_tiles=65536", NULL};
+    test_convert_says("tilespmv", &A, whole, 17, "chunks=4 split=0");
+    /* a PIECE chunk a tile, DEFERRED chunks of 32 entries (row 20: 94);
+     * the rows of 2 entries are one trip of 2 lanes, so tile rows 2, 3 stay */
+    const char *tiny[] = {"chunk_tiles=1", "defer_lanes=2", NULL};
+    test_convert_says("tilespmv", &A, tiny, 17, "chunks=1111 split=2");
+    spmvlab_csr_free(&A);
+    /* the seven kinds' tile row split into a PIECE chunk a tile */
+    seven_kinds(&A);
+    const char *one[] = {"chunk_tiles=1", "defer_max=0", NULL};
+    test_convert_says("tilespmv", &A, one, 17, "chunks=8 split=1");
+    spmvlab_csr_free(&A);
+}
+
+static void test_one_row_one_column_and_wide(void)
+{
+    const char *keep[] = {"defer_max=0", NULL};
+    const char *tiny[] = {"chunk_tiles=1", NULL};
+    const char *const *sets[] = {NULL, keep, tiny};
+    spmvlab_csr row = test_uniform(1, 3000, 700, 7), col = test_uniform(3000, 1, 1, 7),
+                wide = test_uniform(3, 50000, 40, 7);
+    int32_t lengths[40];
+    for (int r = 0; r < 40; r++)
+        lengths[r] = r % 3 == 0 ? 0 : r % 5; /* runs of empty rows, in tiles and deferred */
+    spmvlab_csr holes;
+    TEST_CHECK(test_gen_rows(&holes, 40, 33, lengths, 9) == 0);
+    for (int k = 0; k < 3; k++) {
+        char desc[512] = "";
+        test_convert_both("tilespmv", &row, sets[k], 17, desc, sizeof desc);
+        test_convert_both("tilespmv", &col, sets[k], 17, desc, sizeof desc);
+        test_convert_both("tilespmv", &wide, sets[k], 17, desc, sizeof desc);
+        test_convert_both("tilespmv", &holes, sets[k], 17, desc, sizeof desc);
+    }
+    spmvlab_csr_free(&row);
+    spmvlab_csr_free(&col);
+    spmvlab_csr_free(&wide);
+    spmvlab_csr_free(&holes);
+}
+
 static void test_no_nonzeros_converts(void)
 {
-    char desc[256] = "";
+    char desc[512] = "";
     size_t bytes = test_convert_empty("tilespmv", 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "tiles=0");
-    TEST_CHECK(bytes == 4 * 2 + 8); /* tile-row pointers, the tiles' closing offsets; y written as 0 */
+    TEST_CONTAINS(desc, "deferred=0");
+    TEST_CHECK(bytes == 16 + 8); /* one WHOLE chunk, the tiles' closing offsets; y written as 0 */
 }
 
 int main(void)
@@ -113,6 +220,9 @@ int main(void)
     test_the_rule_picks_each_kind();
     test_forced_kinds_hold_every_tile();
     test_ragged_edges_and_uniform_rows();
+    test_everything_deferred();
+    test_long_tile_rows_split();
+    test_one_row_one_column_and_wide();
     test_no_nonzeros_converts();
     return test_done("tilespmv rule");
 }

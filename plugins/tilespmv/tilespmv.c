@@ -8,17 +8,23 @@
  * is stored in one of seven kinds chosen per tile (tilespmv_rule.c): CSR,
  * COO, ELL, HYB, dense, dense rows, dense columns, with 8-bit in-tile
  * indices. Per tile: kind and param (one byte each), voff and ioff (the
- * first value and index byte, int32). Device bytes:
- *   4(tile_rows + 1) + 14 ntiles + 8 + s nvals + nidx,  s = 8 (f64), 4 (f32),
+ * first value and index byte, int32). Tiles of at most defer_max entries
+ * are not stored as tiles: their entries form a deferred CSR part (as the
+ * paper's program moves its sparsest tiles to CSR5). A plan of chunks
+ * (tilespmv_plan.c) gives each warp a bounded share of the work. Device
+ * bytes (tilespmv_bytes):
+ *   16 nchunks + 4 nsplit + 14 ntiles + 8 + s nvals + nidx
+ *   + (ndef > 0 ? 4 (rows + 1) + (4 + s) ndef : 0),  s = 8 (f64), 4 (f32),
  * nvals and nidx per kind in README.md (padding of ELL, HYB and the dense
  * kinds included).
  *
  * Options: tile_format (auto, or one kind for every tile), the rule's
  * thresholds dense_fill, coo_max, ell_variation and hyb_variation (the
- * paper's values by default).
- * Kernel (tilespmv.cu): a warp per tile row, each half-warp taking every
- * other tile, a lane per tile row's row; the halves' sums are added by one
- * shuffle and y written once. spmv_host runs the same lanes.
+ * paper's values by default), defer_max; expert: chunk_tiles, defer_lanes.
+ * Kernel (tilespmv.cu): a warp per chunk, each half-warp taking every
+ * other tile, a lane per tile row's row; a WHOLE chunk also sums its rows'
+ * deferred entries and writes y once, split chunks add atomically.
+ * spmv_host runs the same lanes.
  * Limits: dtypes f64 and f32; stored values and index bytes below 2^31.
  */
 #include <stdio.h>
@@ -38,15 +44,28 @@ static const spmvlab_option tilespmv_options[] = {
     SPMVLAB_INT_OPTION(tilespmv_opts, coo_max, "12", 0, 256, "rule: a tile with at most this many entries is COO"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, hyb_variation, "1.0", 0.0, 16.0, "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
+    SPMVLAB_INT_OPTION(tilespmv_opts, defer_max, "12", 0, 256, "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
+    SPMVLAB_INT_EXPERT(tilespmv_opts, chunk_tiles, "32", 1, 65536, "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
+    SPMVLAB_AUTO_EXPERT(tilespmv_opts, defer_lanes, 2, 32, "lanes per row over deferred entries, a power of two; auto: mean deferred row length"),
     {NULL},
 };
+
+static spmvlab_status tilespmv_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const tilespmv_opts *o = spmvlab_opts_fields(opts);
+    if (o->defer_lanes != SPMVLAB_AUTO && (o->defer_lanes & (o->defer_lanes - 1)) != 0)
+        return spmvlab_bad_option(err, "tilespmv option defer_lanes = %d must be 2, 4, 8, 16 or 32", o->defer_lanes);
+    return SPMVLAB_OK;
+}
 
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void tilespmv_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(tilespmv_fmt, f, fmt);
-    void *const dev[] = {f->d_tptr, f->d_tcol, f->d_kind, f->d_param, f->d_voff, f->d_ioff, f->d_val, f->d_idx};
-    void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx};
+    void *const dev[] = {f->d_tcol, f->d_kind, f->d_param, f->d_voff, f->d_ioff, f->d_val, f->d_idx,
+                         f->d_dptr, f->d_dcol, f->d_dval, f->d_chunk, f->d_split};
+    void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx,
+                          f->dptr, f->dcol, f->dval, f->chunk, f->split};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -60,47 +79,63 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
     const tilespmv_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(tilespmv_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = tilespmv_build(f, A, o, err);
-    const size_t i4 = sizeof(int32_t), nt = (size_t)f->ntiles;
+    if (st == SPMVLAB_OK)
+        st = tilespmv_plan(f, o, err);
+    const size_t i4 = sizeof(int32_t), nt = (size_t)f->ntiles, vs = spmvlab_dtype_size(f->dtype);
+    const size_t ndef = (size_t)f->ndef, dptr = ndef > 0 ? ((size_t)f->rows + 1) * i4 : 0;
     const spmvlab_array arrays[] = {
-        {(void **)&f->d_tptr, f->tptr, ((size_t)f->tile_rows + 1) * i4},
+        {(void **)&f->d_chunk, f->chunk, (size_t)f->nchunks * CHUNK_INTS * i4},
+        {(void **)&f->d_split, f->split, (size_t)f->nsplit * i4},
         {(void **)&f->d_tcol, f->tcol, nt * i4},
         {(void **)&f->d_kind, f->kind, nt},
         {(void **)&f->d_param, f->param, nt},
         {(void **)&f->d_voff, f->voff, (nt + 1) * i4},
         {(void **)&f->d_ioff, f->ioff, (nt + 1) * i4},
-        {&f->d_val, f->val, (size_t)f->nvals * spmvlab_dtype_size(f->dtype)},
+        {&f->d_val, f->val, (size_t)f->nvals * vs},
         {(void **)&f->d_idx, f->idx, (size_t)f->nidx},
+        {(void **)&f->d_dptr, f->dptr, dptr}, /* without deferred entries the kernel reads none of it */
+        {(void **)&f->d_dcol, f->dcol, ndef * i4},
+        {&f->d_dval, f->dval, ndef * vs},
     };
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     if (st == SPMVLAB_OK)
-        ctx->log(ctx, "tilespmv: %d tiles, %lld stored values for %d non-zeros", f->ntiles, (long long)f->nvals,
-                 f->nnz);
+        ctx->log(ctx, "tilespmv: %d tiles, %lld stored values, %d deferred entries for %d non-zeros; %d chunks",
+                 f->ntiles, (long long)f->nvals, f->ndef, f->nnz, f->nchunks);
     return spmvlab_converted(st, f, tilespmv_destroy, out);
 }
 
-/* y = A x on the device in one launch. Returns CUDA_ERROR with the
+/* y = A x on the device: the chunk kernel, after zeroing the split tile
+ * rows when there are any. Returns CUDA_ERROR with the
  * runtime's text when the launch failed. */
 SPMVLAB_SPMV_BY_LAUNCHER(tilespmv, tilespmv_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(tilespmv, tilespmv_fmt, dtype)
 
-/* Facts for reports: tiles, their kinds, stored values per non-zero and
- * device bytes per non-zero. */
+static size_t tilespmv_footprint(const void *fmt)
+{
+    return tilespmv_bytes(fmt);
+}
+
+/* Facts for reports: tiles, their kinds, the deferred part, the plan,
+ * stored values per non-zero and device bytes per non-zero. */
 static void tilespmv_describe(const void *fmt, char *buf, size_t len)
 {
     const tilespmv_fmt *f = fmt;
     const int32_t *c = f->counts;
-    double bytes = 4.0 * ((double)f->tile_rows + 1) + 14.0 * f->ntiles + 8 +
-                   (double)f->nvals * spmvlab_dtype_size(f->dtype) + (double)f->nidx;
+    double bytes = (double)tilespmv_bytes(f);
     snprintf(buf, len,
-             "tiles=%d csr=%d coo=%d ell=%d hyb=%d dense=%d dense_row=%d dense_col=%d stored_per_nnz=%.3f "
+             "tiles=%d csr=%d coo=%d ell=%d hyb=%d dense=%d dense_row=%d dense_col=%d deferred=%d "
+             "deferred_tiles=%d deferred_share=%.3f lanes=%d chunks=%d split=%d stored_per_nnz=%.3f "
              "bytes_per_nnz=%.2f",
              f->ntiles, c[TILE_CSR], c[TILE_COO], c[TILE_ELL], c[TILE_HYB], c[TILE_DENSE], c[TILE_DNSROW],
-             c[TILE_DNSCOL], f->nnz > 0 ? (double)f->nvals / f->nnz : 0.0, f->nnz > 0 ? bytes / f->nnz : 0.0);
+             c[TILE_DNSCOL], f->ndef, f->ndef_tiles, f->nnz > 0 ? (double)f->ndef / f->nnz : 0.0, f->lanes,
+             f->nchunks, f->nsplit, f->nnz > 0 ? (double)(f->nvals + f->ndef) / f->nnz : 0.0,
+             f->nnz > 0 ? bytes / f->nnz : 0.0);
 }
 
 SPMVLAB_PLUGIN_DEFINE(tilespmv, "1.0.0", SPMVLAB_DTYPES_F64_F32,
                       "TileSpMV: 16x16 tiles, each stored as CSR, COO, ELL, HYB, dense, dense rows or dense columns",
                       "Y. Niu, Z. Lu, M. Dong, Z. Jin, W. Liu, G. Tan, TileSpMV: A Tiled Algorithm for Sparse "
-                      "Matrix-Vector Multiplication on GPUs, IPDPS 2021");
+                      "Matrix-Vector Multiplication on GPUs, IPDPS 2021",
+                      .check_options = tilespmv_check_options, .footprint = tilespmv_footprint);

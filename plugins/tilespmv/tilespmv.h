@@ -17,7 +17,8 @@ extern "C" {
 
 #define TILE 16          /* a tile is TILE x TILE; in-tile indices fit 4 bits */
 #define TILE_AREA 256    /* TILE * TILE */
-#define TILE_WARP 32     /* lanes of the warp that walks one tile row */
+#define TILE_WARP 32     /* lanes of the warp that runs one chunk */
+#define TILE_PIECE_PER_LANE 32 /* a deferred piece of a split tile row: 32 x chunk_tiles entries */
 
 /* The storage of one tile, the value of kind[t] on host and device. A
  * forced tile_format maps to one of the first five (tilespmv_build.c); the
@@ -28,6 +29,17 @@ enum tile_kind { TILE_CSR = 0, TILE_COO, TILE_ELL, TILE_HYB, TILE_DENSE, TILE_DN
 enum { TILESPMV_FORMAT_AUTO, TILESPMV_FORMAT_CSR, TILESPMV_FORMAT_COO, TILESPMV_FORMAT_ELL,
        TILESPMV_FORMAT_HYB, TILESPMV_FORMAT_DENSE };
 
+/* A chunk, one warp's work (4 int32: kind, tile row or row, begin, end),
+ * tilespmv_plan.c:
+ * - WHOLE: tile row id, tiles [begin, end), and its rows' deferred entries;
+ *   y written once, no atomics;
+ * - PIECE: tiles [begin, end) of a split tile row id, added atomically;
+ * - DEFERRED: deferred entries [begin, end) of row id (of a split tile
+ *   row), summed by the warp and added atomically.
+ * The rows of split tile rows are zeroed first (split[]). */
+enum chunk_kind { CHUNK_WHOLE = 0, CHUNK_PIECE, CHUNK_DEFERRED };
+#define CHUNK_INTS 4
+
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct tilespmv_opts {
     int tile_format;      /* TILESPMV_FORMAT_*: every tile in one format, or the rule's choice */
@@ -35,13 +47,18 @@ typedef struct tilespmv_opts {
     int coo_max;          /* rule: a tile with at most this many entries is COO */
     double ell_variation; /* rule: row-length variation at most this: ELL */
     double hyb_variation; /* rule: row-length variation above this: HYB (else CSR) */
+    int defer_max;        /* a tile with at most this many entries goes to the deferred CSR part */
+    int chunk_tiles;      /* a warp's bound: tiles, and loop trips a lane over deferred entries */
+    int defer_lanes;      /* lanes per row over a whole tile row's deferred entries; SPMVLAB_AUTO */
 } tilespmv_opts;
 
 /* One tiled matrix. Tile row tr covers rows [16 tr, 16 tr + 16); its tiles
  * are tptr[tr] .. tptr[tr + 1] - 1 in column order. Tile t stores its values
  * from voff[t] and its 8-bit indices from ioff[t] in one layout per kind
  * (README.md, Layout); kind[t] and param[t] (ELL / HYB width, dense row or
- * column count, COO entries of a HYB tile) say which. */
+ * column count, COO entries of a HYB tile) say which. Tiles of at most
+ * defer_max entries are not stored as tiles: their entries form the
+ * deferred CSR part (dptr, dcol, dval). */
 typedef struct tilespmv_fmt {
     spmvlab_ctx *ctx;     /* the instance's services; frees device memory */
     spmvlab_dtype dtype;  /* f64 or f32: values, x and y */
@@ -51,6 +68,11 @@ typedef struct tilespmv_fmt {
     int64_t nvals;        /* stored values, padding included */
     int64_t nidx;         /* stored index bytes */
     int32_t counts[TILE_KINDS]; /* tiles of each kind, for describe */
+    int32_t ndef;         /* entries in the deferred CSR part */
+    int32_t ndef_tiles;   /* tiles whose entries were deferred */
+    int32_t lanes;        /* lanes per row over a WHOLE chunk's deferred entries: 2 .. 32 */
+    int32_t nchunks;      /* warps of the launch */
+    int32_t nsplit;       /* tile rows cut into PIECE and DEFERRED chunks */
     int32_t *tptr;        /* host, tile_rows + 1: first tile of each tile row */
     int32_t *tcol;        /* host, ntiles: the tile's column of tiles */
     uint8_t *kind;        /* host, ntiles: enum tile_kind */
@@ -59,14 +81,26 @@ typedef struct tilespmv_fmt {
     int32_t *ioff;        /* host, ntiles + 1: first index byte of each tile */
     void *val;            /* host, nvals values of dtype */
     uint8_t *idx;         /* host, nidx index bytes */
-    int32_t *d_tptr, *d_tcol, *d_voff, *d_ioff; /* device copies */
+    int32_t *dptr;        /* host, rows + 1: each row's deferred entries (CSR) */
+    int32_t *dcol;        /* host, ndef: their columns, ascending within a row */
+    void *dval;           /* host, ndef values of dtype */
+    int32_t *chunk;       /* host, CHUNK_INTS x nchunks: split chunks first, then WHOLE ones */
+    int32_t *split;       /* host, nsplit: the split tile rows */
+    int32_t *d_tcol, *d_voff, *d_ioff, *d_dptr, *d_dcol, *d_chunk, *d_split; /* device copies */
     uint8_t *d_kind, *d_param, *d_idx;
-    void *d_val;
+    void *d_val, *d_dval;
 } tilespmv_fmt;
 
 /* Fills f's host arrays from A, each tile in the kind the rule (or a forced
  * tile_format) gives. Returns OK, or NOMEM / LIMIT with the sentence. */
 spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const tilespmv_opts *o, spmvlab_err *err);
+
+/* Cuts the tile rows into chunks (f->chunk, f->split) and picks f->lanes
+ * from the deferred part (tilespmv_plan.c). Returns OK or NOMEM. */
+spmvlab_status tilespmv_plan(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err);
+
+/* The device bytes the format holds (README.md, Footprint). */
+size_t tilespmv_bytes(const tilespmv_fmt *f);
 
 /* The kind the rule picks for a tile with len[i] entries in row i (rows x
  * cols of the tile are in use), col_count[j] entries in column j. */
@@ -75,8 +109,8 @@ int tilespmv_rule(const tilespmv_opts *o, const int *len, const int *col_count, 
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
 SPMVLAB_HOST_DECLS_F64_F32(tilespmv, tilespmv_fmt)
 
-/* Launches the warp-per-tile-row kernel (tilespmv.cu) on stream; returns 0
- * or the cudaError_t code of the launch. */
+/* Launches the chunk kernel (tilespmv.cu), after zeroing the split tile
+ * rows, on stream; returns 0 or the cudaError_t code of a launch. */
 SPMVLAB_LAUNCHER_DECLS(tilespmv, tilespmv_fmt)
 
 #ifdef __cplusplus

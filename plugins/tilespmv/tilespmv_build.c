@@ -1,9 +1,10 @@
 /*
- * tilespmv's conversion: three passes over the tile rows of the CSR input.
- * The first counts the non-empty tiles of each tile row; the second buckets
- * each tile row's entries by tile (row-major within a tile), picks each
+ * tilespmv's conversion: three passes over the tile rows of the CSR input,
+ * each bucketing a tile row's entries by tile (row-major within a tile).
+ * The first counts the kept tiles of each tile row and the entries each row
+ * defers (tiles of at most defer_max entries); the second picks each kept
  * tile's kind and sizes its values and index bytes; the third writes them
- * in the kind's layout (README.md, Layout).
+ * in the kind's layout (README.md, Layout) and the deferred entries as CSR.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -178,20 +179,46 @@ static void fill_tile(tilespmv_fmt *f, const spmvlab_matrix *A, const tile_row *
     }
 }
 
-/* Allocates the per-tile arrays and the scratch; returns 0 or -1. */
-static int alloc_tiles(tilespmv_fmt *f, tile_row *w, int32_t most, size_t ntc)
+/* Allocates the per-tile arrays and the deferred part's; returns 0 or -1. */
+static int alloc_tiles(tilespmv_fmt *f)
 {
-    size_t nt = (size_t)f->ntiles;
+    size_t nt = (size_t)f->ntiles, vs = spmvlab_dtype_size(f->dtype);
     f->tcol = malloc(nt * sizeof *f->tcol + 1);
     f->kind = malloc(nt + 1);
     f->param = malloc(nt + 1);
     f->voff = malloc((nt + 1) * sizeof *f->voff);
     f->ioff = malloc((nt + 1) * sizeof *f->ioff);
-    w->col = malloc(ntc * sizeof *w->col);
-    w->start = malloc((ntc + 1) * sizeof *w->start);
-    w->rc = malloc((size_t)most + 1);
-    w->src = malloc(((size_t)most + 1) * sizeof *w->src);
-    return f->tcol && f->kind && f->param && f->voff && f->ioff && w->col && w->start && w->rc && w->src ? 0 : -1;
+    f->dcol = malloc((size_t)f->ndef * sizeof *f->dcol + 1);
+    f->dval = malloc((size_t)f->ndef * vs + 1);
+    return f->tcol && f->kind && f->param && f->voff && f->ioff && f->dcol && f->dval ? 0 : -1;
+}
+
+/* Whether tile t of w goes to the deferred CSR part. */
+static int deferred(const tilespmv_opts *o, const tile_row *w, int32_t t)
+{
+    return w->start[t + 1] - w->start[t] <= o->defer_max;
+}
+
+/* Appends the deferred tiles' entries of tile row tr (bucketed in w) to
+ * their rows: tiles in column order, row-major inside, so each row's
+ * entries stay in column order. */
+static void fill_deferred(tilespmv_fmt *f, const tilespmv_opts *o, const spmvlab_matrix *A, const tile_row *w,
+                          int32_t tr)
+{
+    const size_t vs = spmvlab_dtype_size(f->dtype);
+    int32_t next[TILE];
+    for (int i = 0; i < TILE; i++)
+        next[i] = tr * TILE + i < f->rows ? f->dptr[tr * TILE + i] : 0;
+    for (int32_t t = 0; t < w->ntiles; t++) {
+        if (!deferred(o, w, t))
+            continue;
+        for (int32_t e = w->start[t]; e < w->start[t + 1]; e++) {
+            int i = w->rc[e] >> 4;
+            int32_t at = next[i]++;
+            f->dcol[at] = w->col[t] * TILE + (w->rc[e] & 15);
+            memcpy((char *)f->dval + (size_t)at * vs, (const char *)A->val + (size_t)w->src[e] * vs, vs);
+        }
+    }
 }
 
 spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const tilespmv_opts *o, spmvlab_err *err)
@@ -200,40 +227,58 @@ spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const ti
     size_t ntc = (size_t)(A->cols + TILE - 1) / TILE + 1;
     tile_row w = {0};
     spmvlab_status st = SPMVLAB_OK;
+    int32_t most = 0;
     f->tile_rows = (A->rows + TILE - 1) / TILE;
+    for (int32_t tr = 0; tr < f->tile_rows; tr++) {
+        int32_t lo = tr * TILE, hi = lo + TILE < A->rows ? lo + TILE : A->rows;
+        most = A->row_ptr[hi] - A->row_ptr[lo] > most ? A->row_ptr[hi] - A->row_ptr[lo] : most;
+    }
     f->tptr = malloc(((size_t)f->tile_rows + 1) * sizeof *f->tptr);
+    f->dptr = calloc((size_t)A->rows + 1, sizeof *f->dptr);
     w.slot = malloc(ntc * sizeof *w.slot);
-    int32_t *seen = calloc(ntc, sizeof *seen), most = 0;
-    if (!f->tptr || !w.slot || !seen) {
+    w.col = malloc(ntc * sizeof *w.col);
+    w.start = malloc((ntc + 1) * sizeof *w.start);
+    w.rc = malloc((size_t)most + 1);
+    w.src = malloc(((size_t)most + 1) * sizeof *w.src);
+    if (!f->tptr || !f->dptr || !w.slot || !w.col || !w.start || !w.rc || !w.src) {
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the tilespmv tile rows");
         goto done;
     }
-    /* pass 1: non-empty tiles per tile row (seen[] holds the tile row's mark) */
-    f->tptr[0] = 0;
-    for (int32_t tr = 0; tr < f->tile_rows; tr++) {
-        int32_t lo = tr * TILE, hi = lo + TILE < A->rows ? lo + TILE : A->rows, n = 0;
-        for (int32_t k = A->row_ptr[lo]; k < A->row_ptr[hi]; k++)
-            if (seen[A->col_idx[k] / TILE] != tr + 1) {
-                seen[A->col_idx[k] / TILE] = tr + 1;
-                n++;
-            }
-        most = A->row_ptr[hi] - A->row_ptr[lo] > most ? A->row_ptr[hi] - A->row_ptr[lo] : most;
-        f->tptr[tr + 1] = f->tptr[tr] + n;
-    }
-    f->ntiles = f->tptr[f->tile_rows];
     for (size_t c = 0; c < ntc; c++)
         w.slot[c] = -1;
-    if (alloc_tiles(f, &w, most, ntc)) {
+    /* pass 1: kept tiles per tile row, deferred entries per row */
+    f->tptr[0] = 0;
+    for (int32_t tr = 0; tr < f->tile_rows; tr++) {
+        gather(A, tr, &w);
+        int32_t kept = 0;
+        for (int32_t t = 0; t < w.ntiles; t++) {
+            if (!deferred(o, &w, t)) {
+                kept++;
+                continue;
+            }
+            f->ndef_tiles++;
+            for (int32_t e = w.start[t]; e < w.start[t + 1]; e++)
+                f->dptr[tr * TILE + (w.rc[e] >> 4) + 1]++;
+        }
+        f->tptr[tr + 1] = f->tptr[tr] + kept;
+    }
+    for (int32_t r = 0; r < A->rows; r++)
+        f->dptr[r + 1] += f->dptr[r];
+    f->ntiles = f->tptr[f->tile_rows];
+    f->ndef = f->dptr[A->rows];
+    if (alloc_tiles(f)) {
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d tilespmv tiles", f->ntiles);
         goto done;
     }
-    /* pass 2: kinds and sizes, then offsets */
+    /* pass 2: kinds and sizes of the kept tiles, then offsets */
     int64_t nval = 0, nidx = 0;
     f->voff[0] = f->ioff[0] = 0;
     for (int32_t tr = 0; tr < f->tile_rows; tr++) {
         gather(A, tr, &w);
-        for (int32_t t = 0; t < w.ntiles; t++) {
-            int32_t g = f->tptr[tr] + t, nv, ni;
+        for (int32_t t = 0, g = f->tptr[tr]; t < w.ntiles; t++) {
+            if (deferred(o, &w, t))
+                continue;
+            int32_t nv, ni;
             f->tcol[g] = w.col[t];
             size_tile(f, o, &w, tr, t, &f->kind[g], &f->param[g], &nv, &ni);
             f->counts[f->kind[g]]++;
@@ -247,6 +292,7 @@ spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const ti
             }
             f->voff[g + 1] = (int32_t)nval;
             f->ioff[g + 1] = (int32_t)nidx;
+            g++;
         }
     }
     f->nvals = nval;
@@ -259,14 +305,15 @@ spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const ti
                        (long long)nval);
         goto done;
     }
-    /* pass 3: the layouts */
+    /* pass 3: the layouts and the deferred entries */
     for (int32_t tr = 0; tr < f->tile_rows; tr++) {
         gather(A, tr, &w);
-        for (int32_t t = 0; t < w.ntiles; t++)
-            fill_tile(f, A, &w, t, f->tptr[tr] + t);
+        for (int32_t t = 0, g = f->tptr[tr]; t < w.ntiles; t++)
+            if (!deferred(o, &w, t))
+                fill_tile(f, A, &w, t, g++);
+        fill_deferred(f, o, A, &w, tr);
     }
-done:
-    free(seen);
+done:;
     void *scratch[] = {w.col, w.start, w.rc, w.src, w.slot};
     spmvlab_free_each(scratch, SPMVLAB_COUNT(scratch));
     return st;

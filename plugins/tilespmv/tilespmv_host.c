@@ -1,9 +1,12 @@
 /*
- * tilespmv on the CPU: the kernel of tilespmv.cu run lane by lane from the
- * format's arrays — half-warp h takes tiles h, h + 2, ... of a tile row,
- * lane i of it row i of each tile, with the kernel's per-kind loops and
- * fused multiply-adds, and the halves added at the end — so the CPU checks
- * every tile layout the GPU relies on.
+ * tilespmv on the CPU: the kernel of tilespmv.cu run chunk by chunk and
+ * lane by lane from the format's arrays — half-warp h takes tiles h, h + 2,
+ * ... of a chunk, lane i of it row i of each tile, with the kernel's
+ * per-kind loops and fused multiply-adds, and the halves added at the end;
+ * a WHOLE chunk's deferred rows by `lanes` lanes and a butterfly; split
+ * tile rows zeroed, then their chunks added in the plan's order (one order
+ * the GPU's atomics may take) — so the CPU checks every tile layout and the
+ * plan the GPU relies on.
  */
 #include <math.h>
 
@@ -56,16 +59,52 @@
         }                                                                                          \
         return acc;                                                                                \
     }                                                                                              \
+    /* Lane 0's value after a butterfly over n lanes (offsets n/2 .. 1). */                    \
+    static T tree_##SUFFIX(T *v, int n)                                                            \
+    {                                                                                              \
+        for (int h = n / 2; h >= 1; h /= 2)                                                        \
+            for (int t = 0; t < h; t++)                                                            \
+                v[t] = v[t] + v[t + h];                                                            \
+        return v[0];                                                                               \
+    }                                                                                              \
+    /* Deferred entries [b, e) summed by n lanes, lane l taking b + l, b + l + n, ... */            \
+    static T deferred_sum_##SUFFIX(const tilespmv_fmt *f, int32_t b, int32_t e, int n, const T *x) \
+    {                                                                                              \
+        T lane[TILE_WARP];                                                                         \
+        const T *dval = (const T *)f->dval;                                                        \
+        for (int l = 0; l < n; l++) {                                                              \
+            lane[l] = 0;                                                                           \
+            for (int32_t k = b + l; k < e; k += n)                                                 \
+                lane[l] = FMA(dval[k], x[f->dcol[k]], lane[l]);                                    \
+        }                                                                                          \
+        return tree_##SUFFIX(lane, n);                                                             \
+    }                                                                                              \
     void tilespmv_host_##SUFFIX(const tilespmv_fmt *f, const T *x, T *y)                           \
     {                                                                                              \
-        for (int32_t tr = 0; tr < f->tile_rows; tr++)                                              \
-            for (int i = 0; i < TILE && tr * TILE + i < f->rows; i++) {                            \
+        for (int32_t s = 0; s < f->nsplit; s++)                                                    \
+            for (int32_t r = f->split[s] * TILE; r < f->split[s] * TILE + TILE && r < f->rows; r++) \
+                y[r] = 0;                                                                          \
+        for (int32_t c = 0; c < f->nchunks; c++) {                                                 \
+            const int32_t *ch = f->chunk + CHUNK_INTS * c;                                         \
+            if (ch[0] == CHUNK_DEFERRED) {                                                         \
+                y[ch[1]] += deferred_sum_##SUFFIX(f, ch[2], ch[3], TILE_WARP, x);                  \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int i = 0; i < TILE && ch[1] * TILE + i < f->rows; i++) {                         \
+                const int32_t row = ch[1] * TILE + i;                                              \
                 T half[2] = {0, 0};                                                                \
                 for (int h = 0; h < 2; h++)                                                        \
-                    for (int32_t g = f->tptr[tr] + h; g < f->tptr[tr + 1]; g += 2)                 \
+                    for (int32_t g = ch[2] + h; g < ch[3]; g += 2)                                 \
                         half[h] = tile_row_sum_##SUFFIX(f, g, i, x, half[h]);                      \
-                y[tr * TILE + i] = half[0] + half[1];                                              \
+                if (ch[0] == CHUNK_PIECE) {                                                        \
+                    y[row] += half[0] + half[1];                                                   \
+                    continue;                                                                      \
+                }                                                                                  \
+                T d = f->ndef > 0 ? deferred_sum_##SUFFIX(f, f->dptr[row], f->dptr[row + 1], f->lanes, x) \
+                                  : (T)0;                                                          \
+                y[row] = (half[0] + half[1]) + d;                                                  \
             }                                                                                      \
+        }                                                                                          \
     }
 
 TILESPMV_HOST(double, fma, f64)
