@@ -11,5 +11,5 @@ out=${2:-.research/bin/yaspmv}
 [ -f /usr/include/CL/cl.h ] || { echo "build.sh: no OpenCL headers in /usr/include/CL (apt-get install opencl-headers ocl-icd-opencl-dev)" >&2; exit 2; }
 mkdir -p "$(dirname "$out")"
 # The Makefile's command (g++ -O3, init.cpp and test.cpp) with the system headers.
-g++ -O3 -w -I"$src/nvidia/spmv" -I"$src/nvidia" -o "$out" "$src/nvidia/init.cpp" "$src/nvidia/spmv/test.cpp" -lOpenCL
+g++ -O3 -w -DCL_TARGET_OPENCL_VERSION=120 -I"$src/nvidia/spmv" -I"$src/nvidia" -o "$out" "$src/nvidia/init.cpp" "$src/nvidia/spmv/test.cpp" -lOpenCL
 echo "built $out (run it from $src/nvidia/spmv: it reads kernel/*.cl there)"
