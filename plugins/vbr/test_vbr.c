@@ -1,99 +1,185 @@
 /*
- * vbr: the partitions find the dense blocks of a matrix with blocks of
- * mixed sizes and leave nothing to the remainder, a matrix without blocks
- * goes to the remainder whole, f32 storage is declared and refuses values
- * f32 cannot hold, block rows stop at max_height, and the device bytes
- * follow README.md's formula. CPU only.
+ * vbr: the block finder gives the known block rows and blocks of a small
+ * matrix and of mixed blocks 2 to 6, runs longer than 255 columns are cut,
+ * single rows and long rows go to the CSR remainder, a matrix with too few
+ * blocks is refused before any allocation, the edge cases (empty rows, one
+ * row, one column, no entries, rectangular) convert, f32 storage is
+ * declared and refuses what f32 cannot hold, and the device bytes follow
+ * README.md's formula. Every conversion's spmv_host is checked against the
+ * bound. CPU only.
  */
 #include <stdlib.h>
 
 #include "spmvlab/gen.h"
 #include "testlib_plugin.h"
 
-/* A generated matrix with dense blocks of min_size .. max_size. */
-static int gen_vblocks(spmvlab_csr *A, int nodes, int bpr, int min_size, int max_size)
+static const char *const all_rows[] = {"min_share=0", NULL};
+
+/* A generated matrix of kind with its parameters as text. */
+static int gen(spmvlab_csr *A, const char *kind, const char *text)
 {
-    char text[128];
-    snprintf(text, sizeof text, "nodes=%d bpr=%d min_size=%d max_size=%d spread=10", nodes, bpr, min_size, max_size);
     spmvlab_gen_params p = {0};
     spmvlab_err err;
-    return spmvlab_gen_params_parse(&p, text, &err) || spmvlab_gen("vblocks", &p, A, &err) ? -1 : 0;
+    return spmvlab_gen_params_parse(&p, text, &err) || spmvlab_gen(kind, &p, A, &err) ? -1 : 0;
+}
+
+/* A rows x cols matrix from n (row, column) pairs, values 1 + k / 8. */
+static int from_pairs(spmvlab_csr *A, int32_t rows, int32_t cols, const int32_t (*rc)[2], size_t n)
+{
+    spmvlab_triplet *t = malloc((n + 1) * sizeof *t);
+    for (size_t k = 0; k < n; k++)
+        t[k] = (spmvlab_triplet){rc[k][0], rc[k][1], 1.0 + (double)k / 8};
+    spmvlab_err err;
+    return spmvlab_csr_from_triplets(A, rows, cols, t, n, &err); /* frees t */
+}
+
+/* Rows 0-1: columns {0,1,2, 5, 7,8}, a 2-row block row of three blocks;
+ * row 2: {0, 3}, a row of its own (remainder); rows 3-5: {2,3,4,5}, one
+ * 3 x 4 block; rows 6-7: empty, a block row without blocks; row 8: {1, 9}
+ * (remainder). Lengths 6, 6, 4, 0 in one slice: the ranks of the running
+ * lanes change from step to step. */
+static void test_known_blocks(void)
+{
+    static const int32_t rc[][2] = {
+        {0, 0}, {0, 1}, {0, 2}, {0, 5}, {0, 7}, {0, 8}, {1, 0}, {1, 1}, {1, 2}, {1, 5}, {1, 7}, {1, 8},
+        {2, 0}, {2, 3}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {5, 2}, {5, 3},
+        {5, 4}, {5, 5}, {8, 1}, {8, 9},
+    };
+    spmvlab_csr A;
+    TEST_CHECK(from_pairs(&A, 9, 10, rc, sizeof rc / sizeof rc[0]) == 0);
+    char desc[320] = "";
+    size_t bytes = test_convert_both("vbr", &A, NULL, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "block_rows=3 mean_height=2.33 blocks=4 mean_block=6.00 blocked=0.857 rem_rows=2 rem_nnz=4 "
+                        "rem_lanes=2 steps=4");
+    /* qrow qptr qblk of 7 rows, 4 blocks, 24 values; rrow rptr of 2 rows, 4 entries */
+    TEST_CHECK(bytes == 4 * 7 + 4 * 8 + 4 * 7 + 5 * 4 + 8 * 24 + 4 * 2 + 4 * 3 + 12 * 4);
+    /* pure 1D-VBL: rows 2 and 8 become 1-row block rows of 1 x 1 blocks */
+    const char *single[] = {"min_height=1", NULL};
+    bytes = test_convert_says("vbr", &A, single, 17, "block_rows=5 mean_height=1.80 blocks=8 mean_block=3.50 "
+                                                    "blocked=1.000 rem_rows=0 rem_nnz=0");
+    TEST_CHECK(bytes == 4 * 10 + 4 * 9 + 5 * 8 + 8 * 28);
+    spmvlab_csr_free(&A);
 }
 
 static void test_mixed_blocks_are_found_whole(void)
 {
     spmvlab_csr A;
-    TEST_CHECK(gen_vblocks(&A, 200, 5, 2, 6) == 0);
-    char desc[256] = "";
-    size_t bytes = test_convert_both("vbr", &A, NULL, 17, desc, sizeof desc);
-    /* one block row and one column partition per node, every block kept */
-    TEST_CONTAINS(desc, "block_rows=200 col_parts=200 blocks=1000 blocked=1.000 rem_nnz=0");
-    TEST_CHECK(bytes == 8 * 201 + 4 * 201 + 8 * 1000 + 4 + 8 * (size_t)A.nnz);
+    TEST_CHECK(gen(&A, "vblocks", "nodes=200 bpr=5 min_size=2 max_size=6 spread=10") == 0);
+    test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, NULL, 17);
+    /* one block row per node, every entry in blocks, no row map */
+    const char *facts[] = {"block_rows=200", "blocked=1.000", "rem_rows=0", "rem_nnz=0", NULL};
+    test_describe_says(t, facts);
+    double blocks = test_describe_value(t, "blocks");
+    TEST_CHECK(blocks >= 200 && blocks <= 1000); /* neighbouring node columns join into one run */
+    double bytes = 4.0 * (A.rows + 1) + 4.0 * A.rows + 5 * blocks + 8.0 * A.nnz;
+    TEST_CHECK(test_describe_value(t, "bytes_per_nnz") > bytes / A.nnz - 0.006 &&
+               test_describe_value(t, "bytes_per_nnz") < bytes / A.nnz + 0.006);
+    test_instance_free(t);
     /* f32 storage of the f64 run: 4 bytes a value, declared */
     const char *f32[] = {"values=f32", NULL};
-    bytes = test_convert_both("vbr", &A, f32, 17, desc, sizeof desc);
-    TEST_CONTAINS(desc, "values=f32");
-    TEST_CHECK(bytes == 8 * 201 + 4 * 201 + 8 * 1000 + 4 + 4 * (size_t)A.nnz);
+    test_convert_says("vbr", &A, f32, 17, "values=f32");
     spmvlab_csr_free(&A);
 }
 
-static void test_block_rows_stop_at_max_height(void)
+/* Two rows of 600 consecutive columns: one block row, the run cut into
+ * blocks of 255, 255 and 90 columns (a width is one byte). */
+static void test_a_long_run_is_cut(void)
 {
+    int32_t (*rc)[2] = malloc(1200 * sizeof *rc);
+    for (int32_t k = 0; k < 1200; k++) {
+        rc[k][0] = k / 600;
+        rc[k][1] = 50 + k % 600;
+    }
     spmvlab_csr A;
-    TEST_CHECK(gen_vblocks(&A, 100, 4, 4, 7) == 0);
-    const char *two[] = {"max_height=2", NULL};
-    /* 2 x w and 1 x w blocks of at least 4 entries: every entry still blocked */
-    test_convert_says("vbr", &A, two, 17, "blocked=1.000 rem_nnz=0 max_height=2 ");
+    TEST_CHECK(from_pairs(&A, 2, 700, (const int32_t(*)[2])rc, 1200) == 0);
+    free(rc);
+    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=1 mean_height=2.00 blocks=3 mean_block=400.00 "
+                                                        "blocked=1.000 rem_rows=0");
+    TEST_CHECK(bytes == 4 * 3 + 4 * 2 + 5 * 3 + 8 * 1200);
     spmvlab_csr_free(&A);
 }
 
-static void test_a_diagonal_has_no_blocks(void)
+/* Rows longer than max(64, 4 x the mean) go to the remainder even when
+ * they repeat: three equal rows of 300 among 100 rows of 2 equal entries. */
+static void test_long_rows_go_to_the_remainder(void)
 {
-    spmvlab_triplet *t = malloc(10 * sizeof *t);
-    for (int i = 0; i < 10; i++)
-        t[i] = (spmvlab_triplet){i, i, 1.0 + i};
+    int32_t (*rc)[2] = malloc(1100 * sizeof *rc);
+    size_t n = 0;
+    for (int32_t r = 0; r < 103; r++) {
+        int32_t len = r >= 50 && r < 53 ? 300 : 2;
+        for (int32_t j = 0; j < len; j++)
+            rc[n][0] = r, rc[n++][1] = len == 2 ? 2 * j : j;
+    }
     spmvlab_csr A;
-    spmvlab_err err;
-    TEST_CHECK(spmvlab_csr_from_triplets(&A, 10, 10, t, 10, &err) == 0); /* frees t */
-    char desc[256] = "";
-    size_t bytes = test_convert_both("vbr", &A, NULL, 17, desc, sizeof desc);
-    TEST_CONTAINS(desc, "block_rows=10 col_parts=10 blocks=0 blocked=0.000 rem_nnz=10");
-    TEST_CHECK(bytes == 8 * 11 + 4 * 11 + 4 + 4 * 11 + 12 * 10);
-    const char *ones[] = {"min_entries=1", NULL};
-    bytes = test_convert_says("vbr", &A, ones, 17, "blocks=10 blocked=1.000 rem_nnz=0");
-    TEST_CHECK(bytes == 8 * 11 + 4 * 11 + 8 * 10 + 4 + 8 * 10);
+    TEST_CHECK(from_pairs(&A, 103, 400, (const int32_t(*)[2])rc, n) == 0);
+    free(rc);
+    test_convert_says("vbr", &A, all_rows, 17, "block_rows=2 mean_height=50.00 blocks=4 mean_block=50.00 "
+                                               "blocked=0.182 rem_rows=3 rem_nnz=900 rem_lanes=32");
     spmvlab_csr_free(&A);
+}
+
+static void test_too_few_blocks_are_refused(void)
+{
+    spmvlab_csr A; /* a band: every row a pattern of its own */
+    TEST_CHECK(gen(&A, "banded", "n=500 bandwidth=2") == 0);
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT,
+                                   "vbr blocks hold 0.0% of the 2494 non-zeros, under min_share 50%: 0 block rows of "
+                                   "at least min_height = 2 rows"));
+    /* min_share 0 takes it anyway: all of it remainder, 8 lanes for rows of 5 */
+    size_t bytes = test_convert_says("vbr", &A, all_rows, 17, "block_rows=0 mean_height=0.00 blocks=0 mean_block=0.00 "
+                                                             "blocked=0.000 rem_rows=500 rem_nnz=2494 rem_lanes=8");
+    TEST_CHECK(bytes == 4 * 501 + 12 * 2494);
+    const char *lanes[] = {"min_share=0", "rem_lanes=1", NULL};
+    test_convert_says("vbr", &A, lanes, 17, "rem_lanes=1");
+    spmvlab_csr_free(&A);
+}
+
+static void test_edge_cases_convert(void)
+{
+    /* empty rows between rows of their own, and a rectangular shape */
+    const int32_t lengths[] = {0, 3, 0, 0, 7, 1, 0};
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 7, 40, lengths, 5) == 0);
+    test_convert_says("vbr", &A, all_rows, 17, "block_rows=1 mean_height=2.00 blocks=0");
+    spmvlab_csr_free(&A);
+    /* one row: a row of its own, the remainder; with min_height 1, blocks */
+    A = test_uniform(1, 30, 12, 7);
+    test_convert_says("vbr", &A, all_rows, 17, "blocked=0.000 rem_rows=1 rem_nnz=12 rem_lanes=16");
+    const char *single[] = {"min_height=1", NULL};
+    test_convert_says("vbr", &A, single, 17, "block_rows=1 mean_height=1.00");
+    spmvlab_csr_free(&A);
+    /* one column: every row the same pattern, one block of 50 x 1 */
+    A = test_uniform(50, 1, 1, 7);
+    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=1 mean_height=50.00 blocks=1 mean_block=50.00 blocked=1.000");
+    TEST_CHECK(bytes == 4 * 51 + 4 * 50 + 5 + 8 * 50);
+    spmvlab_csr_free(&A);
+    /* no entries: one block row of 5 empty rows, every y written as 0 */
+    char desc[320] = "";
+    bytes = test_convert_empty("vbr", 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "block_rows=1 mean_height=5.00 blocks=0");
+    TEST_CHECK(bytes == 4 * 6 + 4 * 5);
 }
 
 static void test_f32_storage_refuses_what_it_cannot_hold(void)
 {
-    spmvlab_triplet *t = malloc(3 * sizeof *t);
-    t[0] = (spmvlab_triplet){0, 0, 1.0};
-    t[1] = (spmvlab_triplet){1, 2, 1e300};
-    t[2] = (spmvlab_triplet){2, 1, 2.0};
+    static const int32_t rc[][2] = {{0, 0}, {1, 2}, {2, 1}};
     spmvlab_csr A;
-    spmvlab_err err;
-    TEST_CHECK(spmvlab_csr_from_triplets(&A, 3, 3, t, 3, &err) == 0); /* frees t */
+    TEST_CHECK(from_pairs(&A, 3, 3, rc, 3) == 0);
+    ((double *)A.val)[1] = 1e300;
     const char *f32[] = {"values=f32", NULL};
     TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, f32, SPMVLAB_LIMIT,
                                    "cannot store the value 1.0000000000000001e+300 at row 1, column 2: it overflows f32"));
     spmvlab_csr_free(&A);
 }
 
-static void test_no_nonzeros_converts(void)
-{
-    char desc[256] = "";
-    size_t bytes = test_convert_empty("vbr", 17, desc, sizeof desc);
-    TEST_CONTAINS(desc, "block_rows=1 col_parts=1 blocks=0");
-    TEST_CHECK(bytes == 8 * 2 + 4 * 2 + 4); /* partitions and block pointers; y written as 0 */
-}
-
 int main(void)
 {
+    test_known_blocks();
     test_mixed_blocks_are_found_whole();
-    test_block_rows_stop_at_max_height();
-    test_a_diagonal_has_no_blocks();
+    test_a_long_run_is_cut();
+    test_long_rows_go_to_the_remainder();
+    test_too_few_blocks_are_refused();
+    test_edge_cases_convert();
     test_f32_storage_refuses_what_it_cannot_hold();
-    test_no_nonzeros_converts();
-    return test_done("vbr partitions");
+    return test_done("vbr blocks");
 }

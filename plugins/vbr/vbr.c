@@ -1,23 +1,25 @@
 /*
- * vbr — variable block row (Saad, "SPARSKIT", 1994; the 1D-VBL / VBR
- * family of Pinar and Heath, SC'99) with a CSR remainder.
+ * vbr — variable block row in its 1D-VBL form (Pinar and Heath, SC'99;
+ * VBR: Saad, "SPARSKIT", 1994) with a CSR remainder.
  *
  * Format: the rows are cut into block rows, runs of consecutive rows with
- * one column pattern (at most max_height), and the columns into column
- * partitions, runs of consecutive columns that every row holds all or none
- * of; both come from the matrix's own structure, so every block (block row
- * x column partition) is dense and stores no zeros. A block of at least
- * min_entries entries is kept: one column-partition index and one value
- * offset per block, its h x w values column-major. The entries of smaller
- * blocks form a CSR remainder (rptr[rows + 1], rcol, rval), absent when
- * empty. Device bytes, s the stored value size (8 f64, 4 f32):
- *   8(nbr + 1) + 4(ncp + 1) + 8 nblocks + 4 + s blocked
- *   [+ 4(rows + 1) + (4 + s) rem]
- * Options: max_height (1..32, default 32), min_entries (1..1024, default
- * 4), values (native|f32: f32 storage of an f64 run, declared to the core).
- * Kernel (vbr.cu): a warp per block row, lane i of each group of h lanes
- * on row i, dense blocks times x slices, the remainder added in the same
- * launch. spmv_host runs the same lanes.
+ * one column pattern. A block row of at least min_height rows (and rows of
+ * at most the long-row threshold, max(64, 4 x the mean row length)) goes to
+ * the block part; its blocks are the maximal runs of consecutive columns of
+ * its pattern, one start column (int32) and one width (uint8, runs cut at
+ * 255) per block, h x w dense values each. The block part's rows form
+ * slices of 32, a lane per row, values step by step (vbr.h). Every other
+ * row is a CSR remainder row. Device bytes, s the stored value size:
+ *   [4 nq] + 4(nq + 1) + 4 nq + 5 nblocks + s blocked      block part, nq rows
+ *   [4 nr] + 4(nr + 1) + (4 + s) rem                       remainder, nr rows
+ * (the bracketed row maps only when a part holds some of the rows, not all).
+ * Options: min_share (0..1, default 0.5): convert refuses (limit) when the
+ * block part holds less of the non-zeros, as such a matrix runs as well as
+ * CSR; values (native|f32). Expert: min_height (1..1024, 2), rem_lanes
+ * (auto: from the remainder's mean row length), steps (2, 4, 8; 4).
+ * Kernels (vbr.cu): a warp per slice, lane i walking row i's blocks, the
+ * loads of a step consecutive words; the remainder a vector CSR kernel.
+ * spmv_host runs the same lanes in the same order.
  * Limits: dtypes f64 and f32; values = f32 refuses a value f32 cannot hold
  * (status limit).
  */
@@ -27,21 +29,33 @@
 #include "vbr.h"
 
 static const spmvlab_option vbr_options[] = {
-    SPMVLAB_INT_OPTION(vbr_opts, max_height, "32", 1, VBR_WARP, "most rows of a block row (rows of one column pattern)"),
-    SPMVLAB_INT_OPTION(vbr_opts, min_entries, "4", 1, 1024, "keep a dense block with at least this many entries; the rest go to the CSR remainder"),
-    SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block values are stored"),
+    SPMVLAB_FLOAT_OPTION(vbr_opts, min_share, "0.5", 0.0, 1.0, "refuse (limit) unless block rows of >= min_height rows hold this share of the non-zeros"),
+    SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block and remainder values are stored"),
     SPMVLAB_CHOICE(values, "native", VBR_VALUES_NATIVE, "in the run's dtype"),
     SPMVLAB_CHOICE(values, "f32", VBR_VALUES_F32, "f32 for an f64 run (declared; computes in f64)"),
+    SPMVLAB_INT_EXPERT(vbr_opts, min_height, "2", 1, 1024, "rows of one column pattern a block row needs; 1: every short row (pure 1D-VBL)"),
+    SPMVLAB_AUTO_EXPERT(vbr_opts, rem_lanes, 1, 32, "lanes per remainder row, a power of two; auto: from the remainder's mean row length"),
+    SPMVLAB_INT_EXPERT(vbr_opts, steps, "4", 2, 8, "block kernel: steps (value and x loads) a lane issues per iteration: 2, 4 or 8"),
     {NULL},
 };
+
+static spmvlab_status vbr_check_options(const spmvlab_opts *opts, spmvlab_err *err)
+{
+    const vbr_opts *o = spmvlab_opts_fields(opts);
+    if (!spmvlab_pow2_or_auto(o->rem_lanes))
+        return spmvlab_bad_option(err, "vbr option rem_lanes = %d must be a power of two from 1 to 32", o->rem_lanes);
+    if (o->steps != 2 && o->steps != 4 && o->steps != 8)
+        return spmvlab_bad_option(err, "vbr option steps = %d must be 2, 4 or 8 (the compiled kernels)", o->steps);
+    return SPMVLAB_OK;
+}
 
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void vbr_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(vbr_fmt, f, fmt);
-    void *const dev[] = {f->d_rpart, f->d_cpart, f->d_bptr, f->d_bcol, f->d_voff,
-                         f->d_bval,  f->d_rptr,  f->d_rcol, f->d_rval};
-    void *const host[] = {f->rpart, f->cpart, f->bptr, f->bcol, f->voff, f->bval, f->rptr, f->rcol, f->rval};
+    void *const dev[] = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid,
+                         f->d_bval, f->d_rrow, f->d_rptr, f->d_rcol, f->d_rval};
+    void *const host[] = {f->qrow, f->qptr, f->qblk, f->bcol, f->bwid, f->bval, f->rrow, f->rptr, f->rcol, f->rval};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -60,64 +74,106 @@ static spmvlab_status vbr_check_f32(spmvlab_ctx *ctx, const spmvlab_matrix *A, s
                      r, A->col_idx[k], v > 1 || v < -1 ? "overflows f32" : "falls below the smallest normal f32");
 }
 
-/* Finds the partitions, builds blocks and remainder, uploads them. Returns
- * OK; UNSUPPORTED for f16; LIMIT for values = f32 with a value f32 cannot
- * hold; NOMEM or the core's status when an allocation fails. On failure
- * nothing is kept. */
+/* LIMIT with the counts when the block part holds less than min_share of
+ * the non-zeros (a matrix without entries always converts), else OK. */
+static spmvlab_status vbr_check_share(spmvlab_ctx *ctx, const spmvlab_matrix *A, const vbr_opts *o,
+                                      const vbr_count *c, spmvlab_err *err)
+{
+    const double share = A->nnz > 0 ? (double)c->blocked_nnz / A->nnz : 1.0;
+    if (share >= o->min_share)
+        return SPMVLAB_OK;
+    return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                     "vbr blocks hold %.1f%% of the %d non-zeros, under min_share %.0f%%: %d block rows of at least "
+                     "min_height = %d rows with one column pattern (rows of at most %d entries) cover %d of %d rows, "
+                     "the rest would run as CSR",
+                     100.0 * share, A->nnz, 100.0 * o->min_share, c->nbr, o->min_height, c->long_row, c->nq, A->rows);
+}
+
+/* The remainder's lanes per row: the option, or the smallest power of two
+ * at least the remainder's mean row length (1 .. 32). */
+static int vbr_rem_lanes(const vbr_opts *o, const vbr_count *c)
+{
+    if (o->rem_lanes != SPMVLAB_AUTO)
+        return o->rem_lanes;
+    const double mean = c->nr > 0 ? (double)c->rem_nnz / c->nr : 0;
+    int w = 1;
+    while (w < VBR_WARP && w < mean)
+        w *= 2;
+    return w;
+}
+
+/* Finds the block rows, refuses too few, builds both parts and uploads
+ * them. Returns OK; UNSUPPORTED for f16; LIMIT for values = f32 with a
+ * value f32 cannot hold or a block part under min_share; NOMEM or the
+ * core's status when an allocation fails. On failure nothing is kept. */
 static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
     const vbr_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(vbr_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->store_f32 = A->dtype == SPMVLAB_F64 && o->values == VBR_VALUES_F32;
+    f->steps = o->steps;
     spmvlab_status st = f->store_f32 ? vbr_check_f32(ctx, A, err) : SPMVLAB_OK;
+    vbr_count c;
+    uint8_t *in_block = malloc((size_t)A->rows + 1);
+    if (st == SPMVLAB_OK && !in_block)
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the vbr row partition");
+    if (st == SPMVLAB_OK) {
+        vbr_count_blocks(A, o, in_block, &c);
+        f->rem_lanes = vbr_rem_lanes(o, &c);
+        st = vbr_check_share(ctx, A, o, &c, err);
+    }
     if (st == SPMVLAB_OK)
-        st = vbr_build(f, A, o, err);
+        st = vbr_build(f, A, in_block, &c, err);
+    free(in_block);
     const size_t vs = f->store_f32 ? 4 : spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t);
-    const size_t nbr1 = f->rpart ? (size_t)f->nbr + 1 : 0, ncp1 = f->cpart ? (size_t)f->ncp + 1 : 0;
+    const size_t nq = f->qptr ? (size_t)f->nq : 0, nr = f->rptr ? (size_t)f->nr : 0;
+    /* a part without rows, or a row map of all rows, has no arrays: 0 bytes */
     const spmvlab_array arrays[] = {
-        {(void **)&f->d_rpart, f->rpart, nbr1 * i4},
-        {(void **)&f->d_cpart, f->cpart, ncp1 * i4},
-        {(void **)&f->d_bptr, f->bptr, nbr1 * i4},
-        {(void **)&f->d_bcol, f->bcol, (size_t)f->nblocks * i4},
-        {(void **)&f->d_voff, f->voff, f->voff ? ((size_t)f->nblocks + 1) * i4 : 0},
-        {&f->d_bval, f->bval, (size_t)f->blocked_nnz * vs},
-        {(void **)&f->d_rptr, f->rptr, f->rptr ? ((size_t)f->rows + 1) * i4 : 0},
-        {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
-        {&f->d_rval, f->rval, (size_t)f->rem_nnz * vs},
+        {(void **)&f->d_qrow, f->qrow, f->qrow ? nq * i4 : 0},
+        {(void **)&f->d_qptr, f->qptr, nq ? (nq + 1) * i4 : 0},
+        {(void **)&f->d_qblk, f->qblk, nq * i4},
+        {(void **)&f->d_bcol, f->bcol, nq ? (size_t)f->nblocks * i4 : 0},
+        {(void **)&f->d_bwid, f->bwid, nq ? (size_t)f->nblocks : 0},
+        {&f->d_bval, f->bval, nq ? (size_t)f->blocked_nnz * vs : 0},
+        {(void **)&f->d_rrow, f->rrow, f->rrow ? nr * i4 : 0},
+        {(void **)&f->d_rptr, f->rptr, nr ? (nr + 1) * i4 : 0},
+        {(void **)&f->d_rcol, f->rcol, nr ? (size_t)f->rem_nnz * i4 : 0},
+        {&f->d_rval, f->rval, nr ? (size_t)f->rem_nnz * vs : 0},
     };
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     if (st == SPMVLAB_OK && f->store_f32)
         ctx->declare_storage(ctx, SPMVLAB_F32);
     if (st == SPMVLAB_OK)
-        ctx->log(ctx, "vbr: %d block rows, %d column partitions, %d blocks, %d remainder entries", f->nbr, f->ncp,
-                 f->nblocks, f->rem_nnz);
+        ctx->log(ctx, "vbr: %d block rows (%d rows) with %d blocks, %d remainder rows with %d entries", f->nbr, f->nq,
+                 f->nblocks, f->nr, f->rem_nnz);
     return spmvlab_converted(st, f, vbr_destroy, out);
 }
 
-/* y = A x on the device in one launch. Returns CUDA_ERROR with the
- * runtime's text when the launch failed. */
+/* y = A x on the device: the block part's and the remainder's launches.
+ * Returns CUDA_ERROR with the runtime's text when a launch failed. */
 SPMVLAB_SPMV_BY_LAUNCHER(vbr, vbr_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(vbr, vbr_fmt, dtype)
 
-/* Facts for reports: the partitions, blocks, the share of entries they
- * hold, the remainder, the device bytes per non-zero and the storage. */
+/* Facts for reports: the block rows and their mean height, the blocks and
+ * their mean entries, the share of entries in blocks, the remainder and its
+ * lanes, the device bytes per non-zero and the storage. */
 static void vbr_describe(const void *fmt, char *buf, size_t len)
 {
     const vbr_fmt *f = fmt;
-    double vs = f->store_f32 ? 4 : (double)spmvlab_dtype_size(f->dtype);
-    double bytes = 8.0 * ((double)f->nbr + 1) + 4.0 * ((double)f->ncp + 1) + 8.0 * f->nblocks + 4 +
-                   vs * f->blocked_nnz + (f->rptr ? 4.0 * ((double)f->rows + 1) + (4 + vs) * f->rem_nnz : 0);
     snprintf(buf, len,
-             "block_rows=%d col_parts=%d blocks=%d blocked=%.3f rem_nnz=%d max_height=%d bytes_per_nnz=%.2f "
-             "values=%s",
-             f->nbr, f->ncp, f->nblocks, f->nnz > 0 ? (double)f->blocked_nnz / f->nnz : 0.0, f->rem_nnz, f->max_h,
-             f->nnz > 0 ? bytes / f->nnz : 0.0, f->store_f32 ? "f32" : "native");
+             "block_rows=%d mean_height=%.2f blocks=%d mean_block=%.2f blocked=%.3f rem_rows=%d rem_nnz=%d "
+             "rem_lanes=%d steps=%d bytes_per_nnz=%.2f values=%s",
+             f->nbr, f->nbr > 0 ? (double)f->nq / f->nbr : 0.0, f->nblocks,
+             f->nblocks > 0 ? (double)f->blocked_nnz / f->nblocks : 0.0,
+             f->nnz > 0 ? (double)f->blocked_nnz / f->nnz : 0.0, f->nr, f->rem_nnz, f->rem_lanes, f->steps,
+             f->nnz > 0 ? vbr_bytes(f) / f->nnz : 0.0, f->store_f32 ? "f32" : "native");
 }
 
-SPMVLAB_PLUGIN_DEFINE(vbr, "1.0.0", SPMVLAB_DTYPES_F64_F32,
-                      "variable block row: dense blocks from the matrix's row and column partitions, CSR remainder",
-                      "Y. Saad, SPARSKIT: a basic tool kit for sparse matrix computations, 1994 (VBR); A. Pinar, "
-                      "M. T. Heath, Improving performance of sparse matrix-vector multiplication, SC'99");
+SPMVLAB_PLUGIN_DEFINE(vbr, "2.0.0", SPMVLAB_DTYPES_F64_F32,
+                      "variable block row (1D-VBL): dense blocks from runs of rows with one pattern, CSR remainder",
+                      "A. Pinar, M. T. Heath, Improving performance of sparse matrix-vector multiplication, SC'99 "
+                      "(1D-VBL); Y. Saad, SPARSKIT: a basic tool kit for sparse matrix computations, 1994 (VBR)",
+                      .check_options = vbr_check_options);

@@ -1,17 +1,17 @@
-// vbr kernel: one warp per block row of height h (h <= 32). The block
-// row's blocks are one contiguous run of values, each block column-major,
-// so every block starts at a multiple of h: lane l = g h + i (G = 32 / h
-// groups, lanes from G h on idle) takes positions l, l + G h, ... and
-// always serves row i — one accumulator, consecutive loads across lanes.
-// The blocks come 32 at a time: lane b holds block b's first column and
-// first position, and each lane finds the block of its position by a
-// binary search over those lanes with shuffles (every lane runs the same
-// five steps, so the shuffles see the whole warp). The h lanes of one
-// column read the same x, served by one load.
-// The G partial sums of a row are added in lane order through shared
-// memory; each row's CSR remainder is summed by the warp's strided lanes
-// and an xor tree, and lane i writes row i once. vbr_host.c runs the same
-// lanes in the same order.
+// vbr kernels. Block part: a warp per slice of 32 block-part rows, lane i
+// on row i. At step t every lane whose row is longer than t takes that
+// row's t-th entry; the slice's values of step t lie together in lane
+// order, so a lane's value is at the step's offset plus its rank among the
+// running lanes (a ballot and a population count, no index load) and a
+// warp's loads of one step are consecutive words. A lane's column comes
+// from its block: the next column within the block, else the next block's
+// start, fetched one block ahead so the x loads rarely wait for it. The h
+// lanes of a block row read the same x at each step, served by one load.
+// Why not a warp per block row: with blocks of 2 to 6 rows a lane must find
+// the block of each value (a search per value) and a block row of 2 rows
+// fills few lanes. Remainder: W lanes per row striding through it and a
+// shuffle-down tree (vector CSR). vbr_host.c runs the same lanes in the
+// same order.
 #include <cuda_runtime.h>
 
 #include "vbr.h"
@@ -19,82 +19,143 @@
 
 namespace {
 
-constexpr int kThreads = 128; // 4 block rows per thread block
-constexpr int kWarps = kThreads / VBR_WARP;
+constexpr int kThreads = 128; // 4 slices per thread block: fine-grained over the SMs
+// 8 blocks of 128 per SM allow 64 registers a thread, room for the value
+// and x loads of all steps of an iteration before the first multiply.
+constexpr int kMinBlocks = 8;
 constexpr unsigned kFull = 0xffffffffu;
 
 __device__ __forceinline__ double vbr_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float vbr_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
-struct vbr_arrays {
-    const int32_t *rpart, *cpart, *bptr, *bcol, *voff, *rptr, *rcol;
+struct vbr_block_arrays {
+    const int32_t *qrow, *qptr, *qblk, *bcol;
+    const uint8_t *bwid;
 };
 
-// T: x, y and the arithmetic; V: the stored values (float for f32 storage).
-template <typename T, typename V>
-__global__ void __launch_bounds__(kThreads)
-vbr_kernel(int32_t nbr, vbr_arrays a, const V *__restrict__ bval, const V *__restrict__ rval,
-           const T *__restrict__ x, T *__restrict__ y)
+// T: x, y and the arithmetic; V: the stored values (float for f32
+// storage); U steps per iteration, their value loads issued together.
+template <typename T, typename V, int U>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, const T *__restrict__ x,
+                 T *__restrict__ y)
 {
-    __shared__ T part[kWarps][VBR_WARP];
-    const int lane = threadIdx.x & (VBR_WARP - 1), warp = threadIdx.x / VBR_WARP;
-    const int64_t b = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / VBR_WARP;
-    if (b >= nbr) // the whole warp leaves together: the shuffles below see 32 lanes
+    const int lane = threadIdx.x & (VBR_WARP - 1);
+    const int64_t q0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / VBR_WARP * VBR_WARP;
+    if (q0 >= nq) // the whole warp leaves together: the ballots below see 32 lanes
         return;
-    const int32_t r0 = __ldg(a.rpart + b), h = __ldg(a.rpart + b + 1) - r0, G = VBR_WARP / h, L = G * h;
+    const int64_t q = q0 + lane;
+    const bool live = q < nq;
+    const unsigned below = (1u << lane) - 1u;
+    const int32_t base = __ldg(a.qptr + q0), len = live ? __ldg(a.qptr + q + 1) - __ldg(a.qptr + q) : 0;
+    int32_t k = 0, col = 0, left = 0, ncol = 0, nleft = 0;
+    if (len > 0) {
+        k = __ldg(a.qblk + q);
+        col = __ldg(a.bcol + k);
+        left = __ldg(a.bwid + k);
+        if (left < len) {
+            ncol = __ldg(a.bcol + k + 1);
+            nleft = __ldg(a.bwid + k + 1);
+        }
+    }
     T acc = 0;
-    const int32_t kb = __ldg(a.bptr + b), ke = __ldg(a.bptr + b + 1);
-    for (int32_t cb = kb; cb < ke; cb += VBR_WARP) {
-        const int nb = ke - cb < VBR_WARP ? ke - cb : VBR_WARP;
-        const int32_t base = __ldg(a.voff + cb), end = __ldg(a.voff + cb + nb) - base;
-        const int32_t my_start = lane < nb ? __ldg(a.voff + cb + lane) - base : end;
-        const int32_t my_col = lane < nb ? __ldg(a.cpart + __ldg(a.bcol + cb + lane)) : 0;
-        for (int32_t s = 0; s < end; s += L) { // the same trip count on every lane
-            const int32_t p = s + lane;
-            int q = 0;
+    int32_t off = base; // the first value of the step
+    for (int32_t t = 0; __any_sync(kFull, t < len); t += U) {
+        V v[U];
+        int32_t c[U];
 #pragma unroll
-            for (int step = VBR_WARP / 2; step > 0; step >>= 1) {
-                const int cand = q + step;
-                const int32_t at = __shfl_sync(kFull, my_start, cand & (VBR_WARP - 1));
-                if (cand < nb && at <= p)
-                    q = cand;
+        for (int u = 0; u < U; u++) {
+            const bool run = t + u < len;
+            const unsigned m = __ballot_sync(kFull, run);
+            v[u] = run ? __ldg(bval + off + __popc(m & below)) : V(0);
+            c[u] = col;
+            off += __popc(m);
+            if (run) {
+                if (--left > 0) {
+                    col++;
+                } else if (t + u + 1 < len) { // the next block, and the one after it ahead
+                    k++;
+                    col = ncol;
+                    left = nleft;
+                    if (t + u + 1 + left < len) {
+                        ncol = __ldg(a.bcol + k + 1);
+                        nleft = __ldg(a.bwid + k + 1);
+                    }
+                }
             }
-            const int32_t start = __shfl_sync(kFull, my_start, q), col0 = __shfl_sync(kFull, my_col, q);
-            if (lane < L && p < end)
-                acc = vbr_fma(static_cast<T>(__ldg(bval + base + p)), __ldg(x + col0 + (p - start) / h), acc);
         }
+        T xv[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            xv[u] = t + u < len ? __ldg(x + c[u]) : T(0);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (t + u < len)
+                acc = vbr_fma(static_cast<T>(v[u]), xv[u], acc);
     }
-    part[warp][lane] = acc;
-    __syncwarp();
-    T mine = 0;
-    if (lane < h) {
-        mine = part[warp][lane];
-        for (int g = 1; g < G; g++)
-            mine += part[warp][g * h + lane];
-    }
-    if (a.rptr)
-        for (int i = 0; i < h; i++) {
-            T t = 0;
-            for (int32_t k = __ldg(a.rptr + r0 + i) + lane, e = __ldg(a.rptr + r0 + i + 1); k < e; k += VBR_WARP)
-                t = vbr_fma(static_cast<T>(__ldg(rval + k)), __ldg(x + __ldg(a.rcol + k)), t);
-            for (int m = VBR_WARP / 2; m > 0; m >>= 1)
-                t += __shfl_xor_sync(kFull, t, m);
-            if (lane == i)
-                mine += t;
-        }
-    if (lane < h)
-        y[r0 + lane] = mine;
+    if (live)
+        y[a.qrow ? __ldg(a.qrow + q) : q] = acc;
+}
+
+// W lanes per remainder row; every lane of the warp takes part in the
+// shuffles, rows or not.
+template <typename T, typename V, int W>
+__global__ void __launch_bounds__(kThreads)
+vbr_rem_kernel(int32_t nr, const int32_t *__restrict__ rrow, const int32_t *__restrict__ rptr,
+               const int32_t *__restrict__ rcol, const V *__restrict__ rval, const T *__restrict__ x,
+               T *__restrict__ y)
+{
+    const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t i = tid / W;
+    const int lane = threadIdx.x % W;
+    T sum = 0;
+    if (i < nr)
+        for (int32_t k = __ldg(rptr + i) + lane, e = __ldg(rptr + i + 1); k < e; k += W)
+            sum = vbr_fma(static_cast<T>(__ldg(rval + k)), __ldg(x + __ldg(rcol + k)), sum);
+#pragma unroll
+    for (int s = W / 2; s > 0; s /= 2)
+        sum += __shfl_down_sync(kFull, sum, s, W);
+    if (i < nr && lane == 0)
+        y[rrow ? __ldg(rrow + i) : i] = sum;
+}
+
+unsigned grid_for(int64_t threads) { return (unsigned)((threads + kThreads - 1) / kThreads); }
+
+template <typename T, typename V>
+cudaError_t launch_blocks(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    const vbr_block_arrays a = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid};
+    const V *bval = static_cast<const V *>(f->d_bval);
+    const unsigned grid = grid_for(((int64_t)f->nq + VBR_WARP - 1) / VBR_WARP * VBR_WARP);
+    if (f->steps == 2)
+        vbr_slice_kernel<T, V, 2><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+    else if (f->steps == 8)
+        vbr_slice_kernel<T, V, 8><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+    else
+        vbr_slice_kernel<T, V, 4><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+    return cudaGetLastError();
 }
 
 template <typename T, typename V>
+cudaError_t launch_rem(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    const unsigned grid = grid_for((int64_t)f->nr * f->rem_lanes);
+    const V *rval = static_cast<const V *>(f->d_rval);
+    with_lanes<VBR_WARP>(f->rem_lanes, [&](auto lanes) {
+        vbr_rem_kernel<T, V, decltype(lanes)::value>
+            <<<grid, kThreads, 0, s>>>(f->nr, f->d_rrow, f->d_rptr, f->d_rcol, rval, x, y);
+    });
+    return cudaGetLastError();
+}
+
+// The two parts write disjoint rows of y, so their order does not matter.
+template <typename T, typename V>
 cudaError_t launch_stored(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
-    const vbr_arrays a = {f->d_rpart, f->d_cpart, f->d_bptr, f->d_bcol, f->d_voff, f->d_rptr, f->d_rcol};
-    const int64_t threads = (int64_t)f->nbr * VBR_WARP;
-    const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    vbr_kernel<T, V><<<grid, kThreads, 0, s>>>(f->nbr, a, static_cast<const V *>(f->d_bval),
-                                               static_cast<const V *>(f->d_rval), x, y);
-    return cudaGetLastError();
+    cudaError_t e = f->nq > 0 ? launch_blocks<T, V>(f, x, y, s) : cudaSuccess;
+    if (e == cudaSuccess && f->nr > 0)
+        e = launch_rem<T, V>(f, x, y, s);
+    return e;
 }
 
 template <typename T>
@@ -109,6 +170,6 @@ cudaError_t launch_typed(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
 
 // y = A x; nothing to launch without rows (a matrix with rows but no
 // entries still launches: every row is written as 0).
-SPMVLAB_TYPED_LAUNCHER(vbr_launch, vbr_fmt, f->nbr > 0)
+SPMVLAB_TYPED_LAUNCHER(vbr_launch, vbr_fmt, f->rows > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(vbr)

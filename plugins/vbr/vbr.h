@@ -1,6 +1,6 @@
-/* The vbr plugin's pieces shared between its files: the format, the
- * partitions and the build (vbr_build.c), the CPU execution (vbr_host.c)
- * and the kernel launcher (vbr.cu). */
+/* The vbr plugin's pieces shared between its files: the format, the block
+ * finder and the build (vbr_build.c), the CPU execution (vbr_host.c) and
+ * the kernel launcher (vbr.cu). */
 #ifndef VBR_H
 #define VBR_H
 
@@ -15,61 +15,90 @@
 extern "C" {
 #endif
 
-#define VBR_WARP 32 /* lanes of the warp that walks one block row; the most rows of one */
+#define VBR_WARP 32      /* lanes of a warp: the rows of one slice */
+#define VBR_MAX_WIDTH 255 /* a longer run of columns is cut into blocks of at most this width (uint8) */
 
 /* The values option's choice values (choice rows in vbr.c). */
 enum { VBR_VALUES_NATIVE, VBR_VALUES_F32 };
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct vbr_opts {
-    int max_height;  /* most rows of a block row (1..32) */
-    int min_entries; /* a block is kept when it holds at least this many entries */
-    int values;      /* VBR_VALUES_*: storage of the block and remainder values */
+    double min_share; /* refuse (limit) when the block part holds less of the non-zeros */
+    int values;       /* VBR_VALUES_*: storage of the block and remainder values */
+    int min_height;   /* rows of one column pattern a block row needs (expert) */
+    int rem_lanes;    /* lanes per remainder row, or SPMVLAB_AUTO (expert) */
+    int steps;        /* steps a lane issues per iteration of the block kernel (expert) */
 } vbr_opts;
 
-/* One VBR matrix with its CSR remainder. Block row b covers rows
- * rpart[b] .. rpart[b + 1] - 1, consecutive rows with one column pattern;
- * column partition p covers columns cpart[p] .. cpart[p + 1] - 1, columns
- * that every row holds all or none of. So each block (block row x column
- * partition) is dense: its h x w values lie column-major from voff[k], and
- * the blocks of a block row, bptr[b] .. bptr[b + 1] - 1, in column order. */
+/* One matrix as a block part and a CSR remainder; every row lies in
+ * exactly one of them.
+ *
+ * Block part (1D-VBL): a block row is a run of consecutive rows with one
+ * column pattern; one of at least min_height rows (and rows no longer than
+ * the long-row threshold) is kept. Its blocks are the maximal runs of
+ * consecutive columns of the pattern, each one start column (bcol) and one
+ * width (bwid, at most 255). The kept rows, numbered q = 0 .. nq - 1 in
+ * matrix order, form slices of 32, a lane per row: the slice's values lie
+ * step by step (a row's t-th entry at step t), the rows still running at a
+ * step in lane order, so a warp's loads of one step are consecutive words.
+ *
+ * Remainder: the other rows as CSR, a group of rem_lanes lanes per row. */
 typedef struct vbr_fmt {
-    spmvlab_ctx *ctx;     /* the instance's services; frees device memory */
-    spmvlab_dtype dtype;  /* f64 or f32: x, y and the arithmetic */
+    spmvlab_ctx *ctx;    /* the instance's services; frees device memory */
+    spmvlab_dtype dtype; /* f64 or f32: x, y and the arithmetic */
     int32_t rows, cols, nnz;
-    int store_f32;        /* 1: values stored in f32 for an f64 run */
-    int32_t nbr;          /* block rows */
-    int32_t ncp;          /* column partitions */
-    int32_t nblocks;      /* kept blocks */
-    int32_t blocked_nnz;  /* entries inside kept blocks */
-    int32_t rem_nnz;      /* entries of the remainder */
-    int32_t max_h;        /* the tallest block row */
-    int32_t *rpart;       /* host, nbr + 1: first row of each block row */
-    int32_t *cpart;       /* host, ncp + 1: first column of each column partition */
-    int32_t *bptr;        /* host, nbr + 1: first block of each block row */
-    int32_t *bcol;        /* host, nblocks: the block's column partition */
-    int32_t *voff;        /* host, nblocks + 1: first value of each block */
-    void *bval;           /* host, blocked_nnz values (f32 when store_f32) */
-    int32_t *rptr;        /* host, rows + 1 remainder row pointers, or NULL */
-    int32_t *rcol;        /* host, rem_nnz remainder columns, or NULL */
-    void *rval;           /* host, rem_nnz remainder values, or NULL */
-    int32_t *d_rpart, *d_cpart, *d_bptr, *d_bcol, *d_voff, *d_rptr, *d_rcol; /* device copies */
+    int store_f32;       /* 1: values stored in f32 for an f64 run */
+    int steps;           /* block kernel: steps per iteration (2, 4 or 8) */
+    int rem_lanes;       /* remainder kernel: lanes per row (1 .. 32, a power of two) */
+    int32_t nbr;         /* kept block rows */
+    int32_t nq;          /* rows of the block part */
+    int32_t nblocks;     /* blocks of the kept block rows */
+    int32_t blocked_nnz; /* entries of the block part */
+    int32_t nr;          /* rows of the remainder */
+    int32_t rem_nnz;     /* entries of the remainder */
+    int32_t *qrow;       /* host, nq: matrix row of block-part row q, or NULL when nq = rows */
+    int32_t *qptr;       /* host, nq + 1: first value of row q's slice order (row lengths' prefix) */
+    int32_t *qblk;       /* host, nq: the first block of row q's block row */
+    int32_t *bcol;       /* host, nblocks: first column of each block */
+    uint8_t *bwid;       /* host, nblocks: columns of each block */
+    void *bval;          /* host, blocked_nnz values, slice by slice, step by step */
+    int32_t *rrow;       /* host, nr: matrix row of remainder row i, or NULL when nr = rows */
+    int32_t *rptr;       /* host, nr + 1 remainder row pointers, or NULL without remainder */
+    int32_t *rcol;       /* host, rem_nnz remainder columns */
+    void *rval;          /* host, rem_nnz remainder values */
+    int32_t *d_qrow, *d_qptr, *d_qblk, *d_bcol, *d_rrow, *d_rptr, *d_rcol; /* device copies */
+    uint8_t *d_bwid;
     void *d_bval, *d_rval;
 } vbr_fmt;
 
-/* Finds the partitions and fills f's host arrays from A (values in their
- * storage type). Returns OK, or NOMEM with the sentence in err. */
-spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const vbr_opts *o, spmvlab_err *err);
+/* What the block finder counted before anything is allocated. */
+typedef struct vbr_count {
+    int32_t nbr, nq, nblocks, blocked_nnz, nr, rem_nnz;
+    int32_t long_row; /* rows longer than this go to the remainder */
+} vbr_count;
+
+/* The row partition and its counts; in_block (rows bytes) marks the rows
+ * of the block part. */
+void vbr_count_blocks(const spmvlab_matrix *A, const vbr_opts *o, uint8_t *in_block, vbr_count *c);
+
+/* Fills f's host arrays from A and the counts (values in their storage
+ * type). Returns OK, or NOMEM with the sentence in err. */
+spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, const vbr_count *c,
+                         spmvlab_err *err);
+
+/* Device bytes of f (README.md's footprint formula). */
+double vbr_bytes(const vbr_fmt *f);
 
 /* The position of the first value of A that f32 storage cannot hold
  * honestly (overflow, or below the smallest normal f32), or -1. */
 int64_t vbr_f32_unsafe(const spmvlab_matrix *A);
 
-/* y = A x on the CPU from f's arrays, in the kernel's lane order. */
+/* y = A x on the CPU from f's arrays, in the kernels' lane order. */
 SPMVLAB_HOST_DECLS_F64_F32(vbr, vbr_fmt)
 
-/* Launches the warp-per-block-row kernel (vbr.cu) on stream; returns 0 or
- * the cudaError_t code of the launch. */
+/* Launches the slice kernel of the block part and the vector kernel of the
+ * remainder (vbr.cu) on stream; returns 0 or the cudaError_t code of the
+ * first failed launch. */
 SPMVLAB_LAUNCHER_DECLS(vbr, vbr_fmt)
 
 #ifdef __cplusplus

@@ -1,11 +1,13 @@
 /*
- * vbr's conversion. The row partition joins consecutive rows with the same
- * column pattern (at most max_height of them); the column partition joins
- * consecutive columns j and j + 1 unless some row holds one of them without
- * the other. A block row's first row then lists its blocks: each run of its
- * entries over one column partition is a dense h x w block. Blocks of at
- * least min_entries entries are kept (values column-major); the entries of
- * the others form the CSR remainder, absent when empty.
+ * vbr's block finder and conversion (1D-VBL, Pinar and Heath). The row
+ * partition joins consecutive rows with the same column pattern; a block
+ * row of at least min_height rows, none longer than the long-row threshold,
+ * goes to the block part, every other row to the CSR remainder. A kept
+ * block row's blocks are the maximal runs of consecutive columns of its
+ * pattern (cut at 255 columns): no global column partition, so a stray
+ * entry splits only its own block row's run. The block part's values are
+ * laid out for the slice kernel: 32 rows a slice, step by step, the rows
+ * still running at a step in lane order.
  */
 #include <float.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "vbr.h"
+#include "../common/long_rows.h"
 
 int64_t vbr_f32_unsafe(const spmvlab_matrix *A)
 {
@@ -32,46 +35,49 @@ static int same_pattern(const spmvlab_matrix *A, int32_t i)
     return A->row_ptr[i + 2] - b == n && memcmp(A->col_idx + a, A->col_idx + b, (size_t)n * sizeof(int32_t)) == 0;
 }
 
-/* The row partition into f->rpart (rows + 1 entries allocated). */
-static void partition_rows(vbr_fmt *f, const spmvlab_matrix *A, int max_h)
+/* The blocks of row r's pattern: its runs of consecutive columns, each cut
+ * into pieces of at most VBR_MAX_WIDTH. Written to bcol / bwid when given. */
+static int32_t row_blocks(const spmvlab_matrix *A, int32_t r, int32_t *bcol, uint8_t *bwid)
 {
-    int32_t nbr = 0;
-    f->rpart[0] = 0;
-    for (int32_t i = 1; i < A->rows; i++)
-        if (i - f->rpart[nbr] >= max_h || !same_pattern(A, i - 1))
-            f->rpart[++nbr] = i;
-    f->nbr = A->rows > 0 ? nbr + 1 : 0;
-    f->rpart[f->nbr] = A->rows;
-    for (int32_t b = 0; b < f->nbr; b++)
-        f->max_h = f->rpart[b + 1] - f->rpart[b] > f->max_h ? f->rpart[b + 1] - f->rpart[b] : f->max_h;
+    int32_t n = 0;
+    for (int32_t k = A->row_ptr[r], e = A->row_ptr[r + 1]; k < e;) {
+        int32_t w = 1;
+        while (k + w < e && w < VBR_MAX_WIDTH && A->col_idx[k + w] == A->col_idx[k] + w)
+            w++;
+        if (bcol) {
+            bcol[n] = A->col_idx[k];
+            bwid[n] = (uint8_t)w;
+        }
+        n++;
+        k += w;
+    }
+    return n;
 }
 
-/* The column partition into f->cpart (cols + 1 allocated) and part_of[col];
- * brk has cols bytes of scratch. */
-static void partition_cols(vbr_fmt *f, const spmvlab_matrix *A, uint8_t *brk, int32_t *part_of)
+void vbr_count_blocks(const spmvlab_matrix *A, const vbr_opts *o, uint8_t *in_block, vbr_count *c)
 {
-    memset(brk, 0, (size_t)A->cols);
-    for (int32_t i = 0; i < A->rows; i++)
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            int32_t j = A->col_idx[k];
-            if (j + 1 < A->cols && (k + 1 == A->row_ptr[i + 1] || A->col_idx[k + 1] != j + 1))
-                brk[j] = 1; /* j without j + 1 */
-            if (j > 0 && (k == A->row_ptr[i] || A->col_idx[k - 1] != j - 1))
-                brk[j - 1] = 1; /* j without j - 1 */
+    memset(c, 0, sizeof *c);
+    c->long_row = long_rows_threshold(A->rows, A->nnz);
+    for (int32_t r0 = 0, r1; r0 < A->rows; r0 = r1) {
+        for (r1 = r0 + 1; r1 < A->rows && same_pattern(A, r1 - 1); r1++)
+            ;
+        const int32_t h = r1 - r0, len = A->row_ptr[r0 + 1] - A->row_ptr[r0];
+        const int keep = h >= o->min_height && len <= c->long_row;
+        memset(in_block + r0, keep, (size_t)h);
+        if (keep) {
+            c->nbr++;
+            c->nq += h;
+            c->nblocks += row_blocks(A, r0, NULL, NULL);
+            c->blocked_nnz += h * len;
+        } else {
+            c->nr += h;
+            c->rem_nnz += h * len;
         }
-    int32_t ncp = 0;
-    f->cpart[0] = 0;
-    for (int32_t j = 0; j < A->cols; j++) {
-        if (j > 0 && brk[j - 1])
-            f->cpart[++ncp] = j;
-        part_of[j] = ncp;
     }
-    f->ncp = A->cols > 0 ? ncp + 1 : 0;
-    f->cpart[f->ncp] = A->cols;
 }
 
 /* Stores A's value k as value at of dst, in f's storage type. */
-static void put_value(const vbr_fmt *f, void *dst, int64_t at, const spmvlab_matrix *A, int32_t k)
+static void put_value(const vbr_fmt *f, void *dst, int64_t at, const spmvlab_matrix *A, int64_t k)
 {
     if (f->dtype == SPMVLAB_F32)
         ((float *)dst)[at] = ((const float *)A->val)[k];
@@ -81,98 +87,106 @@ static void put_value(const vbr_fmt *f, void *dst, int64_t at, const spmvlab_mat
         ((double *)dst)[at] = ((const double *)A->val)[k];
 }
 
-/* Walks the blocks of every block row: counts them, the block pointers
- * and each row's remainder length into rptr[row + 1] (fill 0), or writes
- * blocks and remainder (fill 1, rptr already summed). */
-static void walk_blocks(vbr_fmt *f, const spmvlab_matrix *A, const vbr_opts *o, const int32_t *part_of, int fill)
+/* qrow, qptr, qblk, bcol, bwid and rrow, rptr, rcol, rval: rows in matrix
+ * order, each to its part; a block row's blocks once, at its first row. */
+static void fill_rows(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block)
 {
-    int32_t nb = 0, nv = 0;
-    if (!fill)
-        f->rem_nnz = 0;
-    for (int32_t b = 0; b < f->nbr; b++) {
-        int32_t r0 = f->rpart[b], h = f->rpart[b + 1] - r0, len = A->row_ptr[r0 + 1] - A->row_ptr[r0], rem = 0;
-        for (int32_t q = 0; q < len;) {
-            int32_t k = A->row_ptr[r0] + q, p = part_of[A->col_idx[k]], w = f->cpart[p + 1] - f->cpart[p];
-            if ((int64_t)h * w >= o->min_entries) {
-                if (fill) {
-                    f->bcol[nb] = p;
-                    f->voff[nb] = nv;
-                    for (int32_t ii = 0; ii < h; ii++)
-                        for (int32_t jj = 0; jj < w; jj++)
-                            put_value(f, f->bval, (int64_t)nv + (int64_t)jj * h + ii, A, A->row_ptr[r0 + ii] + q + jj);
-                }
-                nb++;
-                nv += h * w;
-            } else if (fill) { /* the same w columns of each of the h rows */
-                for (int32_t ii = 0; ii < h; ii++)
-                    for (int32_t jj = 0; jj < w; jj++) {
-                        int32_t at = f->rptr[r0 + ii] + rem + jj, src = A->row_ptr[r0 + ii] + q + jj;
-                        f->rcol[at] = A->col_idx[src];
-                        put_value(f, f->rval, at, A, src);
-                    }
-                rem += w;
-            } else {
-                rem += w;
+    int32_t q = 0, i = 0, nb = 0, kb = 0;
+    if (f->qptr)
+        f->qptr[0] = 0;
+    if (f->rptr)
+        f->rptr[0] = 0;
+    for (int32_t r = 0; r < A->rows; r++) {
+        const int32_t b = A->row_ptr[r], len = A->row_ptr[r + 1] - b;
+        if (in_block[r]) {
+            if (r == 0 || !in_block[r - 1] || !same_pattern(A, r - 1)) { /* a block row starts */
+                kb = nb;
+                nb += row_blocks(A, r, f->bcol + nb, f->bwid + nb);
             }
-            q += w; /* the row holds all w columns of the partition */
-        }
-        if (!fill) {
-            f->bptr[b + 1] = nb;
-            for (int32_t ii = 0; ii < h; ii++)
-                f->rptr[r0 + ii + 1] = rem;
-            f->rem_nnz += rem * h;
+            if (f->qrow)
+                f->qrow[q] = r;
+            f->qblk[q] = kb;
+            f->qptr[q + 1] = f->qptr[q] + len;
+            q++;
+        } else {
+            if (f->rrow)
+                f->rrow[i] = r;
+            const int32_t at = f->rptr[i];
+            for (int32_t k = 0; k < len; k++) {
+                f->rcol[at + k] = A->col_idx[b + k];
+                put_value(f, f->rval, (int64_t)at + k, A, (int64_t)b + k);
+            }
+            f->rptr[i + 1] = at + len;
+            i++;
         }
     }
-    if (fill)
-        f->voff[nb] = nv;
-    f->nblocks = nb;
-    f->blocked_nnz = nv;
 }
 
-/* Allocates the arrays sized by the counting walk; returns 0 or -1. */
-static int alloc_blocks(vbr_fmt *f)
+/* bval slice by slice: at step t, the t-th entry of each lane's row whose
+ * length exceeds t, in lane order (the kernel's ballot positions). */
+static void fill_slices(vbr_fmt *f, const spmvlab_matrix *A)
 {
-    size_t vs = f->store_f32 || f->dtype == SPMVLAB_F32 ? 4 : 8;
+    int64_t pos = 0;
+    for (int32_t q0 = 0; q0 < f->nq; q0 += VBR_WARP) {
+        const int32_t lanes = f->nq - q0 < VBR_WARP ? f->nq - q0 : VBR_WARP;
+        int32_t most = 0;
+        for (int32_t l = 0; l < lanes; l++) {
+            int32_t len = f->qptr[q0 + l + 1] - f->qptr[q0 + l];
+            most = len > most ? len : most;
+        }
+        for (int32_t t = 0; t < most; t++)
+            for (int32_t l = 0; l < lanes; l++) {
+                const int32_t q = q0 + l, row = f->qrow ? f->qrow[q] : q;
+                if (t < f->qptr[q + 1] - f->qptr[q])
+                    put_value(f, f->bval, pos++, A, (int64_t)A->row_ptr[row] + t);
+            }
+    }
+}
+
+spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, const vbr_count *c,
+                         spmvlab_err *err)
+{
+    const size_t vs = f->store_f32 || f->dtype == SPMVLAB_F32 ? 4 : 8, i4 = sizeof(int32_t);
+    f->nbr = c->nbr;
+    f->nq = c->nq;
+    f->nblocks = c->nblocks;
+    f->blocked_nnz = c->blocked_nnz;
+    f->nr = c->nr;
+    f->rem_nnz = c->rem_nnz;
+    int bad = 0;
     /* one extra byte each so that NULL means failure even for 0 bytes */
-    f->bcol = malloc((size_t)f->nblocks * sizeof *f->bcol + 1);
-    f->voff = malloc(((size_t)f->nblocks + 1) * sizeof *f->voff);
-    f->bval = malloc((size_t)f->blocked_nnz * vs + 1);
-    f->rcol = f->rem_nnz ? malloc((size_t)f->rem_nnz * sizeof *f->rcol) : NULL;
-    f->rval = f->rem_nnz ? malloc((size_t)f->rem_nnz * vs) : NULL;
-    return f->bcol && f->voff && f->bval && (!f->rem_nnz || (f->rcol && f->rval)) ? 0 : -1;
+    if (f->nq > 0) {
+        f->qrow = f->nq < f->rows ? malloc((size_t)f->nq * i4) : NULL;
+        f->qptr = malloc(((size_t)f->nq + 1) * i4);
+        f->qblk = malloc((size_t)f->nq * i4);
+        f->bcol = malloc((size_t)f->nblocks * i4 + 1);
+        f->bwid = malloc((size_t)f->nblocks + 1);
+        f->bval = malloc((size_t)f->blocked_nnz * vs + 1);
+        bad |= (f->nq < f->rows && !f->qrow) || !f->qptr || !f->qblk || !f->bcol || !f->bwid || !f->bval;
+    }
+    if (f->nr > 0) {
+        f->rrow = f->nr < f->rows ? malloc((size_t)f->nr * i4) : NULL;
+        f->rptr = malloc(((size_t)f->nr + 1) * i4);
+        f->rcol = malloc((size_t)f->rem_nnz * i4 + 1);
+        f->rval = malloc((size_t)f->rem_nnz * vs + 1);
+        bad |= (f->nr < f->rows && !f->rrow) || !f->rptr || !f->rcol || !f->rval;
+    }
+    if (bad)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %d vbr blocks and %d remainder rows",
+                            f->nblocks, f->nr);
+    fill_rows(f, A, in_block);
+    fill_slices(f, A);
+    return SPMVLAB_OK;
 }
 
-spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const vbr_opts *o, spmvlab_err *err)
+double vbr_bytes(const vbr_fmt *f)
 {
-    spmvlab_ctx *ctx = f->ctx;
-    spmvlab_status st = SPMVLAB_OK;
-    uint8_t *brk = malloc((size_t)A->cols + 1);
-    int32_t *part_of = malloc(((size_t)A->cols + 1) * sizeof *part_of);
-    f->rpart = malloc(((size_t)A->rows + 1) * sizeof *f->rpart);
-    f->cpart = malloc(((size_t)A->cols + 1) * sizeof *f->cpart);
-    f->bptr = malloc(((size_t)A->rows + 1) * sizeof *f->bptr);
-    f->rptr = malloc(((size_t)A->rows + 1) * sizeof *f->rptr);
-    if (!brk || !part_of || !f->rpart || !f->cpart || !f->bptr || !f->rptr) {
-        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the vbr partitions");
-        goto done;
-    }
-    partition_rows(f, A, o->max_height);
-    partition_cols(f, A, brk, part_of);
-    f->bptr[0] = f->rptr[0] = 0;
-    walk_blocks(f, A, o, part_of, 0);
-    for (int32_t i = 0; i < A->rows; i++)
-        f->rptr[i + 1] += f->rptr[i];
-    if (f->rem_nnz == 0) { /* no remainder: no arrays, no pointers */
-        free(f->rptr);
-        f->rptr = NULL;
-    }
-    if (alloc_blocks(f)) {
-        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d vbr blocks", f->nblocks);
-        goto done;
-    }
-    walk_blocks(f, A, o, part_of, 1);
-done:
-    free(brk);
-    free(part_of);
-    return st;
+    const double s = f->store_f32 ? 4 : (double)spmvlab_dtype_size(f->dtype);
+    double bytes = 0;
+    if (f->nq > 0)
+        bytes += (f->qrow ? 4.0 * f->nq : 0) + 4.0 * ((double)f->nq + 1) + 4.0 * f->nq + 5.0 * f->nblocks +
+                 s * f->blocked_nnz;
+    if (f->nr > 0)
+        bytes += (f->rrow ? 4.0 * f->nr : 0) + 4.0 * ((double)f->nr + 1) + (4 + s) * f->rem_nnz;
+    return bytes;
 }

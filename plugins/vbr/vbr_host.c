@@ -1,55 +1,75 @@
 /*
- * vbr on the CPU: the kernel of vbr.cu run lane by lane from the format's
- * arrays — lane l = g h + i of a block row of height h takes positions
- * l, l + G h, ... (G = 32 / h) of each chunk of 32 blocks, the sums of a
- * row's G lanes added in lane order, the remainder by the warp's strided
- * lanes and xor tree — with the kernel's fused multiply-adds, so the CPU
- * checks the layout and the lane arithmetic the GPU relies on.
+ * vbr on the CPU: the kernels of vbr.cu run lane by lane from the format's
+ * arrays. Block part: slice by slice, step by step, each running lane takes
+ * the next value at the slice's step offset plus its rank among the running
+ * lanes (the kernel's ballot), its column from its block (the next block
+ * when the current one's width is used up), and adds it into its row's sum.
+ * Remainder: W lanes a row striding through it, then the shuffle-down tree.
+ * Both with the kernels' fused multiply-adds, so the CPU checks the layout
+ * and the lane arithmetic the GPU relies on, bit for bit.
  */
 #include <math.h>
 
 #include "vbr.h"
 
-#define VBR_HOST(T, V, FMA, NAME)                                                                   \
-    static void NAME(const vbr_fmt *f, const T *x, T *y)                                            \
-    {                                                                                              \
-        const V *bval = f->bval, *rval = f->rval;                                                  \
-        for (int32_t b = 0; b < f->nbr; b++) {                                                     \
-            const int32_t r0 = f->rpart[b], h = f->rpart[b + 1] - r0, G = VBR_WARP / h, L = G * h; \
-            T acc[VBR_WARP] = {0}, t[VBR_WARP], u[VBR_WARP];                                        \
-            for (int32_t cb = f->bptr[b]; cb < f->bptr[b + 1]; cb += VBR_WARP) {                   \
-                int32_t ce = f->bptr[b + 1] - cb < VBR_WARP ? f->bptr[b + 1] : cb + VBR_WARP;      \
-                int32_t base = f->voff[cb], end = f->voff[ce] - base;                              \
-                for (int32_t s = 0; s < end; s += L)                                               \
-                    for (int32_t l = 0; l < L && s + l < end; l++) {                               \
-                        int32_t p = s + l, q = cb;                                                 \
-                        while (q + 1 < ce && f->voff[q + 1] - base <= p)                           \
-                            q++;                                                                   \
-                        int32_t col = f->cpart[f->bcol[q]] + (p - (f->voff[q] - base)) / h;        \
-                        acc[l] = FMA((T)bval[base + p], x[col], acc[l]);                           \
-                    }                                                                              \
-            }                                                                                      \
-            for (int32_t i = 0; i < h; i++) {                                                      \
-                T sum = acc[i];                                                                    \
-                for (int32_t g = 1; g < G; g++)                                                    \
-                    sum += acc[g * h + i];                                                         \
-                if (f->rptr) {                                                                     \
-                    for (int l = 0; l < VBR_WARP; l++) {                                           \
-                        t[l] = 0;                                                                  \
-                        for (int32_t k = f->rptr[r0 + i] + l; k < f->rptr[r0 + i + 1]; k += VBR_WARP) \
-                            t[l] = FMA((T)rval[k], x[f->rcol[k]], t[l]);                           \
-                    }                                                                              \
-                    for (int m = VBR_WARP / 2; m > 0; m >>= 1) {                                   \
-                        for (int l = 0; l < VBR_WARP; l++)                                         \
-                            u[l] = t[l] + t[l ^ m];                                                \
-                        for (int l = 0; l < VBR_WARP; l++)                                         \
-                            t[l] = u[l];                                                           \
-                    }                                                                              \
-                    sum += t[0];                                                                   \
-                }                                                                                  \
-                y[r0 + i] = sum;                                                                   \
-            }                                                                                      \
-        }                                                                                          \
+#define VBR_HOST(T, V, FMA, NAME)                                                                       \
+    static void NAME##_blocks(const vbr_fmt *f, const T *x, T *y)                                      \
+    {                                                                                                  \
+        const V *bval = f->bval;                                                                       \
+        for (int32_t q0 = 0; q0 < f->nq; q0 += VBR_WARP) {                                             \
+            const int32_t lanes = f->nq - q0 < VBR_WARP ? f->nq - q0 : VBR_WARP, base = f->qptr[q0];   \
+            int32_t len[VBR_WARP], k[VBR_WARP], col[VBR_WARP], left[VBR_WARP], most = 0, off = 0;      \
+            T acc[VBR_WARP];                                                                           \
+            for (int32_t l = 0; l < lanes; l++) {                                                      \
+                len[l] = f->qptr[q0 + l + 1] - f->qptr[q0 + l];                                        \
+                k[l] = f->qblk[q0 + l];                                                                \
+                col[l] = len[l] > 0 ? f->bcol[k[l]] : 0;                                               \
+                left[l] = len[l] > 0 ? f->bwid[k[l]] : 0;                                              \
+                acc[l] = 0;                                                                            \
+                most = len[l] > most ? len[l] : most;                                                  \
+            }                                                                                          \
+            for (int32_t t = 0; t < most; t++) {                                                       \
+                int32_t rank = 0;                                                                      \
+                for (int32_t l = 0; l < lanes; l++) {                                                  \
+                    if (t >= len[l])                                                                   \
+                        continue;                                                                      \
+                    acc[l] = FMA((T)bval[base + off + rank], x[col[l]], acc[l]);                       \
+                    rank++;                                                                            \
+                    if (--left[l] > 0) {                                                               \
+                        col[l]++;                                                                      \
+                    } else if (t + 1 < len[l]) {                                                       \
+                        k[l]++;                                                                        \
+                        col[l] = f->bcol[k[l]];                                                        \
+                        left[l] = f->bwid[k[l]];                                                       \
+                    }                                                                                  \
+                }                                                                                      \
+                off += rank;                                                                           \
+            }                                                                                          \
+            for (int32_t l = 0; l < lanes; l++)                                                        \
+                y[f->qrow ? f->qrow[q0 + l] : q0 + l] = acc[l];                                        \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME##_rem(const vbr_fmt *f, const T *x, T *y)                                         \
+    {                                                                                                  \
+        const V *rval = f->rval;                                                                       \
+        const int32_t W = f->rem_lanes;                                                                \
+        for (int32_t i = 0; i < f->nr; i++) {                                                          \
+            T t[VBR_WARP];                                                                             \
+            for (int32_t l = 0; l < W; l++) {                                                          \
+                t[l] = 0;                                                                              \
+                for (int32_t k = f->rptr[i] + l; k < f->rptr[i + 1]; k += W)                           \
+                    t[l] = FMA((T)rval[k], x[f->rcol[k]], t[l]);                                       \
+            }                                                                                          \
+            for (int32_t s = W / 2; s > 0; s /= 2)                                                     \
+                for (int32_t l = 0; l < s; l++)                                                        \
+                    t[l] = t[l] + t[l + s];                                                            \
+            y[f->rrow ? f->rrow[i] : i] = t[0];                                                        \
+        }                                                                                              \
+    }                                                                                                  \
+    static void NAME(const vbr_fmt *f, const T *x, T *y)                                               \
+    {                                                                                                  \
+        NAME##_blocks(f, x, y);                                                                        \
+        NAME##_rem(f, x, y);                                                                           \
     }
 
 VBR_HOST(double, double, fma, vbr_host_f64_native)
