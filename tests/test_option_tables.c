@@ -46,7 +46,7 @@ static void check_table(const spmvlab_plugin *p)
 static void in_tree_plugins_fit_the_figures(void)
 {
     const char *tests = getenv("SPMVLAB_TESTS_DIR");
-    char root[PATH_MAX], source[PATH_MAX + 300];
+    char root[PATH_MAX], source[2 * PATH_MAX + 300];
     snprintf(root, sizeof root, "%s/../plugins", tests ? tests : "tests");
     DIR *d = opendir(root);
     TEST_CHECK(d != NULL);

@@ -140,6 +140,8 @@ spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *te
     }
     case SPMVLAB_OPT_STRING:
         return SPMVLAB_OPT_FINE;
+    case SPMVLAB_OPT_CONST: /* a choice row names a value; it is never set itself */
+        break;
     }
     return SPMVLAB_OPT_BAD_TYPE;
 }
