@@ -9,16 +9,20 @@
  * tiles of MERGE_THREADS * items items, one thread block each; a thread
  * takes `items` consecutive items, so every thread has the same work
  * whatever the row lengths (long rows and runs of empty rows alike). A
- * tile's start is a binary search on its diagonal (merge_path_search); the
- * tile stages its row ends and products in shared memory and each thread
- * searches its own diagonal there. The row a thread leaves open goes to
+ * tile's start is a search on its diagonal (merge_path_search); the tile
+ * stages its row ends in shared memory, each thread searches its own
+ * diagonal there and loads its products (directly, or from the tile's
+ * products staged in shared memory). The row a thread leaves open goes to
  * the next thread by a block-wide segmented scan; the row a tile leaves
  * open is its carry, added by the fix-up kernel.
- * Device bytes: 4(rows + 1) + (4 + s) nnz + 8 (tiles + 1) + (4 + s) tiles,
- *   s = 8 (f64) or 4 (f32), tiles = ceil((rows + nnz) / (128 items)).
+ * Device bytes: 4(rows + 1) + (4 + s) nnz + [8 (tiles + 1)] + (4 + s) tiles,
+ *   s = 8 (f64) or 4 (f32), tiles = ceil((rows + nnz) / (128 items)); the
+ *   tile starts are kept only when searched by a kernel or at convert.
  * Options: items (path items per thread, auto: ITEMS_F64 or ITEMS_F32);
- * search (launch: the tiles' starts searched by a kernel before every SpMV,
- * as the original; convert: once, at conversion, on the host).
+ * search (block: every tile block searches its own ends; launch: a search
+ * kernel before every SpMV; convert: once, on the host; auto: as the
+ * original, block on small matrices, launch on large ones); products
+ * (expert: staged or direct, auto: as the original).
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
  */
 #include <stdio.h>
@@ -27,34 +31,48 @@
 
 #include "merge_format.h"
 
-/* Path items per thread under auto. f64: a tile of 896 items stages about
- * 10 KB of products and row ends, so a multiprocessor holds a dozen blocks
- * while each thread still has several non-zeros in flight. f32 products
- * take half the shared memory, so a thread takes more items for as many
- * bytes in flight. */
-#define MERGE_ITEMS_F64 7
+/* Under auto, the shape of the original (CUB's SpMV policy for recent
+ * GPUs): f64 loads each thread's non-zeros as it walks, with few items so
+ * that the registers of its loads in flight leave room for many blocks;
+ * f32 stages the tile's products in shared memory, where they take half
+ * the room, and each thread walks more items. */
+#define MERGE_ITEMS_F64 6
 #define MERGE_ITEMS_F32 10
+/* search = auto: tile blocks search their own ends while the tiles are
+ * fewer than this many per multiprocessor (the original's rule: below one
+ * search block of 128 threads a multiprocessor), else a search kernel. */
+#define MERGE_BLOCK_SEARCH_TILES_PER_SM 128
+#define MERGE_SM_COUNT_UNKNOWN 132 /* without a GPU: an H100's */
 
-enum merge_search_choice { MERGE_SEARCH_LAUNCH, MERGE_SEARCH_CONVERT };
+enum merge_search_choice { MERGE_SEARCH_AUTO = -1 };
+enum merge_products_choice { MERGE_PRODUCTS_AUTO = -1 };
 
 typedef struct merge_opts {
-    int items;  /* 4, 7, 10, 14 or SPMVLAB_AUTO */
-    int search; /* enum merge_search_choice */
+    int items;    /* 4, 6, 7, 10, 14 or SPMVLAB_AUTO */
+    int search;   /* enum merge_search_place or MERGE_SEARCH_AUTO */
+    int products; /* enum merge_products_kind or MERGE_PRODUCTS_AUTO */
 } merge_opts;
 
 static const spmvlab_option merge_options[] = {
-    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 7, 10 or 14; auto: 7 f64, 10 f32"),
-    SPMVLAB_CHOICE_OPTION(merge_opts, search, "launch", "where the tiles' starts on the merge path are found"),
-    SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV, as the original"),
+    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 6, 7, 10 or 14; auto: 6 f64, 10 f32"),
+    SPMVLAB_CHOICE_OPTION(merge_opts, search, "auto", "where the tiles' starts on the merge path are found"),
+    SPMVLAB_CHOICE(search, "auto", MERGE_SEARCH_AUTO, "block below 128 tiles a multiprocessor, else launch (the original's rule)"),
+    SPMVLAB_CHOICE(search, "block", MERGE_SEARCH_BLOCK, "two warps of every tile block search its ends: no extra launch"),
+    SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV"),
     SPMVLAB_CHOICE(search, "convert", MERGE_SEARCH_CONVERT, "once on the host at convert"),
+    SPMVLAB_CHOICE_EXPERT(merge_opts, products, "auto", "how a tile's products val * x[col] are made"),
+    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "direct for f64, staged for f32 (the original's choice)"),
+    SPMVLAB_CHOICE(products, "staged", MERGE_PRODUCTS_STAGED, "the tile's products in shared memory by coalesced loads first"),
+    SPMVLAB_CHOICE(products, "direct", MERGE_PRODUCTS_DIRECT, "each thread loads its own non-zeros before it walks"),
     {NULL},
 };
 
 static spmvlab_status merge_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const merge_opts *o = spmvlab_opts_fields(opts);
-    if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 7 && o->items != 10 && o->items != 14)
-        return spmvlab_bad_option(err, "merge option items = %d must be 4, 7, 10 or 14 (the compiled tile shapes)",
+    if (o->items != SPMVLAB_AUTO && o->items != 4 && o->items != 6 && o->items != 7 && o->items != 10 &&
+        o->items != 14)
+        return spmvlab_bad_option(err, "merge option items = %d must be 4, 6, 7, 10 or 14 (the compiled tile shapes)",
                                   o->items);
     return SPMVLAB_OK;
 }
@@ -68,9 +86,8 @@ static void merge_destroy(void *handle)
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
-/* Host copies of the CSR arrays and the tile scratch of spmv_host; the
- * tiles' starts when they are searched at convert (coords: tiles + 1). */
-static int copy_host(merge_format *f, const spmvlab_matrix *A, size_t vs, merge_coord **coords, int search_now)
+/* Host copies of the CSR arrays and the tile scratch of spmv_host. */
+static int copy_host(merge_format *f, const spmvlab_matrix *A, size_t vs)
 {
     size_t nnz = (size_t)A->nnz;
     f->row_ptr = malloc(((size_t)A->rows + 1) * 4);
@@ -82,17 +99,35 @@ static int copy_host(merge_format *f, const spmvlab_matrix *A, size_t vs, merge_
     memcpy(f->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4);
     memcpy(f->col_idx, A->col_idx, nnz * 4);
     memcpy(f->val, A->val, nnz * vs);
-    if (!search_now)
-        return 0;
-    *coords = malloc(((size_t)f->dev.tiles + 1) * sizeof **coords);
-    if (!*coords)
-        return -1;
-    int64_t length = (int64_t)A->rows + A->nnz;
-    for (int32_t t = 0; t <= f->dev.tiles; t++) {
-        int64_t d = (int64_t)t * merge_tile_items(f->dev.items);
-        (*coords)[t] = merge_path_search(d < length ? d : length, A->row_ptr + 1, A->rows, 0, A->nnz);
-    }
     return 0;
+}
+
+/* Every tile's start, into coords (tiles + 1) when not NULL; returns 1 when
+ * some tile leaves a row open after taking some of its non-zeros (that row
+ * needs the fix-up), else 0. */
+static int search_tiles(const merge_dev *d, const int32_t *row_ptr, merge_coord *coords)
+{
+    const int64_t length = (int64_t)d->rows + d->nnz;
+    int fixup = 0;
+    for (int32_t t = 0; t <= d->tiles; t++) {
+        int64_t diag = (int64_t)t * merge_tile_items(d->items);
+        merge_coord c = merge_path_search(diag < length ? diag : length, row_ptr + 1, d->rows, 0, d->nnz);
+        fixup |= c.row < d->rows && c.nz > row_ptr[c.row];
+        if (coords)
+            coords[t] = c;
+        else if (fixup)
+            break;
+    }
+    return fixup;
+}
+
+/* The resolved place of the search: auto's rule on the device's size. */
+static int search_place(int choice, int32_t tiles, const spmvlab_device *dev)
+{
+    if (choice != MERGE_SEARCH_AUTO)
+        return choice;
+    int64_t sms = dev->present && dev->sm_count > 0 ? dev->sm_count : MERGE_SM_COUNT_UNKNOWN;
+    return tiles < MERGE_BLOCK_SEARCH_TILES_PER_SM * sms ? MERGE_SEARCH_BLOCK : MERGE_SEARCH_LAUNCH;
 }
 
 static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
@@ -101,25 +136,33 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const merge_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(merge_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     const size_t vs = spmvlab_dtype_size(A->dtype);
+    const int f64 = A->dtype == SPMVLAB_F64;
     merge_dev *d = &f->dev;
-    d->items = o->items != SPMVLAB_AUTO ? o->items : A->dtype == SPMVLAB_F64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
-    d->search_per_call = o->search == MERGE_SEARCH_LAUNCH;
+    d->items = o->items != SPMVLAB_AUTO ? o->items : f64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
+    d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products
+                  : f64                              ? MERGE_PRODUCTS_DIRECT
+                                                     : MERGE_PRODUCTS_STAGED;
     d->dtype = A->dtype;
     d->rows = A->rows;
     d->cols = A->cols;
     d->nnz = A->nnz;
     d->tiles = merge_tiles((int64_t)A->rows + A->nnz, d->items);
+    d->search = search_place(o->search, d->tiles, ctx->device);
+    const int keep_coords = d->search != MERGE_SEARCH_BLOCK;
     merge_coord *coords = NULL;
     spmvlab_status st = SPMVLAB_OK;
-    if (copy_host(f, A, vs, &coords, !d->search_per_call) != 0)
+    if (copy_host(f, A, vs) != 0 ||
+        (d->search == MERGE_SEARCH_CONVERT && !(coords = malloc(((size_t)d->tiles + 1) * sizeof *coords))))
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d rows and %d non-zeros", A->rows, A->nnz);
     if (st == SPMVLAB_OK) {
+        d->fixup = search_tiles(d, A->row_ptr, coords);
         const size_t tiles = (size_t)d->tiles;
         const spmvlab_array arrays[] = {
             {(void **)&d->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},
             {(void **)&d->col_idx, A->col_idx, (size_t)A->nnz * 4},
             {(void **)&d->val, A->val, (size_t)A->nnz * vs},
-            {(void **)&d->coords, coords, (tiles + 1) * sizeof(merge_coord)},
+            /* tile starts: searched at convert, or scratch of the search kernel */
+            {(void **)&d->coords, coords, keep_coords ? (tiles + 1) * sizeof(merge_coord) : 0},
             /* scratch the tiles write and the fix-up reads */
             {(void **)&d->carry_row, NULL, tiles * 4},
             {(void **)&d->carry_val, NULL, tiles * vs},
@@ -134,16 +177,19 @@ SPMVLAB_SPMV_BY_LAUNCHER(merge, merge_format, &f->dev)
 
 SPMVLAB_SPMV_HOST_F64_F32(merge, merge_format, dtype)
 
-/* The tile shape, where the search runs, the tiles and the bytes a non-zero. */
+/* The tile shape, where the search runs, how the products are made, the
+ * tiles, whether the fix-up runs and the bytes a non-zero. */
 static void merge_describe(const void *handle, char *buf, size_t len)
 {
+    static const char *const places[] = {"block", "launch", "convert"};
     const merge_format *f = handle;
-    snprintf(buf, len, "items=%d tile=%d search=%s tiles=%d bytes_per_nnz=%.3f", f->dev.items,
-             merge_tile_items(f->dev.items), f->dev.search_per_call ? "launch" : "convert", f->dev.tiles,
+    snprintf(buf, len, "items=%d tile=%d search=%s products=%s tiles=%d fixup=%d bytes_per_nnz=%.3f", f->dev.items,
+             merge_tile_items(f->dev.items), places[f->dev.search],
+             f->dev.products == MERGE_PRODUCTS_DIRECT ? "direct" : "staged", f->dev.tiles, f->dev.fixup,
              (double)f->dev_bytes / (f->nnz ? f->nnz : 1));
 }
 
-SPMVLAB_PLUGIN_DEFINE(merge, "1.0.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(merge, "1.1.0", SPMVLAB_DTYPES_F64_F32,
                       "merge-based CSR: equal shares of the merge path of row ends and non-zeros per thread, carries fixed up",
                       "Merrill, Garland, Merge-based parallel sparse matrix-vector multiplication, SC'16",
                       .check_options = merge_check_options);

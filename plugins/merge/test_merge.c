@@ -1,24 +1,55 @@
 /*
- * merge: the merge-path search lands on the path a sequential merge walks
- * (empty rows and long rows included); rows that span threads and tiles
- * come out right in f64 and f32 for every tile shape and both places of
- * the search; the device bytes follow README.md's formula; a tile shape
- * that is not compiled is refused. CPU only.
+ * merge: the merge-path search, by one thread and by a warp's rounds of 32
+ * probes, lands on the path a sequential merge walks (empty rows and long
+ * rows included); rows that span threads and tiles come out right in f64
+ * and f32 for every tile shape, place of the search and way of making the
+ * products; edge shapes (one row, one column, no entries, rectangular, a
+ * row over many tiles, runs of empty rows); the fix-up is dropped only when
+ * no tile leaves a row half done; the device bytes follow README.md's
+ * formula; a tile shape that is not compiled is refused. CPU only.
  */
 #include <stdlib.h>
 
 #include "merge.h"
 #include "testlib_plugin.h"
 
+/* The warp's search (merge_path_search_warp) replayed lane by lane; the
+ * lanes whose row end goes first must be a prefix (the ballot's count
+ * stands for them), else the point is (-1, -1). */
+static merge_coord warp_search(int64_t d, const int32_t *row_end, int32_t rows, int32_t nnz)
+{
+    const merge_coord broken = {-1, -1};
+    int64_t lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
+    while (lo < hi) {
+        int below = 0;
+        for (int lane = 0; lane < 32; lane++) {
+            int64_t probe = merge_warp_probe(lo, hi, lane);
+            if (probe < lo || probe >= hi)
+                return broken;
+            if ((int64_t)row_end[probe] <= d - probe - 1) {
+                if (lane != below)
+                    return broken;
+                below++;
+            }
+        }
+        if (!merge_warp_narrow(&lo, &hi, below))
+            break;
+    }
+    merge_coord c = {(int32_t)lo, (int32_t)(d - lo)};
+    return c;
+}
+
 /* Walks the merge of row ends and non-zero indices step by step and
- * compares every point with the search on its diagonal; returns mismatches. */
+ * compares every point with both searches on its diagonal; returns
+ * mismatches. */
 static int path_mismatches(const int32_t *row_ptr, int32_t rows, int32_t nnz)
 {
     int bad = 0;
     merge_coord p = {0, 0};
     for (int64_t d = 0; d <= (int64_t)rows + nnz; d++) {
         merge_coord s = merge_path_search(d, row_ptr + 1, rows, 0, nnz);
-        bad += s.row != p.row || s.nz != p.nz;
+        merge_coord w = warp_search(d, row_ptr + 1, rows, nnz);
+        bad += s.row != p.row || s.nz != p.nz || w.row != p.row || w.nz != p.nz;
         if (p.row < rows && row_ptr[p.row + 1] <= p.nz)
             p.row++; /* a row end at or below the next non-zero goes first */
         else
@@ -41,9 +72,17 @@ static void test_search_follows_the_sequential_merge(void)
     TEST_CHECK(end.row == 8 && end.nz == 13);
 }
 
+/* The device bytes of README.md's formula for f64. */
+static size_t footprint(const spmvlab_csr *A, int items, int keeps_starts)
+{
+    size_t tiles = ((size_t)A->rows + (size_t)A->nnz + 128 * (size_t)items - 1) / (128 * (size_t)items);
+    return 4 * ((size_t)A->rows + 1) + 12 * (size_t)A->nnz + (keeps_starts ? 8 * (tiles + 1) : 0) + 12 * tiles;
+}
+
 /* 3000 rows: runs of empty rows, short rows, and rows of 700 and 5000
  * entries that span several threads and tiles (a tile holds 512 to 1792
- * path items). */
+ * path items); every tile shape, every place of the search and both ways
+ * of making the products. The warp's search on the same rows. */
 static void test_rows_across_threads_and_tiles(void)
 {
     enum { ROWS = 3000 };
@@ -55,38 +94,105 @@ static void test_rows_across_threads_and_tiles(void)
     len[ROWS - 1] = 900;
     spmvlab_csr A;
     test_need_rows(&A, ROWS, 6000, len, 3);
-    const char *const shapes[][3] = {{"items=4", "search=launch", NULL},  {"items=7", "search=convert", NULL},
-                                     {"items=10", "search=launch", NULL}, {"items=14", "search=convert", NULL}};
-    const int items[] = {4, 7, 10, 14};
-    for (int s = 0; s < 4; s++) {
-        char desc[256] = "";
-        size_t bytes = test_convert_both("merge", &A, shapes[s], 11, desc, sizeof desc);
-        size_t tiles = ((size_t)A.rows + (size_t)A.nnz + 128 * (size_t)items[s] - 1) / (128 * (size_t)items[s]);
-        TEST_CHECK(tiles > 4);
-        TEST_CHECK(bytes == 4 * ((size_t)A.rows + 1) + 12 * (size_t)A.nnz + 8 * (tiles + 1) + 12 * tiles);
-        TEST_CONTAINS(desc, shapes[s][0]);
-    }
+    TEST_CHECK(path_mismatches(A.row_ptr, A.rows, A.nnz) == 0);
+    const char *const items[] = {"items=4", "items=6", "items=7", "items=10", "items=14"};
+    const char *const search[] = {"search=block", "search=launch", "search=convert"};
+    const char *const products[] = {"products=staged", "products=direct"};
+    for (int i = 0; i < 5; i++)
+        for (int p = 0; p < 2; p++) {
+            const int s = (2 * i + p) % 3;
+            const char *sets[] = {items[i], search[s], products[p], NULL};
+            char desc[256] = "";
+            size_t bytes = test_convert_both("merge", &A, sets, 11, desc, sizeof desc);
+            TEST_CHECK(bytes == footprint(&A, atoi(items[i] + 6), s != 0));
+            TEST_CONTAINS(desc, items[i]);
+            TEST_CONTAINS(desc, search[s]);
+            TEST_CONTAINS(desc, products[p]);
+            TEST_CONTAINS(desc, "fixup=1");
+        }
     free(len);
     spmvlab_csr_free(&A);
 }
 
-/* auto: 7 items for f64, 10 for f32; a matrix without entries writes zeros. */
-static void test_auto_items_and_empty_matrix(void)
+/* One edge shape (rows x cols, row lengths len) under every way of making
+ * the products and every place of the search, with the smallest tiles. */
+static void check_shape(int32_t rows, int32_t cols, const int32_t *len)
+{
+    spmvlab_csr A;
+    test_need_rows(&A, rows, cols, len, 7);
+    const char *const variants[][4] = {
+        {"items=4", "search=block", "products=direct", NULL}, {"items=4", "search=launch", "products=staged", NULL},
+        {"items=4", "search=convert", "products=direct", NULL}, {"items=14", "search=block", "products=staged", NULL}};
+    for (int v = 0; v < 4; v++) {
+        char desc[256] = "";
+        TEST_CHECK(test_convert_both("merge", &A, variants[v], 5, desc, sizeof desc) > 0);
+    }
+    spmvlab_csr_free(&A);
+}
+
+/* One row over many tiles, one column, no entries, rectangular both ways,
+ * a long row among runs of empty rows, mostly empty rows. */
+static void test_edge_shapes(void)
+{
+    enum { N = 20000 };
+    int32_t *len = calloc(N, sizeof *len);
+    len[0] = 6000; /* 1 x 6000, full: a row over a dozen tiles */
+    check_shape(1, 6000, len);
+    for (int32_t i = 0; i < N; i++)
+        len[i] = i % 3 != 0; /* N x 1 */
+    check_shape(N, 1, len);
+    for (int32_t i = 0; i < N; i++)
+        len[i] = 0; /* N x 9 without entries */
+    check_shape(N, 9, len);
+    for (int32_t i = 0; i < 40; i++)
+        len[i] = 1000 + i; /* 40 x 3000: wide */
+    check_shape(40, 3000, len);
+    for (int32_t i = 0; i < N; i++)
+        len[i] = i % 5; /* N x 4: tall */
+    check_shape(N, 4, len);
+    for (int32_t i = 0; i < N; i++)
+        len[i] = i == N / 2 ? 9000 : i % 1000 == 0; /* a row of 9000 among empty rows */
+    check_shape(N, 12000, len);
+    free(len);
+}
+
+/* A tile boundary on an even diagonal of the identity falls between two
+ * rows: no tile leaves a row open, so the fix-up is not launched. One row
+ * of two entries shifts the boundaries into rows. */
+static void test_fixup_only_when_a_row_is_cut(void)
+{
+    enum { N = 2000 };
+    int32_t len[N];
+    for (int32_t i = 0; i < N; i++)
+        len[i] = 1;
+    spmvlab_csr A;
+    test_need_rows(&A, N, N, len, 2);
+    for (int32_t i = 0; i < N; i++)
+        A.col_idx[i] = i; /* the identity's pattern */
+    const char *sets[] = {"items=4", NULL};
+    test_convert_says("merge", &A, sets, 3, "fixup=0");
+    spmvlab_csr_free(&A);
+    len[0] = 2;
+    test_need_rows(&A, N, N, len, 2);
+    test_convert_says("merge", &A, sets, 3, "fixup=1");
+    spmvlab_csr_free(&A);
+}
+
+/* auto: 6 items and direct loads for f64, 10 items staged for f32, the
+ * search in the tile blocks on a small matrix; a matrix without entries
+ * writes zeros. */
+static void test_auto_choices_and_empty_matrix(void)
 {
     spmvlab_csr A = test_uniform(100, 80, 3, 5);
-    test_instance *t = test_convert_ok("merge", &A, SPMVLAB_F64, NULL, 2);
-    if (t) {
-        TEST_CHECK(test_describe_value(t, "items") == 7);
-        test_instance_free(t);
-    }
-    t = test_convert_ok("merge", &A, SPMVLAB_F32, NULL, 2);
-    if (t) {
-        TEST_CHECK(test_describe_value(t, "items") == 10);
-        test_instance_free(t);
-    }
+    test_expect_facts("merge", &A, SPMVLAB_F64, NULL, 2,
+                      (const char *[]){"items=6", "products=direct", "search=block", NULL});
+    test_expect_facts("merge", &A, SPMVLAB_F32, NULL, 2,
+                      (const char *[]){"items=10", "products=staged", "search=block", NULL});
     char desc[256];
-    test_convert_empty("merge", 4, desc, sizeof desc);
+    size_t bytes = test_convert_empty("merge", 4, desc, sizeof desc);
     TEST_CONTAINS(desc, "tiles=1");
+    TEST_CONTAINS(desc, "fixup=0");
+    TEST_CHECK(bytes == 4 * 6 + 12); /* row_ptr and one tile's carry, no tile starts */
     spmvlab_csr_free(&A);
 }
 
@@ -94,7 +200,7 @@ static void test_uncompiled_tile_shape_is_refused(void)
 {
     spmvlab_csr A = test_uniform(10, 10, 2, 1);
     test_refuses_saying("merge", &A, SPMVLAB_F64, (const char *[]){"items=5", NULL}, SPMVLAB_INVALID_OPTION,
-                        "must be 4, 7, 10 or 14");
+                        "must be 4, 6, 7, 10 or 14");
     spmvlab_csr_free(&A);
 }
 
@@ -102,7 +208,9 @@ int main(void)
 {
     test_search_follows_the_sequential_merge();
     test_rows_across_threads_and_tiles();
-    test_auto_items_and_empty_matrix();
+    test_edge_shapes();
+    test_fixup_only_when_a_row_is_cut();
+    test_auto_choices_and_empty_matrix();
     test_uncompiled_tile_shape_is_refused();
     return test_done("merge");
 }
