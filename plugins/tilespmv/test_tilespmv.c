@@ -74,9 +74,10 @@ static void test_the_rule_picks_each_kind(void)
      * index bytes: 0, 5, 2, 2, 32, 31, 16 row starts + 32; two WHOLE chunks */
     size_t nvals = 256 + 5 + 32 + 32 + 32 + 31 + 32, nidx = 5 + 2 + 2 + 32 + 31 + 48;
     TEST_CHECK(bytes == f64_bytes(2, 0, 7, nvals, nidx, 32, 0));
-    /* the default defers the 5-entry tile (defer_max 12): CSR rows instead */
-    bytes = test_convert_says("tilespmv", &A, NULL, 17, "tiles=6 csr=1 coo=0 ell=1");
-    test_convert_says("tilespmv", &A, NULL, 17, "deferred=5 deferred_tiles=1");
+    /* defer_max 12 (the paper's coo_max) defers the 5-entry tile: CSR rows instead */
+    const char *coo_max[] = {"defer_max=12", NULL};
+    bytes = test_convert_says("tilespmv", &A, coo_max, 17, "tiles=6 csr=1 coo=0 ell=1");
+    test_convert_says("tilespmv", &A, coo_max, 17, "deferred=5 deferred_tiles=1");
     TEST_CHECK(bytes == f64_bytes(2, 0, 6, nvals - 5, nidx - 5, 32, 5));
     spmvlab_csr_free(&A);
 }
@@ -162,16 +163,17 @@ static void test_long_tile_rows_split(void)
     /* lanes: (47 x 2 + 32, row 20 counted as 32) / 48 rows = 2.6: 4;
      * tile row 0: 32 PIECE chunks of 31 or 32 tiles; tile row 1 (row 20:
      * 3000 / 4 lanes = 750 trips > 32): 3 DEFERRED chunks for row 20, one
-     * for each other row; tile rows 2 and 3 WHOLE */
-    size_t bytes = test_convert_says("tilespmv", &A, NULL, 17, "ell=1000");
-    test_convert_says("tilespmv", &A, NULL, 17, "lanes=4 chunks=52 split=2");
+     * for each other row; tile rows 2 and 3 WHOLE (chunk_tiles 32, defer_max 12) */
+    const char *c32[] = {"chunk_tiles=32", "defer_max=12", NULL};
+    size_t bytes = test_convert_says("tilespmv", &A, c32, 17, "ell=1000");
+    test_convert_says("tilespmv", &A, c32, 17, "lanes=4 chunks=52 split=2");
     TEST_CHECK(bytes == f64_bytes(52, 2, 1000, 16000, 16000, 64, 3000 + 47 * 2));
     /* no split: one warp a tile row, still right */
-    const char *whole[] = {"chunk_tiles=65536", NULL};
+    const char *whole[] = {"chunk_tiles=65536", "defer_max=12", NULL};
     test_convert_says("tilespmv", &A, whole, 17, "chunks=4 split=0");
     /* a PIECE chunk a tile, DEFERRED chunks of 32 entries (row 20: 94);
      * the rows of 2 entries are one trip of 2 lanes, so tile rows 2, 3 stay */
-    const char *tiny[] = {"chunk_tiles=1", "defer_lanes=2", NULL};
+    const char *tiny[] = {"chunk_tiles=1", "defer_lanes=2", "defer_max=12", NULL};
     test_convert_says("tilespmv", &A, tiny, 17, "chunks=1111 split=2");
     spmvlab_csr_free(&A);
     /* the seven kinds' tile row split into a PIECE chunk a tile */

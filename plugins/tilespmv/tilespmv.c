@@ -20,7 +20,8 @@
  *
  * Options: tile_format (auto, or one kind for every tile), the rule's
  * thresholds dense_fill, coo_max, ell_variation and hyb_variation (the
- * paper's values by default), defer_max; expert: chunk_tiles, defer_lanes.
+ * paper's values by default), defer_max (32: measured, README.md); expert:
+ * chunk_tiles, defer_lanes.
  * Kernel (tilespmv.cu): a warp per chunk, each half-warp taking every
  * other tile, a lane per tile row's row; a WHOLE chunk also sums its rows'
  * deferred entries and writes y once, split chunks add atomically.
@@ -44,8 +45,8 @@ static const spmvlab_option tilespmv_options[] = {
     SPMVLAB_INT_OPTION(tilespmv_opts, coo_max, "12", 0, 256, "rule: a tile with at most this many entries is COO"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, hyb_variation, "1.0", 0.0, 16.0, "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
-    SPMVLAB_INT_OPTION(tilespmv_opts, defer_max, "12", 0, 256, "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
-    SPMVLAB_INT_EXPERT(tilespmv_opts, chunk_tiles, "32", 1, 65536, "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
+    SPMVLAB_INT_OPTION(tilespmv_opts, defer_max, "32", 0, 256, "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
+    SPMVLAB_INT_EXPERT(tilespmv_opts, chunk_tiles, "128", 1, 65536, "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
     SPMVLAB_AUTO_EXPERT(tilespmv_opts, defer_lanes, 2, 32, "lanes per row over deferred entries, a power of two; auto: mean deferred row length"),
     {NULL},
 };
