@@ -18,11 +18,14 @@
  * Device bytes: 4(rows + 1) + (4 + s) nnz + [8 (tiles + 1)] + (4 + s) tiles,
  *   s = 8 (f64) or 4 (f32), tiles = ceil((rows + nnz) / (128 items)); the
  *   tile starts are kept only when searched by a kernel or at convert.
- * Options: items (path items per thread, auto: ITEMS_F64 or ITEMS_F32);
- * search (block: every tile block searches its own ends; launch: a search
- * kernel before every SpMV; convert: once, on the host; auto: as the
- * original, block on small matrices, launch on large ones); products
- * (expert: staged or direct, auto: as the original).
+ * Options: items (path items per thread); search (block: every tile
+ * block searches its own ends; launch: a search kernel before every SpMV;
+ * convert: once, on the host; auto: as the original, block on small
+ * matrices, launch on large ones); products (expert: staged or direct).
+ * Under auto, f64 picks products and items from the share of non-zeros
+ * whose x load starts a new 32-byte sector in its row (merge_gather_share):
+ * random gathers staged with 6 items, local ones direct with 10; f32 keeps
+ * the original's staged with 10. Each option set overrides its part alone.
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
  */
 #include <stdio.h>
@@ -31,12 +34,17 @@
 
 #include "merge_format.h"
 
-/* Under auto, the shape of the original (CUB's SpMV policy for recent
- * GPUs): f64 loads each thread's non-zeros as it walks, with few items so
- * that the registers of its loads in flight leave room for many blocks;
- * f32 stages the tile's products in shared memory, where they take half
- * the room, and each thread walks more items. */
-#define MERGE_ITEMS_F64 6
+/* Under auto in f64, the products and items follow the column locality
+ * (merge_gather_share): random gathers take staged products and few items,
+ * local ones direct loads and more items (README.md, "auto in f64"). */
+#define MERGE_ITEMS_F64_RANDOM 6
+#define MERGE_ITEMS_F64_LOCAL 10
+/* Random gathers from this share on: the fitted random matrices measure 0.86 - 1, local ones 0.33 - 0.49. */
+#define MERGE_RANDOM_GATHER_SHARE 0.75
+/* Rows sampled (evenly spread) for the share, so conversion stays cheap. */
+#define MERGE_SHARE_SAMPLE_ROWS 65536
+/* f32 under auto, not measured yet: the original's (CUB's policy), staged
+ * products with 10 items. */
 #define MERGE_ITEMS_F32 10
 /* search = auto: tile blocks search their own ends while the tiles are
  * fewer than this many per multiprocessor (the original's rule: below one
@@ -54,14 +62,14 @@ typedef struct merge_opts {
 } merge_opts;
 
 static const spmvlab_option merge_options[] = {
-    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 6, 7, 10 or 14; auto: 6 f64, 10 f32"),
+    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 6, 7, 10 or 14; auto: see products"),
     SPMVLAB_CHOICE_OPTION(merge_opts, search, "auto", "where the tiles' starts on the merge path are found"),
     SPMVLAB_CHOICE(search, "auto", MERGE_SEARCH_AUTO, "block below 128 tiles a multiprocessor, else launch (the original's rule)"),
     SPMVLAB_CHOICE(search, "block", MERGE_SEARCH_BLOCK, "two warps of every tile block search its ends: no extra launch"),
     SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV"),
     SPMVLAB_CHOICE(search, "convert", MERGE_SEARCH_CONVERT, "once on the host at convert"),
     SPMVLAB_CHOICE_EXPERT(merge_opts, products, "auto", "how a tile's products val * x[col] are made"),
-    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "direct for f64, staged for f32 (the original's choice)"),
+    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "f64: staged/6 items if x gathers are random, else direct/10; f32: staged/10"),
     SPMVLAB_CHOICE(products, "staged", MERGE_PRODUCTS_STAGED, "the tile's products in shared memory by coalesced loads first"),
     SPMVLAB_CHOICE(products, "direct", MERGE_PRODUCTS_DIRECT, "each thread loads its own non-zeros before it walks"),
     {NULL},
@@ -130,6 +138,36 @@ static int search_place(int choice, int32_t tiles, const spmvlab_device *dev)
     return tiles < MERGE_BLOCK_SEARCH_TILES_PER_SM * sms ? MERGE_SEARCH_BLOCK : MERGE_SEARCH_LAUNCH;
 }
 
+/* The share of non-zeros whose x load starts a new 32-byte sector within
+ * its row: distinct sectors (col / 4 in f64, col / 8 in f32; columns are
+ * sorted, so a new sector is a change of col / per) over non-zeros, summed
+ * over up to MERGE_SHARE_SAMPLE_ROWS rows spread evenly. 0 without entries. */
+static double merge_gather_share(const spmvlab_matrix *A, int per_sector)
+{
+    const int64_t rows = A->rows, samples = rows < MERGE_SHARE_SAMPLE_ROWS ? rows : MERGE_SHARE_SAMPLE_ROWS;
+    int64_t sectors = 0, nnz = 0;
+    for (int64_t s = 0; s < samples; s++) {
+        const int32_t i = (int32_t)(s * rows / samples);
+        int64_t last = -1;
+        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            const int64_t sector = A->col_idx[k] / per_sector;
+            sectors += sector != last;
+            last = sector;
+        }
+        nnz += A->row_ptr[i + 1] - A->row_ptr[i];
+    }
+    return nnz ? (double)sectors / (double)nnz : 0.0;
+}
+
+/* auto's products and items for a share of new sectors (f64: the rule of
+ * README.md; f32: the original's, whatever the share). */
+static void merge_auto_choice(int f64, double share, int *products, int *items)
+{
+    const int random = share >= MERGE_RANDOM_GATHER_SHARE;
+    *products = !f64 || random ? MERGE_PRODUCTS_STAGED : MERGE_PRODUCTS_DIRECT;
+    *items = !f64 ? MERGE_ITEMS_F32 : random ? MERGE_ITEMS_F64_RANDOM : MERGE_ITEMS_F64_LOCAL;
+}
+
 static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                     spmvlab_err *err)
 {
@@ -138,10 +176,10 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const size_t vs = spmvlab_dtype_size(A->dtype);
     const int f64 = A->dtype == SPMVLAB_F64;
     merge_dev *d = &f->dev;
-    d->items = o->items != SPMVLAB_AUTO ? o->items : f64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
-    d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products
-                  : f64                              ? MERGE_PRODUCTS_DIRECT
-                                                     : MERGE_PRODUCTS_STAGED;
+    f->gather_share = merge_gather_share(A, f64 ? 4 : 8);
+    merge_auto_choice(f64, f->gather_share, &f->auto_products, &f->auto_items);
+    d->items = o->items != SPMVLAB_AUTO ? o->items : f->auto_items;
+    d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products : f->auto_products;
     d->dtype = A->dtype;
     d->rows = A->rows;
     d->cols = A->cols;
@@ -178,18 +216,23 @@ SPMVLAB_SPMV_BY_LAUNCHER(merge, merge_format, &f->dev)
 SPMVLAB_SPMV_HOST_F64_F32(merge, merge_format, dtype)
 
 /* The tile shape, where the search runs, how the products are made, the
- * tiles, whether the fix-up runs and the bytes a non-zero. */
+ * measured share of new x sectors and what auto picks for it (products/items,
+ * whether or not the options took it), the tiles, whether the fix-up runs
+ * and the bytes a non-zero. */
 static void merge_describe(const void *handle, char *buf, size_t len)
 {
     static const char *const places[] = {"block", "launch", "convert"};
+    static const char *const kinds[] = {"staged", "direct"};
     const merge_format *f = handle;
-    snprintf(buf, len, "items=%d tile=%d search=%s products=%s tiles=%d fixup=%d bytes_per_nnz=%.3f", f->dev.items,
-             merge_tile_items(f->dev.items), places[f->dev.search],
-             f->dev.products == MERGE_PRODUCTS_DIRECT ? "direct" : "staged", f->dev.tiles, f->dev.fixup,
+    snprintf(buf, len,
+             "items=%d tile=%d search=%s products=%s new_sector_share=%.3f auto=%s/%d tiles=%d fixup=%d "
+             "bytes_per_nnz=%.3f",
+             f->dev.items, merge_tile_items(f->dev.items), places[f->dev.search], kinds[f->dev.products],
+             f->gather_share, kinds[f->auto_products], f->auto_items, f->dev.tiles, f->dev.fixup,
              (double)f->dev_bytes / (f->nnz ? f->nnz : 1));
 }
 
-SPMVLAB_PLUGIN_DEFINE(merge, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(merge, "1.2.0", SPMVLAB_DTYPES_F64_F32,
                       "merge-based CSR: equal shares of the merge path of row ends and non-zeros per thread, carries fixed up",
                       "Merrill, Garland, Merge-based parallel sparse matrix-vector multiplication, SC'16",
                       .check_options = merge_check_options);

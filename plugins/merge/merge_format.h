@@ -19,6 +19,9 @@ typedef struct merge_format {
     int32_t *s_end;          /* spmv_host: one tile's row ends (tile + 1 entries) */
     merge_dev dev;           /* device arrays and the launch shape */
     size_t dev_bytes;        /* device bytes uploaded or allocated, for describe */
+    double gather_share;     /* share of non-zeros starting a new x sector in their row */
+    int auto_products;       /* what auto picks for that share (enum merge_products_kind) */
+    int auto_items;          /* and its items */
 } merge_format;
 
 SPMVLAB_HOST_DECLS_F64_F32(merge, merge_format)

@@ -6,7 +6,8 @@
  * products; edge shapes (one row, one column, no entries, rectangular, a
  * row over many tiles, runs of empty rows); the fix-up is dropped only when
  * no tile leaves a row half done; the device bytes follow README.md's
- * formula; a tile shape that is not compiled is refused. CPU only.
+ * formula; auto picks products and items from the column locality; a tile
+ * shape that is not compiled is refused. CPU only.
  */
 #include <stdlib.h>
 
@@ -178,22 +179,54 @@ static void test_fixup_only_when_a_row_is_cut(void)
     spmvlab_csr_free(&A);
 }
 
-/* auto: 6 items and direct loads for f64, 10 items staged for f32, the
- * search in the tile blocks on a small matrix; a matrix without entries
- * writes zeros. */
-static void test_auto_choices_and_empty_matrix(void)
+/* auto follows the share of non-zeros starting a new x sector: random
+ * columns (uniform, 70,000 rows: the share is taken on 65,536 of them) give
+ * staged products with 6 items in f64, a band direct loads with 10; f32
+ * stays staged with 10 on both. Each set option overrides its part alone.
+ * The search goes in the tile blocks on these sizes. */
+static void test_auto_follows_column_locality(void)
 {
-    spmvlab_csr A = test_uniform(100, 80, 3, 5);
-    test_expect_facts("merge", &A, SPMVLAB_F64, NULL, 2,
-                      (const char *[]){"items=6", "products=direct", "search=block", NULL});
-    test_expect_facts("merge", &A, SPMVLAB_F32, NULL, 2,
-                      (const char *[]){"items=10", "products=staged", "search=block", NULL});
+    spmvlab_csr rnd, band;
+    if (test_gen("uniform", "n=70000 k=8", &rnd) || test_gen("banded", "n=70000 bandwidth=4", &band))
+        return;
+    test_expect_facts("merge", &rnd, SPMVLAB_F64, NULL, 2,
+                      (const char *[]){"items=6", "products=staged", "auto=staged/6", "search=block", NULL});
+    test_expect_facts("merge", &band, SPMVLAB_F64, NULL, 2,
+                      (const char *[]){"items=10", "products=direct", "auto=direct/10", "search=block", NULL});
+    test_expect_facts("merge", &rnd, SPMVLAB_F32, NULL, 2,
+                      (const char *[]){"items=10", "products=staged", "auto=staged/10", NULL});
+    test_expect_facts("merge", &band, SPMVLAB_F32, NULL, 2,
+                      (const char *[]){"items=10", "products=staged", "auto=staged/10", NULL});
+    test_expect_facts("merge", &rnd, SPMVLAB_F64, (const char *[]){"items=4", NULL}, 2,
+                      (const char *[]){"items=4", "products=staged", "auto=staged/6", NULL});
+    test_expect_facts("merge", &band, SPMVLAB_F64, (const char *[]){"products=staged", NULL}, 2,
+                      (const char *[]){"items=10", "products=staged", "auto=direct/10", NULL});
+    /* the shares: 8 random columns of 70,000 fall in 8 sectors nearly
+     * always; 9 consecutive columns span 3 sectors of 4 wherever they start */
+    test_instance *t = test_convert_ok("merge", &rnd, SPMVLAB_F64, NULL, 2);
+    if (t) {
+        TEST_CHECK(test_describe_value(t, "new_sector_share") > 0.99);
+        test_instance_free(t);
+    }
+    t = test_convert_ok("merge", &band, SPMVLAB_F64, NULL, 2);
+    if (t) {
+        double share = test_describe_value(t, "new_sector_share");
+        TEST_CHECK(share > 0.3 && share < 0.4);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&rnd);
+    spmvlab_csr_free(&band);
+}
+
+/* A matrix without entries writes zeros; its share is 0 (local: direct/10). */
+static void test_empty_matrix(void)
+{
     char desc[256];
     size_t bytes = test_convert_empty("merge", 4, desc, sizeof desc);
     TEST_CONTAINS(desc, "tiles=1");
     TEST_CONTAINS(desc, "fixup=0");
+    TEST_CONTAINS(desc, "new_sector_share=0.000 auto=direct/10");
     TEST_CHECK(bytes == 4 * 6 + 12); /* row_ptr and one tile's carry, no tile starts */
-    spmvlab_csr_free(&A);
 }
 
 static void test_uncompiled_tile_shape_is_refused(void)
@@ -210,7 +243,8 @@ int main(void)
     test_rows_across_threads_and_tiles();
     test_edge_shapes();
     test_fixup_only_when_a_row_is_cut();
-    test_auto_choices_and_empty_matrix();
+    test_auto_follows_column_locality();
+    test_empty_matrix();
     test_uncompiled_tile_shape_is_refused();
     return test_done("merge");
 }
