@@ -1,19 +1,23 @@
 /*
  * vbr: the block finder gives the known block rows and blocks of a small
  * matrix and of mixed blocks 2 to 6, runs longer than 255 columns are cut,
- * single rows and long rows go to the CSR remainder, a matrix with too few
- * blocks is refused before any allocation, the edge cases (empty rows, one
- * row, one column, no entries, rectangular) convert, f32 storage is
- * declared and refuses what f32 cannot hold, and the device bytes follow
- * README.md's formula. Every conversion's spmv_host is checked against the
- * bound. CPU only.
+ * long rows (and single rows with min_height 2) go to the CSR remainder, a
+ * band converts in single-row block rows while random columns (blocks of
+ * width 1, more bytes than CSR) are refused before any allocation, with
+ * values = f32 compared against CSR of the run's dtype; the edge cases
+ * (empty rows, one row, one column, no entries, rectangular) convert, f32
+ * storage is declared and refuses what f32 cannot hold, and the device
+ * bytes follow README.md's formula. Every conversion's spmv_host is
+ * checked against the bound. CPU only.
  */
 #include <stdlib.h>
 
 #include "spmvlab/gen.h"
 #include "testlib_plugin.h"
 
-static const char *const all_rows[] = {"min_share=0", NULL};
+/* Every matrix converts (no byte rule); and so with single rows in the remainder. */
+static const char *const loose[] = {"max_bytes_ratio=4", NULL};
+static const char *const remainder[] = {"min_height=2", "max_bytes_ratio=4", NULL};
 
 /* A generated matrix of kind with its parameters as text. */
 static int gen(spmvlab_csr *A, const char *kind, const char *text)
@@ -48,14 +52,13 @@ static void test_known_blocks(void)
     spmvlab_csr A;
     TEST_CHECK(from_pairs(&A, 9, 10, rc, sizeof rc / sizeof rc[0]) == 0);
     char desc[320] = "";
-    size_t bytes = test_convert_both("vbr", &A, NULL, 17, desc, sizeof desc);
+    size_t bytes = test_convert_both("vbr", &A, remainder, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "block_rows=3 mean_height=2.33 blocks=4 mean_block=6.00 blocked=0.857 rem_rows=2 rem_nnz=4 "
                         "rem_lanes=2 steps=4");
     /* qrow qptr qblk of 7 rows, 4 blocks, 24 values; rrow rptr of 2 rows, 4 entries */
     TEST_CHECK(bytes == 4 * 7 + 4 * 8 + 4 * 7 + 5 * 4 + 8 * 24 + 4 * 2 + 4 * 3 + 12 * 4);
-    /* pure 1D-VBL: rows 2 and 8 become 1-row block rows of 1 x 1 blocks */
-    const char *single[] = {"min_height=1", NULL};
-    bytes = test_convert_says("vbr", &A, single, 17, "block_rows=5 mean_height=1.80 blocks=8 mean_block=3.50 "
+    /* pure 1D-VBL (the default height): rows 2 and 8 become 1-row block rows of 1 x 1 blocks */
+    bytes = test_convert_says("vbr", &A, loose, 17, "block_rows=5 mean_height=1.80 blocks=8 mean_block=3.50 "
                                                     "blocked=1.000 rem_rows=0 rem_nnz=0");
     TEST_CHECK(bytes == 4 * 10 + 4 * 9 + 5 * 8 + 8 * 28);
     spmvlab_csr_free(&A);
@@ -113,24 +116,50 @@ static void test_long_rows_go_to_the_remainder(void)
     spmvlab_csr A;
     TEST_CHECK(from_pairs(&A, 103, 400, (const int32_t(*)[2])rc, n) == 0);
     free(rc);
-    test_convert_says("vbr", &A, all_rows, 17, "block_rows=2 mean_height=50.00 blocks=4 mean_block=50.00 "
+    test_convert_says("vbr", &A, loose, 17, "block_rows=2 mean_height=50.00 blocks=4 mean_block=50.00 "
                                                "blocked=0.182 rem_rows=3 rem_nnz=900 rem_lanes=32");
     spmvlab_csr_free(&A);
 }
 
-static void test_too_few_blocks_are_refused(void)
+/* A band converts at the defaults: every row a block row of one run, 4 + 4
+ * + 5 bytes per row instead of 4 per entry. With min_height 2 (and no byte
+ * rule) all of it is remainder, 8 lanes for rows of 5. */
+static void test_a_band_converts_in_single_rows(void)
 {
-    spmvlab_csr A; /* a band: every row a pattern of its own */
+    spmvlab_csr A;
     TEST_CHECK(gen(&A, "banded", "n=500 bandwidth=2") == 0);
-    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT,
-                                   "vbr blocks hold 0.0% of the 2494 non-zeros, under min_share 50%: 0 block rows of "
-                                   "at least min_height = 2 rows"));
-    /* min_share 0 takes it anyway: all of it remainder, 8 lanes for rows of 5 */
-    size_t bytes = test_convert_says("vbr", &A, all_rows, 17, "block_rows=0 mean_height=0.00 blocks=0 mean_block=0.00 "
-                                                             "blocked=0.000 rem_rows=500 rem_nnz=2494 rem_lanes=8");
+    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=500 mean_height=1.00 blocks=500 mean_block=4.99 "
+                                                        "blocked=1.000 rem_rows=0");
+    TEST_CHECK(bytes == 4 * 501 + 4 * 500 + 5 * 500 + 8 * 2494);
+    bytes = test_convert_says("vbr", &A, remainder, 17, "block_rows=0 mean_height=0.00 blocks=0 mean_block=0.00 "
+                                                       "blocked=0.000 rem_rows=500 rem_nnz=2494 rem_lanes=8");
     TEST_CHECK(bytes == 4 * 501 + 12 * 2494);
-    const char *lanes[] = {"min_share=0", "rem_lanes=1", NULL};
+    const char *lanes[] = {"min_height=2", "max_bytes_ratio=4", "rem_lanes=1", NULL};
     test_convert_says("vbr", &A, lanes, 17, "rem_lanes=1");
+    spmvlab_csr_free(&A);
+}
+
+/* 8 random columns a row: blocks of width 1, 14 bytes per non-zero against
+ * CSR's 12 + 4 x 501 / 4000, refused before any allocation. values = f32
+ * moves 10, under 0.9 x f64 CSR's: taken; an f32 run compares with f32
+ * CSR (8.50) and is refused. */
+static void test_random_columns_are_refused(void)
+{
+    spmvlab_csr A = test_uniform(500, 4000, 8, 7);
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT,
+                                   "vbr would move 14.00 bytes per non-zero, CSR 12.50: more than max_bytes_ratio = "
+                                   "0.9 times CSR's, too small a saving for its index work (4000 blocks of 1.00 "
+                                   "entries on average hold 100.0% of the entries, 0 rows are CSR remainder)"));
+    const char *f32[] = {"values=f32", NULL};
+    test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, f32, 17);
+    const char *facts[] = {"bytes_per_nnz=10.00", "values=f32", NULL};
+    test_describe_says(t, facts);
+    test_instance_free(t);
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F32, NULL, SPMVLAB_LIMIT,
+                                   "vbr would move 10.00 bytes per non-zero, CSR 8.50"));
+    /* a looser ratio takes it */
+    const char *ratio[] = {"max_bytes_ratio=1.2", NULL};
+    test_convert_says("vbr", &A, ratio, 17, "blocks=4000 mean_block=1.00");
     spmvlab_csr_free(&A);
 }
 
@@ -140,17 +169,19 @@ static void test_edge_cases_convert(void)
     const int32_t lengths[] = {0, 3, 0, 0, 7, 1, 0};
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, 7, 40, lengths, 5) == 0);
-    test_convert_says("vbr", &A, all_rows, 17, "block_rows=1 mean_height=2.00 blocks=0");
+    test_convert_says("vbr", &A, remainder, 17, "block_rows=1 mean_height=2.00 blocks=0");
     spmvlab_csr_free(&A);
-    /* one row: a row of its own, the remainder; with min_height 1, blocks */
+    /* one row: with min_height 2 a row of its own, the remainder; else blocks */
     A = test_uniform(1, 30, 12, 7);
-    test_convert_says("vbr", &A, all_rows, 17, "blocked=0.000 rem_rows=1 rem_nnz=12 rem_lanes=16");
-    const char *single[] = {"min_height=1", NULL};
-    test_convert_says("vbr", &A, single, 17, "block_rows=1 mean_height=1.00");
+    test_convert_says("vbr", &A, remainder, 17, "blocked=0.000 rem_rows=1 rem_nnz=12 rem_lanes=16");
+    test_convert_says("vbr", &A, loose, 17, "block_rows=1 mean_height=1.00");
     spmvlab_csr_free(&A);
-    /* one column: every row the same pattern, one block of 50 x 1 */
+    /* one column: every row the same pattern, one block of 50 x 1 (8 bytes
+     * a row for qptr and qblk: more than CSR, so only without the rule) */
     A = test_uniform(50, 1, 1, 7);
-    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=1 mean_height=50.00 blocks=1 mean_block=50.00 blocked=1.000");
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT, "vbr would move 16.18 bytes"));
+    size_t bytes = test_convert_says("vbr", &A, loose, 17,
+                                     "block_rows=1 mean_height=50.00 blocks=1 mean_block=50.00 blocked=1.000");
     TEST_CHECK(bytes == 4 * 51 + 4 * 50 + 5 + 8 * 50);
     spmvlab_csr_free(&A);
     /* no entries: one block row of 5 empty rows, every y written as 0 */
@@ -178,7 +209,8 @@ int main(void)
     test_mixed_blocks_are_found_whole();
     test_a_long_run_is_cut();
     test_long_rows_go_to_the_remainder();
-    test_too_few_blocks_are_refused();
+    test_a_band_converts_in_single_rows();
+    test_random_columns_are_refused();
     test_edge_cases_convert();
     test_f32_storage_refuses_what_it_cannot_hold();
     return test_done("vbr blocks");

@@ -13,10 +13,13 @@
  *   [4 nq] + 4(nq + 1) + 4 nq + 5 nblocks + s blocked      block part, nq rows
  *   [4 nr] + 4(nr + 1) + (4 + s) rem                       remainder, nr rows
  * (the bracketed row maps only when a part holds some of the rows, not all).
- * Options: min_share (0..1, default 0.5): convert refuses (limit) when the
- * block part holds less of the non-zeros, as such a matrix runs as well as
- * CSR; values (native|f32). Expert: min_height (1..1024, 2), rem_lanes
- * (auto: from the remainder's mean row length), steps (2, 4, 8; 4).
+ * Rule: convert refuses (limit) unless these bytes per non-zero are at
+ * most max_bytes_ratio (0.9) times CSR's in the run's dtype, value size +
+ * 4 + 4 (rows + 1) / nnz: SpMV moves bytes, and runs of width 1 (random
+ * columns) cost more than CSR. Decided from the counts, before any
+ * allocation. Options: max_bytes_ratio (0..4; 4 takes every matrix);
+ * values (native|f32). Expert: min_height (1..1024, 1: pure 1D-VBL),
+ * rem_lanes (auto: from the remainder's mean row length), steps (2, 4, 8; 4).
  * Kernels (vbr.cu): a warp per slice, lane i walking row i's blocks, the
  * loads of a step consecutive words; the remainder a vector CSR kernel.
  * spmv_host runs the same lanes in the same order.
@@ -29,11 +32,12 @@
 #include "vbr.h"
 
 static const spmvlab_option vbr_options[] = {
-    SPMVLAB_FLOAT_OPTION(vbr_opts, min_share, "0.5", 0.0, 1.0, "refuse (limit) unless block rows of >= min_height rows hold this share of the non-zeros"),
+    SPMVLAB_FLOAT_OPTION(vbr_opts, max_bytes_ratio, VBR_TEXT(VBR_MIN_SAVING), 0.0, 4.0,
+                         "refuse (limit) unless vbr's bytes per non-zero are at most this times CSR's; 4: never"),
     SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block and remainder values are stored"),
     SPMVLAB_CHOICE(values, "native", VBR_VALUES_NATIVE, "in the run's dtype"),
     SPMVLAB_CHOICE(values, "f32", VBR_VALUES_F32, "f32 for an f64 run (declared; computes in f64)"),
-    SPMVLAB_INT_EXPERT(vbr_opts, min_height, "2", 1, 1024, "rows of one column pattern a block row needs; 1: every short row (pure 1D-VBL)"),
+    SPMVLAB_INT_EXPERT(vbr_opts, min_height, "1", 1, 1024, "rows of one column pattern a block row needs; 1: every short row (pure 1D-VBL)"),
     SPMVLAB_AUTO_EXPERT(vbr_opts, rem_lanes, 1, 32, "lanes per remainder row, a power of two; auto: from the remainder's mean row length"),
     SPMVLAB_INT_EXPERT(vbr_opts, steps, "4", 2, 8, "block kernel: steps (value and x loads) a lane issues per iteration: 2, 4 or 8"),
     {NULL},
@@ -74,19 +78,25 @@ static spmvlab_status vbr_check_f32(spmvlab_ctx *ctx, const spmvlab_matrix *A, s
                      r, A->col_idx[k], v > 1 || v < -1 ? "overflows f32" : "falls below the smallest normal f32");
 }
 
-/* LIMIT with the counts when the block part holds less than min_share of
- * the non-zeros (a matrix without entries always converts), else OK. */
-static spmvlab_status vbr_check_share(spmvlab_ctx *ctx, const spmvlab_matrix *A, const vbr_opts *o,
-                                      const vbr_count *c, spmvlab_err *err)
+/* LIMIT naming vbr's and CSR's bytes per non-zero when vbr's are more than
+ * max_bytes_ratio times CSR's in the run's dtype (a matrix without entries
+ * always converts), else OK. From the counts only: nothing is allocated. */
+static spmvlab_status vbr_check_bytes(spmvlab_ctx *ctx, const spmvlab_matrix *A, const vbr_opts *o,
+                                      const vbr_count *c, int store_f32, spmvlab_err *err)
 {
-    const double share = A->nnz > 0 ? (double)c->blocked_nnz / A->nnz : 1.0;
-    if (share >= o->min_share)
+    if (A->nnz == 0)
+        return SPMVLAB_OK;
+    const double run = (double)spmvlab_dtype_size(A->dtype), s = store_f32 ? 4 : run;
+    const double vbr = vbr_count_bytes(c, A->rows, s) / A->nnz;
+    const double csr = run + 4 + 4.0 * ((double)A->rows + 1) / A->nnz;
+    if (vbr <= o->max_bytes_ratio * csr)
         return SPMVLAB_OK;
     return ctx->fail(ctx, err, SPMVLAB_LIMIT,
-                     "vbr blocks hold %.1f%% of the %d non-zeros, under min_share %.0f%%: %d block rows of at least "
-                     "min_height = %d rows with one column pattern (rows of at most %d entries) cover %d of %d rows, "
-                     "the rest would run as CSR",
-                     100.0 * share, A->nnz, 100.0 * o->min_share, c->nbr, o->min_height, c->long_row, c->nq, A->rows);
+                     "vbr would move %.2f bytes per non-zero, CSR %.2f: more than max_bytes_ratio = %g times CSR's, "
+                     "too small a saving for its index work (%d blocks of %.2f entries on average hold %.1f%% of the "
+                     "entries, %d rows are CSR remainder)",
+                     vbr, csr, o->max_bytes_ratio, c->nblocks,
+                     c->nblocks > 0 ? (double)c->blocked_nnz / c->nblocks : 0.0, 100.0 * c->blocked_nnz / A->nnz, c->nr);
 }
 
 /* The remainder's lanes per row: the option, or the smallest power of two
@@ -102,10 +112,11 @@ static int vbr_rem_lanes(const vbr_opts *o, const vbr_count *c)
     return w;
 }
 
-/* Finds the block rows, refuses too few, builds both parts and uploads
- * them. Returns OK; UNSUPPORTED for f16; LIMIT for values = f32 with a
- * value f32 cannot hold or a block part under min_share; NOMEM or the
- * core's status when an allocation fails. On failure nothing is kept. */
+/* Finds the block rows, refuses a format that saves too few bytes, builds
+ * both parts and uploads them. Returns OK; UNSUPPORTED for f16; LIMIT for
+ * values = f32 with a value f32 cannot hold or bytes over max_bytes_ratio
+ * times CSR's; NOMEM or the core's status when an allocation fails. On
+ * failure nothing is kept. */
 static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                   spmvlab_err *err)
 {
@@ -121,7 +132,7 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     if (st == SPMVLAB_OK) {
         vbr_count_blocks(A, o, in_block, &c);
         f->rem_lanes = vbr_rem_lanes(o, &c);
-        st = vbr_check_share(ctx, A, o, &c, err);
+        st = vbr_check_bytes(ctx, A, o, &c, f->store_f32, err);
     }
     if (st == SPMVLAB_OK)
         st = vbr_build(f, A, in_block, &c, err);

@@ -17,17 +17,21 @@ extern "C" {
 
 #define VBR_WARP 32      /* lanes of a warp: the rows of one slice */
 #define VBR_MAX_WIDTH 255 /* a longer run of columns is cut into blocks of at most this width (uint8) */
+/* max_bytes_ratio's default: under 10% fewer bytes than CSR the format's extra index work does not pay */
+#define VBR_MIN_SAVING 0.9
+#define VBR_TEXT_(x) #x
+#define VBR_TEXT(x) VBR_TEXT_(x) /* a constant as the option table's default text */
 
 /* The values option's choice values (choice rows in vbr.c). */
 enum { VBR_VALUES_NATIVE, VBR_VALUES_F32 };
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct vbr_opts {
-    double min_share; /* refuse (limit) when the block part holds less of the non-zeros */
-    int values;       /* VBR_VALUES_*: storage of the block and remainder values */
-    int min_height;   /* rows of one column pattern a block row needs (expert) */
-    int rem_lanes;    /* lanes per remainder row, or SPMVLAB_AUTO (expert) */
-    int steps;        /* steps a lane issues per iteration of the block kernel (expert) */
+    double max_bytes_ratio; /* refuse (limit) when vbr moves more than this times CSR's bytes */
+    int values;             /* VBR_VALUES_*: storage of the block and remainder values */
+    int min_height;         /* rows of one column pattern a block row needs (expert) */
+    int rem_lanes;          /* lanes per remainder row, or SPMVLAB_AUTO (expert) */
+    int steps;              /* steps a lane issues per iteration of the block kernel (expert) */
 } vbr_opts;
 
 /* One matrix as a block part and a CSR remainder; every row lies in
@@ -86,7 +90,11 @@ void vbr_count_blocks(const spmvlab_matrix *A, const vbr_opts *o, uint8_t *in_bl
 spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, const vbr_count *c,
                          spmvlab_err *err);
 
-/* Device bytes of f (README.md's footprint formula). */
+/* Device bytes of the format counted in c for a matrix of rows rows with
+ * values stored in s bytes (README.md's footprint formula); no allocation. */
+double vbr_count_bytes(const vbr_count *c, int32_t rows, double s);
+
+/* Device bytes of f: vbr_count_bytes of its counts. */
 double vbr_bytes(const vbr_fmt *f);
 
 /* The position of the first value of A that f32 storage cannot hold

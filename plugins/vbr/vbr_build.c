@@ -179,14 +179,19 @@ spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_
     return SPMVLAB_OK;
 }
 
+double vbr_count_bytes(const vbr_count *c, int32_t rows, double s)
+{
+    double bytes = 0;
+    if (c->nq > 0) /* qrow only when the block part holds some of the rows, not all */
+        bytes += (c->nq < rows ? 4.0 * c->nq : 0) + 4.0 * ((double)c->nq + 1) + 4.0 * c->nq + 5.0 * c->nblocks +
+                 s * c->blocked_nnz;
+    if (c->nr > 0)
+        bytes += (c->nr < rows ? 4.0 * c->nr : 0) + 4.0 * ((double)c->nr + 1) + (4 + s) * c->rem_nnz;
+    return bytes;
+}
+
 double vbr_bytes(const vbr_fmt *f)
 {
-    const double s = f->store_f32 ? 4 : (double)spmvlab_dtype_size(f->dtype);
-    double bytes = 0;
-    if (f->nq > 0)
-        bytes += (f->qrow ? 4.0 * f->nq : 0) + 4.0 * ((double)f->nq + 1) + 4.0 * f->nq + 5.0 * f->nblocks +
-                 s * f->blocked_nnz;
-    if (f->nr > 0)
-        bytes += (f->rrow ? 4.0 * f->nr : 0) + 4.0 * ((double)f->nr + 1) + (4 + s) * f->rem_nnz;
-    return bytes;
+    const vbr_count c = {f->nbr, f->nq, f->nblocks, f->blocked_nnz, f->nr, f->rem_nnz, 0};
+    return vbr_count_bytes(&c, f->rows, f->store_f32 ? 4 : (double)spmvlab_dtype_size(f->dtype));
 }
