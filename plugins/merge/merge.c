@@ -27,30 +27,14 @@
  * random gathers staged with 6 items, local ones direct with 10; f32 keeps
  * the original's staged with 10. Each option set overrides its part alone.
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
+ * The kernels, their launch, the auto rules and the CPU replay are shared
+ * with tilespmv's deferred part: ../common/merge_path.h, merge_path.cuh.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "merge_format.h"
-
-/* Under auto in f64, the products and items follow the column locality
- * (merge_gather_share): random gathers take staged products and few items,
- * local ones direct loads and more items (README.md, "auto in f64"). */
-#define MERGE_ITEMS_F64_RANDOM 6
-#define MERGE_ITEMS_F64_LOCAL 10
-/* Random gathers from this share on: the fitted random matrices measure 0.86 - 1, local ones 0.33 - 0.49. */
-#define MERGE_RANDOM_GATHER_SHARE 0.75
-/* Rows sampled (evenly spread) for the share, so conversion stays cheap. */
-#define MERGE_SHARE_SAMPLE_ROWS 65536
-/* f32 under auto, not measured yet: the original's (CUB's policy), staged
- * products with 10 items. */
-#define MERGE_ITEMS_F32 10
-/* search = auto: tile blocks search their own ends while the tiles are
- * fewer than this many per multiprocessor (the original's rule: below one
- * search block of 128 threads a multiprocessor), else a search kernel. */
-#define MERGE_BLOCK_SEARCH_TILES_PER_SM 128
-#define MERGE_SM_COUNT_UNKNOWN 132 /* without a GPU: an H100's */
 
 enum merge_search_choice { MERGE_SEARCH_AUTO = -1 };
 enum merge_products_choice { MERGE_PRODUCTS_AUTO = -1 };
@@ -110,62 +94,10 @@ static int copy_host(merge_format *f, const spmvlab_matrix *A, size_t vs)
     return 0;
 }
 
-/* Every tile's start, into coords (tiles + 1) when not NULL; returns 1 when
- * some tile leaves a row open after taking some of its non-zeros (that row
- * needs the fix-up), else 0. */
-static int search_tiles(const merge_dev *d, const int32_t *row_ptr, merge_coord *coords)
-{
-    const int64_t length = (int64_t)d->rows + d->nnz;
-    int fixup = 0;
-    for (int32_t t = 0; t <= d->tiles; t++) {
-        int64_t diag = (int64_t)t * merge_tile_items(d->items);
-        merge_coord c = merge_path_search(diag < length ? diag : length, row_ptr + 1, d->rows, 0, d->nnz);
-        fixup |= c.row < d->rows && c.nz > row_ptr[c.row];
-        if (coords)
-            coords[t] = c;
-        else if (fixup)
-            break;
-    }
-    return fixup;
-}
-
 /* The resolved place of the search: auto's rule on the device's size. */
 static int search_place(int choice, int32_t tiles, const spmvlab_device *dev)
 {
-    if (choice != MERGE_SEARCH_AUTO)
-        return choice;
-    int64_t sms = dev->present && dev->sm_count > 0 ? dev->sm_count : MERGE_SM_COUNT_UNKNOWN;
-    return tiles < MERGE_BLOCK_SEARCH_TILES_PER_SM * sms ? MERGE_SEARCH_BLOCK : MERGE_SEARCH_LAUNCH;
-}
-
-/* The share of non-zeros whose x load starts a new 32-byte sector within
- * its row: distinct sectors (col / 4 in f64, col / 8 in f32; columns are
- * sorted, so a new sector is a change of col / per) over non-zeros, summed
- * over up to MERGE_SHARE_SAMPLE_ROWS rows spread evenly. 0 without entries. */
-static double merge_gather_share(const spmvlab_matrix *A, int per_sector)
-{
-    const int64_t rows = A->rows, samples = rows < MERGE_SHARE_SAMPLE_ROWS ? rows : MERGE_SHARE_SAMPLE_ROWS;
-    int64_t sectors = 0, nnz = 0;
-    for (int64_t s = 0; s < samples; s++) {
-        const int32_t i = (int32_t)(s * rows / samples);
-        int64_t last = -1;
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            const int64_t sector = A->col_idx[k] / per_sector;
-            sectors += sector != last;
-            last = sector;
-        }
-        nnz += A->row_ptr[i + 1] - A->row_ptr[i];
-    }
-    return nnz ? (double)sectors / (double)nnz : 0.0;
-}
-
-/* auto's products and items for a share of new sectors (f64: the rule of
- * README.md; f32: the original's, whatever the share). */
-static void merge_auto_choice(int f64, double share, int *products, int *items)
-{
-    const int random = share >= MERGE_RANDOM_GATHER_SHARE;
-    *products = !f64 || random ? MERGE_PRODUCTS_STAGED : MERGE_PRODUCTS_DIRECT;
-    *items = !f64 ? MERGE_ITEMS_F32 : random ? MERGE_ITEMS_F64_RANDOM : MERGE_ITEMS_F64_LOCAL;
+    return choice != MERGE_SEARCH_AUTO ? choice : merge_auto_search(tiles, dev);
 }
 
 static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
@@ -176,7 +108,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const size_t vs = spmvlab_dtype_size(A->dtype);
     const int f64 = A->dtype == SPMVLAB_F64;
     merge_dev *d = &f->dev;
-    f->gather_share = merge_gather_share(A, f64 ? 4 : 8);
+    f->gather_share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, f64 ? 4 : 8);
     merge_auto_choice(f64, f->gather_share, &f->auto_products, &f->auto_items);
     d->items = o->items != SPMVLAB_AUTO ? o->items : f->auto_items;
     d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products : f->auto_products;
@@ -193,7 +125,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         (d->search == MERGE_SEARCH_CONVERT && !(coords = malloc(((size_t)d->tiles + 1) * sizeof *coords))))
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d rows and %d non-zeros", A->rows, A->nnz);
     if (st == SPMVLAB_OK) {
-        d->fixup = search_tiles(d, A->row_ptr, coords);
+        d->fixup = merge_search_tiles(d, A->row_ptr, coords);
         const size_t tiles = (size_t)d->tiles;
         const spmvlab_array arrays[] = {
             {(void **)&d->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},

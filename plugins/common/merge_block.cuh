@@ -1,14 +1,15 @@
-// merge: the block-level pieces of the tile kernel (merge_tiles.cuh): the
-// search of a tile's start by one warp, the thread's search inside the
-// staged tile, and the block-wide segmented scan of the threads' open rows.
-#ifndef SPMVLAB_MERGE_BLOCK_CUH
-#define SPMVLAB_MERGE_BLOCK_CUH
+// Merge-path SpMV (merge, tilespmv): the block-level pieces of the tile
+// kernel (merge_tiles.cuh): the search of a tile's start by one warp, the
+// thread's search inside the staged tile, and the block-wide segmented scan
+// of the threads' open rows.
+#ifndef SPMVLAB_PLUGINS_COMMON_MERGE_BLOCK_CUH
+#define SPMVLAB_PLUGINS_COMMON_MERGE_BLOCK_CUH
 
 #include <cuda_runtime.h>
 
 #include <stdint.h>
 
-#include "merge.h"
+#include "merge_path.h"
 
 // Loads through the read-only path written as volatile asm, which the
 // compiler neither moves nor sinks into the branch that uses the value: a

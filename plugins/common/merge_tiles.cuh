@@ -1,20 +1,21 @@
-// merge: the tile kernel. One block of MERGE_THREADS threads a tile of
-// MERGE_THREADS * ITEMS path items; thread t walks the ITEMS items from the
-// tile's diagonal t * ITEMS. The tile's row ends are staged in shared
-// memory, where each thread searches its start and decides its steps; the
-// products come either staged in shared memory too (STAGED) or loaded by
-// each thread for the steps it decided (direct). Every thread issues all of
-// its loads before it uses any, so ITEMS gathers of x are in flight per
-// thread. The row a thread leaves open passes to the next thread by the
-// block scan, the row the tile leaves open is its carry (the fix-up adds it).
-#ifndef SPMVLAB_MERGE_TILES_CUH
-#define SPMVLAB_MERGE_TILES_CUH
+// Merge-path SpMV (merge, tilespmv): the tile kernel. One block of
+// MERGE_THREADS threads a tile of MERGE_THREADS * ITEMS path items; thread t
+// walks the ITEMS items from the tile's diagonal t * ITEMS. The tile's row
+// ends are staged in shared memory, where each thread searches its start
+// and decides its steps; the products come either staged in shared memory
+// too (STAGED) or loaded by each thread for the steps it decided (direct).
+// Every thread issues all of its loads before it uses any, so ITEMS gathers
+// of x are in flight per thread. The row a thread leaves open passes to the
+// next thread by the block scan, the row the tile leaves open is its carry
+// (the fix-up adds it).
+#ifndef SPMVLAB_PLUGINS_COMMON_MERGE_TILES_CUH
+#define SPMVLAB_PLUGINS_COMMON_MERGE_TILES_CUH
 
 #include "merge_block.cuh"
 
 // The tile's two ends: read from d.coords, or searched by warps 0 and 1
 // (d.coords NULL), which costs one __syncthreads.
-template <int TILE>
+template <int PATH_TILE>
 __device__ __forceinline__ void merge_tile_ends(const merge_dev &d, merge_coord (&s_coord)[2], merge_coord &c0,
                                                 merge_coord &c1)
 {
@@ -25,7 +26,7 @@ __device__ __forceinline__ void merge_tile_ends(const merge_dev &d, merge_coord 
     }
     const int warp = threadIdx.x >> 5;
     if (warp < 2) {
-        const int64_t length = (int64_t)d.rows + d.nnz, diag = (int64_t)(blockIdx.x + warp) * TILE;
+        const int64_t length = (int64_t)d.rows + d.nnz, diag = (int64_t)(blockIdx.x + warp) * PATH_TILE;
         const merge_coord c = merge_path_search_warp(diag < length ? diag : length, d.row_ptr + 1, d.rows, d.nnz);
         if ((threadIdx.x & 31) == 0)
             s_coord[warp] = c;
@@ -157,11 +158,11 @@ template <typename A, int ITEMS, bool STAGED>
 __global__ void __launch_bounds__(MERGE_THREADS) merge_tiles_kernel(const merge_dev d, const A *__restrict__ x,
                                                                     A *__restrict__ y)
 {
-    constexpr int TILE = MERGE_THREADS * ITEMS;
+    constexpr int PATH_TILE = MERGE_THREADS * ITEMS;
     // STAGED: row ends (int32) at the front, products (A) after them, and
     // after the walk the tile's row sums from the front; else row ends only.
-    // rows + non-zeros = TILE, so TILE + 1 slots of A hold both.
-    constexpr int SLOTS = STAGED ? TILE + 1 : (TILE + 1) * 4 / (int)sizeof(A) + 1;
+    // rows + non-zeros = PATH_TILE, so PATH_TILE + 1 slots of A hold both.
+    constexpr int SLOTS = STAGED ? PATH_TILE + 1 : (PATH_TILE + 1) * 4 / (int)sizeof(A) + 1;
     __shared__ A s_buf[SLOTS];
     __shared__ merge_scan_smem<A> s_scan;
     __shared__ merge_coord s_coord[2];
@@ -169,7 +170,7 @@ __global__ void __launch_bounds__(MERGE_THREADS) merge_tiles_kernel(const merge_
     const A *val_at;
 
     merge_coord c0, c1;
-    merge_tile_ends<TILE>(d, s_coord, c0, c1);
+    merge_tile_ends<PATH_TILE>(d, s_coord, c0, c1);
     const int32_t tile_rows = c1.row - c0.row, tile_nz = c1.nz - c0.nz;
     col_at = d.col_idx + c0.nz;
     val_at = static_cast<const A *>(d.val) + c0.nz;
