@@ -3,10 +3,14 @@
  * kind's layout computes y within the bound (f64 and f32, spmv_host), a
  * forced tile_format stores every tile that way, sparse tiles go to the
  * deferred CSR part (and every lane count sums it), long tile rows are
- * split into chunks, and the device bytes follow README.md's formula.
- * CPU only.
+ * split into chunks, and the device bytes follow README.md's formula. The
+ * deferred part summed by the merge pass (deferred = merge) on power-law
+ * rows, on runs of empty rows with a very long deferred row (cut between
+ * merge tiles) and with PIECE chunks adding onto it; deferred = auto takes
+ * fused on even rows and merge on uneven ones. CPU only.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "testlib_plugin.h"
 
@@ -129,7 +133,7 @@ static void test_everything_deferred(void)
     static const char *const lanes[] = {"defer_lanes=2", "defer_lanes=4", "defer_lanes=8", "defer_lanes=16",
                                         "defer_lanes=32"};
     for (int k = 0; k < 5; k++) {
-        const char *sets[] = {"defer_max=256", lanes[k], NULL};
+        const char *sets[] = {"defer_max=256", lanes[k], "deferred=fused", NULL};
         char desc[512] = "";
         test_convert_both("tilespmv", &A, sets, 17, desc, sizeof desc);
     }
@@ -164,16 +168,16 @@ static void test_long_tile_rows_split(void)
      * tile row 0: 32 PIECE chunks of 31 or 32 tiles; tile row 1 (row 20:
      * 3000 / 4 lanes = 750 trips > 32): 3 DEFERRED chunks for row 20, one
      * for each other row; tile rows 2 and 3 WHOLE (chunk_tiles 32, defer_max 12) */
-    const char *c32[] = {"chunk_tiles=32", "defer_max=12", NULL};
+    const char *c32[] = {"chunk_tiles=32", "defer_max=12", "deferred=fused", NULL};
     size_t bytes = test_convert_says("tilespmv", &A, c32, 17, "ell=1000");
     test_convert_says("tilespmv", &A, c32, 17, "lanes=4 chunks=52 split=2");
     TEST_CHECK(bytes == f64_bytes(52, 2, 1000, 16000, 16000, 64, 3000 + 47 * 2));
     /* no split: one warp a tile row, still right */
-    const char *whole[] = {"chunk_tiles=65536", "defer_max=12", NULL};
+    const char *whole[] = {"chunk_tiles=65536", "defer_max=12", "deferred=fused", NULL};
     test_convert_says("tilespmv", &A, whole, 17, "chunks=4 split=0");
     /* a PIECE chunk a tile, DEFERRED chunks of 32 entries (row 20: 94);
      * the rows of 2 entries are one trip of 2 lanes, so tile rows 2, 3 stay */
-    const char *tiny[] = {"chunk_tiles=1", "defer_lanes=2", "defer_max=12", NULL};
+    const char *tiny[] = {"chunk_tiles=1", "defer_lanes=2", "defer_max=12", "deferred=fused", NULL};
     test_convert_says("tilespmv", &A, tiny, 17, "chunks=1111 split=2");
     spmvlab_csr_free(&A);
     /* the seven kinds' tile row split into a PIECE chunk a tile */
@@ -208,6 +212,131 @@ static void test_one_row_one_column_and_wide(void)
     spmvlab_csr_free(&holes);
 }
 
+/* The number after "key=" in a describe() text (at its start or after a
+ * space); -1 when absent. */
+static double fact(const char *desc, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, " %s=", key);
+    if (strncmp(desc, k + 1, strlen(k + 1)) == 0)
+        return atof(desc + strlen(k + 1));
+    const char *at = strstr(desc, k);
+    return at ? atof(at + strlen(k)) : -1;
+}
+
+/* README.md's footprint of an f64 instance on the merge path from its
+ * facts: no split list, the merge pass's carries (tile starts only when a
+ * kernel searches them). */
+static size_t merge_bytes_of(const char *desc, size_t rows, size_t nvals, size_t nidx)
+{
+    const size_t mtiles = (size_t)fact(desc, "merge_tiles");
+    const size_t starts = strstr(desc, "merge_pass=") && strstr(desc, "/block ") ? 0 : 8 * (mtiles + 1);
+    return f64_bytes((size_t)fact(desc, "chunks"), 0, (size_t)fact(desc, "tiles"), nvals, nidx, rows,
+                     (size_t)fact(desc, "deferred")) +
+           starts + 12 * mtiles;
+}
+
+/* 3000 x 200000, power-law rows (1 + 3000 / k for the k-th, scattered):
+ * random columns put nearly every entry in a tile of its own, so the
+ * deferred part is a power-law CSR. */
+static void power_law(spmvlab_csr *A)
+{
+    enum { ROWS = 3000 };
+    int32_t *len = malloc(ROWS * sizeof *len);
+    for (int32_t i = 0; i < ROWS; i++)
+        len[i] = 1 + 3000 / (1 + (int32_t)(((int64_t)i * 7919) % ROWS));
+    test_need_rows(A, ROWS, 200000, len, 21);
+    free(len);
+}
+
+static void test_merge_path_on_power_law_rows(void)
+{
+    spmvlab_csr A;
+    power_law(&A);
+    char desc[512] = "";
+    const char *merge[] = {"deferred=merge", NULL};
+    size_t bytes = test_convert_both("tilespmv", &A, merge, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "deferred_path=merge");
+    TEST_CONTAINS(desc, "merge_pass=staged/6/block"); /* random gathers in f64: the merge plugin's rule */
+    TEST_CONTAINS(desc, "chunks=0 split=0"); /* no tiles: the merge pass alone */
+    TEST_CHECK(fact(desc, "defer_cv") > 1.0 && fact(desc, "merge_tiles") > 1);
+    TEST_CHECK((int)fact(desc, "deferred") == A.nnz && (int)fact(desc, "tiles") == 0);
+    TEST_CHECK(bytes == merge_bytes_of(desc, 3000, 0, 0));
+    /* auto: uneven deferred rows take the merge pass */
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge");
+    /* every tile row split into PIECE chunks of one tile, added onto it */
+    const char *split[] = {"deferred=merge", "chunk_tiles=1", "defer_max=1", NULL};
+    test_convert_both("tilespmv", &A, split, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+}
+
+/* 5000 x 400000: a 64 x 64 dense corner (16 kept dense tiles), row 100
+ * alone with 100000 entries over every fourth column (tiles of 4: all
+ * deferred, a row over many merge tiles), rows 200 .. 2999 of 0 or 3
+ * entries in runs, rows 3000 .. 4999 empty (the last one included). */
+static void long_deferred_row(spmvlab_csr *A)
+{
+    size_t cap = 64 * 64 + 100000 + 3 * 2800, n = 0;
+    spmvlab_triplet *t = malloc(cap * sizeof *t);
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 64; j++)
+            t[n++] = (spmvlab_triplet){i, j, 0.5 + 0.0625 * (double)((i + 3 * j) % 11)};
+    for (int k = 0; k < 100000; k++)
+        t[n++] = (spmvlab_triplet){100, 4 * k + 1, 0.25 + 0.125 * (double)(k % 7)};
+    for (int r = 200; r < 3000; r++)
+        if ((r / 50) % 2)
+            for (int d = 0; d < 3; d++)
+                t[n++] = (spmvlab_triplet){r, (r * 131 + d * 9973) % 400000, 1.0 - 0.125 * (double)(d + r % 5)};
+    spmvlab_err err;
+    TEST_CHECK(spmvlab_csr_from_triplets(A, 5000, 400000, t, n, &err) == 0); /* frees t */
+}
+
+static void test_merge_path_with_empty_rows_and_a_long_row(void)
+{
+    spmvlab_csr A;
+    long_deferred_row(&A);
+    char desc[512] = "";
+    const char *merge[] = {"deferred=merge", NULL};
+    size_t bytes = test_convert_both("tilespmv", &A, merge, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "tiles=16 csr=0 coo=0 ell=0 hyb=0 dense=16");
+    TEST_CONTAINS(desc, "deferred=104200 "); /* row 100 and 1400 rows of 3 */
+    TEST_CONTAINS(desc, "chunks=4 split=0"); /* the dense tile rows only */
+    TEST_CONTAINS(desc, "deferred_path=merge");
+    TEST_CHECK(fact(desc, "merge_tiles") > 100); /* row 100 spans them: carries to fix up */
+    TEST_CHECK(bytes == merge_bytes_of(desc, 5000, 16 * 256, 0));
+    /* the dense tile rows split into a PIECE chunk a tile, added atomically */
+    const char *split[] = {"deferred=merge", "chunk_tiles=1", NULL};
+    test_convert_both("tilespmv", &A, split, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "split=4 deferred_path=merge");
+    TEST_CHECK((int)fact(desc, "chunks") == 16); /* 16 PIECE; the other tile rows have no tiles: no chunk */
+    /* fused on the same matrix: the long row in DEFERRED chunks */
+    const char *fused[] = {"deferred=fused", NULL};
+    test_convert_says("tilespmv", &A, fused, 17, "deferred_path=fused");
+    spmvlab_csr_free(&A);
+}
+
+static void test_auto_path_follows_the_rows_variation(void)
+{
+    /* even deferred rows (9 each): fused, whatever their count */
+    spmvlab_csr U = test_uniform(1000, 5000, 9, 3);
+    const char *all[] = {"defer_max=256", NULL};
+    test_convert_says("tilespmv", &U, all, 17, "deferred_path=fused defer_cv=0.000 merge_pass=none merge_tiles=0");
+    spmvlab_csr_free(&U);
+    /* nothing deferred: fused even when merge is asked for */
+    spmvlab_csr A;
+    seven_kinds(&A);
+    const char *none[] = {"defer_max=0", "deferred=merge", NULL};
+    test_convert_says("tilespmv", &A, none, 17, "deferred=0 ");
+    test_convert_says("tilespmv", &A, none, 17, "deferred_path=fused");
+    spmvlab_csr_free(&A);
+    /* uneven: rows of 2 and one of 3000 (long_tile_rows, row 20) */
+    long_tile_rows(&A);
+    const char *d12[] = {"defer_max=12", NULL};
+    test_convert_says("tilespmv", &A, d12, 17, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     char desc[512] = "";
@@ -225,6 +354,9 @@ int main(void)
     test_everything_deferred();
     test_long_tile_rows_split();
     test_one_row_one_column_and_wide();
+    test_merge_path_on_power_law_rows();
+    test_merge_path_with_empty_rows_and_a_long_row();
+    test_auto_path_follows_the_rows_variation();
     test_no_nonzeros_converts();
     return test_done("tilespmv rule");
 }

@@ -13,19 +13,22 @@
  * paper's program moves its sparsest tiles to CSR5). A plan of chunks
  * (tilespmv_plan.c) gives each warp a bounded share of the work. Device
  * bytes (tilespmv_bytes):
- *   16 nchunks + 4 nsplit + 14 ntiles + 8 + s nvals + nidx
- *   + (ndef > 0 ? 4 (rows + 1) + (4 + s) ndef : 0),  s = 8 (f64), 4 (f32),
- * nvals and nidx per kind in README.md (padding of ELL, HYB and the dense
- * kinds included).
+ *   16 nchunks + [fused] 4 nsplit + 14 ntiles + 8 + s nvals + nidx
+ *   + (ndef > 0 ? 4 (rows + 1) + (4 + s) ndef : 0)
+ *   + [merge] (search != block ? 8 (mtiles + 1) : 0) + (4 + s) mtiles,
+ * s = 8 (f64), 4 (f32), nvals and nidx per kind in README.md (padding of
+ * ELL, HYB and the dense kinds included), mtiles the merge pass's tiles.
  *
  * Options: tile_format (auto, or one kind for every tile), the rule's
  * thresholds dense_fill, coo_max, ell_variation and hyb_variation (the
- * paper's values by default), defer_max (32: measured, README.md); expert:
- * chunk_tiles, defer_lanes.
+ * paper's values by default), defer_max (32: measured, README.md),
+ * deferred (fused, merge or auto: tilespmv_defer.c); expert: chunk_tiles,
+ * defer_lanes.
  * Kernel (tilespmv.cu): a warp per chunk, each half-warp taking every
- * other tile, a lane per tile row's row; a WHOLE chunk also sums its rows'
- * deferred entries and writes y once, split chunks add atomically.
- * spmv_host runs the same lanes.
+ * other tile, a lane per tile row's row; fused: a WHOLE chunk also sums its
+ * rows' deferred entries and writes y once; merge: the merge-path pass
+ * writes the deferred part into y first and WHOLE chunks add to it; split
+ * chunks add atomically. spmv_host runs the same lanes.
  * Limits: dtypes f64 and f32; stored values and index bytes below 2^31.
  */
 #include <stdio.h>
@@ -46,6 +49,10 @@ static const spmvlab_option tilespmv_options[] = {
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),
     SPMVLAB_FLOAT_OPTION(tilespmv_opts, hyb_variation, "1.0", 0.0, 16.0, "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
     SPMVLAB_INT_OPTION(tilespmv_opts, defer_max, "32", 0, 256, "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
+    SPMVLAB_CHOICE_OPTION(tilespmv_opts, deferred, "auto", "how the deferred CSR part is summed"),
+    SPMVLAB_CHOICE(deferred, "auto", TILESPMV_DEFER_AUTO, "merge when the deferred rows' lengths vary (std/mean > 1), else fused"),
+    SPMVLAB_CHOICE(deferred, "fused", TILESPMV_DEFER_FUSED, "inside the tile kernel, lanes per row; y written once"),
+    SPMVLAB_CHOICE(deferred, "merge", TILESPMV_DEFER_MERGE, "load-balanced merge-path CSR first, as the paper's CSR5; tiles then added to y"),
     SPMVLAB_INT_EXPERT(tilespmv_opts, chunk_tiles, "128", 1, 65536, "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
     SPMVLAB_AUTO_EXPERT(tilespmv_opts, defer_lanes, 2, 32, "lanes per row over deferred entries, a power of two; auto: mean deferred row length"),
     {NULL},
@@ -64,9 +71,10 @@ static void tilespmv_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(tilespmv_fmt, f, fmt);
     void *const dev[] = {f->d_tcol, f->d_kind, f->d_param, f->d_voff, f->d_ioff, f->d_val, f->d_idx,
-                         f->d_dptr, f->d_dcol, f->d_dval, f->d_chunk, f->d_split};
+                         f->d_dptr, f->d_dcol, f->d_dval, f->d_chunk, f->d_split,
+                         f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val};
     void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx,
-                          f->dptr, f->dcol, f->dval, f->chunk, f->split};
+                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -81,12 +89,16 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
     SPMVLAB_CONVERT_BEGIN(tilespmv_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     spmvlab_status st = tilespmv_build(f, A, o, err);
     if (st == SPMVLAB_OK)
+        st = tilespmv_defer(f, o, err);
+    if (st == SPMVLAB_OK)
         st = tilespmv_plan(f, o, err);
     const size_t i4 = sizeof(int32_t), nt = (size_t)f->ntiles, vs = spmvlab_dtype_size(f->dtype);
     const size_t ndef = (size_t)f->ndef, dptr = ndef > 0 ? ((size_t)f->rows + 1) * i4 : 0;
+    const int fused = f->path == TILESPMV_DEFER_FUSED;
+    const size_t mtiles = (size_t)f->mdev.tiles; /* 0 when fused */
     const spmvlab_array arrays[] = {
         {(void **)&f->d_chunk, f->chunk, (size_t)f->nchunks * CHUNK_INTS * i4},
-        {(void **)&f->d_split, f->split, (size_t)f->nsplit * i4},
+        {(void **)&f->d_split, f->split, fused ? (size_t)f->nsplit * i4 : 0}, /* merge zeroes nothing */
         {(void **)&f->d_tcol, f->tcol, nt * i4},
         {(void **)&f->d_kind, f->kind, nt},
         {(void **)&f->d_param, f->param, nt},
@@ -97,18 +109,26 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
         {(void **)&f->d_dptr, f->dptr, dptr}, /* without deferred entries the kernel reads none of it */
         {(void **)&f->d_dcol, f->dcol, ndef * i4},
         {&f->d_dval, f->dval, ndef * vs},
+        /* merge: the search kernel's tile starts, the tiles' carries */
+        {(void **)&f->mdev.coords, NULL, f->mdev.search != MERGE_SEARCH_BLOCK ? (mtiles + 1) * sizeof(merge_coord) : 0},
+        {(void **)&f->mdev.carry_row, NULL, mtiles * i4},
+        {&f->mdev.carry_val, NULL, mtiles * vs},
     };
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    f->mdev.row_ptr = f->d_dptr;
+    f->mdev.col_idx = f->d_dcol;
+    f->mdev.val = f->d_dval;
     if (st == SPMVLAB_OK)
-        ctx->log(ctx, "tilespmv: %d tiles, %lld stored values, %d deferred entries for %d non-zeros; %d chunks",
-                 f->ntiles, (long long)f->nvals, f->ndef, f->nnz, f->nchunks);
+        ctx->log(ctx, "tilespmv: %d tiles, %lld stored values, %d deferred entries for %d non-zeros; %d chunks; %s",
+                 f->ntiles, (long long)f->nvals, f->ndef, f->nnz, f->nchunks,
+                 fused ? "deferred part fused" : "deferred part by a merge pass");
     return spmvlab_converted(st, f, tilespmv_destroy, out);
 }
 
 /* y = A x on the device: the chunk kernel, after zeroing the split tile
- * rows when there are any. Returns CUDA_ERROR with the
- * runtime's text when the launch failed. */
+ * rows when there are any (fused) or after the merge pass (merge). Returns
+ * CUDA_ERROR with the runtime's text when a launch failed. */
 SPMVLAB_SPMV_BY_LAUNCHER(tilespmv, tilespmv_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(tilespmv, tilespmv_fmt, dtype)
@@ -118,24 +138,31 @@ static size_t tilespmv_footprint(const void *fmt)
     return tilespmv_bytes(fmt);
 }
 
-/* Facts for reports: tiles, their kinds, the deferred part, the plan,
- * stored values per non-zero and device bytes per non-zero. */
+/* Facts for reports: tiles, their kinds, the deferred part, the plan, the
+ * deferred path with its rows' variation and the merge pass's shape
+ * (products/items/search, none when fused) and tiles, stored values per
+ * non-zero and device bytes per non-zero. */
 static void tilespmv_describe(const void *fmt, char *buf, size_t len)
 {
+    static const char *const kinds[] = {"staged", "direct"}, *const places[] = {"block", "launch", "convert"};
     const tilespmv_fmt *f = fmt;
     const int32_t *c = f->counts;
+    const int merge = f->path == TILESPMV_DEFER_MERGE;
     double bytes = (double)tilespmv_bytes(f);
+    char pass[64] = "none";
+    if (merge)
+        snprintf(pass, sizeof pass, "%s/%d/%s", kinds[f->mdev.products], f->mdev.items, places[f->mdev.search]);
     snprintf(buf, len,
              "tiles=%d csr=%d coo=%d ell=%d hyb=%d dense=%d dense_row=%d dense_col=%d deferred=%d "
-             "deferred_tiles=%d deferred_share=%.3f lanes=%d chunks=%d split=%d stored_per_nnz=%.3f "
-             "bytes_per_nnz=%.2f",
+             "deferred_tiles=%d deferred_share=%.3f lanes=%d chunks=%d split=%d deferred_path=%s defer_cv=%.3f "
+             "merge_pass=%s merge_tiles=%d stored_per_nnz=%.3f bytes_per_nnz=%.2f",
              f->ntiles, c[TILE_CSR], c[TILE_COO], c[TILE_ELL], c[TILE_HYB], c[TILE_DENSE], c[TILE_DNSROW],
              c[TILE_DNSCOL], f->ndef, f->ndef_tiles, f->nnz > 0 ? (double)f->ndef / f->nnz : 0.0, f->lanes,
-             f->nchunks, f->nsplit, f->nnz > 0 ? (double)(f->nvals + f->ndef) / f->nnz : 0.0,
-             f->nnz > 0 ? bytes / f->nnz : 0.0);
+             f->nchunks, f->nsplit, merge ? "merge" : "fused", f->defer_cv, pass, f->mdev.tiles,
+             f->nnz > 0 ? (double)(f->nvals + f->ndef) / f->nnz : 0.0, f->nnz > 0 ? bytes / f->nnz : 0.0);
 }
 
-SPMVLAB_PLUGIN_DEFINE(tilespmv, "1.0.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(tilespmv, "1.1.0", SPMVLAB_DTYPES_F64_F32,
                       "TileSpMV: 16x16 tiles, each stored as CSR, COO, ELL, HYB, dense, dense rows or dense columns",
                       "Y. Niu, Z. Lu, M. Dong, Z. Jin, W. Liu, G. Tan, TileSpMV: A Tiled Algorithm for Sparse "
                       "Matrix-Vector Multiplication on GPUs, IPDPS 2021",

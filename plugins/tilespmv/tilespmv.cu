@@ -12,15 +12,20 @@
 // A half's tile metadata (offsets, column, kind) is loaded for 16 tiles at
 // once, a tile a lane, and handed out by shuffles, so a tile's own loads
 // start without waiting on its metadata.
-// WHOLE chunks then sum their rows' deferred CSR entries, `Lanes` lanes a
-// row, and write y once; PIECE and DEFERRED chunks (split tile rows, zeroed
-// first) add atomically. x of a column past the matrix is never read: loops
-// stop at the tile's last column, padding columns index column 0 of the
-// tile. tilespmv_host.c runs the same lanes in the same order.
+// Fused path: WHOLE chunks then sum their rows' deferred CSR entries,
+// `Lanes` lanes a row, and write y once; PIECE and DEFERRED chunks (split
+// tile rows, zeroed first) add atomically. Merge path: the merge-path pass
+// (../common/merge_path.cuh) writes the deferred part into every row of y
+// first, on the same stream; a WHOLE chunk, the only warp of its rows, then
+// adds its tiles with a plain y += and PIECE chunks add atomically. x of a
+// column past the matrix is never read: loops stop at the tile's last
+// column, padding columns index column 0 of the tile. tilespmv_host.c runs
+// the same lanes in the same order.
 #include <cuda_runtime.h>
 
 #include "tilespmv.h"
 #include "../common/launch.cuh"
+#include "../common/merge_path.cuh"
 
 namespace {
 
@@ -180,7 +185,8 @@ __device__ __forceinline__ T deferred_rows(int32_t tr, int lane, const tile_args
     return mine;
 }
 
-template <typename T, int Lanes>
+// ADD (merge path): y already holds the deferred part; WHOLE chunks add.
+template <typename T, int Lanes, bool ADD>
 __global__ void __launch_bounds__(kThreads) tilespmv_kernel(const tile_args<T> a)
 {
     const int lane = threadIdx.x & (TILE_WARP - 1), i = lane & (TILE - 1);
@@ -188,7 +194,7 @@ __global__ void __launch_bounds__(kThreads) tilespmv_kernel(const tile_args<T> a
     if (c >= a.nchunks) // the whole warp leaves together: the shuffles below see 32 lanes
         return;
     const int4 ch = __ldg(a.chunk + c); // kind, tile row or row, begin, end
-    if (ch.x == CHUNK_DEFERRED) {
+    if (!ADD && ch.x == CHUNK_DEFERRED) { // fused only
         T s = 0;
         for (int32_t e = ch.z + lane; e < ch.w; e += TILE_WARP)
             s = tile_fma(__ldg(a.dval + e), __ldg(a.x + __ldg(a.dcol + e)), s);
@@ -205,6 +211,11 @@ __global__ void __launch_bounds__(kThreads) tilespmv_kernel(const tile_args<T> a
     if (ch.x == CHUNK_PIECE) {
         if (lane < TILE && row < a.rows)
             atomicAdd(a.y + row, acc);
+        return;
+    }
+    if (ADD) {
+        if (lane < TILE && row < a.rows)
+            a.y[row] += acc;
         return;
     }
     const T d = a.ndef > 0 ? deferred_rows<T, Lanes>(ch.y, lane, a) : T(0);
@@ -228,7 +239,12 @@ __global__ void __launch_bounds__(kThreads)
 template <typename T>
 cudaError_t launch_typed(const tilespmv_fmt *f, const T *x, T *y, cudaStream_t s)
 {
-    if (f->nsplit > 0) {
+    const bool merge = f->path == TILESPMV_DEFER_MERGE;
+    if (merge) { // the deferred part into every row of y, before the tiles add
+        const cudaError_t e = merge_path_launch<T>(&f->mdev, x, y, s);
+        if (e != cudaSuccess)
+            return e;
+    } else if (f->nsplit > 0) {
         const int64_t threads = (int64_t)f->nsplit * TILE;
         zero_split_rows<T><<<(unsigned)((threads + kThreads - 1) / kThreads), kThreads, 0, s>>>(
             f->nsplit, f->d_split, f->rows, y);
@@ -243,12 +259,18 @@ cudaError_t launch_typed(const tilespmv_fmt *f, const T *x, T *y, cudaStream_t s
                             f->d_dptr,    f->d_dcol, static_cast<const T *>(f->d_dval), x, y};
     const int64_t threads = (int64_t)f->nchunks * TILE_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
+    if (merge) { // no chunk at all when every entry is deferred
+        if (f->nchunks == 0)
+            return cudaSuccess;
+        tilespmv_kernel<T, TILE_WARP, true><<<grid, kThreads, 0, s>>>(a);
+        return cudaGetLastError();
+    }
     switch (f->lanes) {
-    case 2: tilespmv_kernel<T, 2><<<grid, kThreads, 0, s>>>(a); break;
-    case 4: tilespmv_kernel<T, 4><<<grid, kThreads, 0, s>>>(a); break;
-    case 8: tilespmv_kernel<T, 8><<<grid, kThreads, 0, s>>>(a); break;
-    case 16: tilespmv_kernel<T, 16><<<grid, kThreads, 0, s>>>(a); break;
-    default: tilespmv_kernel<T, 32><<<grid, kThreads, 0, s>>>(a); break;
+    case 2: tilespmv_kernel<T, 2, false><<<grid, kThreads, 0, s>>>(a); break;
+    case 4: tilespmv_kernel<T, 4, false><<<grid, kThreads, 0, s>>>(a); break;
+    case 8: tilespmv_kernel<T, 8, false><<<grid, kThreads, 0, s>>>(a); break;
+    case 16: tilespmv_kernel<T, 16, false><<<grid, kThreads, 0, s>>>(a); break;
+    default: tilespmv_kernel<T, 32, false><<<grid, kThreads, 0, s>>>(a); break;
     }
     return cudaGetLastError();
 }
@@ -256,7 +278,8 @@ cudaError_t launch_typed(const tilespmv_fmt *f, const T *x, T *y, cudaStream_t s
 } // namespace
 
 // y = A x; nothing to launch without rows (a matrix with rows but no
-// entries still launches: every row is written as 0).
-SPMVLAB_TYPED_LAUNCHER(tilespmv_launch, tilespmv_fmt, f->nchunks > 0)
+// entries still launches: every row is written as 0). On the merge path
+// the merge pass writes every row, and there may be no chunk.
+SPMVLAB_TYPED_LAUNCHER(tilespmv_launch, tilespmv_fmt, f->nchunks > 0 || f->mdev.tiles > 0)
 
 SPMVLAB_CUDA_ERROR_STRING(tilespmv)

@@ -10,6 +10,7 @@
 #include <spmvlab/plugin.h>
 
 #include "../common/launch.h"
+#include "../common/merge_path.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,14 +30,27 @@ enum tile_kind { TILE_CSR = 0, TILE_COO, TILE_ELL, TILE_HYB, TILE_DENSE, TILE_DN
 enum { TILESPMV_FORMAT_AUTO, TILESPMV_FORMAT_CSR, TILESPMV_FORMAT_COO, TILESPMV_FORMAT_ELL,
        TILESPMV_FORMAT_HYB, TILESPMV_FORMAT_DENSE };
 
+/* The deferred option's choice values, and the resolved path
+ * (tilespmv_fmt.path: fused or merge; tilespmv_defer.c):
+ * - FUSED: a WHOLE chunk sums its rows' deferred entries and writes y once;
+ * - MERGE: the merge-path kernels (../common/merge_path.cuh) compute the
+ *   deferred CSR into every row of y first, the chunks then add their tiles. */
+enum { TILESPMV_DEFER_FUSED, TILESPMV_DEFER_MERGE, TILESPMV_DEFER_AUTO };
+/* deferred = auto takes merge when the deferred rows' lengths (rows with at
+ * least one deferred entry) vary by more than this coefficient of variation
+ * (std / mean): rows of equal length gain nothing from balancing. */
+#define TILESPMV_DEFER_MERGE_CV 1.0
+
 /* A chunk, one warp's work (4 int32: kind, tile row or row, begin, end),
  * tilespmv_plan.c:
- * - WHOLE: tile row id, tiles [begin, end), and its rows' deferred entries;
- *   y written once, no atomics;
+ * - WHOLE: tile row id, tiles [begin, end), and (fused) its rows' deferred
+ *   entries; y written once, or (merge) added to, no atomics;
  * - PIECE: tiles [begin, end) of a split tile row id, added atomically;
  * - DEFERRED: deferred entries [begin, end) of row id (of a split tile
  *   row), summed by the warp and added atomically.
- * The rows of split tile rows are zeroed first (split[]). */
+ * Fused: the rows of split tile rows are zeroed first (split[]). Merge:
+ * no DEFERRED chunks, a tile row splits by its tiles alone, a tile row
+ * without tiles has no chunk, nothing is zeroed. */
 enum chunk_kind { CHUNK_WHOLE = 0, CHUNK_PIECE, CHUNK_DEFERRED };
 #define CHUNK_INTS 4
 
@@ -50,6 +64,7 @@ typedef struct tilespmv_opts {
     int defer_max;        /* a tile with at most this many entries goes to the deferred CSR part */
     int chunk_tiles;      /* a warp's bound: tiles, and loop trips a lane over deferred entries */
     int defer_lanes;      /* lanes per row over a whole tile row's deferred entries; SPMVLAB_AUTO */
+    int deferred;         /* TILESPMV_DEFER_*: how the deferred part is summed */
 } tilespmv_opts;
 
 /* One tiled matrix. Tile row tr covers rows [16 tr, 16 tr + 16); its tiles
@@ -72,7 +87,11 @@ typedef struct tilespmv_fmt {
     int32_t ndef_tiles;   /* tiles whose entries were deferred */
     int32_t lanes;        /* lanes per row over a WHOLE chunk's deferred entries: 2 .. 32 */
     int32_t nchunks;      /* warps of the launch */
-    int32_t nsplit;       /* tile rows cut into PIECE and DEFERRED chunks */
+    int32_t nsplit;       /* tile rows cut into PIECE (and DEFERRED) chunks */
+    int path;             /* TILESPMV_DEFER_FUSED or _MERGE, resolved */
+    double defer_cv;      /* std / mean of the deferred rows' lengths (rows with any) */
+    merge_dev mdev;       /* merge: the merge pass over dptr, dcol, dval; tiles 0 when fused */
+    int32_t *s_end;       /* host, merge: the replay's scratch of one tile's row ends */
     int32_t *tptr;        /* host, tile_rows + 1: first tile of each tile row */
     int32_t *tcol;        /* host, ntiles: the tile's column of tiles */
     uint8_t *kind;        /* host, ntiles: enum tile_kind */
@@ -88,15 +107,21 @@ typedef struct tilespmv_fmt {
     int32_t *split;       /* host, nsplit: the split tile rows */
     int32_t *d_tcol, *d_voff, *d_ioff, *d_dptr, *d_dcol, *d_chunk, *d_split; /* device copies */
     uint8_t *d_kind, *d_param, *d_idx;
-    void *d_val, *d_dval;
+    void *d_val, *d_dval;   /* mdev's coords, carry_row and carry_val are its device scratch */
 } tilespmv_fmt;
 
 /* Fills f's host arrays from A, each tile in the kind the rule (or a forced
  * tile_format) gives. Returns OK, or NOMEM / LIMIT with the sentence. */
 spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const tilespmv_opts *o, spmvlab_err *err);
 
-/* Cuts the tile rows into chunks (f->chunk, f->split) and picks f->lanes
- * from the deferred part (tilespmv_plan.c). Returns OK or NOMEM. */
+/* Resolves the deferred path (f->path, f->defer_cv) and, for merge, the
+ * merge pass's shape (f->mdev, device pointers left NULL) and the replay's
+ * scratch (tilespmv_defer.c). Returns OK or NOMEM. */
+spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err);
+
+/* Cuts the tile rows into chunks (f->chunk, f->split) for f->path (after
+ * tilespmv_defer) and picks f->lanes from the deferred part
+ * (tilespmv_plan.c). Returns OK or NOMEM. */
 spmvlab_status tilespmv_plan(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err);
 
 /* The device bytes the format holds (README.md, Footprint). */
@@ -109,8 +134,9 @@ int tilespmv_rule(const tilespmv_opts *o, const int *len, const int *col_count, 
 /* y = A x on the CPU from f's arrays, in the kernel's lane order. */
 SPMVLAB_HOST_DECLS_F64_F32(tilespmv, tilespmv_fmt)
 
-/* Launches the chunk kernel (tilespmv.cu), after zeroing the split tile
- * rows, on stream; returns 0 or the cudaError_t code of a launch. */
+/* Launches the chunk kernel (tilespmv.cu) on stream, after zeroing the
+ * split tile rows (fused) or after the merge pass over the deferred part
+ * (merge); returns 0 or the cudaError_t code of a launch. */
 SPMVLAB_LAUNCHER_DECLS(tilespmv, tilespmv_fmt)
 
 #ifdef __cplusplus

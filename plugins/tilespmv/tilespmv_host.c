@@ -6,7 +6,10 @@
  * a WHOLE chunk's deferred rows by `lanes` lanes and a butterfly; split
  * tile rows zeroed, then their chunks added in the plan's order (one order
  * the GPU's atomics may take) — so the CPU checks every tile layout and the
- * plan the GPU relies on.
+ * plan the GPU relies on. On the merge path the deferred part is first
+ * replayed in the merge-path kernels' decomposition (MERGE_PATH_HOST,
+ * ../common/merge_path.h) into every row of y, nothing is zeroed, and
+ * WHOLE chunks add their tiles as PIECE chunks do.
  */
 #include <math.h>
 
@@ -79,9 +82,13 @@
         }                                                                                          \
         return tree_##SUFFIX(lane, n);                                                             \
     }                                                                                              \
+    MERGE_PATH_HOST(merge_replay_##SUFFIX, T)                                                      \
     void tilespmv_host_##SUFFIX(const tilespmv_fmt *f, const T *x, T *y)                           \
     {                                                                                              \
-        for (int32_t s = 0; s < f->nsplit; s++)                                                    \
+        const int merge = f->path == TILESPMV_DEFER_MERGE;                                         \
+        if (merge)                                                                                 \
+            merge_replay_##SUFFIX(&f->mdev, f->dptr, f->dcol, (const T *)f->dval, f->s_end, x, y); \
+        for (int32_t s = 0; !merge && s < f->nsplit; s++)                                          \
             for (int32_t r = f->split[s] * TILE; r < f->split[s] * TILE + TILE && r < f->rows; r++) \
                 y[r] = 0;                                                                          \
         for (int32_t c = 0; c < f->nchunks; c++) {                                                 \
@@ -96,7 +103,7 @@
                 for (int h = 0; h < 2; h++)                                                        \
                     for (int32_t g = ch[2] + h; g < ch[3]; g += 2)                                 \
                         half[h] = tile_row_sum_##SUFFIX(f, g, i, x, half[h]);                      \
-                if (ch[0] == CHUNK_PIECE) {                                                        \
+                if (ch[0] == CHUNK_PIECE || merge) {                                               \
                     y[row] += half[0] + half[1];                                                   \
                     continue;                                                                      \
                 }                                                                                  \

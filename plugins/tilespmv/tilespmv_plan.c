@@ -6,7 +6,10 @@
  * each deferred row into equal DEFERRED chunks of at most 32 x chunk_tiles
  * entries, all added atomically into rows zeroed first. Every other tile
  * row is one WHOLE chunk that writes its 16 rows of y once. Split chunks
- * come first, so the long work starts before the short.
+ * come first, so the long work starts before the short. On the merge path
+ * (tilespmv_defer.c) the deferred part is not the chunks' work: a tile row
+ * splits by its tiles alone, into PIECE chunks only, WHOLE chunks add
+ * their rows to y, and a tile row without tiles has no chunk.
  */
 #include <stdlib.h>
 
@@ -50,7 +53,8 @@ static int64_t deferred_trips(const tilespmv_fmt *f, int32_t tr)
 
 static int is_split(const tilespmv_fmt *f, const tilespmv_opts *o, int32_t tr)
 {
-    return f->tptr[tr + 1] - f->tptr[tr] > o->chunk_tiles || deferred_trips(f, tr) > o->chunk_tiles;
+    return f->tptr[tr + 1] - f->tptr[tr] > o->chunk_tiles ||
+           (f->path == TILESPMV_DEFER_FUSED && deferred_trips(f, tr) > o->chunk_tiles);
 }
 
 /* Writes chunk (kind, id, begin, end) at *at, when out is set; counts it. */
@@ -63,14 +67,16 @@ static void put_chunk(int32_t *out, int64_t *at, int kind, int32_t id, int32_t b
     ++*at;
 }
 
-/* The split chunks of tile row tr: its tiles in equal pieces, then each
- * row's deferred entries in equal pieces. */
+/* The split chunks of tile row tr: its tiles in equal pieces, then (fused)
+ * each row's deferred entries in equal pieces. */
 static void split_chunks(const tilespmv_fmt *f, const tilespmv_opts *o, int32_t tr, int32_t *out, int64_t *at)
 {
     const int64_t piece = (int64_t)TILE_PIECE_PER_LANE * o->chunk_tiles;
     int64_t first = f->tptr[tr], n = f->tptr[tr + 1] - first, k = (n + o->chunk_tiles - 1) / o->chunk_tiles;
     for (int64_t q = 0; q < k; q++)
         put_chunk(out, at, CHUNK_PIECE, tr, (int32_t)(first + n * q / k), (int32_t)(first + n * (q + 1) / k));
+    if (f->path != TILESPMV_DEFER_FUSED)
+        return;
     for (int32_t r = tr * TILE; r < tr * TILE + TILE && r < f->rows; r++) {
         int64_t b = f->dptr[r], len = f->dptr[r + 1] - b, m = (len + piece - 1) / piece;
         for (int64_t q = 0; q < m; q++)
@@ -90,8 +96,9 @@ static int64_t lay_chunks(const tilespmv_fmt *f, const tilespmv_opts *o, int32_t
             nsplit++;
             split_chunks(f, o, tr, out, &at);
         }
-    for (int32_t tr = 0; tr < f->tile_rows; tr++)
-        if (!is_split(f, o, tr))
+    const int fused = f->path == TILESPMV_DEFER_FUSED;
+    for (int32_t tr = 0; tr < f->tile_rows; tr++) /* merge: a tile row without tiles has nothing to add */
+        if (!is_split(f, o, tr) && (fused || f->tptr[tr + 1] > f->tptr[tr]))
             put_chunk(out, &at, CHUNK_WHOLE, tr, f->tptr[tr], f->tptr[tr + 1]);
     return at;
 }
@@ -119,9 +126,12 @@ spmvlab_status tilespmv_plan(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_er
 size_t tilespmv_bytes(const tilespmv_fmt *f)
 {
     const size_t s = spmvlab_dtype_size(f->dtype);
-    size_t bytes = 16 * (size_t)f->nchunks + 4 * (size_t)f->nsplit + 14 * (size_t)f->ntiles + 8 +
+    const int fused = f->path == TILESPMV_DEFER_FUSED;
+    size_t bytes = 16 * (size_t)f->nchunks + (fused ? 4 * (size_t)f->nsplit : 0) + 14 * (size_t)f->ntiles + 8 +
                    s * (size_t)f->nvals + (size_t)f->nidx;
     if (f->ndef > 0) /* the deferred part is uploaded only when it holds entries */
         bytes += 4 * ((size_t)f->rows + 1) + (4 + s) * (size_t)f->ndef;
+    if (!fused) /* the merge pass's tile starts and carries */
+        bytes += merge_scratch_bytes(&f->mdev, s);
     return bytes;
 }

@@ -1,0 +1,76 @@
+/*
+ * tilespmv's deferred path (option deferred): how the deferred CSR part
+ * (dptr, dcol, dval) is summed.
+ * - fused: inside the chunk kernel, `lanes` lanes a row of a WHOLE chunk
+ *   (tilespmv_plan.c), so y is written once;
+ * - merge: as the paper's program does with CSR5, by a load-balanced CSR
+ *   SpMV first: the merge-path kernels of ../common/merge_path.cuh over all
+ *   rows write every row of y (0 where nothing is deferred), then the chunk
+ *   kernel adds the tiles;
+ * - auto: merge when the deferred rows' lengths vary by more than
+ *   TILESPMV_DEFER_MERGE_CV (std / mean over the rows with any deferred
+ *   entry), else fused.
+ * With nothing deferred there is nothing to balance: the path is fused.
+ * The merge pass takes the merge plugin's auto rules: products and items
+ * from the deferred part's column locality (f64), staged with 10 items
+ * (f32), the search in the tile blocks or by a kernel by the tiles a
+ * multiprocessor.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tilespmv.h"
+
+/* std / mean of the deferred row lengths over the rows with at least one
+ * deferred entry; 0 when there are none. */
+static double defer_cv(const tilespmv_fmt *f)
+{
+    int64_t n = 0;
+    double sum = 0, sq = 0;
+    for (int32_t r = 0; r < f->rows; r++) {
+        const double len = (double)(f->dptr[r + 1] - f->dptr[r]);
+        if (len > 0) {
+            n++;
+            sum += len;
+            sq += len * len;
+        }
+    }
+    if (n == 0)
+        return 0.0;
+    const double mean = sum / (double)n, var = sq / (double)n - mean * mean;
+    return var > 0 ? sqrt(var) / mean : 0.0;
+}
+
+/* The merge pass over the deferred CSR: shape, auto rules, fix-up. */
+static void merge_shape(tilespmv_fmt *f)
+{
+    merge_dev *d = &f->mdev;
+    const int f64 = f->dtype == SPMVLAB_F64;
+    const double share = merge_gather_share(f->rows, f->dptr, f->dcol, f64 ? 4 : 8);
+    merge_auto_choice(f64, share, &d->products, &d->items);
+    d->dtype = f->dtype;
+    d->rows = f->rows;
+    d->cols = f->cols;
+    d->nnz = f->ndef;
+    d->tiles = merge_tiles((int64_t)f->rows + f->ndef, d->items);
+    d->search = merge_auto_search(d->tiles, f->ctx->device);
+    d->fixup = merge_search_tiles(d, f->dptr, NULL);
+}
+
+spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err)
+{
+    f->defer_cv = defer_cv(f);
+    if (f->ndef == 0)
+        f->path = TILESPMV_DEFER_FUSED;
+    else if (o->deferred == TILESPMV_DEFER_AUTO)
+        f->path = f->defer_cv > TILESPMV_DEFER_MERGE_CV ? TILESPMV_DEFER_MERGE : TILESPMV_DEFER_FUSED;
+    else
+        f->path = o->deferred;
+    if (f->path != TILESPMV_DEFER_MERGE)
+        return SPMVLAB_OK;
+    merge_shape(f);
+    f->s_end = malloc(((size_t)merge_tile_items(f->mdev.items) + 1) * sizeof *f->s_end);
+    if (!f->s_end)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the tilespmv merge pass");
+    return SPMVLAB_OK;
+}
