@@ -116,9 +116,9 @@ typedef struct merge_dev {
 #define MERGE_RANDOM_GATHER_SHARE 0.75
 /* Rows sampled (evenly spread) for the share, so conversion stays cheap. */
 #define MERGE_SHARE_SAMPLE_ROWS 65536
-/* f32 under auto, not measured yet: the original's (CUB's policy), staged
- * products with 10 items. */
-#define MERGE_ITEMS_F32 10
+/* f32 under auto: direct products with 6 items whatever the share, the best
+ * single choice of the four measured (plugins/merge/README.md). */
+#define MERGE_ITEMS_F32 6
 /* search = auto: tile blocks search their own ends while the tiles are
  * fewer than this many per multiprocessor (the original's rule: below one
  * search block of 128 threads a multiprocessor), else a search kernel. */
@@ -148,11 +148,11 @@ static inline double merge_gather_share(int32_t rows, const int32_t *row_ptr, co
 }
 
 /* auto's products and items for a share of new sectors (f64: the rule of
- * plugins/merge/README.md; f32: the original's, whatever the share). */
+ * plugins/merge/README.md; f32: direct, whatever the share). */
 static inline void merge_auto_choice(int f64, double share, int *products, int *items)
 {
     const int random = share >= MERGE_RANDOM_GATHER_SHARE;
-    *products = !f64 || random ? MERGE_PRODUCTS_STAGED : MERGE_PRODUCTS_DIRECT;
+    *products = f64 && random ? MERGE_PRODUCTS_STAGED : MERGE_PRODUCTS_DIRECT;
     *items = !f64 ? MERGE_ITEMS_F32 : random ? MERGE_ITEMS_F64_RANDOM : MERGE_ITEMS_F64_LOCAL;
 }
 

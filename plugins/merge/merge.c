@@ -53,7 +53,7 @@ static const spmvlab_option merge_options[] = {
     SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV"),
     SPMVLAB_CHOICE(search, "convert", MERGE_SEARCH_CONVERT, "once on the host at convert"),
     SPMVLAB_CHOICE_EXPERT(merge_opts, products, "auto", "how a tile's products val * x[col] are made"),
-    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "f64: staged/6 items if x gathers are random, else direct/10; f32: staged/10"),
+    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "f64: staged/6 items if x gathers are random, else direct/10; f32: direct/6"),
     SPMVLAB_CHOICE(products, "staged", MERGE_PRODUCTS_STAGED, "the tile's products in shared memory by coalesced loads first"),
     SPMVLAB_CHOICE(products, "direct", MERGE_PRODUCTS_DIRECT, "each thread loads its own non-zeros before it walks"),
     {NULL},

@@ -182,7 +182,7 @@ static void test_fixup_only_when_a_row_is_cut(void)
 /* auto follows the share of non-zeros starting a new x sector: random
  * columns (uniform, 70,000 rows: the share is taken on 65,536 of them) give
  * staged products with 6 items in f64, a band direct loads with 10; f32
- * stays staged with 10 on both. Each set option overrides its part alone.
+ * takes direct with 6 on both. Each set option overrides its part alone.
  * The search goes in the tile blocks on these sizes. */
 static void test_auto_follows_column_locality(void)
 {
@@ -194,9 +194,9 @@ static void test_auto_follows_column_locality(void)
     test_expect_facts("merge", &band, SPMVLAB_F64, NULL, 2,
                       (const char *[]){"items=10", "products=direct", "auto=direct/10", "search=block", NULL});
     test_expect_facts("merge", &rnd, SPMVLAB_F32, NULL, 2,
-                      (const char *[]){"items=10", "products=staged", "auto=staged/10", NULL});
+                      (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F32, NULL, 2,
-                      (const char *[]){"items=10", "products=staged", "auto=staged/10", NULL});
+                      (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
     test_expect_facts("merge", &rnd, SPMVLAB_F64, (const char *[]){"items=4", NULL}, 2,
                       (const char *[]){"items=4", "products=staged", "auto=staged/6", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F64, (const char *[]){"products=staged", NULL}, 2,
