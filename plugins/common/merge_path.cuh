@@ -2,7 +2,8 @@
 // by merge and tilespmv: the search of the tiles' starts (when it runs
 // apart from the tiles), the tile kernel (merge_tiles.cuh) and the fix-up
 // of rows cut between tiles (carry_fixup.cuh), launched in that order.
-// Every row of y is written (an empty row gets 0).
+// Every row of y is written (an empty row gets 0). V: the stored values'
+// type, A (the run's) unless the caller stores them narrower.
 #ifndef SPMVLAB_PLUGINS_COMMON_MERGE_PATH_CUH
 #define SPMVLAB_PLUGINS_COMMON_MERGE_PATH_CUH
 
@@ -27,19 +28,19 @@ static __global__ void __launch_bounds__(MERGE_SEARCH_THREADS)
     coords[t] = merge_path_search(d < length ? d : length, row_ptr + 1, rows, 0, nnz);
 }
 
-template <typename A, int ITEMS>
+template <typename A, int ITEMS, typename V>
 static cudaError_t merge_launch_tiles(const merge_dev *d, const A *x, A *y, cudaStream_t s)
 {
     if (d->products == MERGE_PRODUCTS_STAGED)
-        merge_tiles_kernel<A, ITEMS, true><<<(unsigned)d->tiles, MERGE_THREADS, 0, s>>>(*d, x, y);
+        merge_tiles_kernel<A, ITEMS, true, V><<<(unsigned)d->tiles, MERGE_THREADS, 0, s>>>(*d, x, y);
     else
-        merge_tiles_kernel<A, ITEMS, false><<<(unsigned)d->tiles, MERGE_THREADS, 0, s>>>(*d, x, y);
+        merge_tiles_kernel<A, ITEMS, false, V><<<(unsigned)d->tiles, MERGE_THREADS, 0, s>>>(*d, x, y);
     return cudaGetLastError();
 }
 
 // y = A x for d on stream s: [search kernel], tiles, [fix-up]; nothing
 // without tiles. Returns the first launch error.
-template <typename A>
+template <typename A, typename V = A>
 static cudaError_t merge_path_launch(const merge_dev *d, const A *x, A *y, cudaStream_t s)
 {
     if (d->tiles <= 0)
@@ -54,11 +55,11 @@ static cudaError_t merge_path_launch(const merge_dev *d, const A *x, A *y, cudaS
     }
     cudaError_t e;
     switch (d->items) {
-    case 4: e = merge_launch_tiles<A, 4>(d, x, y, s); break;
-    case 6: e = merge_launch_tiles<A, 6>(d, x, y, s); break;
-    case 7: e = merge_launch_tiles<A, 7>(d, x, y, s); break;
-    case 10: e = merge_launch_tiles<A, 10>(d, x, y, s); break;
-    default: e = merge_launch_tiles<A, 14>(d, x, y, s); break;
+    case 4: e = merge_launch_tiles<A, 4, V>(d, x, y, s); break;
+    case 6: e = merge_launch_tiles<A, 6, V>(d, x, y, s); break;
+    case 7: e = merge_launch_tiles<A, 7, V>(d, x, y, s); break;
+    case 10: e = merge_launch_tiles<A, 10, V>(d, x, y, s); break;
+    default: e = merge_launch_tiles<A, 14, V>(d, x, y, s); break;
     }
     if (e != cudaSuccess || !d->fixup)
         return e;

@@ -92,7 +92,7 @@ MERGE_HD int32_t merge_tiles(int64_t length, int items)
 typedef struct merge_dev {
     const int32_t *row_ptr;  /* rows + 1 offsets; row_ptr + 1 are the row ends */
     const int32_t *col_idx;  /* nnz column indices */
-    const void *val;         /* nnz values of the run's dtype */
+    const void *val;         /* nnz values of the run's dtype (or of the launch's V, merge_path.cuh) */
     merge_coord *coords;     /* tiles + 1 tile starts (search launch or convert); NULL: block search */
     int32_t *carry_row;      /* per tile: the row its last thread left open */
     void *carry_val;         /* per tile: that row's partial sum (run dtype) */
@@ -192,7 +192,8 @@ static inline size_t merge_scratch_bytes(const merge_dev *d, size_t vs)
     return (d->search != MERGE_SEARCH_BLOCK ? (tiles + 1) * sizeof(merge_coord) : 0) + tiles * (4 + vs);
 }
 
-/* The kernels' decomposition on the CPU, for one value type T: NAME(d,
+/* The kernels' decomposition on the CPU, for one value type T (values
+ * stored as V in MERGE_PATH_HOST_V, widened to T): NAME(d,
  * row_ptr, col_idx, val, s_end, x, y) computes y = A x for d's shape from
  * host copies of its CSR, s_end a scratch of merge_tile_items(d->items) + 1
  * int32. Each tile's start is searched on the whole path, each thread's
@@ -200,9 +201,10 @@ static inline size_t merge_scratch_bytes(const merge_dev *d, size_t vs)
  * the device does; the row a thread leaves open passes to the next thread
  * (the block scan) or the next tile (the fix-up), in path order. Every row
  * of y is written. */
-#define MERGE_PATH_HOST(NAME, T)                                                                   \
+#define MERGE_PATH_HOST(NAME, T) MERGE_PATH_HOST_V(NAME, T, T)
+#define MERGE_PATH_HOST_V(NAME, T, V)                                                              \
     static void NAME(const merge_dev *dv, const int32_t *row_ptr, const int32_t *col_idx,          \
-                     const T *val, int32_t *s_end, const T *x, T *y)                                \
+                     const V *val, int32_t *s_end, const T *x, T *y)                                \
     {                                                                                              \
         const int items = dv->items, tile = merge_tile_items(items);                               \
         const int32_t rows = dv->rows, nnz = dv->nnz;                                              \
@@ -225,7 +227,7 @@ static inline size_t merge_scratch_bytes(const merge_dev *d, size_t vs)
                 for (int s = 0; s < steps; s++) {                                                  \
                     if (p.nz < s_end[p.row]) {                                                     \
                         int64_t k = (int64_t)c0.nz + p.nz++;                                       \
-                        acc += val[k] * x[col_idx[k]];                                             \
+                        acc += (T)val[k] * x[col_idx[k]];                                          \
                     } else {                                                                       \
                         int32_t r = c0.row + p.row++;                                              \
                         y[r] = r == open_row ? acc + open : acc;                                   \

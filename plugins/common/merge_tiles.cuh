@@ -7,7 +7,9 @@
 // Every thread issues all of its loads before it uses any, so ITEMS gathers
 // of x are in flight per thread. The row a thread leaves open passes to the
 // next thread by the block scan, the row the tile leaves open is its carry
-// (the fix-up adds it).
+// (the fix-up adds it). V: the stored values' type (A unless a caller
+// stores them narrower, e.g. f32 values of an f64 run), widened to A as
+// they are loaded.
 #ifndef SPMVLAB_PLUGINS_COMMON_MERGE_TILES_CUH
 #define SPMVLAB_PLUGINS_COMMON_MERGE_TILES_CUH
 
@@ -105,8 +107,8 @@ __device__ __forceinline__ void merge_stage_row_ends(const merge_dev &d, merge_c
 // The products of the tile's tile_nz (> 0) non-zeros from col_at and
 // val_at into s_prod, coalesced: every column and value, then every x,
 // then the products.
-template <typename A, int ITEMS>
-__device__ __forceinline__ void merge_stage_products(const int32_t *col_at, const A *val_at, const A *x,
+template <typename A, int ITEMS, typename V>
+__device__ __forceinline__ void merge_stage_products(const int32_t *col_at, const V *val_at, const A *x,
                                                      int32_t tile_nz, A *s_prod)
 {
     int32_t col[ITEMS];
@@ -116,7 +118,7 @@ __device__ __forceinline__ void merge_stage_products(const int32_t *col_at, cons
         const int32_t j = threadIdx.x + i * MERGE_THREADS, k = j < tile_nz ? j : tile_nz - 1;
         if (i * MERGE_THREADS < tile_nz) { // the same for the whole block
             col[i] = merge_ldg(col_at + k);
-            v[i] = merge_ldg(val_at + k);
+            v[i] = static_cast<A>(merge_ldg(val_at + k));
         }
     }
 #pragma unroll
@@ -136,8 +138,8 @@ __device__ __forceinline__ void merge_stage_products(const int32_t *col_at, cons
 // non-zero each step consumes, all issued before the first is used. A step
 // that consumes none reads the thread's next non-zero again (clamped to the
 // tile's last, tile_nz > 0), so every load is valid and none branches.
-template <typename A, int ITEMS>
-__device__ __forceinline__ void merge_load_direct(const int32_t *col_at, const A *val_at, const A *x, int32_t tile_nz,
+template <typename A, int ITEMS, typename V>
+__device__ __forceinline__ void merge_load_direct(const int32_t *col_at, const V *val_at, const A *x, int32_t tile_nz,
                                                   int32_t nz0, int32_t steps, unsigned ends, A (&v)[ITEMS],
                                                   A (&xv)[ITEMS])
 {
@@ -146,7 +148,7 @@ __device__ __forceinline__ void merge_load_direct(const int32_t *col_at, const A
     for (int s = 0; s < ITEMS; s++) {
         const int32_t k = j < tile_nz ? j : tile_nz - 1;
         col[s] = merge_ldg(col_at + k);
-        v[s] = merge_ldg(val_at + k);
+        v[s] = static_cast<A>(merge_ldg(val_at + k));
         j += s < steps && !(ends & (1u << s));
     }
 #pragma unroll
@@ -154,7 +156,7 @@ __device__ __forceinline__ void merge_load_direct(const int32_t *col_at, const A
         xv[s] = merge_ldg(x + col[s]);
 }
 
-template <typename A, int ITEMS, bool STAGED>
+template <typename A, int ITEMS, bool STAGED, typename V = A>
 __global__ void __launch_bounds__(MERGE_THREADS) merge_tiles_kernel(const merge_dev d, const A *__restrict__ x,
                                                                     A *__restrict__ y)
 {
@@ -167,18 +169,18 @@ __global__ void __launch_bounds__(MERGE_THREADS) merge_tiles_kernel(const merge_
     __shared__ merge_scan_smem<A> s_scan;
     __shared__ merge_coord s_coord[2];
     const int32_t *col_at;
-    const A *val_at;
+    const V *val_at;
 
     merge_coord c0, c1;
     merge_tile_ends<PATH_TILE>(d, s_coord, c0, c1);
     const int32_t tile_rows = c1.row - c0.row, tile_nz = c1.nz - c0.nz;
     col_at = d.col_idx + c0.nz;
-    val_at = static_cast<const A *>(d.val) + c0.nz;
+    val_at = static_cast<const V *>(d.val) + c0.nz;
     int32_t *s_end = reinterpret_cast<int32_t *>(s_buf);
     merge_stage_row_ends<ITEMS>(d, c0, c1, s_end);
     A *s_prod = s_buf + (4 * (tile_rows + 1) + (int)sizeof(A) - 1) / (int)sizeof(A);
     if (STAGED && tile_nz > 0)
-        merge_stage_products<A, ITEMS>(col_at, val_at, x, tile_nz, s_prod);
+        merge_stage_products<A, ITEMS, V>(col_at, val_at, x, tile_nz, s_prod);
     __syncthreads();
 
     const int32_t length = tile_rows + tile_nz;
@@ -194,7 +196,7 @@ __global__ void __launch_bounds__(MERGE_THREADS) merge_tiles_kernel(const merge_
     } else {
         A v[ITEMS], xv[ITEMS];
         if (tile_nz > 0)
-            merge_load_direct<A, ITEMS>(col_at, val_at, x, tile_nz, p.nz, steps, ends, v, xv);
+            merge_load_direct<A, ITEMS, V>(col_at, val_at, x, tile_nz, p.nz, steps, ends, v, xv);
         acc = merge_sum<A, ITEMS>(steps, ends, sums,
                                   [&](int s, int32_t, bool down) { return down ? v[s] * xv[s] : A(0); });
     }

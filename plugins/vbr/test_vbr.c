@@ -7,10 +7,15 @@
  * values = f32 compared against CSR of the run's dtype; the edge cases
  * (empty rows, one row, one column, no entries, rectangular) convert, f32
  * storage is declared and refuses what f32 cannot hold, and the device
- * bytes follow README.md's formula. Every conversion's spmv_host is
- * checked against the bound. CPU only.
+ * bytes follow README.md's formula. The remainder path: a few very long
+ * remainder rows take the merge pass under auto (by their length, or by
+ * the spread of the remainder's row lengths), a uniform remainder the
+ * vector kernel, and both forced paths run the edge cases. Every
+ * conversion's spmv_host is checked against the bound. CPU only.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "spmvlab/gen.h"
 #include "testlib_plugin.h"
@@ -191,6 +196,125 @@ static void test_edge_cases_convert(void)
     TEST_CHECK(bytes == 4 * 6 + 4 * 5);
 }
 
+/* The number after " key=" in a describe() text; -1 when absent. */
+static double fact(const char *desc, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, " %s=", key);
+    const char *at = strstr(desc, k);
+    return at ? atof(at + strlen(k)) : -1;
+}
+
+/* 2000 rows in pairs of one 4-column run (block rows of 2), and rows 500,
+ * 1001 and 1502 of 10000, 15000 and 20000 columns in steps of 2: the
+ * remainder, each row over VBR_REMAINDER_MERGE_LEN. */
+static int long_remainder_rows(spmvlab_csr *A)
+{
+    int32_t (*rc)[2] = malloc(60000 * sizeof *rc);
+    size_t n = 0;
+    for (int32_t r = 0; r < 2000; r++) {
+        const int32_t len = r == 500 ? 10000 : r == 1001 ? 15000 : r == 1502 ? 20000 : 4;
+        for (int32_t j = 0; j < len; j++)
+            rc[n][0] = r, rc[n++][1] = len == 4 ? 8 * (r / 2) + j : 2 * j;
+    }
+    const int rc_ok = from_pairs(A, 2000, 40000, (const int32_t(*)[2])rc, n);
+    free(rc);
+    return rc_ok;
+}
+
+/* The merge path's remainder bytes minus the vector path's: a row pointer
+ * of all rows instead of a map and a pointer of nr rows, and the pass's
+ * scratch, its carries in the run's dtype (README.md, "Footprint"). */
+static double merge_minus_vector(const char *desc, double rows, double nr, double run)
+{
+    const double mt = fact(desc, "merge_tiles");
+    const double starts = strstr(desc, "/block ") ? 0 : 8 * (mt + 1);
+    return 4 * (rows + 1) - (nr < rows ? 4 * nr : 0) - 4 * (nr + 1) + starts + (4 + run) * mt;
+}
+
+static void test_long_remainder_rows_take_the_merge_pass(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(long_remainder_rows(&A) == 0);
+    char desc[512] = "", vdesc[512] = "";
+    /* auto: a row past 8192 entries takes the merge pass, though the rows'
+     * spread is small (the remainder costs about CSR's bytes: no byte rule) */
+    size_t bytes = test_convert_both("vbr", &A, loose, 17, desc, sizeof desc);
+    TEST_CONTAINS(desc, "rem_rows=3 rem_nnz=45000");
+    TEST_CONTAINS(desc, "remainder=merge rem_cv=0.272 merge_pass=direct/10/block"); /* columns in steps of 2: local */
+    TEST_CHECK(fact(desc, "merge_tiles") == 37); /* 47000 path items over tiles of 1280 */
+    const char *vector[] = {"max_bytes_ratio=4", "remainder=vector", NULL};
+    size_t vbytes = test_convert_both("vbr", &A, vector, 17, vdesc, sizeof vdesc);
+    TEST_CONTAINS(vdesc, "remainder=vector rem_cv=0.272 merge_pass=none merge_tiles=0");
+    TEST_CHECK((double)bytes - (double)vbytes == merge_minus_vector(desc, 2000, 3, 8));
+    /* values = f32: the pass reads the remainder's f32 values, its carries f64 */
+    const char *f32[] = {"max_bytes_ratio=4", "values=f32", NULL};
+    const char *f32v[] = {"max_bytes_ratio=4", "values=f32", "remainder=vector", NULL};
+    bytes = test_convert_says("vbr", &A, f32, 17, "values=f32 remainder=merge");
+    vbytes = test_convert_says("vbr", &A, f32v, 17, "values=f32 remainder=vector");
+    TEST_CHECK((double)bytes - (double)vbytes == merge_minus_vector(desc, 2000, 3, 8));
+    spmvlab_csr_free(&A);
+}
+
+/* Remainder rows of very different lengths (std / mean over 1) take the
+ * merge pass under auto; a band's even rows the vector kernel. */
+static void test_auto_follows_the_remainder_spread(void)
+{
+    const int32_t lengths[] = {0, 3, 0, 0, 7, 1, 0, 40, 1, 2};
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 10, 60, lengths, 5) == 0);
+    size_t bytes = test_convert_says("vbr", &A, remainder, 17, "rem_rows=8 rem_nnz=54");
+    test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, remainder, 17);
+    const char *facts[] = {"remainder=merge", "merge_tiles=1", NULL};
+    test_describe_says(t, facts);
+    TEST_CHECK(test_describe_value(t, "rem_cv") > 1.0); /* VBR_REMAINDER_MERGE_CV */
+    test_instance_free(t);
+    TEST_CHECK(bytes > 0);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(gen(&A, "banded", "n=500 bandwidth=2") == 0);
+    t = test_convert_ok("vbr", &A, SPMVLAB_F64, remainder, 17);
+    const char *band[] = {"rem_rows=500", "remainder=vector", "merge_pass=none", NULL};
+    test_describe_says(t, band);
+    TEST_CHECK(test_describe_value(t, "rem_cv") < 0.1);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
+/* Both forced paths on the edge cases, every row in the remainder
+ * (min_height 1024) or some (min_height 2): empty rows, one row, one
+ * column, rectangular both ways, no entries (nothing to balance: vector). */
+static void test_forced_paths_on_edge_cases(void)
+{
+    static const char *const paths[] = {"merge", "vector"};
+    for (int p = 0; p < 2; p++) {
+        char path[32], want[48];
+        snprintf(path, sizeof path, "remainder=%s", paths[p]);
+        snprintf(want, sizeof want, "remainder=%s", paths[p]);
+        const char *some[] = {path, "min_height=2", "max_bytes_ratio=4", NULL};
+        const char *all[] = {path, "min_height=1024", "max_bytes_ratio=4", NULL};
+        const int32_t lengths[] = {0, 3, 0, 0, 7, 1, 0};
+        spmvlab_csr A;
+        TEST_CHECK(test_gen_rows(&A, 7, 40, lengths, 5) == 0);
+        test_convert_says("vbr", &A, some, 17, want);
+        test_convert_says("vbr", &A, all, 17, want);
+        spmvlab_csr_free(&A);
+        A = test_uniform(1, 30, 12, 7);
+        test_convert_says("vbr", &A, some, 17, want);
+        spmvlab_csr_free(&A);
+        A = test_uniform(50, 1, 1, 7);
+        test_convert_says("vbr", &A, all, 17, want);
+        spmvlab_csr_free(&A);
+        A = test_uniform(60, 5, 3, 7);
+        test_convert_says("vbr", &A, all, 17, want);
+        spmvlab_csr_free(&A);
+        const int32_t none[] = {0, 0, 0, 0, 0};
+        TEST_CHECK(test_gen_rows(&A, 5, 4, none, 1) == 0);
+        test_convert_says("vbr", &A, all, 17, "rem_rows=5 rem_nnz=0 rem_lanes=1 steps=4");
+        test_convert_says("vbr", &A, all, 17, "remainder=vector rem_cv=0.000 merge_pass=none");
+        spmvlab_csr_free(&A);
+    }
+}
+
 static void test_f32_storage_refuses_what_it_cannot_hold(void)
 {
     static const int32_t rc[][2] = {{0, 0}, {1, 2}, {2, 1}};
@@ -213,5 +337,8 @@ int main(void)
     test_random_columns_are_refused();
     test_edge_cases_convert();
     test_f32_storage_refuses_what_it_cannot_hold();
+    test_long_remainder_rows_take_the_merge_pass();
+    test_auto_follows_the_remainder_spread();
+    test_forced_paths_on_edge_cases();
     return test_done("vbr blocks");
 }

@@ -11,17 +11,22 @@
  * slices of 32, a lane per row, values step by step (vbr.h). Every other
  * row is a CSR remainder row. Device bytes, s the stored value size:
  *   [4 nq] + 4(nq + 1) + 4 nq + 5 nblocks + s blocked      block part, nq rows
- *   [4 nr] + 4(nr + 1) + (4 + s) rem                       remainder, nr rows
- * (the bracketed row maps only when a part holds some of the rows, not all).
+ *   [4 nr] + 4(nr + 1) + (4 + s) rem                       remainder, vector
+ *   4(rows + 1) + (4 + s) rem + merge scratch              remainder, merge
+ * (the bracketed row maps only when a part holds some of the rows, not all;
+ * the scratch (merge_scratch_bytes): 8 (mtiles + 1) unless the tile blocks
+ * search, + (4 + S) mtiles, S the run's value size, mtiles the pass's tiles).
  * Rule: convert refuses (limit) unless these bytes per non-zero are at
  * most max_bytes_ratio (0.9) times CSR's in the run's dtype, value size +
  * 4 + 4 (rows + 1) / nnz: SpMV moves bytes, and runs of width 1 (random
  * columns) cost more than CSR. Decided from the counts, before any
  * allocation. Options: max_bytes_ratio (0..4; 4 takes every matrix);
- * values (native|f32). Expert: min_height (1..1024, 1: pure 1D-VBL),
+ * values (native|f32); remainder (auto|vector|merge: vbr_rem.c). Expert:
+ * min_height (1..1024, 1: pure 1D-VBL),
  * rem_lanes (auto: from the remainder's mean row length), steps (2, 4, 8; 4).
  * Kernels (vbr.cu): a warp per slice, lane i walking row i's blocks, the
- * loads of a step consecutive words; the remainder a vector CSR kernel.
+ * loads of a step consecutive words; the remainder a vector CSR kernel, or
+ * the shared merge-path pass first and the block kernel adding to y.
  * spmv_host runs the same lanes in the same order.
  * Limits: dtypes f64 and f32; values = f32 refuses a value f32 cannot hold
  * (status limit).
@@ -37,6 +42,10 @@ static const spmvlab_option vbr_options[] = {
     SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block and remainder values are stored"),
     SPMVLAB_CHOICE(values, "native", VBR_VALUES_NATIVE, "in the run's dtype"),
     SPMVLAB_CHOICE(values, "f32", VBR_VALUES_F32, "f32 for an f64 run (declared; computes in f64)"),
+    SPMVLAB_CHOICE_OPTION(vbr_opts, remainder, "auto", "how the CSR remainder is summed"),
+    SPMVLAB_CHOICE(remainder, "auto", VBR_REM_AUTO, "merge when the remainder's row lengths vary (std/mean > 1) or a row passes 8192, else vector"),
+    SPMVLAB_CHOICE(remainder, "vector", VBR_REM_VECTOR, "rem_lanes lanes a row, beside the block kernel"),
+    SPMVLAB_CHOICE(remainder, "merge", VBR_REM_MERGE, "load-balanced merge-path CSR of all rows first; the block kernel then adds its rows"),
     SPMVLAB_INT_EXPERT(vbr_opts, min_height, "1", 1, 1024, "rows of one column pattern a block row needs; 1: every short row (pure 1D-VBL)"),
     SPMVLAB_AUTO_EXPERT(vbr_opts, rem_lanes, 1, 32, "lanes per remainder row, a power of two; auto: from the remainder's mean row length"),
     SPMVLAB_INT_EXPERT(vbr_opts, steps, "4", 2, 8, "block kernel: steps (value and x loads) a lane issues per iteration: 2, 4 or 8"),
@@ -57,9 +66,10 @@ static spmvlab_status vbr_check_options(const spmvlab_opts *opts, spmvlab_err *e
 static void vbr_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(vbr_fmt, f, fmt);
-    void *const dev[] = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid,
-                         f->d_bval, f->d_rrow, f->d_rptr, f->d_rcol, f->d_rval};
-    void *const host[] = {f->qrow, f->qptr, f->qblk, f->bcol, f->bwid, f->bval, f->rrow, f->rptr, f->rcol, f->rval};
+    void *const dev[] = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid, f->d_bval, f->d_rrow,
+                         f->d_rptr, f->d_rcol, f->d_rval, f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val};
+    void *const host[] = {f->qrow, f->qptr, f->qblk, f->bcol, f->bwid, f->bval,
+                          f->rrow, f->rptr, f->rcol, f->rval, f->s_end};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -132,13 +142,19 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     if (st == SPMVLAB_OK) {
         vbr_count_blocks(A, o, in_block, &c);
         f->rem_lanes = vbr_rem_lanes(o, &c);
+        vbr_rem_path(f, A, in_block, o, &c);
         st = vbr_check_bytes(ctx, A, o, &c, f->store_f32, err);
     }
     if (st == SPMVLAB_OK)
         st = vbr_build(f, A, in_block, &c, err);
     free(in_block);
-    const size_t vs = f->store_f32 ? 4 : spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t);
+    if (st == SPMVLAB_OK)
+        st = vbr_rem_finish(f, err);
+    const size_t run = spmvlab_dtype_size(f->dtype), vs = f->store_f32 ? 4 : run, i4 = sizeof(int32_t);
     const size_t nq = f->qptr ? (size_t)f->nq : 0, nr = f->rptr ? (size_t)f->nr : 0;
+    /* merge: rptr over all rows; the pass's tile starts and carries (in the run's dtype) */
+    const size_t nptr = f->rem_merge ? (size_t)f->rows : nr;
+    const size_t mtiles = (size_t)f->mdev.tiles; /* 0 on the vector path */
     /* a part without rows, or a row map of all rows, has no arrays: 0 bytes */
     const spmvlab_array arrays[] = {
         {(void **)&f->d_qrow, f->qrow, f->qrow ? nq * i4 : 0},
@@ -148,43 +164,61 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         {(void **)&f->d_bwid, f->bwid, nq ? (size_t)f->nblocks : 0},
         {&f->d_bval, f->bval, nq ? (size_t)f->blocked_nnz * vs : 0},
         {(void **)&f->d_rrow, f->rrow, f->rrow ? nr * i4 : 0},
-        {(void **)&f->d_rptr, f->rptr, nr ? (nr + 1) * i4 : 0},
+        {(void **)&f->d_rptr, f->rptr, nr ? (nptr + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, nr ? (size_t)f->rem_nnz * i4 : 0},
         {&f->d_rval, f->rval, nr ? (size_t)f->rem_nnz * vs : 0},
+        {(void **)&f->mdev.coords, NULL,
+         mtiles && f->mdev.search != MERGE_SEARCH_BLOCK ? (mtiles + 1) * sizeof(merge_coord) : 0},
+        {(void **)&f->mdev.carry_row, NULL, mtiles * i4},
+        {&f->mdev.carry_val, NULL, mtiles * run},
     };
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    f->mdev.row_ptr = f->d_rptr;
+    f->mdev.col_idx = f->d_rcol;
+    f->mdev.val = f->d_rval;
     if (st == SPMVLAB_OK && f->store_f32)
         ctx->declare_storage(ctx, SPMVLAB_F32);
     if (st == SPMVLAB_OK)
-        ctx->log(ctx, "vbr: %d block rows (%d rows) with %d blocks, %d remainder rows with %d entries", f->nbr, f->nq,
-                 f->nblocks, f->nr, f->rem_nnz);
+        ctx->log(ctx, "vbr: %d block rows (%d rows) with %d blocks, %d remainder rows with %d entries (%s)", f->nbr,
+                 f->nq, f->nblocks, f->nr, f->rem_nnz, f->rem_merge ? "merge pass" : "vector");
     return spmvlab_converted(st, f, vbr_destroy, out);
 }
 
-/* y = A x on the device: the block part's and the remainder's launches.
+/* y = A x on the device: the block part's and the remainder's launches
+ * (merge: the merge pass first, the block kernel adding).
  * Returns CUDA_ERROR with the runtime's text when a launch failed. */
 SPMVLAB_SPMV_BY_LAUNCHER(vbr, vbr_fmt, f)
 
 SPMVLAB_SPMV_HOST_F64_F32(vbr, vbr_fmt, dtype)
 
+static size_t vbr_footprint(const void *fmt) { return (size_t)vbr_bytes(fmt); }
+
 /* Facts for reports: the block rows and their mean height, the blocks and
  * their mean entries, the share of entries in blocks, the remainder and its
- * lanes, the device bytes per non-zero and the storage. */
+ * lanes, the device bytes per non-zero, the storage, the remainder path
+ * with its rows' variation and the merge pass's shape (none on the vector
+ * path) and tiles. */
 static void vbr_describe(const void *fmt, char *buf, size_t len)
 {
+    static const char *const kinds[] = {"staged", "direct"}, *const places[] = {"block", "launch", "convert"};
     const vbr_fmt *f = fmt;
+    char pass[64] = "none";
+    if (f->rem_merge)
+        snprintf(pass, sizeof pass, "%s/%d/%s", kinds[f->mdev.products], f->mdev.items, places[f->mdev.search]);
     snprintf(buf, len,
              "block_rows=%d mean_height=%.2f blocks=%d mean_block=%.2f blocked=%.3f rem_rows=%d rem_nnz=%d "
-             "rem_lanes=%d steps=%d bytes_per_nnz=%.2f values=%s",
+             "rem_lanes=%d steps=%d bytes_per_nnz=%.2f values=%s remainder=%s rem_cv=%.3f merge_pass=%s "
+             "merge_tiles=%d",
              f->nbr, f->nbr > 0 ? (double)f->nq / f->nbr : 0.0, f->nblocks,
              f->nblocks > 0 ? (double)f->blocked_nnz / f->nblocks : 0.0,
              f->nnz > 0 ? (double)f->blocked_nnz / f->nnz : 0.0, f->nr, f->rem_nnz, f->rem_lanes, f->steps,
-             f->nnz > 0 ? vbr_bytes(f) / f->nnz : 0.0, f->store_f32 ? "f32" : "native");
+             f->nnz > 0 ? vbr_bytes(f) / f->nnz : 0.0, f->store_f32 ? "f32" : "native",
+             f->rem_merge ? "merge" : "vector", f->rem_cv, pass, f->mdev.tiles);
 }
 
-SPMVLAB_PLUGIN_DEFINE(vbr, "2.0.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(vbr, "2.1.0", SPMVLAB_DTYPES_F64_F32,
                       "variable block row (1D-VBL): dense blocks from runs of rows with one pattern, CSR remainder",
                       "A. Pinar, M. T. Heath, Improving performance of sparse matrix-vector multiplication, SC'99 "
                       "(1D-VBL); Y. Saad, SPARSKIT: a basic tool kit for sparse matrix computations, 1994 (VBR)",
-                      .check_options = vbr_check_options);
+                      .check_options = vbr_check_options, .footprint = vbr_footprint);

@@ -9,13 +9,18 @@
 // lanes of a block row read the same x at each step, served by one load.
 // Why not a warp per block row: with blocks of 2 to 6 rows a lane must find
 // the block of each value (a search per value) and a block row of 2 rows
-// fills few lanes. Remainder: W lanes per row striding through it and a
-// shuffle-down tree (vector CSR). vbr_host.c runs the same lanes in the
-// same order.
+// fills few lanes. Remainder (vector): W lanes per row striding through it
+// and a shuffle-down tree (vector CSR), beside the block kernel. Remainder
+// (merge): the merge-path pass (../common/merge_path.cuh) over the
+// remainder as a CSR of all rows writes every row of y (0 for a block-part
+// row: rows are not split between the parts), then the block kernel adds
+// its rows, each row a lane's, after the pass on the same stream: no
+// atomics. vbr_host.c runs the same lanes in the same order.
 #include <cuda_runtime.h>
 
 #include "vbr.h"
 #include "../common/launch.cuh"
+#include "../common/merge_path.cuh"
 
 namespace {
 
@@ -35,10 +40,11 @@ struct vbr_block_arrays {
 
 // T: x, y and the arithmetic; V: the stored values (float for f32
 // storage); U steps per iteration, their value loads issued together.
+// add: y[row] += the row's sum (after the merge pass), else y[row] = it.
 template <typename T, typename V, int U>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
 vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, const T *__restrict__ x,
-                 T *__restrict__ y)
+                 T *__restrict__ y, bool add)
 {
     const int lane = threadIdx.x & (VBR_WARP - 1);
     const int64_t q0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / VBR_WARP * VBR_WARP;
@@ -93,8 +99,10 @@ vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, con
             if (t + u < len)
                 acc = vbr_fma(static_cast<T>(v[u]), xv[u], acc);
     }
-    if (live)
-        y[a.qrow ? __ldg(a.qrow + q) : q] = acc;
+    if (live) {
+        T *out = y + (a.qrow ? __ldg(a.qrow + q) : q);
+        *out = add ? *out + acc : acc;
+    }
 }
 
 // W lanes per remainder row; every lane of the warp takes part in the
@@ -122,17 +130,17 @@ vbr_rem_kernel(int32_t nr, const int32_t *__restrict__ rrow, const int32_t *__re
 unsigned grid_for(int64_t threads) { return (unsigned)((threads + kThreads - 1) / kThreads); }
 
 template <typename T, typename V>
-cudaError_t launch_blocks(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
+cudaError_t launch_blocks(const vbr_fmt *f, const T *x, T *y, bool add, cudaStream_t s)
 {
     const vbr_block_arrays a = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid};
     const V *bval = static_cast<const V *>(f->d_bval);
     const unsigned grid = grid_for(((int64_t)f->nq + VBR_WARP - 1) / VBR_WARP * VBR_WARP);
     if (f->steps == 2)
-        vbr_slice_kernel<T, V, 2><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+        vbr_slice_kernel<T, V, 2><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
     else if (f->steps == 8)
-        vbr_slice_kernel<T, V, 8><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+        vbr_slice_kernel<T, V, 8><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
     else
-        vbr_slice_kernel<T, V, 4><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y);
+        vbr_slice_kernel<T, V, 4><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
     return cudaGetLastError();
 }
 
@@ -148,11 +156,16 @@ cudaError_t launch_rem(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
     return cudaGetLastError();
 }
 
-// The two parts write disjoint rows of y, so their order does not matter.
+// Vector: the two parts write disjoint rows of y, so their order does not
+// matter. Merge: the pass writes every row first, then the block kernel adds.
 template <typename T, typename V>
 cudaError_t launch_stored(const vbr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
-    cudaError_t e = f->nq > 0 ? launch_blocks<T, V>(f, x, y, s) : cudaSuccess;
+    if (f->rem_merge) {
+        const cudaError_t e = merge_path_launch<T, V>(&f->mdev, x, y, s);
+        return e == cudaSuccess && f->nq > 0 ? launch_blocks<T, V>(f, x, y, true, s) : e;
+    }
+    cudaError_t e = f->nq > 0 ? launch_blocks<T, V>(f, x, y, false, s) : cudaSuccess;
     if (e == cudaSuccess && f->nr > 0)
         e = launch_rem<T, V>(f, x, y, s);
     return e;

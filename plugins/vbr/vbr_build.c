@@ -72,6 +72,8 @@ void vbr_count_blocks(const spmvlab_matrix *A, const vbr_opts *o, uint8_t *in_bl
         } else {
             c->nr += h;
             c->rem_nnz += h * len;
+            c->rem_sq += (double)h * len * len;
+            c->rem_max = len > c->rem_max ? len : c->rem_max;
         }
     }
 }
@@ -88,7 +90,8 @@ static void put_value(const vbr_fmt *f, void *dst, int64_t at, const spmvlab_mat
 }
 
 /* qrow, qptr, qblk, bcol, bwid and rrow, rptr, rcol, rval: rows in matrix
- * order, each to its part; a block row's blocks once, at its first row. */
+ * order, each to its part; a block row's blocks once, at its first row. On
+ * the merge path rptr runs over all rows, a block-part row empty. */
 static void fill_rows(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block)
 {
     int32_t q = 0, i = 0, nb = 0, kb = 0;
@@ -97,7 +100,9 @@ static void fill_rows(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_blo
     if (f->rptr)
         f->rptr[0] = 0;
     for (int32_t r = 0; r < A->rows; r++) {
-        const int32_t b = A->row_ptr[r], len = A->row_ptr[r + 1] - b;
+        const int32_t b = A->row_ptr[r], len = A->row_ptr[r + 1] - b, ri = f->rem_merge ? r : i;
+        if (in_block[r] && f->rem_merge)
+            f->rptr[r + 1] = f->rptr[r];
         if (in_block[r]) {
             if (r == 0 || !in_block[r - 1] || !same_pattern(A, r - 1)) { /* a block row starts */
                 kb = nb;
@@ -111,12 +116,12 @@ static void fill_rows(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_blo
         } else {
             if (f->rrow)
                 f->rrow[i] = r;
-            const int32_t at = f->rptr[i];
+            const int32_t at = f->rptr[ri];
             for (int32_t k = 0; k < len; k++) {
                 f->rcol[at + k] = A->col_idx[b + k];
                 put_value(f, f->rval, (int64_t)at + k, A, (int64_t)b + k);
             }
-            f->rptr[i + 1] = at + len;
+            f->rptr[ri + 1] = at + len;
             i++;
         }
     }
@@ -165,11 +170,12 @@ spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_
         bad |= (f->nq < f->rows && !f->qrow) || !f->qptr || !f->qblk || !f->bcol || !f->bwid || !f->bval;
     }
     if (f->nr > 0) {
-        f->rrow = f->nr < f->rows ? malloc((size_t)f->nr * i4) : NULL;
-        f->rptr = malloc(((size_t)f->nr + 1) * i4);
+        const int map = f->nr < f->rows && !f->rem_merge; /* merge: rptr over all rows, no map */
+        f->rrow = map ? malloc((size_t)f->nr * i4) : NULL;
+        f->rptr = malloc(((size_t)(f->rem_merge ? f->rows : f->nr) + 1) * i4);
         f->rcol = malloc((size_t)f->rem_nnz * i4 + 1);
         f->rval = malloc((size_t)f->rem_nnz * vs + 1);
-        bad |= (f->nr < f->rows && !f->rrow) || !f->rptr || !f->rcol || !f->rval;
+        bad |= (map && !f->rrow) || !f->rptr || !f->rcol || !f->rval;
     }
     if (bad)
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %d vbr blocks and %d remainder rows",
@@ -185,13 +191,18 @@ double vbr_count_bytes(const vbr_count *c, int32_t rows, double s)
     if (c->nq > 0) /* qrow only when the block part holds some of the rows, not all */
         bytes += (c->nq < rows ? 4.0 * c->nq : 0) + 4.0 * ((double)c->nq + 1) + 4.0 * c->nq + 5.0 * c->nblocks +
                  s * c->blocked_nnz;
-    if (c->nr > 0)
+    if (c->nr > 0 && c->merge) /* a row pointer of all rows, no map; the pass's scratch */
+        bytes += 4.0 * ((double)rows + 1) + (4 + s) * c->rem_nnz + c->scratch;
+    else if (c->nr > 0)
         bytes += (c->nr < rows ? 4.0 * c->nr : 0) + 4.0 * ((double)c->nr + 1) + (4 + s) * c->rem_nnz;
     return bytes;
 }
 
 double vbr_bytes(const vbr_fmt *f)
 {
-    const vbr_count c = {f->nbr, f->nq, f->nblocks, f->blocked_nnz, f->nr, f->rem_nnz, 0};
-    return vbr_count_bytes(&c, f->rows, f->store_f32 ? 4 : (double)spmvlab_dtype_size(f->dtype));
+    const double run = (double)spmvlab_dtype_size(f->dtype);
+    vbr_count c = {f->nbr, f->nq, f->nblocks, f->blocked_nnz, f->nr, f->rem_nnz, 0, 0, 0, f->rem_merge, 0};
+    if (f->rem_merge)
+        c.scratch = (double)merge_scratch_bytes(&f->mdev, (size_t)run);
+    return vbr_count_bytes(&c, f->rows, f->store_f32 ? 4 : run);
 }

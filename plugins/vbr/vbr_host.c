@@ -6,14 +6,17 @@
  * when the current one's width is used up), and adds it into its row's sum.
  * Remainder: W lanes a row striding through it, then the shuffle-down tree.
  * Both with the kernels' fused multiply-adds, so the CPU checks the layout
- * and the lane arithmetic the GPU relies on, bit for bit.
+ * and the lane arithmetic the GPU relies on, bit for bit. On the merge path
+ * the remainder is first replayed in the merge-path kernels' decomposition
+ * (MERGE_PATH_HOST_V, ../common/merge_path.h) into every row of y, then the
+ * block part's rows are added to it.
  */
 #include <math.h>
 
 #include "vbr.h"
 
 #define VBR_HOST(T, V, FMA, NAME)                                                                       \
-    static void NAME##_blocks(const vbr_fmt *f, const T *x, T *y)                                      \
+    static void NAME##_blocks(const vbr_fmt *f, const T *x, T *y, int add)                             \
     {                                                                                                  \
         const V *bval = f->bval;                                                                       \
         for (int32_t q0 = 0; q0 < f->nq; q0 += VBR_WARP) {                                             \
@@ -46,7 +49,10 @@
                 off += rank;                                                                           \
             }                                                                                          \
             for (int32_t l = 0; l < lanes; l++)                                                        \
-                y[f->qrow ? f->qrow[q0 + l] : q0 + l] = acc[l];                                        \
+                if (add)                                                                               \
+                    y[f->qrow ? f->qrow[q0 + l] : q0 + l] += acc[l];                                   \
+                else                                                                                   \
+                    y[f->qrow ? f->qrow[q0 + l] : q0 + l] = acc[l];                                    \
         }                                                                                              \
     }                                                                                                  \
     static void NAME##_rem(const vbr_fmt *f, const T *x, T *y)                                         \
@@ -66,9 +72,15 @@
             y[f->rrow ? f->rrow[i] : i] = t[0];                                                        \
         }                                                                                              \
     }                                                                                                  \
+    MERGE_PATH_HOST_V(NAME##_merge, T, V)                                                              \
     static void NAME(const vbr_fmt *f, const T *x, T *y)                                               \
     {                                                                                                  \
-        NAME##_blocks(f, x, y);                                                                        \
+        if (f->rem_merge) {                                                                            \
+            NAME##_merge(&f->mdev, f->rptr, f->rcol, (const V *)f->rval, f->s_end, x, y);              \
+            NAME##_blocks(f, x, y, 1);                                                                 \
+            return;                                                                                    \
+        }                                                                                              \
+        NAME##_blocks(f, x, y, 0);                                                                     \
         NAME##_rem(f, x, y);                                                                           \
     }
 
