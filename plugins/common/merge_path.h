@@ -164,6 +164,21 @@ static inline int merge_auto_search(int32_t tiles, const spmvlab_device *dev)
     return tiles < MERGE_BLOCK_SEARCH_TILES_PER_SM * sms ? MERGE_SEARCH_BLOCK : MERGE_SEARCH_LAUNCH;
 }
 
+/* The whole auto plan of a merge pass over a CSR part of rows x cols with
+ * nnz entries whose new-sector share is share: products, items, tiles and
+ * where the search runs (the fix-up is decided by merge_search_tiles). */
+static inline void merge_auto_plan(merge_dev *d, spmvlab_dtype dtype, int32_t rows, int32_t cols, int32_t nnz,
+                                   double share, const spmvlab_device *dev)
+{
+    merge_auto_choice(dtype == SPMVLAB_F64, share, &d->products, &d->items);
+    d->dtype = dtype;
+    d->rows = rows;
+    d->cols = cols;
+    d->nnz = nnz;
+    d->tiles = merge_tiles((int64_t)rows + nnz, d->items);
+    d->search = merge_auto_search(d->tiles, dev);
+}
+
 /* Every tile's start of d's path over the host row_ptr, into coords
  * (tiles + 1) when not NULL; returns 1 when some tile leaves a row open
  * after taking some of its non-zeros (that row needs the fix-up), else 0. */

@@ -45,15 +45,8 @@ static double defer_cv(const tilespmv_fmt *f)
 static void merge_shape(tilespmv_fmt *f)
 {
     merge_dev *d = &f->mdev;
-    const int f64 = f->dtype == SPMVLAB_F64;
-    const double share = merge_gather_share(f->rows, f->dptr, f->dcol, f64 ? 4 : 8);
-    merge_auto_choice(f64, share, &d->products, &d->items);
-    d->dtype = f->dtype;
-    d->rows = f->rows;
-    d->cols = f->cols;
-    d->nnz = f->ndef;
-    d->tiles = merge_tiles((int64_t)f->rows + f->ndef, d->items);
-    d->search = merge_auto_search(d->tiles, f->ctx->device);
+    const double share = merge_gather_share(f->rows, f->dptr, f->dcol, f->dtype == SPMVLAB_F64 ? 4 : 8);
+    merge_auto_plan(d, f->dtype, f->rows, f->cols, f->ndef, share, f->ctx->device);
     d->fixup = merge_search_tiles(d, f->dptr, NULL);
 }
 

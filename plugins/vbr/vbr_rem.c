@@ -67,14 +67,8 @@ void vbr_rem_path(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, 
     if (!f->rem_merge)
         return;
     merge_dev *d = &f->mdev;
-    const int f64 = f->dtype == SPMVLAB_F64;
-    merge_auto_choice(f64, rem_gather_share(A, in_block, f64 ? 4 : 8), &d->products, &d->items);
-    d->dtype = f->dtype;
-    d->rows = f->rows;
-    d->cols = f->cols;
-    d->nnz = c->rem_nnz;
-    d->tiles = merge_tiles((int64_t)f->rows + c->rem_nnz, d->items);
-    d->search = merge_auto_search(d->tiles, f->ctx->device);
+    const double share = rem_gather_share(A, in_block, f->dtype == SPMVLAB_F64 ? 4 : 8);
+    merge_auto_plan(d, f->dtype, f->rows, f->cols, c->rem_nnz, share, f->ctx->device);
     c->scratch = (double)merge_scratch_bytes(d, spmvlab_dtype_size(f->dtype));
 }
 
