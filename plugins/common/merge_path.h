@@ -10,6 +10,7 @@
 #ifndef SPMVLAB_PLUGINS_COMMON_MERGE_PATH_H
 #define SPMVLAB_PLUGINS_COMMON_MERGE_PATH_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -128,14 +129,17 @@ typedef struct merge_dev {
 /* The share of non-zeros whose x load starts a new 32-byte sector within
  * its row: distinct sectors (col / 4 in f64, col / 8 in f32; columns are
  * sorted, so a new sector is a change of col / per) over non-zeros, summed
- * over up to MERGE_SHARE_SAMPLE_ROWS rows spread evenly. 0 without entries. */
+ * over up to MERGE_SHARE_SAMPLE_ROWS rows spread evenly; rows with skip[i]
+ * set count as empty (skip may be NULL). 0 without entries. */
 static inline double merge_gather_share(int32_t rows, const int32_t *row_ptr, const int32_t *col_idx,
-                                        int per_sector)
+                                        const uint8_t *skip, int per_sector)
 {
     const int64_t samples = rows < MERGE_SHARE_SAMPLE_ROWS ? rows : MERGE_SHARE_SAMPLE_ROWS;
     int64_t sectors = 0, nnz = 0;
     for (int64_t s = 0; s < samples; s++) {
         const int32_t i = (int32_t)(s * rows / samples);
+        if (skip && skip[i])
+            continue;
         int64_t last = -1;
         for (int32_t k = row_ptr[i]; k < row_ptr[i + 1]; k++) {
             const int64_t sector = col_idx[k] / per_sector;
@@ -145,6 +149,21 @@ static inline double merge_gather_share(int32_t rows, const int32_t *row_ptr, co
         nnz += row_ptr[i + 1] - row_ptr[i];
     }
     return nnz ? (double)sectors / (double)nnz : 0.0;
+}
+
+/* A part's rows are uneven enough for the merge-path pass (tilespmv's
+ * deferred part, vbr's remainder) above this std / mean of their lengths:
+ * rows of equal length gain nothing from balancing. */
+#define MERGE_UNEVEN_ROWS_CV 1.0
+
+/* std / mean of n row lengths from their sum and sum of squares; 0 when
+ * n or the sum is 0. */
+static inline double merge_length_cv(int64_t n, double sum, double sq)
+{
+    if (n == 0 || sum == 0)
+        return 0.0;
+    const double mean = sum / (double)n, var = sq / (double)n - mean * mean;
+    return var > 0 ? sqrt(var) / mean : 0.0;
 }
 
 /* auto's products and items for a share of new sectors (f64: the rule of

@@ -24,8 +24,8 @@
  * matrices, launch on large ones); products (expert: staged or direct).
  * Under auto, f64 picks products and items from the share of non-zeros
  * whose x load starts a new 32-byte sector in its row (merge_gather_share):
- * random gathers staged with 6 items, local ones direct with 10; f32 keeps
- * the original's staged with 10. Each option set overrides its part alone.
+ * random gathers staged with 6 items, local ones direct with 10; f32 takes
+ * direct with 6. Each option set overrides its part alone.
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
  * The kernels, their launch, the auto rules and the CPU replay are shared
  * with tilespmv's deferred part: ../common/merge_path.h, merge_path.cuh.
@@ -108,7 +108,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const size_t vs = spmvlab_dtype_size(A->dtype);
     const int f64 = A->dtype == SPMVLAB_F64;
     merge_dev *d = &f->dev;
-    f->gather_share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, f64 ? 4 : 8);
+    f->gather_share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, NULL, f64 ? 4 : 8);
     merge_auto_choice(f64, f->gather_share, &f->auto_products, &f->auto_items);
     d->items = o->items != SPMVLAB_AUTO ? o->items : f->auto_items;
     d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products : f->auto_products;

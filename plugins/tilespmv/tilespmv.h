@@ -37,9 +37,8 @@ enum { TILESPMV_FORMAT_AUTO, TILESPMV_FORMAT_CSR, TILESPMV_FORMAT_COO, TILESPMV_
  *   deferred CSR into every row of y first, the chunks then add their tiles. */
 enum { TILESPMV_DEFER_FUSED, TILESPMV_DEFER_MERGE, TILESPMV_DEFER_AUTO };
 /* deferred = auto takes merge when the deferred rows' lengths (rows with at
- * least one deferred entry) vary by more than this coefficient of variation
- * (std / mean): rows of equal length gain nothing from balancing. */
-#define TILESPMV_DEFER_MERGE_CV 1.0
+ * least one deferred entry) vary by more than MERGE_UNEVEN_ROWS_CV
+ * (../common/merge_path.h). */
 
 /* A chunk, one warp's work (4 int32: kind, tile row or row, begin, end),
  * tilespmv_plan.c:

@@ -8,15 +8,14 @@
  *   rows write every row of y (0 where nothing is deferred), then the chunk
  *   kernel adds the tiles;
  * - auto: merge when the deferred rows' lengths vary by more than
- *   TILESPMV_DEFER_MERGE_CV (std / mean over the rows with any deferred
+ *   MERGE_UNEVEN_ROWS_CV (std / mean over the rows with any deferred
  *   entry), else fused.
  * With nothing deferred there is nothing to balance: the path is fused.
  * The merge pass takes the merge plugin's auto rules: products and items
- * from the deferred part's column locality (f64), staged with 10 items
+ * from the deferred part's column locality (f64), direct with 6 items
  * (f32), the search in the tile blocks or by a kernel by the tiles a
  * multiprocessor.
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "tilespmv.h"
@@ -29,23 +28,18 @@ static double defer_cv(const tilespmv_fmt *f)
     double sum = 0, sq = 0;
     for (int32_t r = 0; r < f->rows; r++) {
         const double len = (double)(f->dptr[r + 1] - f->dptr[r]);
-        if (len > 0) {
-            n++;
-            sum += len;
-            sq += len * len;
-        }
+        n += len > 0;
+        sum += len;
+        sq += len * len;
     }
-    if (n == 0)
-        return 0.0;
-    const double mean = sum / (double)n, var = sq / (double)n - mean * mean;
-    return var > 0 ? sqrt(var) / mean : 0.0;
+    return merge_length_cv(n, sum, sq);
 }
 
 /* The merge pass over the deferred CSR: shape, auto rules, fix-up. */
 static void merge_shape(tilespmv_fmt *f)
 {
     merge_dev *d = &f->mdev;
-    const double share = merge_gather_share(f->rows, f->dptr, f->dcol, f->dtype == SPMVLAB_F64 ? 4 : 8);
+    const double share = merge_gather_share(f->rows, f->dptr, f->dcol, NULL, f->dtype == SPMVLAB_F64 ? 4 : 8);
     merge_auto_plan(d, f->dtype, f->rows, f->cols, f->ndef, share, f->ctx->device);
     d->fixup = merge_search_tiles(d, f->dptr, NULL);
 }
@@ -56,7 +50,7 @@ spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_e
     if (f->ndef == 0)
         f->path = TILESPMV_DEFER_FUSED;
     else if (o->deferred == TILESPMV_DEFER_AUTO)
-        f->path = f->defer_cv > TILESPMV_DEFER_MERGE_CV ? TILESPMV_DEFER_MERGE : TILESPMV_DEFER_FUSED;
+        f->path = f->defer_cv > MERGE_UNEVEN_ROWS_CV ? TILESPMV_DEFER_MERGE : TILESPMV_DEFER_FUSED;
     else
         f->path = o->deferred;
     if (f->path != TILESPMV_DEFER_MERGE)

@@ -267,7 +267,7 @@ static void test_auto_follows_the_remainder_spread(void)
     test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, remainder, 17);
     const char *facts[] = {"remainder=merge", "merge_tiles=1", NULL};
     test_describe_says(t, facts);
-    TEST_CHECK(test_describe_value(t, "rem_cv") > 1.0); /* VBR_REMAINDER_MERGE_CV */
+    TEST_CHECK(test_describe_value(t, "rem_cv") > 1.0); /* MERGE_UNEVEN_ROWS_CV */
     test_instance_free(t);
     TEST_CHECK(bytes > 0);
     spmvlab_csr_free(&A);

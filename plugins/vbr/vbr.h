@@ -35,9 +35,7 @@ enum { VBR_VALUES_NATIVE, VBR_VALUES_F32 };
  *   block kernel adds its rows. */
 enum { VBR_REM_VECTOR, VBR_REM_MERGE, VBR_REM_AUTO };
 /* remainder = auto: merge when the remainder rows' lengths vary by more than
- * this std / mean (tilespmv's rule): rows of equal length gain nothing from balancing. */
-#define VBR_REMAINDER_MERGE_CV 1.0
-/* ... or when a remainder row is longer than this: a warp would loop 256 trips on one row. */
+ * MERGE_UNEVEN_ROWS_CV (../common/merge_path.h), or when a remainder row is longer than this: a warp would loop 256 trips on one row. */
 #define VBR_REMAINDER_MERGE_LEN (256 * VBR_WARP)
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */

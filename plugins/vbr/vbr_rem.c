@@ -8,16 +8,15 @@
  *   a few very long remainder rows are cut between tiles instead of
  *   holding a warp each while the rest of the device idles;
  * - auto: merge when the remainder rows' lengths vary by more than
- *   VBR_REMAINDER_MERGE_CV (std / mean over the remainder rows) or a
+ *   MERGE_UNEVEN_ROWS_CV (std / mean over the remainder rows) or a
  *   remainder row is longer than VBR_REMAINDER_MERGE_LEN, else vector.
  * Without remainder entries there is nothing to balance: the path is
  * vector (and without remainder rows there is no remainder launch). The
  * merge pass takes the merge plugin's auto rules, as tilespmv's does:
- * products and items from the remainder's column locality (f64), staged
- * with 10 items (f32), the search in the tile blocks or by a kernel by the
+ * products and items from the remainder's column locality (f64), direct
+ * with 6 items (f32), the search in the tile blocks or by a kernel by the
  * tiles a multiprocessor.
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "vbr.h"
@@ -25,32 +24,7 @@
 /* std / mean of the remainder rows' lengths; 0 without remainder entries. */
 static double rem_cv(const vbr_count *c)
 {
-    if (c->nr == 0 || c->rem_nnz == 0)
-        return 0.0;
-    const double mean = (double)c->rem_nnz / c->nr, var = c->rem_sq / c->nr - mean * mean;
-    return var > 0 ? sqrt(var) / mean : 0.0;
-}
-
-/* merge_gather_share (../common/merge_path.h) of the merge pass's CSR —
- * every row of A, block-part rows empty — read from A itself before the
- * remainder is built: the same rows sampled, the same columns counted. */
-static double rem_gather_share(const spmvlab_matrix *A, const uint8_t *in_block, int per_sector)
-{
-    const int64_t rows = A->rows, samples = rows < MERGE_SHARE_SAMPLE_ROWS ? rows : MERGE_SHARE_SAMPLE_ROWS;
-    int64_t sectors = 0, nnz = 0;
-    for (int64_t s = 0; s < samples; s++) {
-        const int32_t i = (int32_t)(s * rows / samples);
-        if (in_block[i])
-            continue;
-        int64_t last = -1;
-        for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            const int64_t sector = A->col_idx[k] / per_sector;
-            sectors += sector != last;
-            last = sector;
-        }
-        nnz += A->row_ptr[i + 1] - A->row_ptr[i];
-    }
-    return nnz ? (double)sectors / (double)nnz : 0.0;
+    return merge_length_cv(c->nr, (double)c->rem_nnz, c->rem_sq);
 }
 
 void vbr_rem_path(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, const vbr_opts *o, vbr_count *c)
@@ -59,7 +33,7 @@ void vbr_rem_path(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, 
     if (c->rem_nnz == 0)
         f->rem_merge = 0;
     else if (o->remainder == VBR_REM_AUTO)
-        f->rem_merge = f->rem_cv > VBR_REMAINDER_MERGE_CV || c->rem_max > VBR_REMAINDER_MERGE_LEN;
+        f->rem_merge = f->rem_cv > MERGE_UNEVEN_ROWS_CV || c->rem_max > VBR_REMAINDER_MERGE_LEN;
     else
         f->rem_merge = o->remainder == VBR_REM_MERGE;
     c->merge = f->rem_merge;
@@ -67,7 +41,7 @@ void vbr_rem_path(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, 
     if (!f->rem_merge)
         return;
     merge_dev *d = &f->mdev;
-    const double share = rem_gather_share(A, in_block, f->dtype == SPMVLAB_F64 ? 4 : 8);
+    const double share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, in_block, f->dtype == SPMVLAB_F64 ? 4 : 8);
     merge_auto_plan(d, f->dtype, f->rows, f->cols, c->rem_nnz, share, f->ctx->device);
     c->scratch = (double)merge_scratch_bytes(d, spmvlab_dtype_size(f->dtype));
 }
