@@ -14,6 +14,7 @@
 #include "run_status.h"
 #include "run_summary.h"
 #include "testlib_cli.h"
+#include "testlib_rows.h"
 
 /* FNV-1a 64 of a file, computed here independently of the registry. */
 static int fnv1a_file(const char *path, char hex[17])
@@ -28,17 +29,6 @@ static int fnv1a_file(const char *path, char hex[17])
     fclose(f);
     snprintf(hex, 17, "%016llx", (unsigned long long)h);
     return 0;
-}
-
-static run_row row_of(const char *matrix, const char *instance, const char *status)
-{
-    run_row r;
-    run_row_init(&r);
-    snprintf(r.matrix, sizeof r.matrix, "%s", matrix);
-    snprintf(r.instance, sizeof r.instance, "%s", instance);
-    snprintf(r.dtype, sizeof r.dtype, "f64");
-    snprintf(r.status, sizeof r.status, "%s", status);
-    return r;
 }
 
 /* Each status lands in its own class; an unknown one is never a success. */
@@ -67,7 +57,7 @@ static void summary_counts_refusals_and_inputs(void)
                               {"d", "", "skipped"},  {"d", "", "skipped"},        {"e", "", "unreadable"},
                               {"c", "", "unreadable"}};
     for (size_t i = 0; i < sizeof cells / sizeof *cells; i++) {
-        run_row r = row_of(cells[i][0], cells[i][1], cells[i][2]);
+        run_row r = test_row(cells[i][0], cells[i][1], cells[i][2]);
         TEST_CHECK(run_rows_push(&rows, &r) == 0);
     }
     run_summary s;

@@ -13,18 +13,14 @@
 #include "run_compare.h"
 #include "run_summary.h"
 #include "testlib.h"
+#include "testlib_rows.h"
 
 /* A row of matrix and instance timed at ms, with its speedup interval
  * [lo, hi] against the run's baseline cusparse (point: cusparse's ms / ms). */
 static void add(run_rows *rows, const char *matrix, const char *instance, const char *status, double ms,
                 double base_ms, double lo, double hi)
 {
-    run_row r;
-    run_row_init(&r);
-    snprintf(r.matrix, sizeof r.matrix, "%s", matrix);
-    snprintf(r.instance, sizeof r.instance, "%s", instance);
-    snprintf(r.dtype, sizeof r.dtype, "f64");
-    snprintf(r.status, sizeof r.status, "%s", status);
+    run_row r = test_row(matrix, instance, status);
     snprintf(r.baseline, sizeof r.baseline, "cusparse");
     r.noise = 0.01;
     if (strcmp(status, "ok") == 0) {
