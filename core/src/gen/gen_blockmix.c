@@ -33,19 +33,14 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-static int32_t cols_of(const blockmix_params *p)
-{
-    return p->cols > 0 ? p->cols : p->n;
-}
-
 static int check(const void *params_, spmvlab_err *err)
 {
     const blockmix_params *p = params_;
     if (p->r_min > p->r_max || p->c_min > p->c_max)
         return spmvlab_errf(err, "blockmix: r_min > r_max or c_min > c_max"), -1;
-    if ((int64_t)p->bpr * p->c_max > cols_of(p))
+    if ((int64_t)p->bpr * p->c_max > gen_cols(p->n, p->cols))
         return spmvlab_errf(err, "blockmix: %d blocks of up to %d columns do not fit the %d columns",
-                            p->bpr, p->c_max, cols_of(p)), -1;
+                            p->bpr, p->c_max, gen_cols(p->n, p->cols)), -1;
     double mean_width = 0.5 * (p->c_min + p->c_max);
     return gen_fits("blockmix", "non-zeros (expected)", (double)p->n * p->bpr * mean_width * p->fill,
                     err);
@@ -79,7 +74,7 @@ static int32_t draw_between(gen_rng *r, int32_t lo, int32_t hi)
 static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
     const blockmix_params *p = params_;
-    int32_t n = p->n, cols = cols_of(p), slot = p->c_max;
+    int32_t n = p->n, cols = gen_cols(p->n, p->cols), slot = p->c_max;
     int32_t *row_ptr = malloc(((size_t)n + 1) * sizeof *row_ptr);
     int32_t *at = malloc((size_t)p->bpr * 2 * sizeof *at), *width = at + p->bpr;
     col_list c = {0};

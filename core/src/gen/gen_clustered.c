@@ -33,11 +33,6 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-static int32_t cols_of(const clustered_params *p)
-{
-    return p->cols > 0 ? p->cols : p->n;
-}
-
 /* The longest row the parameters can draw. */
 static int64_t longest(const clustered_params *p)
 {
@@ -47,16 +42,16 @@ static int64_t longest(const clustered_params *p)
 static int check(const void *params_, spmvlab_err *err)
 {
     const clustered_params *p = params_;
-    if (longest(p) > cols_of(p))
+    if (longest(p) > gen_cols(p->n, p->cols))
         return spmvlab_errf(err, "clustered: rows of up to %lld entries do not fit the %d columns",
-                            (long long)longest(p), cols_of(p)), -1;
+                            (long long)longest(p), gen_cols(p->n, p->cols)), -1;
     return gen_fits("clustered", "non-zeros (expected)", p->n * (1 - p->empty) * p->k, err);
 }
 
 static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
     const clustered_params *p = params_;
-    int32_t n = p->n, cols = cols_of(p);
+    int32_t n = p->n, cols = gen_cols(p->n, p->cols);
     int32_t *len = malloc((size_t)n * sizeof *len), *gap = malloc((size_t)p->runs * sizeof *gap);
     unsigned char *empty = malloc((size_t)n);
     int rc = -1;

@@ -61,6 +61,12 @@ void gen_pick_block_cols(gen_rng *r, int32_t ib, int32_t n, int32_t w, int32_t s
 /* Sorts n int32 ascending (insertion sort for short runs, else qsort). */
 void gen_sort_i32(int32_t *a, int32_t n);
 
+/* The column count of a generator whose cols parameter 0 means square. */
+static inline int32_t gen_cols(int32_t n, int32_t cols)
+{
+    return cols > 0 ? cols : n;
+}
+
 /* Allocates A as rows x cols with nnz entries (row_ptr, col_idx and val),
  * general / real. Refuses sizes beyond 32-bit indices with a sentence
  * naming kind. Returns 0 or -1. */

@@ -24,18 +24,13 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-static double cols_of(const longrows_params *p)
-{
-    return p->cols > 0 ? p->cols : p->n;
-}
-
 static int check(const void *params_, spmvlab_err *err)
 {
     const longrows_params *p = params_;
     if (p->long_rows > p->n)
         return spmvlab_errf(err, "longrows: long_rows = %d exceeds the %d rows", p->long_rows, p->n), -1;
-    double llen = p->long_len < cols_of(p) ? p->long_len : cols_of(p);
-    double kk = p->k < cols_of(p) ? p->k : cols_of(p);
+    double llen = p->long_len < gen_cols(p->n, p->cols) ? p->long_len : gen_cols(p->n, p->cols);
+    double kk = p->k < gen_cols(p->n, p->cols) ? p->k : gen_cols(p->n, p->cols);
     return gen_fits("longrows", "non-zeros (expected)",
                     ((double)p->n - p->long_rows) * kk + (double)p->long_rows * llen, err);
 }
@@ -43,7 +38,7 @@ static int check(const void *params_, spmvlab_err *err)
 static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
     const longrows_params *p = params_;
-    int32_t n = p->n, cols = (int32_t)cols_of(p), nl = p->long_rows;
+    int32_t n = p->n, cols = (int32_t)gen_cols(p->n, p->cols), nl = p->long_rows;
     int32_t llen = p->long_len < cols ? p->long_len : cols;
     int32_t *len = malloc((size_t)n * sizeof *len), *at = malloc(((size_t)nl + 1) * sizeof *at);
     int rc = -1;

@@ -27,11 +27,6 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-static double cols_of(const mixed_params *p)
-{
-    return p->cols > 0 ? p->cols : p->n;
-}
-
 static int check(const void *params_, spmvlab_err *err)
 {
     const mixed_params *p = params_;
@@ -47,7 +42,7 @@ static int check(const void *params_, spmvlab_err *err)
 static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
     const mixed_params *p = params_;
-    int32_t n = p->n, cols = (int32_t)cols_of(p);
+    int32_t n = p->n, cols = (int32_t)gen_cols(p->n, p->cols);
     int32_t *len = malloc((size_t)n * sizeof *len);
     if (!len)
         return spmvlab_errf(err, "mixed: out of host memory for %d rows", n), -1;

@@ -30,14 +30,9 @@ static const spmvlab_option params[] = {
     {0},
 };
 
-static int32_t cols_of(const powerlaw_params *p)
-{
-    return p->cols > 0 ? p->cols : p->n;
-}
-
 static int32_t cap_of(const powerlaw_params *p)
 {
-    return p->max_len > 0 && p->max_len < cols_of(p) ? p->max_len : cols_of(p);
+    return p->max_len > 0 && p->max_len < gen_cols(p->n, p->cols) ? p->max_len : gen_cols(p->n, p->cols);
 }
 
 static int check(const void *params_, spmvlab_err *err)
@@ -76,7 +71,7 @@ static double fit_scale(const double *raw, const unsigned char *empty, int32_t n
 static int generate(const void *params_, spmvlab_csr *A, spmvlab_err *err)
 {
     const powerlaw_params *p = params_;
-    int32_t n = p->n, cols = cols_of(p), cap = cap_of(p);
+    int32_t n = p->n, cols = gen_cols(p->n, p->cols), cap = cap_of(p);
     double *raw = malloc((size_t)n * sizeof *raw);
     int32_t *len = malloc((size_t)n * sizeof *len);
     unsigned char *empty = malloc((size_t)n);
