@@ -82,6 +82,14 @@ size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t 
     return bytes;
 }
 
+size_t test_convert_empty_says(const char *plugin, uint64_t seed, const char *needle)
+{
+    char desc[512] = "";
+    size_t bytes = test_convert_empty(plugin, seed, desc, sizeof desc);
+    TEST_CONTAINS(desc, needle);
+    return bytes;
+}
+
 int test_refuses(const char *plugin, const spmvlab_csr *A, spmvlab_dtype dtype, const char *const *sets,
                  spmvlab_status want, spmvlab_err *err)
 {

@@ -39,6 +39,9 @@ size_t test_convert_says(const char *plugin, const spmvlab_csr *A, const char *c
 /* test_convert_both on a 5 x 4 matrix without entries (no sets): every row
  * of y must be written as 0. */
 size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len);
+/* test_convert_empty that also checks the f64 describe() text contains
+ * needle; returns the f64 footprint. */
+size_t test_convert_empty_says(const char *plugin, uint64_t seed, const char *needle);
 
 /* Converts A with sets in dtype and counts a failure unless the status is
  * want; err holds the sentence. Returns 1 when the plugin allocated no

@@ -54,8 +54,7 @@ typedef struct band_opts {
 
 /* One row a line: the key is the member's name (plugin_helpers.h). */
 static const spmvlab_option band_options[] = {
-    SPMVLAB_FLOAT_OPTION(band_opts, max_fill, "3", 1, 1e6,
-                         "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz"),
+    SPMVLAB_OPTION(band_opts, max_fill, SPMVLAB_OPT_FLOAT, "3", "1..1000000", "refuse matrices whose stored entries (diagonals x rows) exceed max_fill x nnz"),
     {NULL},
 };
 

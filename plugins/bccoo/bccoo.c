@@ -30,17 +30,6 @@
 
 #include "bccoo_format.h"
 
-typedef struct bccoo_opts {
-    int height; /* 1, 2, 4 or SPMVLAB_AUTO */
-    int width;  /* 1, 2, 4 or SPMVLAB_AUTO */
-} bccoo_opts;
-
-static const spmvlab_option bccoo_options[] = {
-    SPMVLAB_AUTO_OPTION(bccoo_opts, height, 1, 4, "block height: 1, 2 or 4; auto: the shape of fewest device bytes"),
-    SPMVLAB_AUTO_OPTION(bccoo_opts, width, 1, 4, "block width: 1, 2 or 4; auto: the shape of fewest device bytes"),
-    {NULL},
-};
-
 static spmvlab_status bccoo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const bccoo_opts *o = spmvlab_opts_fields(opts);
@@ -65,7 +54,7 @@ static int choose_shape(const spmvlab_matrix *A, const bccoo_opts *o, size_t vs,
         for (int ww = 1; ww <= 4; ww *= 2) {
             if ((o->height != SPMVLAB_AUTO && o->height != hh) || (o->width != SPMVLAB_AUTO && o->width != ww))
                 continue;
-            int64_t blocks = bccoo_count_blocks(A, hh, ww);
+            int64_t blocks = block_count(A, hh, ww);
             if (blocks < 0)
                 return -1;
             double bytes = (double)blocks * ((double)(hh * ww) * (double)vs + BCCOO_INDEX_BYTES_PER_BLOCK);

@@ -32,28 +32,6 @@ static int32_t block_row_columns(const spmvlab_matrix *A, int h, int w, int32_t 
     return n;
 }
 
-int64_t bccoo_count_blocks(const spmvlab_matrix *A, int h, int w)
-{
-    int32_t nbc = (A->cols + w - 1) / w, nbr = (A->rows + h - 1) / h;
-    int32_t *mark = malloc(((size_t)nbc + 1) * sizeof *mark);
-    if (!mark)
-        return -1;
-    for (int32_t i = 0; i < nbc; i++)
-        mark[i] = -1;
-    int64_t blocks = 0;
-    for (int32_t br = 0; br < nbr; br++) {
-        int32_t r1 = (br + 1) * h < A->rows ? (br + 1) * h : A->rows;
-        for (int32_t r = br * h; r < r1; r++)
-            for (int32_t k = A->row_ptr[r]; k < A->row_ptr[r + 1]; k++) {
-                int32_t bc = A->col_idx[k] / w;
-                blocks += mark[bc] != br;
-                mark[bc] = br;
-            }
-    }
-    free(mark);
-    return blocks;
-}
-
 void bccoo_arrays_free(bccoo_arrays *a)
 {
     void *const p[] = {a->val, a->flags, a->base, a->delta, a->esc, a->seg0, a->brow};
@@ -174,7 +152,7 @@ int bccoo_build(bccoo_arrays *a, const spmvlab_matrix *A, size_t vs, int h, int 
     a->h = h;
     a->w = w;
     a->block_rows = (A->rows + h - 1) / h;
-    int64_t blocks = bccoo_count_blocks(A, h, w);
+    int64_t blocks = block_count(A, h, w);
     if (blocks < 0)
         return -1;
     a->blocks = (int32_t)blocks;

@@ -10,6 +10,7 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/block_count.h"
 #include "bccoo.h"
 
 /* The format's host arrays (sizes in bccoo.h's chunk layout). */
@@ -31,8 +32,6 @@ int bccoo_build(bccoo_arrays *a, const spmvlab_matrix *A, size_t vs, int h, int 
 void bccoo_arrays_free(bccoo_arrays *a);
 /* Device bytes of the arrays plus the carries. */
 size_t bccoo_bytes(const bccoo_arrays *a, size_t vs);
-/* The number of non-empty h x w blocks of A (aligned to multiples of h, w). */
-int64_t bccoo_count_blocks(const spmvlab_matrix *A, int h, int w);
 /* Block column of slot i of thread t of chunk c. */
 int32_t bccoo_block_col(const bccoo_arrays *a, int64_t c, int t, int i);
 
@@ -48,5 +47,13 @@ typedef struct bccoo_format {
 } bccoo_format;
 
 SPMVLAB_HOST_DECLS_F64_F32(bccoo, bccoo_format)
+
+typedef struct bccoo_opts {
+    int height; /* 1, 2, 4 or SPMVLAB_AUTO */
+    int width;  /* 1, 2, 4 or SPMVLAB_AUTO */
+} bccoo_opts;
+
+/* The option table (bccoo_options.c). */
+extern const spmvlab_option bccoo_options[];
 
 #endif

@@ -34,19 +34,6 @@
 
 #include "bcsr.h"
 
-static const spmvlab_option bcsr_options[] = {
-    SPMVLAB_AUTO_OPTION(bcsr_opts, r, 1, BCSR_MAX_DIM, "rows of a block; auto: the shape with the fewest device bytes"),
-    SPMVLAB_AUTO_OPTION(bcsr_opts, c, 1, BCSR_MAX_DIM, "columns of a block; auto: the shape with the fewest device bytes"),
-    SPMVLAB_FLOAT_OPTION(bcsr_opts, max_fill, "1.5", 1.0, 64.0, "keep a block when r*c <= max_fill * its entries; the rest go to the CSR remainder"),
-    SPMVLAB_FLOAT_OPTION(bcsr_opts, min_saving, "0.1", 0.0, 0.9, "auto refuses (limit) unless its shape saves this share of plain CSR's device bytes"),
-    SPMVLAB_CHOICE_OPTION(bcsr_opts, kernel, "auto", "the SpMV kernel (the rule in README.md)"),
-    SPMVLAB_CHOICE(kernel, "auto", BCSR_KERNEL_AUTO, "slice unless its padding or the remainder costs too much"),
-    SPMVLAB_CHOICE(kernel, "warp", BCSR_KERNEL_WARP, "a warp per block row"),
-    SPMVLAB_CHOICE(kernel, "slice", BCSR_KERNEL_SLICE, "a lane per row, block rows interleaved in slices"),
-    SPMVLAB_BOOL_OPTION(bcsr_opts, x_share, "false", "slice kernel with r >= c > 1: a block row's lanes load a block's x once and share it"),
-    {NULL},
-};
-
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void bcsr_destroy(void *fmt)
 {

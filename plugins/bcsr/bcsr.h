@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define BCSR_MAX_DIM 8     /* r and c range over 1..BCSR_MAX_DIM */
+#define BCSR_MAX_DIM 8     /* options r and c range over "1..8" */
 #define BCSR_WARP 32       /* lanes of the warp that walks one block row */
 
 /* col / c for c in 1..8, by constant divisors: the conversion divides every
@@ -138,4 +138,7 @@ int bcsr_slice_launch(const bcsr_fmt *f, const void *x, void *y, void *stream);
 #ifdef __cplusplus
 }
 #endif
+/* The option table (bcsr_options.c). */
+extern const spmvlab_option bcsr_options[];
+
 #endif

@@ -47,38 +47,6 @@
 
 static const char *const coo_kernel_names[] = {"blocked", "segmented", "atomic"};
 
-typedef struct coo_opts {
-    int kernel; /* COO_KERNEL_* (coo.h) */
-    int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
-    int zero;   /* COO_ZERO_* (coo_owner.h) */
-    int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
-    int loads;  /* COO_LOADS_* */
-    int edges;  /* COO_EDGES_* (coo_owner.h) */
-} coo_opts;
-
-static const spmvlab_option coo_options[] = {
-    SPMVLAB_CHOICE_OPTION(coo_opts, kernel, "auto", "the SpMV kernel (the auto rule in README.md)"),
-    SPMVLAB_CHOICE(kernel, "blocked", COO_KERNEL_BLOCKED, "items consecutive entries a lane, a warp scan per tile"),
-    SPMVLAB_CHOICE(kernel, "segmented", COO_KERNEL_SEGMENTED, "a warp scan per 32 entries"),
-    SPMVLAB_CHOICE(kernel, "atomic", COO_KERNEL_ATOMIC, "one atomicAdd per non-zero"),
-    SPMVLAB_CHOICE(kernel, "auto", COO_KERNEL_AUTO, "blocked or segmented by size and row lengths"),
-    SPMVLAB_AUTO_OPTION(coo_opts, items, 4, 8, "blocked: consecutive entries per lane, 4 or 8; auto: by row length and columns (README.md)"),
-    SPMVLAB_CHOICE_OPTION(coo_opts, zero, "auto", "blocked, segmented: how y's rows get their first value"),
-    SPMVLAB_CHOICE(zero, "memset", COO_ZERO_MEMSET, "y zeroed before the kernel"),
-    SPMVLAB_CHOICE(zero, "owner", COO_ZERO_OWNER, "each row stored once by its chunk, a carry pass"),
-    SPMVLAB_CHOICE(zero, "auto", COO_ZERO_AUTO, "owner for edges at row starts, small y or large sparse rows"),
-    SPMVLAB_AUTO_OPTION(coo_opts, chunk, 32, 1073741824, "blocked, segmented: entries per warp's chunk, whole tiles; auto: see README.md"),
-    SPMVLAB_CHOICE_OPTION(coo_opts, loads, "auto", "blocked, segmented: how the matrix arrays are loaded"),
-    SPMVLAB_CHOICE(loads, "cached", COO_LOADS_CACHED, "through the read-only cache"),
-    SPMVLAB_CHOICE(loads, "stream", COO_LOADS_STREAM, "evict-first: read once, the caches left to x"),
-    SPMVLAB_CHOICE(loads, "auto", COO_LOADS_AUTO, "stream when the arrays are larger than L2"),
-    SPMVLAB_CHOICE_OPTION(coo_opts, edges, "auto", "segmented: where the warps' chunks begin"),
-    SPMVLAB_CHOICE(edges, "rows", COO_EDGES_ROWS, "moved on to row starts when no row is too long"),
-    SPMVLAB_CHOICE(edges, "even", COO_EDGES_EVEN, "every chunk entries"),
-    SPMVLAB_CHOICE(edges, "auto", COO_EDGES_AUTO, "rows with the owner write below 2^20 non-zeros"),
-    {NULL},
-};
-
 /* items must be 4 or 8. */
 static spmvlab_status coo_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {

@@ -32,4 +32,16 @@ int coo_occupancy(int kernel, int f64);
 #ifdef __cplusplus
 }
 #endif
+typedef struct coo_opts {
+    int kernel; /* COO_KERNEL_* (coo.h) */
+    int items;  /* blocked: consecutive entries per lane and tile, 4 or 8 */
+    int zero;   /* COO_ZERO_* (coo_owner.h) */
+    int chunk;  /* entries per warp's chunk, SPMVLAB_AUTO: one chunk per resident warp */
+    int loads;  /* COO_LOADS_* */
+    int edges;  /* COO_EDGES_* (coo_owner.h) */
+} coo_opts;
+
+/* The option table (coo_options.c). */
+extern const spmvlab_option coo_options[];
+
 #endif

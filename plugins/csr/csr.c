@@ -34,23 +34,6 @@
 
 #include "csr_format.h"
 
-typedef struct csr_opts {
-    int kernel;     /* csr_kernel, the kernel choice's value */
-    int width;      /* vector lanes, or SPMVLAB_AUTO */
-    int block_rows; /* adaptive: most rows of a row block, or SPMVLAB_AUTO (CSR_AD_ROWS) */
-} csr_opts;
-
-static const spmvlab_option csr_options[] = {
-    SPMVLAB_CHOICE_OPTION(csr_opts, kernel, "auto", "the SpMV kernel"),
-    SPMVLAB_CHOICE(kernel, "auto", CSR_AUTO, "chosen by the row lengths"),
-    SPMVLAB_CHOICE(kernel, "scalar", CSR_SCALAR, "a thread per row"),
-    SPMVLAB_CHOICE(kernel, "vector", CSR_VECTOR, "width lanes per row"),
-    SPMVLAB_CHOICE(kernel, "adaptive", CSR_ADAPTIVE, "binned row blocks, long rows split"),
-    SPMVLAB_AUTO_OPTION(csr_opts, width, 1, 32, "lanes per row of the vector kernel (power of two); auto: from the mean row length"),
-    SPMVLAB_AUTO_OPTION(csr_opts, block_rows, 8, CSR_AD_ROWS, "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024"),
-    {NULL},
-};
-
 static const char *const csr_kernel_names[] = {"auto", "scalar", "vector", "adaptive"};
 
 static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *err)

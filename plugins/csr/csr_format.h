@@ -28,4 +28,13 @@ typedef struct csr_format {
 void csr_host_f64(const csr_format *f, const double *x, double *y);
 void csr_host_f32(const csr_format *f, const float *x, float *y);
 
+typedef struct csr_opts {
+    int kernel;     /* csr_kernel, the kernel choice's value */
+    int width;      /* vector lanes, or SPMVLAB_AUTO */
+    int block_rows; /* adaptive: most rows of a row block, or SPMVLAB_AUTO (CSR_AD_ROWS) */
+} csr_opts;
+
+/* The option table (csr_options.c). */
+extern const spmvlab_option csr_options[];
+
 #endif

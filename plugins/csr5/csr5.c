@@ -59,33 +59,6 @@
 #include "csr5_format.h"
 #include "csr5_tile.h"
 
-static const spmvlab_option csr5_options[] = {
-    SPMVLAB_AUTO_OPTION(csr5_opts, sigma, 1, CSR5_SIGMA_MAX, "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"),
-    SPMVLAB_CHOICE_OPTION(csr5_opts, calibrate, "kernel", "how rows crossing tiles are finished"),
-    SPMVLAB_CHOICE(calibrate, "kernel", CSR5_CAL_KERNEL, "a second kernel, one thread per tile"),
-    SPMVLAB_CHOICE(calibrate, "inline", CSR5_CAL_INLINE, "the last tile to arrive, one launch"),
-    SPMVLAB_CHOICE_EXPERT(csr5_opts, arrive, "release", "calibrate=inline: the memory order of the arrival counter"),
-    SPMVLAB_CHOICE(arrive, "release", CSR5_ARRIVE_RELEASE, "release; the last arrival reads pieces from L2"),
-    SPMVLAB_CHOICE(arrive, "acq_rel", CSR5_ARRIVE_ACQ_REL, "acquire too; invalidates L1 at every arrival"),
-    SPMVLAB_CHOICE_EXPERT(csr5_opts, occupancy, "3", "f64 with sigma >= 12: blocks of 256 threads per SM the main kernel targets"),
-    SPMVLAB_CHOICE(occupancy, "3", 3, "up to 80 registers"),
-    SPMVLAB_CHOICE(occupancy, "4", 4, "up to 64 registers"),
-    SPMVLAB_CHOICE_EXPERT(csr5_opts, launch, "overlap", "calibrate=kernel on sm_90+: when the calibration starts"),
-    SPMVLAB_CHOICE(launch, "overlap", CSR5_LAUNCH_OVERLAP, "programmatic dependent launch as the main kernel ends"),
-    SPMVLAB_CHOICE(launch, "serial", CSR5_LAUNCH_SERIAL, "after the main kernel"),
-    SPMVLAB_CHOICE_OPTION(csr5_opts, stores, "auto", "how rows complete inside a tile are stored"),
-    SPMVLAB_CHOICE(stores, "auto", CSR5_STORES_AUTO, "staged for sigma <= 12 without empty rows, else direct"),
-    SPMVLAB_CHOICE(stores, "direct", CSR5_STORES_DIRECT, "by the lane that finished each row (the paper)"),
-    SPMVLAB_CHOICE(stores, "staged", CSR5_STORES_STAGED, "through shared memory, consecutive rows by the warp"),
-    SPMVLAB_CHOICE_OPTION(csr5_opts, empty, "offsets", "how tiles treat empty rows"),
-    SPMVLAB_CHOICE(empty, "offsets", CSR5_EMPTY_OFFSETS, "flagged tiles with empty_offset (the paper)"),
-    SPMVLAB_CHOICE(empty, "compress", CSR5_EMPTY_COMPRESS, "tiles over non-empty rows, a row map, empty runs zeroed"),
-    SPMVLAB_CHOICE_EXPERT(csr5_opts, sigma_mean, "all", "sigma = auto with empty = compress: the rows the mean length is over"),
-    SPMVLAB_CHOICE(sigma_mean, "all", CSR5_MEAN_ALL, "all rows of A"),
-    SPMVLAB_CHOICE(sigma_mean, "stored", CSR5_MEAN_STORED, "the stored, non-empty rows"),
-    SPMVLAB_BOOL_EXPERT(csr5_opts, verify_convert, "false", "after a GPU conversion, also convert on the host and require identical arrays"),
-    {NULL},
-};
 #undef CSR5_OPT
 
 /* The paper's rule for GPUs, from the mean row length. */
@@ -133,7 +106,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->d.rows = A->rows;
     f->d.calib_inline = o->calibrate == CSR5_CAL_INLINE;
     f->d.arrive_release = o->arrive == CSR5_ARRIVE_RELEASE;
-    f->d.occ4 = o->occupancy == 4;
+    f->d.occ4 = o->occupancy == CSR5_OCCUPANCY_4;
     f->d.pdl = ctx->device->present && ctx->device->cc_major >= 9 && o->launch == CSR5_LAUNCH_OVERLAP;
     f->d.is_f64 = A->dtype == SPMVLAB_F64;
     f->on_gpu = ctx->device->present && A->d_row_ptr && (A->nnz == 0 || (A->d_col_idx && A->d_val));

@@ -61,6 +61,8 @@ typedef struct csr5_opts {
 } csr5_opts;
 
 enum { CSR5_CAL_KERNEL, CSR5_CAL_INLINE };
+/* Blocks per SM the f64 main kernel targets (occupancy), as the number. */
+enum { CSR5_OCCUPANCY_3 = 3, CSR5_OCCUPANCY_4 = 4 };
 enum { CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL };
 enum { CSR5_LAUNCH_OVERLAP, CSR5_LAUNCH_SERIAL };
 enum { CSR5_STORES_AUTO, CSR5_STORES_DIRECT, CSR5_STORES_STAGED };
@@ -106,5 +108,8 @@ void csr5_layout_scalars(csr5_fmt *f);
  * copies, with f->h_pieces as scratch. */
 void csr5_host_f64(const csr5_fmt *f, const double *x, double *y);
 void csr5_host_f32(const csr5_fmt *f, const float *x, float *y);
+
+/* The option table (csr5_options.c). */
+extern const spmvlab_option csr5_options[];
 
 #endif /* SPMVLAB_CSR5_FORMAT_H */

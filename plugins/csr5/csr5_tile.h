@@ -35,7 +35,7 @@
 #endif
 
 #define CSR5_OMEGA 32                /* lanes per tile: one warp */
-#define CSR5_SIGMA_MAX 32            /* flags of one lane fit one word */
+#define CSR5_SIGMA_MAX 32            /* flags of one lane fit one word; option sigma: "1..32" */
 #define CSR5_EMPTY_FLAG 0x80000000u  /* tile_ptr bit: the tile's slots skip empty rows */
 #define CSR5_ROW_MASK 0x7fffffffu    /* tile_ptr bits holding the row */
 /* A row crossing tiles is the sum of its pieces (its part in each tile):

@@ -47,45 +47,6 @@
 
 #include "csrdu_format.h"
 
-enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
-enum csrdu_kernel_choice { CSRDU_KERNEL_AUTO, CSRDU_KERNEL_STREAM, CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
-
-typedef struct csrdu_opts {
-    int kernel;     /* enum csrdu_kernel_choice */
-    int delta_bits; /* 8 or 16 */
-    int values;     /* enum csrdu_values_choice */
-    int tile;       /* entries of a row tile: 128, 256 or 512 */
-    int lanes;      /* 1..32 power of two, or SPMVLAB_AUTO */
-    int batch;      /* 1, 2, 4, or SPMVLAB_AUTO */
-    int long_len;   /* rows longer than this are pieces (vector), or SPMVLAB_AUTO */
-    int steps;      /* row groups a warp runs in turn (vector) */
-    int piece;      /* entries of one piece of a split row */
-} csrdu_opts;
-
-static const spmvlab_option csrdu_options[] = {
-    SPMVLAB_CHOICE_OPTION(csrdu_opts, kernel, "auto", "the SpMV kernel"),
-    SPMVLAB_CHOICE(kernel, "auto", CSRDU_KERNEL_AUTO, "vector for rows of 128 and more, else stream"),
-    SPMVLAB_CHOICE(kernel, "stream", CSRDU_KERNEL_STREAM, "block tiles of 1024 entries staged in shared memory"),
-    SPMVLAB_CHOICE(kernel, "vector", CSRDU_KERNEL_VECTOR, "lanes lanes a row, loads batched over rows"),
-    SPMVLAB_CHOICE(kernel, "tiles", CSRDU_KERNEL_TILES, "the first kernel: warp tiles"),
-    SPMVLAB_CHOICE_OPTION(csrdu_opts, delta_bits, "16", "bits of a stored column offset from its chunk's base"),
-    SPMVLAB_CHOICE(delta_bits, "8", 8, "8-bit offsets"),
-    SPMVLAB_CHOICE(delta_bits, "16", 16, "16-bit offsets"),
-    SPMVLAB_CHOICE_OPTION(csrdu_opts, values, "native", "value storage"),
-    SPMVLAB_CHOICE(values, "native", CSRDU_VALUES_NATIVE, "values in the run's dtype"),
-    SPMVLAB_CHOICE(values, "f32", CSRDU_VALUES_F32, "f32 values for an f64 run (declared; computes in f64)"),
-    SPMVLAB_CHOICE_EXPERT(csrdu_opts, tile, "256", "tiles kernel: entries of a row tile (one warp)"),
-    SPMVLAB_CHOICE(tile, "128", 128, "128 entries"),
-    SPMVLAB_CHOICE(tile, "256", 256, "256 entries"),
-    SPMVLAB_CHOICE(tile, "512", 512, "512 entries"),
-    SPMVLAB_AUTO_OPTION(csrdu_opts, lanes, 1, 32, "lanes per row (power of two; vector: 2 to 32); auto: vector from the 90th-percentile row"),
-    SPMVLAB_AUTO_OPTION(csrdu_opts, batch, 1, 4, "vector kernel, 32 lanes: entries of a row a lane loads per batch (1, 2, 4); auto: by row length"),
-    SPMVLAB_OPTION_ROW_FLAGS(csrdu_opts, "long", long_len, SPMVLAB_OPT_INT_AUTO, "auto", 8, 1048576, NULL, "vector kernel: rows longer than this are row pieces of one warp; auto: max(32, 2 lanes batch)", SPMVLAB_OPT_EXPERT),
-    SPMVLAB_INT_EXPERT(csrdu_opts, steps, "4", 1, 64, "vector kernel: row groups a warp runs in turn, the next one's row bounds loaded ahead"),
-    SPMVLAB_INT_EXPERT(csrdu_opts, piece, "4096", 512, 1048576, "longest row piece of one warp; longer rows are split"),
-    {NULL},
-};
-
 static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const csrdu_opts *o = spmvlab_opts_fields(opts);

@@ -81,4 +81,24 @@ typedef struct csrdu_format {
 /* y = A*x on the CPU from the host arrays, in the kernels' order. */
 SPMVLAB_HOST_DECLS_F64_F32(csrdu, csrdu_format)
 
+typedef struct csrdu_opts {
+    int kernel;     /* enum csrdu_kernel_choice */
+    int delta_bits; /* 8 or 16 */
+    int values;     /* enum csrdu_values_choice */
+    int tile;       /* entries of a row tile: 128, 256 or 512 */
+    int lanes;      /* 1..32 power of two, or SPMVLAB_AUTO */
+    int batch;      /* 1, 2, 4, or SPMVLAB_AUTO */
+    int long_len;   /* rows longer than this are pieces (vector), or SPMVLAB_AUTO */
+    int steps;      /* row groups a warp runs in turn (vector) */
+    int piece;      /* entries of one piece of a split row */
+} csrdu_opts;
+
+enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
+/* Choices that are numbers: each constant is the number itself. */
+enum { CSRDU_DELTA_BITS_8 = 8, CSRDU_DELTA_BITS_16 = 16 };
+enum { CSRDU_TILE_128 = 128, CSRDU_TILE_256 = 256, CSRDU_TILE_512 = 512 };
+enum csrdu_kernel_choice { CSRDU_KERNEL_AUTO, CSRDU_KERNEL_STREAM, CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
+/* The option table (csrdu_options.c). */
+extern const spmvlab_option csrdu_options[];
+
 #endif

@@ -38,37 +38,6 @@
 #include "cusparse_device.h"
 #include "cusparse_layout.h"
 
-/* Choices of `alg` and `values`, in their table order. */
-enum { CUSPARSE_ALGO_1 = 0, CUSPARSE_ALGO_2 = 1 };
-enum { CUSPARSE_VALUES_NATIVE = 0, CUSPARSE_VALUES_F32 = 1 };
-
-typedef struct cusparse_opts {
-    int format;      /* cusparse_family */
-    int alg;         /* CUSPARSE_ALGO_1 or _2 (csr and coo) */
-    int slice;       /* sell: rows per slice */
-    int block;       /* bsr: block dimension, or SPMVLAB_AUTO */
-    double max_fill; /* sell and bsr: stored values / nnz allowed */
-    int values;      /* CUSPARSE_VALUES_NATIVE or _F32 */
-} cusparse_opts;
-
-static const spmvlab_option cusparse_options[] = {
-    SPMVLAB_CHOICE_OPTION(cusparse_opts, format, "csr", "the cuSPARSE matrix format"),
-    SPMVLAB_CHOICE(format, "csr", CUSPARSE_FAMILY_CSR, "cusparseCreateCsr"),
-    SPMVLAB_CHOICE(format, "coo", CUSPARSE_FAMILY_COO, "cusparseCreateCoo"),
-    SPMVLAB_CHOICE(format, "sell", CUSPARSE_FAMILY_SELL, "Sliced-ELL, cusparseCreateSlicedEll"),
-    SPMVLAB_CHOICE(format, "bsr", CUSPARSE_FAMILY_BSR, "blocked CSR, cusparseCreateBsr"),
-    SPMVLAB_CHOICE_OPTION(cusparse_opts, alg, "alg1", "the SpMV algorithm of csr and coo (sell and bsr have one)"),
-    SPMVLAB_CHOICE(alg, "alg1", CUSPARSE_ALGO_1, "CUSPARSE_SPMV_CSR_ALG1 / COO_ALG1"),
-    SPMVLAB_CHOICE(alg, "alg2", CUSPARSE_ALGO_2, "CSR_ALG2 / COO_ALG2, deterministic"),
-    SPMVLAB_INT_OPTION(cusparse_opts, slice, "32", 1, 1024, "sell: rows per slice (cuSPARSE's sliceSize)"),
-    SPMVLAB_AUTO_OPTION(cusparse_opts, block, CUSPARSE_BSR_MIN, CUSPARSE_BSR_MAX, "bsr: block dimension b (b x b blocks); auto: the b moving the fewest bytes within max_fill"),
-    SPMVLAB_FLOAT_OPTION(cusparse_opts, max_fill, "8.0", 1.0, 1.0e9, "sell and bsr: refuse (limit) when stored values, padding included, exceed max_fill x nnz"),
-    SPMVLAB_CHOICE_OPTION(cusparse_opts, values, "native", "value storage"),
-    SPMVLAB_CHOICE(values, "native", CUSPARSE_VALUES_NATIVE, "values in the run's dtype"),
-    SPMVLAB_CHOICE(values, "f32", CUSPARSE_VALUES_F32, "f32 values; x, y and compute stay f64 in f64 runs"),
-    {NULL},
-};
-
 typedef struct cusparse_format {
     spmvlab_ctx *ctx;
     cusparse_layout L;   /* host arrays, executed by spmv_host */

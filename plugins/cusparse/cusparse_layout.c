@@ -15,28 +15,6 @@ double cusparse_layout_fill(const cusparse_layout *L)
     return L->nnz > 0 ? (double)L->n_val / (double)L->nnz : 0.0;
 }
 
-int64_t cusparse_bsr_count(const spmvlab_matrix *A, int b)
-{
-    int32_t bcols = (int32_t)(((int64_t)A->cols + b - 1) / b), brows = (int32_t)(((int64_t)A->rows + b - 1) / b);
-    int32_t *seen = malloc(((size_t)bcols + 1) * sizeof *seen);
-    if (!seen)
-        return -1;
-    for (int32_t j = 0; j < bcols; j++)
-        seen[j] = -1;
-    int64_t count = 0;
-    for (int32_t I = 0; I < brows; I++)
-        for (int32_t i = I * b; i < A->rows && i < (I + 1) * b; i++)
-            for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-                int32_t bc = A->col_idx[k] / b;
-                if (seen[bc] != I) {
-                    seen[bc] = I;
-                    count++;
-                }
-            }
-    free(seen);
-    return count;
-}
-
 double cusparse_bsr_bytes(const spmvlab_matrix *A, int b, int64_t nnzb, size_t vs)
 {
     double brows = (double)(((int64_t)A->rows + b - 1) / b);

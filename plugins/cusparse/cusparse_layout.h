@@ -26,6 +26,8 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/block_count.h"
+
 /* The cuSPARSE storage families, in the order of the `format` option. */
 typedef enum cusparse_family {
     CUSPARSE_FAMILY_CSR = 0,
@@ -35,7 +37,7 @@ typedef enum cusparse_family {
 } cusparse_family;
 
 /* The smallest and largest BSR block dimension the plugin builds. */
-#define CUSPARSE_BSR_MIN 2
+#define CUSPARSE_BSR_MIN 2 /* option block ranges over "2..8" */
 #define CUSPARSE_BSR_MAX 8
 
 typedef struct cusparse_layout {
@@ -56,8 +58,11 @@ typedef struct cusparse_layout {
  * padding shows for sell and bsr); 0 for an empty matrix. */
 double cusparse_layout_fill(const cusparse_layout *L);
 
-/* Number of non-empty b x b blocks of A; -1 when out of memory. */
-int64_t cusparse_bsr_count(const spmvlab_matrix *A, int b);
+/* BSR's stored b x b blocks, or -1 when out of host memory. */
+static inline int64_t cusparse_bsr_count(const spmvlab_matrix *A, int b)
+{
+    return block_count(A, b, b);
+}
 
 /* Device bytes of A in BSR with block b and nnzb blocks, values of size vs:
  * 4·(brows + 1) + 4·nnzb + vs·b²·nnzb. */
@@ -80,5 +85,20 @@ void cusparse_layout_free(cusparse_layout *L);
 void cusparse_layout_spmv_f64(const cusparse_layout *L, const double *x, double *y);
 void cusparse_layout_spmv_f32(const cusparse_layout *L, const float *x, float *y);
 void cusparse_layout_spmv_f16(const cusparse_layout *L, const uint16_t *x, uint16_t *y);
+
+typedef struct cusparse_opts {
+    int format;      /* cusparse_family */
+    int alg;         /* CUSPARSE_ALGO_1 or _2 (csr and coo) */
+    int slice;       /* sell: rows per slice */
+    int block;       /* bsr: block dimension, or SPMVLAB_AUTO */
+    double max_fill; /* sell and bsr: stored values / nnz allowed */
+    int values;      /* CUSPARSE_VALUES_NATIVE or _F32 */
+} cusparse_opts;
+
+/* Choices of `alg` and `values`, in their table order. */
+enum { CUSPARSE_ALGO_1 = 0, CUSPARSE_ALGO_2 = 1 };
+enum { CUSPARSE_VALUES_NATIVE = 0, CUSPARSE_VALUES_F32 = 1 };
+/* The option table (cusparse_options.c). */
+extern const spmvlab_option cusparse_options[];
 
 #endif

@@ -150,8 +150,6 @@ static void dasp_fill_bal(dasp_format *f)
     L->nnz = f->nnz;
     L->str_k = f->str_k;
     L->lane_row = DEV(DASP_A_BAL_LANE_ROW);
-    L->rows = f->rows;
-    L->warps = f->bal_warps;
     L->row_ptr = DEV(DASP_A_BAL_ROW_PTR);
     L->col = DEV(DASP_A_BAL_COL);
     L->val = DEV(DASP_A_BAL_VAL);
@@ -164,6 +162,8 @@ static void dasp_fill_bal(dasp_format *f)
     L->tail = DEV(DASP_A_BAL_TAIL);
     L->head = DEV(DASP_A_BAL_HEAD);
     L->count = DEV(DASP_A_BAL_COUNT);
+    L->rows = f->rows;
+    L->warps = f->bal_warps;
 #undef DEV
 }
 

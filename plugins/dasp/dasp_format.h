@@ -118,7 +118,7 @@ typedef struct dasp_opts {
     int stream_k;       /* 8 or 16 */
     int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET or DASP_ER_STAGE */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
-    int k4_batch;       /* blocks a step: 4 or 8 */
+    int k4_batch;       /* blocks a step: DASP_K4_BATCH_4 or _8 */
     int block_warps;    /* warps a block of the row-class kernel */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
 } dasp_opts;
@@ -132,6 +132,7 @@ enum { DASP_MR_RUNS, DASP_MR_INDEX };
 enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
+enum { DASP_K4_BATCH_4 = 4, DASP_K4_BATCH_8 = 8 }; /* each the number of blocks itself */
 
 /* The option table and its checks (dasp_options.c). */
 extern const spmvlab_option dasp_options[];

@@ -33,16 +33,6 @@
 
 #include "dia.h"
 
-static const spmvlab_option dia_options[] = {
-    SPMVLAB_FLOAT_OPTION(dia_opts, max_fill, "1.5", 1.0, 1.0e6, "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz"),
-    SPMVLAB_INT_OPTION(dia_opts, max_diags, "256", 1, 1.0e6, "refuse a matrix with more diagonals"),
-    SPMVLAB_CHOICE_OPTION(dia_opts, x_reuse, "auto", "where the kernel reads x from"),
-    SPMVLAB_CHOICE(x_reuse, "auto", DIA_REUSE_AUTO, "shared when the band spans at most 256 columns, else l1"),
-    SPMVLAB_CHOICE(x_reuse, "shared", DIA_REUSE_SHARED, "the block's x window staged in shared memory"),
-    SPMVLAB_CHOICE(x_reuse, "l1", DIA_REUSE_L1, "x read through the L1 cache"),
-    {NULL},
-};
-
 /* Frees every host and device array (NULL and half-built formats allowed). */
 static void dia_destroy(void *fmt)
 {

@@ -59,4 +59,7 @@ SPMVLAB_LAUNCHER_DECLS(dia, dia_fmt)
 #ifdef __cplusplus
 }
 #endif
+/* The option table (dia_options.c). */
+extern const spmvlab_option dia_options[];
+
 #endif

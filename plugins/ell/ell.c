@@ -47,7 +47,7 @@ typedef struct ell_opts {
 } ell_opts;
 
 static const spmvlab_option ell_options[] = {
-    SPMVLAB_FLOAT_OPTION(ell_opts, max_fill, "3.0", 1.0, 1.0e9, "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
+    SPMVLAB_OPTION(ell_opts, max_fill, SPMVLAB_OPT_FLOAT, "3.0", "1..1000000000", "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
     {NULL}};
 
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */

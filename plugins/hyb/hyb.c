@@ -49,50 +49,6 @@
 /* Resident threads assumed without a device (132 SMs x 2048). */
 #define HYB_HOST_THREADS (132LL * 2048)
 
-typedef struct hyb_opts {
-    int ell_width;       /* K, or SPMVLAB_AUTO */
-    double row_fraction; /* auto width: fraction of the rows that must reach K */
-    int min_rows;        /* auto width: rows that must reach K, at least */
-    double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guards */
-    double coo_share;    /* auto width: largest share of the non-zeros left to COO */
-    int small_nnz;       /* auto width: below this many non-zeros, no ELL beside a COO part */
-    int ell_lanes;       /* G, or SPMVLAB_AUTO */
-    int coo_kernel;      /* HYB_COO_* */
-    int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
-    int coo_loads;       /* COO_LOADS_* (../coo/coo_rule.h) */
-    int coo_edges;       /* COO_EDGES_* (../coo/coo_owner.h) */
-    int coo_chunk;       /* COO entries per warp's chunk, or SPMVLAB_AUTO */
-} hyb_opts;
-
-#define HYB_ALL 2147483647.0 /* no upper bound on a count */
-static const spmvlab_option hyb_options[] = {
-    SPMVLAB_AUTO_OPTION(hyb_opts, ell_width, 0, HYB_ALL, "ELL slots per row K; auto: Bell-Garland width and guard; 0: all COO"),
-    SPMVLAB_FLOAT_OPTION(hyb_opts, row_fraction, "0.333333", 0, 1, "auto width: at least this fraction of the rows have >= K non-zeros"),
-    SPMVLAB_INT_OPTION(hyb_opts, min_rows, "4096", 0, HYB_ALL, "auto width: at least this many rows have >= K non-zeros (else K = 0)"),
-    SPMVLAB_FLOAT_EXPERT(hyb_opts, ell_guard, "1", 0, 1000, "auto width: all COO when ELL bytes > ell_guard x COO bytes of its entries; 0: no guards"),
-    SPMVLAB_FLOAT_EXPERT(hyb_opts, coo_share, "0.25", 0, 1, "auto width: all COO when the COO part would hold more than this share of the non-zeros"),
-    SPMVLAB_INT_EXPERT(hyb_opts, small_nnz, "1048576", 0, HYB_ALL, "auto width: below this many non-zeros a matrix with a COO part runs as pure COO; 0: off"),
-    SPMVLAB_AUTO_OPTION(hyb_opts, ell_lanes, 1, 8, "lanes per row of the ELL kernel: 1, 2, 4 or 8 (f32: at most 4); auto: see README.md"),
-    SPMVLAB_CHOICE_OPTION(hyb_opts, coo_kernel, "auto", "the coo plugin's kernel for the COO part"),
-    SPMVLAB_CHOICE(coo_kernel, "blocked", HYB_COO_BLOCKED, "8 entries per lane"),
-    SPMVLAB_CHOICE(coo_kernel, "segmented", HYB_COO_SEGMENTED, "a warp scan per 32 entries"),
-    SPMVLAB_CHOICE(coo_kernel, "auto", HYB_COO_AUTO, "the coo plugin's rule on the whole matrix"),
-    SPMVLAB_CHOICE_EXPERT(hyb_opts, coo_zero, "auto", "pure COO (K = 0): the coo plugin's zero option"),
-    SPMVLAB_CHOICE(coo_zero, "memset", COO_ZERO_MEMSET, "y zeroed first"),
-    SPMVLAB_CHOICE(coo_zero, "owner", COO_ZERO_OWNER, "every row stored once by the COO kernel"),
-    SPMVLAB_CHOICE(coo_zero, "auto", COO_ZERO_AUTO, "the coo plugin's rule"),
-    SPMVLAB_CHOICE_OPTION(hyb_opts, coo_loads, "auto", "the COO part's loads (the coo plugin's loads option)"),
-    SPMVLAB_CHOICE(coo_loads, "cached", COO_LOADS_CACHED, "through the read-only cache"),
-    SPMVLAB_CHOICE(coo_loads, "stream", COO_LOADS_STREAM, "evict-first"),
-    SPMVLAB_CHOICE(coo_loads, "auto", COO_LOADS_AUTO, "stream when the COO arrays are larger than L2"),
-    SPMVLAB_CHOICE_EXPERT(hyb_opts, coo_edges, "auto", "pure COO, segmented kernel: the coo plugin's edges option"),
-    SPMVLAB_CHOICE(coo_edges, "rows", COO_EDGES_ROWS, "chunk edges at row starts when no row is too long"),
-    SPMVLAB_CHOICE(coo_edges, "even", COO_EDGES_EVEN, "every chunk entries"),
-    SPMVLAB_CHOICE(coo_edges, "auto", COO_EDGES_AUTO, "rows with the owner write below 2^20 entries"),
-    SPMVLAB_AUTO_EXPERT(hyb_opts, coo_chunk, 32, 1073741824, "the COO part's entries per warp's chunk (the coo plugin's chunk option)"),
-    {NULL},
-};
-
 /* ell_lanes must be a power of two. */
 static spmvlab_status hyb_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {

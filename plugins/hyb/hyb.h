@@ -83,4 +83,22 @@ int hyb_coo_occupancy(int kernel, int dtype, int y_zeroed);
 #ifdef __cplusplus
 }
 #endif
+typedef struct hyb_opts {
+    int ell_width;       /* K, or SPMVLAB_AUTO */
+    double row_fraction; /* auto width: fraction of the rows that must reach K */
+    int min_rows;        /* auto width: rows that must reach K, at least */
+    double ell_guard;    /* auto width: largest ELL/COO byte ratio kept; 0: no guards */
+    double coo_share;    /* auto width: largest share of the non-zeros left to COO */
+    int small_nnz;       /* auto width: below this many non-zeros, no ELL beside a COO part */
+    int ell_lanes;       /* G, or SPMVLAB_AUTO */
+    int coo_kernel;      /* HYB_COO_* */
+    int coo_zero;        /* COO_ZERO_* (../coo/coo_owner.h) */
+    int coo_loads;       /* COO_LOADS_* (../coo/coo_rule.h) */
+    int coo_edges;       /* COO_EDGES_* (../coo/coo_owner.h) */
+    int coo_chunk;       /* COO entries per warp's chunk, or SPMVLAB_AUTO */
+} hyb_opts;
+
+/* The option table (hyb_options.c). */
+extern const spmvlab_option hyb_options[];
+
 #endif

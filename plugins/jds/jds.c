@@ -34,12 +34,6 @@
 
 #include "jds.h"
 
-static const spmvlab_option jds_options[] = {
-    SPMVLAB_AUTO_OPTION(jds_opts, threads_per_row, 1, JDS_WARP, "lanes sharing one short row (1, 2, 4, ..., 32); auto: from the mean short row (README.md)"),
-    SPMVLAB_AUTO_OPTION(jds_opts, long_row, 1, 2147483647.0, "rows longer than this take the warp-per-piece path; auto: max(64, 4 x mean row length)"),
-    {NULL},
-};
-
 /* threads_per_row must be a power of two up to the warp. Returns OK or
  * INVALID_OPTION with the sentence in err. */
 static spmvlab_status jds_check_options(const spmvlab_opts *opts, spmvlab_err *err)
@@ -101,8 +95,6 @@ static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, 
                             "jds kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }
 
-SPMVLAB_SPMV_HOST_F64_F32(jds, jds_format, dtype)
-
 /* What the rules chose: lanes per row, long rows, diagonals. */
 static void jds_describe(const void *fmt, char *buf, size_t len)
 {
@@ -113,6 +105,8 @@ static void jds_describe(const void *fmt, char *buf, size_t len)
              f->diagonals, f->threads_per_row, f->tpr_auto ? "yes" : "no", f->long_threshold,
              f->long_auto ? "yes" : "no", f->nlong, f->nnz - f->short_nnz, f->npieces);
 }
+
+SPMVLAB_SPMV_HOST_F64_F32(jds, jds_format, dtype)
 
 SPMVLAB_PLUGIN_DEFINE(jds, "2.0.0", SPMVLAB_DTYPES_F64_F32,
                       "jagged diagonal storage: rows sorted by length, lanes per row on coalesced "

@@ -81,4 +81,7 @@ const char *jds_cuda_error_text(int code);
 #ifdef __cplusplus
 }
 #endif
+/* The option table (jds_options.c). */
+extern const spmvlab_option jds_options[];
+
 #endif

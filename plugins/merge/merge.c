@@ -36,29 +36,6 @@
 
 #include "merge_format.h"
 
-enum merge_search_choice { MERGE_SEARCH_AUTO = -1 };
-enum merge_products_choice { MERGE_PRODUCTS_AUTO = -1 };
-
-typedef struct merge_opts {
-    int items;    /* 4, 6, 7, 10, 14 or SPMVLAB_AUTO */
-    int search;   /* enum merge_search_place or MERGE_SEARCH_AUTO */
-    int products; /* enum merge_products_kind or MERGE_PRODUCTS_AUTO */
-} merge_opts;
-
-static const spmvlab_option merge_options[] = {
-    SPMVLAB_AUTO_OPTION(merge_opts, items, 4, 14, "path items (row ends + non-zeros) a thread: 4, 6, 7, 10 or 14; auto: see products"),
-    SPMVLAB_CHOICE_OPTION(merge_opts, search, "auto", "where the tiles' starts on the merge path are found"),
-    SPMVLAB_CHOICE(search, "auto", MERGE_SEARCH_AUTO, "block below 128 tiles a multiprocessor, else launch (the original's rule)"),
-    SPMVLAB_CHOICE(search, "block", MERGE_SEARCH_BLOCK, "two warps of every tile block search its ends: no extra launch"),
-    SPMVLAB_CHOICE(search, "launch", MERGE_SEARCH_LAUNCH, "by a kernel before every SpMV"),
-    SPMVLAB_CHOICE(search, "convert", MERGE_SEARCH_CONVERT, "once on the host at convert"),
-    SPMVLAB_CHOICE_EXPERT(merge_opts, products, "auto", "how a tile's products val * x[col] are made"),
-    SPMVLAB_CHOICE(products, "auto", MERGE_PRODUCTS_AUTO, "f64: staged/6 items if x gathers are random, else direct/10; f32: direct/6"),
-    SPMVLAB_CHOICE(products, "staged", MERGE_PRODUCTS_STAGED, "the tile's products in shared memory by coalesced loads first"),
-    SPMVLAB_CHOICE(products, "direct", MERGE_PRODUCTS_DIRECT, "each thread loads its own non-zeros before it walks"),
-    {NULL},
-};
-
 static spmvlab_status merge_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const merge_opts *o = spmvlab_opts_fields(opts);

@@ -26,4 +26,15 @@ typedef struct merge_format {
 
 SPMVLAB_HOST_DECLS_F64_F32(merge, merge_format)
 
+typedef struct merge_opts {
+    int items;    /* 4, 6, 7, 10, 14 or SPMVLAB_AUTO */
+    int search;   /* enum merge_search_place or MERGE_SEARCH_AUTO */
+    int products; /* enum merge_products_kind or MERGE_PRODUCTS_AUTO */
+} merge_opts;
+
+enum merge_search_choice { MERGE_SEARCH_AUTO = -1 };
+enum merge_products_choice { MERGE_PRODUCTS_AUTO = -1 };
+/* The option table (merge_options.c). */
+extern const spmvlab_option merge_options[];
+
 #endif

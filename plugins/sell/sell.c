@@ -41,25 +41,6 @@
 
 #include "sell_format.h"
 
-static const spmvlab_option sell_options[] = {
-    SPMVLAB_INT_OPTION(sell_opts, C, "32", 1, SELL_C_MAX, "rows per slice: a divisor of the warp size (1, 2, 4, 8, 16, 32) or a multiple of it"),
-    SPMVLAB_AUTO_OPTION(sell_opts, sigma, 1, 2147483647.0, "sorting window in rows: 1 (none), a multiple of C, >= 2^30 (global); auto: see README.md"),
-    SPMVLAB_AUTO_OPTION(sell_opts, threads_per_row, 1, SELL_WARP, "lanes sharing one row (1, 2, 4, ..., 32); auto: from the mean slice width (README.md)"),
-    SPMVLAB_AUTO_OPTION(sell_opts, long_row, 1, 2147483647.0, "rows longer than this take the warp-per-piece path; auto: max(64, 4 x mean row length)"),
-    SPMVLAB_CHOICE_OPTION(sell_opts, index, "auto", "column indices of the slices"),
-    SPMVLAB_CHOICE(index, "auto", SELL_INDEX_AUTO, "16 when such slices hold at least half the slots, else 32"),
-    SPMVLAB_CHOICE(index, "32", SELL_INDEX_32, "32-bit column indices"),
-    SPMVLAB_CHOICE(index, "16", SELL_INDEX_16, "16-bit offsets from a base where the columns span at most 65534"),
-    SPMVLAB_CHOICE_OPTION(sell_opts, index_base, "auto", "what one 32-bit base of 16-bit offsets covers"),
-    SPMVLAB_CHOICE(index_base, "auto", SELL_BASE_AUTO, "column when that saves more than 1/4 byte a slot"),
-    SPMVLAB_CHOICE(index_base, "slice", SELL_BASE_SLICE, "one base a slice"),
-    SPMVLAB_CHOICE(index_base, "column", SELL_BASE_COLUMN, "one base per slot column of a slice"),
-    SPMVLAB_CHOICE_OPTION(sell_opts, values, "native", "value storage of the slices"),
-    SPMVLAB_CHOICE(values, "native", SELL_VALUES_NATIVE, "values in the run's dtype"),
-    SPMVLAB_CHOICE(values, "f32", SELL_VALUES_F32, "f32 values for an f64 run; x, y and the adds stay f64"),
-    {NULL},
-};
-
 /* Cross-option checks made when the configuration is read. Returns OK or
  * INVALID_OPTION with the sentence in err. */
 static spmvlab_status sell_check_options(const spmvlab_opts *opts, spmvlab_err *err)

@@ -12,7 +12,7 @@
 #include "sell.h"
 #include "spmvlab/plugin.h"
 
-#define SELL_C_MAX 4096              /* largest slice height accepted */
+#define SELL_C_MAX 4096              /* largest slice height accepted; option C: "1..4096" */
 #define SELL_SIGMA_GLOBAL 1073741824 /* sigma >= 2^30: one global sort, for every C */
 #define SELL_SIGMA_FILL 1.10         /* auto sigma: padding up to 10 % needs no sort */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
@@ -123,5 +123,8 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
  * kernels' order (values of dtype f->dtype). */
 void sell_host_f64(const sell_fmt *f, const double *x, double *y);
 void sell_host_f32(const sell_fmt *f, const float *x, float *y);
+
+/* The option table (sell_options.c). */
+extern const spmvlab_option sell_options[];
 
 #endif /* SPMVLAB_SELL_FORMAT_H */

@@ -140,6 +140,14 @@ static void test_everything_deferred(void)
     spmvlab_csr_free(&A);
 }
 
+/* Appends count entries of row r at columns first, first + step, ...,
+ * with values in [0.25, 1]. */
+static void put_row(spmvlab_triplet *t, size_t *n, int r, int first, int step, int count)
+{
+    for (int k = 0; k < count; k++)
+        t[(*n)++] = (spmvlab_triplet){r, first + step * k, 0.25 + 0.125 * (double)((r + k) % 7)};
+}
+
 /* 64 x 16384: tile row 0 holds 1000 ELL tiles (rows 0..15 on one diagonal
  * of each), too many for a warp; row 20 defers 3000 entries (tiles of 3 or
  * 4), the other rows 2 entries each. */
@@ -148,14 +156,11 @@ static void long_tile_rows(spmvlab_csr *A)
     size_t cap = 16 * 1000 + 3000 + 2 * 64, n = 0;
     spmvlab_triplet *t = malloc(cap * sizeof *t);
     for (int i = 0; i < 16; i++)
-        for (int k = 0; k < 1000; k++)
-            t[n++] = (spmvlab_triplet){i, 16 * k + i, 0.5 + 0.125 * (double)((i + k) % 7)};
-    for (int k = 0; k < 3000; k++)
-        t[n++] = (spmvlab_triplet){20, 5 * k, 0.25 + 0.25 * (double)(k % 5)};
+        put_row(t, &n, i, i, 16, 1000);
+    put_row(t, &n, 20, 0, 5, 3000);
     for (int r = 16; r < 64; r++)
         if (r != 20)
-            for (int d = 0; d < 2; d++)
-                t[n++] = (spmvlab_triplet){r, (r * 37) % 16000 + d, 1.0 - 0.0625 * (double)(r % 9)};
+            put_row(t, &n, r, (r * 37) % 16000, 1, 2);
     spmvlab_err err;
     TEST_CHECK(spmvlab_csr_from_triplets(A, 64, 16384, t, n, &err) == 0); /* frees t */
 }
@@ -280,10 +285,8 @@ static void long_deferred_row(spmvlab_csr *A)
     size_t cap = 64 * 64 + 100000 + 3 * 2800, n = 0;
     spmvlab_triplet *t = malloc(cap * sizeof *t);
     for (int i = 0; i < 64; i++)
-        for (int j = 0; j < 64; j++)
-            t[n++] = (spmvlab_triplet){i, j, 0.5 + 0.0625 * (double)((i + 3 * j) % 11)};
-    for (int k = 0; k < 100000; k++)
-        t[n++] = (spmvlab_triplet){100, 4 * k + 1, 0.25 + 0.125 * (double)(k % 7)};
+        put_row(t, &n, i, 0, 1, 64);
+    put_row(t, &n, 100, 1, 4, 100000);
     for (int r = 200; r < 3000; r++)
         if ((r / 50) % 2)
             for (int d = 0; d < 3; d++)

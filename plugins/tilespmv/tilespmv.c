@@ -36,28 +36,6 @@
 
 #include "tilespmv.h"
 
-static const spmvlab_option tilespmv_options[] = {
-    SPMVLAB_CHOICE_OPTION(tilespmv_opts, tile_format, "auto", "the kind of every tile"),
-    SPMVLAB_CHOICE(tile_format, "auto", TILESPMV_FORMAT_AUTO, "each tile's kind by the paper's rule"),
-    SPMVLAB_CHOICE(tile_format, "csr", TILESPMV_FORMAT_CSR, "every tile CSR"),
-    SPMVLAB_CHOICE(tile_format, "coo", TILESPMV_FORMAT_COO, "every tile COO"),
-    SPMVLAB_CHOICE(tile_format, "ell", TILESPMV_FORMAT_ELL, "every tile ELL"),
-    SPMVLAB_CHOICE(tile_format, "hyb", TILESPMV_FORMAT_HYB, "every tile HYB (ELL part plus COO rest)"),
-    SPMVLAB_CHOICE(tile_format, "dense", TILESPMV_FORMAT_DENSE, "every tile dense"),
-    SPMVLAB_FLOAT_OPTION(tilespmv_opts, dense_fill, "0.75", 0.0, 1.0, "rule: a tile holding this share of its area is dense"),
-    SPMVLAB_INT_OPTION(tilespmv_opts, coo_max, "12", 0, 256, "rule: a tile with at most this many entries is COO"),
-    SPMVLAB_FLOAT_OPTION(tilespmv_opts, ell_variation, "0.2", 0.0, 16.0, "rule: ELL when the row lengths' std/mean is at most this"),
-    SPMVLAB_FLOAT_OPTION(tilespmv_opts, hyb_variation, "1.0", 0.0, 16.0, "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
-    SPMVLAB_INT_OPTION(tilespmv_opts, defer_max, "32", 0, 256, "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
-    SPMVLAB_CHOICE_OPTION(tilespmv_opts, deferred, "auto", "how the deferred CSR part is summed"),
-    SPMVLAB_CHOICE(deferred, "auto", TILESPMV_DEFER_AUTO, "merge when the deferred rows' lengths vary (std/mean > 1), else fused"),
-    SPMVLAB_CHOICE(deferred, "fused", TILESPMV_DEFER_FUSED, "inside the tile kernel, lanes per row; y written once"),
-    SPMVLAB_CHOICE(deferred, "merge", TILESPMV_DEFER_MERGE, "load-balanced merge-path CSR first, as the paper's CSR5; tiles then added to y"),
-    SPMVLAB_INT_EXPERT(tilespmv_opts, chunk_tiles, "128", 1, 65536, "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
-    SPMVLAB_AUTO_EXPERT(tilespmv_opts, defer_lanes, 2, 32, "lanes per row over deferred entries, a power of two; auto: mean deferred row length"),
-    {NULL},
-};
-
 static spmvlab_status tilespmv_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const tilespmv_opts *o = spmvlab_opts_fields(opts);

@@ -141,4 +141,7 @@ SPMVLAB_LAUNCHER_DECLS(tilespmv, tilespmv_fmt)
 #ifdef __cplusplus
 }
 #endif
+/* The option table (tilespmv_options.c). */
+extern const spmvlab_option tilespmv_options[];
+
 #endif

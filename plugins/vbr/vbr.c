@@ -36,22 +36,6 @@
 
 #include "vbr.h"
 
-static const spmvlab_option vbr_options[] = {
-    SPMVLAB_FLOAT_OPTION(vbr_opts, max_bytes_ratio, VBR_TEXT(VBR_MIN_SAVING), 0.0, 4.0,
-                         "refuse (limit) unless vbr's bytes per non-zero are at most this times CSR's; 4: never"),
-    SPMVLAB_CHOICE_OPTION(vbr_opts, values, "native", "how the block and remainder values are stored"),
-    SPMVLAB_CHOICE(values, "native", VBR_VALUES_NATIVE, "in the run's dtype"),
-    SPMVLAB_CHOICE(values, "f32", VBR_VALUES_F32, "f32 for an f64 run (declared; computes in f64)"),
-    SPMVLAB_CHOICE_OPTION(vbr_opts, remainder, "auto", "how the CSR remainder is summed"),
-    SPMVLAB_CHOICE(remainder, "auto", VBR_REM_AUTO, "merge when the remainder's row lengths vary (std/mean > 1) or a row passes 8192, else vector"),
-    SPMVLAB_CHOICE(remainder, "vector", VBR_REM_VECTOR, "rem_lanes lanes a row, beside the block kernel"),
-    SPMVLAB_CHOICE(remainder, "merge", VBR_REM_MERGE, "load-balanced merge-path CSR of all rows first; the block kernel then adds its rows"),
-    SPMVLAB_INT_EXPERT(vbr_opts, min_height, "1", 1, 1024, "rows of one column pattern a block row needs; 1: every short row (pure 1D-VBL)"),
-    SPMVLAB_AUTO_EXPERT(vbr_opts, rem_lanes, 1, 32, "lanes per remainder row, a power of two; auto: from the remainder's mean row length"),
-    SPMVLAB_INT_EXPERT(vbr_opts, steps, "4", 2, 8, "block kernel: steps (value and x loads) a lane issues per iteration: 2, 4 or 8"),
-    {NULL},
-};
-
 static spmvlab_status vbr_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 {
     const vbr_opts *o = spmvlab_opts_fields(opts);

@@ -145,4 +145,7 @@ SPMVLAB_LAUNCHER_DECLS(vbr, vbr_fmt)
 #ifdef __cplusplus
 }
 #endif
+/* The option table (vbr_options.c). */
+extern const spmvlab_option vbr_options[];
+
 #endif

@@ -48,15 +48,16 @@ typedef struct @NAME@_opts {
 } @NAME@_opts;
 
 /* The options table: the core parses INI and --set values against it,
- * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. One
- * row a line: SPMVLAB_INT_OPTION(struct, member, default, min, max, help),
- * the key being the member's name (plugin_helpers.h has the other types).
- * An enum is SPMVLAB_CHOICE_OPTION(struct, member, default, help) followed
- * by one SPMVLAB_CHOICE(member, "name", NAMED_CONSTANT, "a few words") row
- * per choice; the member receives the constant. At most 8 rows shown, helps
- * of at most 120 characters: knobs for experiments are _EXPERT rows. */
+ * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. Every
+ * row has six columns: SPMVLAB_OPTION(struct, member, type, "default",
+ * "range", "help"), the key being the member's name and the range "lo..hi"
+ * for numbers, "" otherwise. An SPMVLAB_OPT_ENUM row is followed by one
+ * SPMVLAB_CHOICE(struct, member, NAMED_CONSTANT, "name", "", "a few words")
+ * row per choice; the member receives the constant. At most 8 rows shown,
+ * helps of at most 120 characters: knobs for experiments are SPMVLAB_EXPERT
+ * rows (plugin_helpers.h). */
 static const spmvlab_option @NAME@_options[] = {
-    SPMVLAB_INT_OPTION(@NAME@_opts, block_size, "256", 32, 1024, "threads per block (a multiple of 32)"),
+    SPMVLAB_OPTION(@NAME@_opts, block_size, SPMVLAB_OPT_INT, "256", "32..1024", "threads per block (a multiple of 32)"),
     {NULL},
 };
 

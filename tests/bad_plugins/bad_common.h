@@ -135,7 +135,7 @@ static inline size_t plain_footprint(const void *fmt) { return ((const plain_for
 
 /* Where a misbehaving plugin misbehaves: its option `stage`. */
 #define PLAIN_STAGE_OPTION(def) \
-    {"stage", SPMVLAB_OPT_ENUM, def, 0, 0, "convert|spmv", "where the plugin misbehaves", 0, 0, NULL, 0, 0}
+    {"stage", SPMVLAB_OPT_ENUM, def, 0, 0, "convert|spmv", "where the plugin misbehaves", 0, 0, NULL, 0, 0, NULL}
 enum { PLAIN_AT_CONVERT = 0, PLAIN_AT_SPMV = 1 };
 
 /* The identity members of a test plugin's descriptor; each plugin then

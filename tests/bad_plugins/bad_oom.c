@@ -11,8 +11,8 @@
 #include "bad_common.h"
 
 static const spmvlab_option options[] = {
-    {"via", SPMVLAB_OPT_ENUM, "dev_alloc", 0, 0, "dev_alloc|cuda_malloc", "how the memory is requested", 0, 0, NULL, 0, 0},
-    {"first_mib", SPMVLAB_OPT_INT, "1024", 1, 1 << 20, NULL, "size of the first block in MiB; each next one doubles", 0, 0, NULL, 0, 0},
+    {"via", SPMVLAB_OPT_ENUM, "dev_alloc", 0, 0, "dev_alloc|cuda_malloc", "how the memory is requested", 0, 0, NULL, 0, 0, NULL},
+    {"first_mib", SPMVLAB_OPT_INT, "1024", 1, 1 << 20, NULL, "size of the first block in MiB; each next one doubles", 0, 0, NULL, 0, 0, NULL},
     {NULL},
 };
 

@@ -8,12 +8,12 @@
 #include "bad_common.h"
 
 static const spmvlab_option options[] = {
-    {"count", SPMVLAB_OPT_INT, "4", 1, 64, NULL, "an integer from 1 to 64", 0, 0, NULL, 0, 0},
-    {"ratio", SPMVLAB_OPT_FLOAT, "0.5", 0, 1, NULL, "a number from 0 to 1", 0, 0, NULL, 0, 0},
-    {"flag", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL, "a switch", 0, 0, NULL, 0, 0},
-    {"mode", SPMVLAB_OPT_ENUM, "fast", 0, 0, "fast|slow|auto", "one of three words", 0, 0, NULL, 0, 0},
-    {"tag", SPMVLAB_OPT_STRING, "none", 0, 0, NULL, "free text (commas included)", 0, 0, NULL, 0, 0},
-    {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL, "auto or 1 to 32, at most count", 0, 0, NULL, 0, 0},
+    {"count", SPMVLAB_OPT_INT, "4", 1, 64, NULL, "an integer from 1 to 64", 0, 0, NULL, 0, 0, NULL},
+    {"ratio", SPMVLAB_OPT_FLOAT, "0.5", 0, 1, NULL, "a number from 0 to 1", 0, 0, NULL, 0, 0, NULL},
+    {"flag", SPMVLAB_OPT_BOOL, "false", 0, 0, NULL, "a switch", 0, 0, NULL, 0, 0, NULL},
+    {"mode", SPMVLAB_OPT_ENUM, "fast", 0, 0, "fast|slow|auto", "one of three words", 0, 0, NULL, 0, 0, NULL},
+    {"tag", SPMVLAB_OPT_STRING, "none", 0, 0, NULL, "free text (commas included)", 0, 0, NULL, 0, 0, NULL},
+    {"width", SPMVLAB_OPT_INT_AUTO, "auto", 1, 32, NULL, "auto or 1 to 32, at most count", 0, 0, NULL, 0, 0, NULL},
     {.key = "level", .type = SPMVLAB_OPT_ENUM, .def = "low", .help = "one of two choice rows"},
     {.key = "low", .type = SPMVLAB_OPT_CONST, .help = "the value 10", .unit = "level", .value = 10},
     {.key = "high", .type = SPMVLAB_OPT_CONST, .help = "the value 20", .unit = "level", .value = 20},

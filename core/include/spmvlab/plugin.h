@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define SPMVLAB_ABI_MAJOR 1
-#define SPMVLAB_ABI_MINOR 2
+#define SPMVLAB_ABI_MINOR 3
 
 #if defined(__GNUC__)
 #define SPMVLAB_EXPORT __attribute__((visibility("default")))
@@ -160,8 +160,8 @@ struct spmvlab_ctx {
  * Options: a table declared by the plugin, validated and typed by the core.
  * ---------------------------------------------------------------------- */
 typedef enum spmvlab_opt_type {
-    SPMVLAB_OPT_INT = 0,      /* integer within [min, max] */
-    SPMVLAB_OPT_FLOAT = 1,    /* real within [min, max] */
+    SPMVLAB_OPT_INT = 0,      /* integer within [min, max] (or range) */
+    SPMVLAB_OPT_FLOAT = 1,    /* real within [min, max] (or range) */
     SPMVLAB_OPT_BOOL = 2,     /* true/false, yes/no, on/off, 1/0 */
     SPMVLAB_OPT_ENUM = 3,     /* one of choices, "a|b|c" */
     SPMVLAB_OPT_STRING = 4,   /* free text */
@@ -196,6 +196,10 @@ typedef struct spmvlab_option {
     const char *unit;         /* CONST: the key of the ENUM row it belongs to (1.2) */
     int value;                /* CONST: the value the ENUM option takes for this choice (1.2) */
     unsigned flags;           /* SPMVLAB_OPT_EXPERT or 0 (1.2) */
+    /* INT, FLOAT, INT_AUTO: the inclusive range as INI text, "lo..hi"; the
+     * core reads min and max from it when the plugin loads. NULL or "" for
+     * no range text (other types, or min and max set directly). (1.3) */
+    const char *range;
 } spmvlab_option;
 
 /* The offset and size of an options-struct member, for a table row. */

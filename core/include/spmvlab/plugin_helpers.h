@@ -23,45 +23,28 @@
                                               .dtypes = dtype_set, .summary = summary_text,           \
                                               .reference = __VA_ARGS__}
 
-/* One option-table row filling member m of the options struct S. The key is
- * the member's name; SPMVLAB_OPTION_ROW names a different key. The _EXPERT
- * forms mark a row that only `spmvlab list -v --all` shows. */
-#define SPMVLAB_OPTION_ROW_FLAGS(S, key, m, type, def, min, max, choices, help, flags) \
-    {key, type, def, min, max, choices, help, SPMVLAB_FIELD(S, m), NULL, 0, flags}
-#define SPMVLAB_OPTION_ROW(S, key, m, type, def, min, max, choices, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, key, m, type, def, min, max, choices, help, 0)
-#define SPMVLAB_INT_OPTION(S, m, def, min, max, help) \
-    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT, def, min, max, NULL, help)
-#define SPMVLAB_FLOAT_OPTION(S, m, def, min, max, help) \
-    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_FLOAT, def, min, max, NULL, help)
-/* INT_AUTO, default "auto". */
-#define SPMVLAB_AUTO_OPTION(S, m, min, max, help) \
-    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_INT_AUTO, "auto", min, max, NULL, help)
-/* An ENUM whose choices are "a|b|c" text (the member gets the position);
- * new tables use SPMVLAB_CHOICE_OPTION with SPMVLAB_CHOICE rows instead. */
-#define SPMVLAB_ENUM_OPTION(S, m, def, choices, help) \
-    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_ENUM, def, 0, 0, choices, help)
-#define SPMVLAB_BOOL_OPTION(S, m, def, help) SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_BOOL, def, 0, 0, NULL, help)
-/* An ENUM whose choices are the SPMVLAB_CHOICE rows right after it:
- *   SPMVLAB_CHOICE_OPTION(mine_opts, kernel, "auto", "the SpMV kernel"),
- *   SPMVLAB_CHOICE(kernel, "auto", MINE_KERNEL_AUTO, "chosen by row lengths"),
- *   SPMVLAB_CHOICE(kernel, "vector", MINE_KERNEL_VECTOR, "a warp a row"), */
-#define SPMVLAB_CHOICE_OPTION(S, m, def, help) \
-    SPMVLAB_OPTION_ROW(S, #m, m, SPMVLAB_OPT_ENUM, def, 0, 0, NULL, help)
-/* The choice name of option unit (its key, a bare word), whose member then
- * holds value (a named constant of the plugin). */
-#define SPMVLAB_CHOICE(unit, name, value, help) {name, SPMVLAB_OPT_CONST, NULL, 0, 0, NULL, help, 0, 0, #unit, value, 0}
-
-#define SPMVLAB_INT_EXPERT(S, m, def, min, max, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, #m, m, SPMVLAB_OPT_INT, def, min, max, NULL, help, SPMVLAB_OPT_EXPERT)
-#define SPMVLAB_FLOAT_EXPERT(S, m, def, min, max, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, #m, m, SPMVLAB_OPT_FLOAT, def, min, max, NULL, help, SPMVLAB_OPT_EXPERT)
-#define SPMVLAB_AUTO_EXPERT(S, m, min, max, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, #m, m, SPMVLAB_OPT_INT_AUTO, "auto", min, max, NULL, help, SPMVLAB_OPT_EXPERT)
-#define SPMVLAB_BOOL_EXPERT(S, m, def, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, #m, m, SPMVLAB_OPT_BOOL, def, 0, 0, NULL, help, SPMVLAB_OPT_EXPERT)
-#define SPMVLAB_CHOICE_EXPERT(S, m, def, help) \
-    SPMVLAB_OPTION_ROW_FLAGS(S, #m, m, SPMVLAB_OPT_ENUM, def, 0, 0, NULL, help, SPMVLAB_OPT_EXPERT)
+/* Every option-table row has six columns, so a table reads as one:
+ *   SPMVLAB_OPTION(mine_opts, block, SPMVLAB_OPT_INT, "256", "32..1024", "threads per block"),
+ *   SPMVLAB_OPTION(mine_opts, kernel, SPMVLAB_OPT_ENUM, "auto", "", "the SpMV kernel"),
+ *   SPMVLAB_CHOICE(mine_opts, kernel, MINE_KERNEL_AUTO, "auto", "", "chosen by row lengths"),
+ *   SPMVLAB_CHOICE(mine_opts, kernel, MINE_KERNEL_VECTOR, "vector", "", "a warp a row"),
+ * An option fills member m of the options struct S and is keyed by its
+ * name: its type, its default and its range as INI text ("lo..hi" for INT,
+ * FLOAT and INT_AUTO, "" otherwise), a help. An ENUM is followed by one
+ * choice row per choice: the member, the value it then holds (a named
+ * constant), the choice's name, no range, a help. SPMVLAB_EXPERT rows are
+ * listed only by `spmvlab list -v --all`. */
+#define SPMVLAB_OPTION(S, m, type, def, range, help) SPMVLAB_KEYED_OPTION(S, #m, m, type, def, range, help, 0)
+#define SPMVLAB_EXPERT(S, m, type, def, range, help) \
+    SPMVLAB_KEYED_OPTION(S, #m, m, type, def, range, help, SPMVLAB_OPT_EXPERT)
+/* A row whose key is not its member's name (a C keyword such as long);
+ * flags is 0 or SPMVLAB_OPT_EXPERT. */
+#define SPMVLAB_KEYED_OPTION(S, key, m, type, def, range, help, flags) \
+    {key, type, def, 0, 0, NULL, help, SPMVLAB_FIELD(S, m), NULL, 0, flags, range}
+/* Naming the member makes a unit that is not a member of S fail to compile;
+ * the core writes only the option's own row. */
+#define SPMVLAB_CHOICE(S, unit, value, name, range, help) \
+    {name, SPMVLAB_OPT_CONST, NULL, 0, 0, NULL, help, SPMVLAB_FIELD(S, unit), #unit, value, 0, range}
 
 /* ------------------------------------------------------------------------
  * convert: its start, its device copies and its end.

@@ -23,7 +23,7 @@ static const spmvlab_option params[] = {
     GEN_PARAM(clustered_params, k, SPMVLAB_OPT_INT, "16", 1, 2147483647.0, "entries of a non-empty row"),
     {"jitter", SPMVLAB_OPT_ENUM, "fixed", 0, 0, "fixed|uniform",
      "fixed: every non-empty row holds k; uniform: lengths uniform in [k/2, 3k/2]",
-     SPMVLAB_FIELD(clustered_params, jitter), NULL, 0, 0},
+     SPMVLAB_FIELD(clustered_params, jitter), NULL, 0, 0, NULL},
     GEN_PARAM(clustered_params, runs, SPMVLAB_OPT_INT, "4", 1, 2147483647.0,
               "contiguous runs of columns per row (at most its length)"),
     GEN_PARAM(clustered_params, spread, SPMVLAB_OPT_INT, "0", 0, 1073741823.0,

@@ -101,13 +101,13 @@ typedef struct gen_common {
 #define GEN_MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a double */
 #define GEN_COMMON_PARAMS(T)                                                                   \
     {"seed", SPMVLAB_OPT_INT, "1", 0, GEN_MAX_SEED, NULL, "random seed (structure and values)", \
-     SPMVLAB_FIELD(T, common.seed), NULL, 0, 0},                                               \
+     SPMVLAB_FIELD(T, common.seed), NULL, 0, 0, NULL},                                               \
     {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones",                                 \
      "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1",                     \
-     SPMVLAB_FIELD(T, common.values), NULL, 0, 0}
+     SPMVLAB_FIELD(T, common.values), NULL, 0, 0, NULL}
 
 /* A row of a kind's table: key, type, default, range, help, and member. */
-#define GEN_PARAM(T, key, type, def, min, max, help) {#key, type, def, min, max, NULL, help, SPMVLAB_FIELD(T, key), NULL, 0, 0}
+#define GEN_PARAM(T, key, type, def, min, max, help) {#key, type, def, min, max, NULL, help, SPMVLAB_FIELD(T, key), NULL, 0, 0, NULL}
 
 /* Checks one key = value against kind's table (no cross-parameter rules)
  * and stores it into the parameter struct p (NULL: check only). Returns the

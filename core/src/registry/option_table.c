@@ -1,10 +1,13 @@
 /*
  * A plugin's option table as the core reads it: rows of an older layout
- * (1.0 without option fields, 1.1 without choice rows and flags) are widened
- * to the current one, and typed fields (ABI 1.1) and choice rows (1.2) are
+ * (1.0 without option fields, 1.1 without choice rows and flags, 1.2
+ * without range text) are widened to the current one; range text (1.3) is
+ * read into min and max; typed fields (1.1) and choice rows (1.2) are
  * checked when the plugin loads, so a bad table is refused by name instead
  * of writing past the struct or offering a choice that cannot be chosen.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,8 @@ static size_t field_size_for(spmvlab_opt_type t)
 }
 
 /* Copies a table of row-byte rows into rows of today's size; the members a
- * row lacks stay zero (no field, no unit, no flags). NULL when out of memory. */
+ * row lacks stay zero (no field, no unit, no flags, no range text). NULL
+ * when out of memory. */
 static spmvlab_option *table_widen(const spmvlab_option *options, size_t row)
 {
     const char *bytes = (const char *)options;
@@ -60,6 +64,38 @@ static int check_field(const spmvlab_option *o, const spmvlab_plugin *desc, cons
                      o->key, desc->options_size);
         return -1;
     }
+    return 0;
+}
+
+static int has_range_text(const spmvlab_option *o)
+{
+    return o->range && o->range[0];
+}
+
+/* "lo..hi" into o's min and max: two finite numbers, lo <= hi, on a row
+ * whose type has a range. */
+static int read_range(spmvlab_option *o, const char *path, spmvlab_err *err)
+{
+    const char *dots = strstr(o->range, "..");
+    double lo = 0, hi = 0;
+    int ok = dots != NULL && dots != o->range && (o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_FLOAT ||
+                                                   o->type == SPMVLAB_OPT_INT_AUTO);
+    if (ok) {
+        char low[64], *end; /* "1..8" must not read as "1." then ".8" */
+        snprintf(low, sizeof low, "%.*s", (int)(dots - o->range), o->range);
+        errno = 0;
+        lo = strtod(low, &end);
+        ok = (size_t)(dots - o->range) < sizeof low && *end == '\0' && errno == 0;
+        hi = strtod(dots + 2, &end);
+        ok = ok && end != dots + 2 && *end == '\0' && errno == 0 && isfinite(lo) && isfinite(hi) && lo <= hi;
+    }
+    if (!ok) {
+        spmvlab_errf(err, "refusing plugin %s: %s %s has range '%s'; a range is \"lo..hi\" on an int, float or "
+                     "int-or-auto option", path, o->type == SPMVLAB_OPT_CONST ? "choice" : "option", o->key, o->range);
+        return -1;
+    }
+    o->min = lo;
+    o->max = hi;
     return 0;
 }
 
@@ -102,6 +138,7 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     size_t have_row = offsetof(spmvlab_plugin, option_row_size) + sizeof desc->option_row_size;
     size_t row = desc->abi_minor == 0   ? sizeof(option_row_v10)
                  : desc->abi_minor == 1 ? offsetof(spmvlab_option, unit)
+                 : desc->abi_minor == 2 ? offsetof(spmvlab_option, range)
                                         : sizeof(spmvlab_option);
     if (desc->abi_minor > 0 && desc->struct_size >= have_row && desc->option_row_size)
         row = desc->option_row_size;
@@ -112,7 +149,10 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     }
     if (row < offsetof(spmvlab_option, field_offset) + 2 * sizeof(size_t))
         desc->options_size = 0; /* 1.0 rows name no fields */
-    if (row != sizeof(spmvlab_option)) {
+    int ranges = 0;
+    for (const spmvlab_option *o = desc->options; row == sizeof(spmvlab_option) && o->key; o++)
+        ranges += has_range_text(o);
+    if (row != sizeof(spmvlab_option) || ranges) {
         spmvlab_option *t = table_widen(desc->options, row);
         if (!t) {
             spmvlab_errf(err, "out of host memory loading %s", path);
@@ -121,6 +161,9 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
         desc->options = t;
         *owned = t;
     }
+    for (spmvlab_option *o = *owned; ranges && o->key; o++)
+        if (has_range_text(o) && read_range(o, path, err))
+            goto refused;
     const spmvlab_option *prev = NULL;
     for (const spmvlab_option *o = desc->options; o->key; o++) {
         if (o->type == SPMVLAB_OPT_CONST) {

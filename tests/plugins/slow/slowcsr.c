@@ -45,9 +45,9 @@ typedef struct slowcsr_format {
 } slowcsr_format;
 
 static const spmvlab_option slowcsr_options[] = {
-    {"slowdown", SPMVLAB_OPT_FLOAT, "0", 0, 4, NULL, "extra work per SpMV as a fraction of the non-zeros", 0, 0, NULL, 0, 0},
-    {"planted", SPMVLAB_OPT_ENUM, "delay", 0, 0, "delay|traffic", "how the slowdown is made: a spin after the SpMV, or extra loads", 0, 0, NULL, 0, 0},
-    {"fault", SPMVLAB_OPT_ENUM, "none", 0, 0, "none|crash|abort|hang|wrong|nomem", "planted failure", 0, 0, NULL, 0, 0},
+    {"slowdown", SPMVLAB_OPT_FLOAT, "0", 0, 4, NULL, "extra work per SpMV as a fraction of the non-zeros", 0, 0, NULL, 0, 0, NULL},
+    {"planted", SPMVLAB_OPT_ENUM, "delay", 0, 0, "delay|traffic", "how the slowdown is made: a spin after the SpMV, or extra loads", 0, 0, NULL, 0, 0, NULL},
+    {"fault", SPMVLAB_OPT_ENUM, "none", 0, 0, "none|crash|abort|hang|wrong|nomem", "planted failure", 0, 0, NULL, 0, 0, NULL},
     {NULL},
 };
 

@@ -1,0 +1,12 @@
+/*
+ * The options of bccoo: the table the core checks INI and --set values
+ * against and prints in `spmvlab list -v`. README.md, Options, has the rules
+ * behind the choices and what was measured.
+ */
+#include "bccoo_format.h"
+
+const spmvlab_option bccoo_options[] = {
+    SPMVLAB_OPTION(bccoo_opts, height, SPMVLAB_OPT_INT_AUTO, "auto", "1..4", "block height: 1, 2 or 4; auto: the shape of fewest device bytes"),
+    SPMVLAB_OPTION(bccoo_opts, width, SPMVLAB_OPT_INT_AUTO, "auto", "1..4", "block width: 1, 2 or 4; auto: the shape of fewest device bytes"),
+    {NULL},
+};

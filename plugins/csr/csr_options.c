@@ -1,0 +1,17 @@
+/*
+ * The options of csr: the table the core checks INI and --set values
+ * against and prints in `spmvlab list -v`. README.md, Options, has the rules
+ * behind the choices and what was measured.
+ */
+#include "csr_format.h"
+
+const spmvlab_option csr_options[] = {
+    SPMVLAB_OPTION(csr_opts, kernel, SPMVLAB_OPT_ENUM, "auto", "", "the SpMV kernel"),
+    SPMVLAB_CHOICE(csr_opts, kernel, CSR_AUTO, "auto", "", "chosen by the row lengths"),
+    SPMVLAB_CHOICE(csr_opts, kernel, CSR_SCALAR, "scalar", "", "a thread per row"),
+    SPMVLAB_CHOICE(csr_opts, kernel, CSR_VECTOR, "vector", "", "width lanes per row"),
+    SPMVLAB_CHOICE(csr_opts, kernel, CSR_ADAPTIVE, "adaptive", "", "binned row blocks, long rows split"),
+    SPMVLAB_OPTION(csr_opts, width, SPMVLAB_OPT_INT_AUTO, "auto", "1..32", "lanes per row of the vector kernel (power of two); auto: from the mean row length"),
+    SPMVLAB_OPTION(csr_opts, block_rows, SPMVLAB_OPT_INT_AUTO, "auto", "8..1024", "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024"),
+    {NULL},
+};

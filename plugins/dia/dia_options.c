@@ -1,0 +1,16 @@
+/*
+ * The options of dia: the table the core checks INI and --set values
+ * against and prints in `spmvlab list -v`. README.md, Options, has the rules
+ * behind the choices and what was measured.
+ */
+#include "dia.h"
+
+const spmvlab_option dia_options[] = {
+    SPMVLAB_OPTION(dia_opts, max_fill, SPMVLAB_OPT_FLOAT, "1.5", "1..1000000", "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz"),
+    SPMVLAB_OPTION(dia_opts, max_diags, SPMVLAB_OPT_INT, "256", "1..1000000", "refuse a matrix with more diagonals"),
+    SPMVLAB_OPTION(dia_opts, x_reuse, SPMVLAB_OPT_ENUM, "auto", "", "where the kernel reads x from"),
+    SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_AUTO, "auto", "", "shared when the band spans at most 256 columns, else l1"),
+    SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_SHARED, "shared", "", "the block's x window staged in shared memory"),
+    SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_L1, "l1", "", "x read through the L1 cache"),
+    {NULL},
+};
