@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -104,9 +105,55 @@ static void choice_rows_give_their_value(void)
     spmvlab_registry_free(r);
 }
 
+typedef struct range_opts {
+    int n;
+    double share;
+} range_opts;
+
+/* Adopts a one-option table (row range text, type) and returns 0 or -1. */
+static int adopt_range(spmvlab_opt_type type, const char *range, double *min, double *max, spmvlab_err *err)
+{
+    spmvlab_option rows[] = {
+        {"n", type, "1", 0, 0, NULL, "a count", SPMVLAB_FIELD(range_opts, n), NULL, 0, 0, range},
+        {NULL},
+    };
+    if (type == SPMVLAB_OPT_FLOAT) /* a double member */
+        rows[0].field_offset = offsetof(range_opts, share), rows[0].field_size = sizeof(double);
+    spmvlab_plugin d = {.abi_major = SPMVLAB_ABI_MAJOR, .abi_minor = SPMVLAB_ABI_MINOR,
+                        .struct_size = sizeof d, .option_row_size = sizeof(spmvlab_option),
+                        .options = rows, .options_size = sizeof(range_opts)};
+    spmvlab_option *owned = NULL;
+    int rc = spmvlab_option_table_adopt(&d, "ranges.so", &owned, err);
+    if (rc == 0) {
+        *min = d.options[0].min;
+        *max = d.options[0].max;
+    }
+    free(owned);
+    return rc;
+}
+
+/* Range text is read into min and max when the table is adopted, and a
+ * malformed one is refused by name. */
+static void range_text_is_read_or_refused(void)
+{
+    spmvlab_err err = {{0}};
+    double lo = -1, hi = -1;
+    TEST_CHECK(adopt_range(SPMVLAB_OPT_INT, "1..8", &lo, &hi, &err) == 0 && lo == 1 && hi == 8);
+    TEST_CHECK(adopt_range(SPMVLAB_OPT_FLOAT, "0.5..1e6", &lo, &hi, &err) == 0 && lo == 0.5 && hi == 1e6);
+    TEST_CHECK(adopt_range(SPMVLAB_OPT_INT_AUTO, "-4..-2", &lo, &hi, &err) == 0 && lo == -4 && hi == -2);
+    const char *bad[] = {"8..1", "1..", "..8", "1-8", "1..8x", "a..b", "1...8"};
+    for (int k = 0; k < 7; k++) {
+        TEST_CHECK(adopt_range(SPMVLAB_OPT_INT, bad[k], &lo, &hi, &err) == -1);
+        TEST_CONTAINS(err.msg, "refusing plugin ranges.so: option n has range");
+    }
+    TEST_CHECK(adopt_range(SPMVLAB_OPT_BOOL, "0..1", &lo, &hi, &err) == -1); /* a bool has no range */
+    TEST_CHECK(adopt_range(SPMVLAB_OPT_INT, "", &lo, &hi, &err) == 0);       /* no text: min and max as set */
+}
+
 int main(void)
 {
     in_tree_plugins_fit_the_figures();
     choice_rows_give_their_value();
+    range_text_is_read_or_refused();
     return test_done("test_option_tables");
 }
