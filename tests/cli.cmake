@@ -93,7 +93,7 @@ spmvlab_cli_test(run.unknown_plugin
   "spmvlab run: unknown plugin 'nosuchplugin': no libspmvlab_nosuchplugin\\.so on the search path[^\n]*\nexit status: 2"
   run -p nosuchplugin ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(run.abi_mismatch
-  "libspmvlab_bad_abi_major\\.so was built for plugin ABI 2\\.[0-9]+, but this spmvlab loads ABI 1\\.0 to 1\\.2\\.\nexit status: 2"
+  "libspmvlab_bad_abi_major\\.so was built for plugin ABI 2\\.[0-9]+, but this spmvlab loads ABI 1\\.0 to 1\\.[0-9]+\\.\nexit status: 2"
   run -p bad_abi_major --plugin-dir ${cli_plugins} ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(run.misnamed_plugin
   "declares the name 'bad_other' but its file is named for 'bad_misnamed'[^\n]*\nexit status: 2"
