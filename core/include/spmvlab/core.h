@@ -146,6 +146,10 @@ spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *te
  * rows, which follow it in the table); other rows give their choices text or "". */
 void spmvlab_option_choices(const spmvlab_option *o, char *buf, size_t len);
 
+/* Range text "lo..hi" (numbers as option values write them, lo <= hi)
+ * into lo and hi; -1 when it is not one. */
+int spmvlab_option_range(const char *text, double *lo, double *hi);
+
 /* Reads a loaded descriptor's option table: widens rows of an older ABI
  * into a table of today's rows (*owned, freed with the plugin) and checks
  * typed fields against their types and the options struct, and choice rows

@@ -6,8 +6,6 @@
  * checked when the plugin loads, so a bad table is refused by name instead
  * of writing past the struct or offering a choice that cannot be chosen.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,31 +70,15 @@ static int has_range_text(const spmvlab_option *o)
     return o->range && o->range[0];
 }
 
-/* "lo..hi" into o's min and max: two finite numbers, lo <= hi, on a row
- * whose type has a range. */
+/* The row's range text into its min and max; only numeric rows have one. */
 static int read_range(spmvlab_option *o, const char *path, spmvlab_err *err)
 {
-    const char *dots = strstr(o->range, "..");
-    double lo = 0, hi = 0;
-    int ok = dots != NULL && dots != o->range && (o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_FLOAT ||
-                                                   o->type == SPMVLAB_OPT_INT_AUTO);
-    if (ok) {
-        char low[64], *end; /* "1..8" must not read as "1." then ".8" */
-        snprintf(low, sizeof low, "%.*s", (int)(dots - o->range), o->range);
-        errno = 0;
-        lo = strtod(low, &end);
-        ok = (size_t)(dots - o->range) < sizeof low && *end == '\0' && errno == 0;
-        hi = strtod(dots + 2, &end);
-        ok = ok && end != dots + 2 && *end == '\0' && errno == 0 && isfinite(lo) && isfinite(hi) && lo <= hi;
-    }
-    if (!ok) {
-        spmvlab_errf(err, "refusing plugin %s: %s %s has range '%s'; a range is \"lo..hi\" on an int, float or "
-                     "int-or-auto option", path, o->type == SPMVLAB_OPT_CONST ? "choice" : "option", o->key, o->range);
-        return -1;
-    }
-    o->min = lo;
-    o->max = hi;
-    return 0;
+    int numeric = o->type == SPMVLAB_OPT_INT || o->type == SPMVLAB_OPT_FLOAT || o->type == SPMVLAB_OPT_INT_AUTO;
+    if (numeric && spmvlab_option_range(o->range, &o->min, &o->max) == 0)
+        return 0;
+    spmvlab_errf(err, "refusing plugin %s: %s %s has range '%s'; a range is \"lo..hi\" on an int, float or "
+                 "int-or-auto option", path, o->type == SPMVLAB_OPT_CONST ? "choice" : "option", o->key, o->range);
+    return -1;
 }
 
 /* The CONST rows after the ENUM row e: each names e as its unit, with a name
@@ -134,7 +116,8 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     if (!desc->options)
         return 0;
     /* Without option_row_size, the rows are those of the header the plugin
-     * was built against: 1.0, 1.1 (up to unit) or 1.2 (today's). */
+     * was built against: 1.0, 1.1 (up to unit), 1.2 (up to range) or 1.3
+     * (today's). */
     size_t have_row = offsetof(spmvlab_plugin, option_row_size) + sizeof desc->option_row_size;
     size_t row = desc->abi_minor == 0   ? sizeof(option_row_v10)
                  : desc->abi_minor == 1 ? offsetof(spmvlab_option, unit)
@@ -149,19 +132,16 @@ int spmvlab_option_table_adopt(spmvlab_plugin *desc, const char *path, spmvlab_o
     }
     if (row < offsetof(spmvlab_option, field_offset) + 2 * sizeof(size_t))
         desc->options_size = 0; /* 1.0 rows name no fields */
-    int ranges = 0;
-    for (const spmvlab_option *o = desc->options; row == sizeof(spmvlab_option) && o->key; o++)
-        ranges += has_range_text(o);
-    if (row != sizeof(spmvlab_option) || ranges) {
-        spmvlab_option *t = table_widen(desc->options, row);
-        if (!t) {
-            spmvlab_errf(err, "out of host memory loading %s", path);
-            return -1;
-        }
-        desc->options = t;
-        *owned = t;
+    /* Always a copy: rows of today's size too, so that range text can be
+     * read into the copy's min and max. */
+    spmvlab_option *t = table_widen(desc->options, row);
+    if (!t) {
+        spmvlab_errf(err, "out of host memory loading %s", path);
+        return -1;
     }
-    for (spmvlab_option *o = *owned; ranges && o->key; o++)
+    desc->options = t;
+    *owned = t;
+    for (spmvlab_option *o = t; o->key; o++)
         if (has_range_text(o) && read_range(o, path, err))
             goto refused;
     const spmvlab_option *prev = NULL;

@@ -65,6 +65,21 @@ static int parse_integer(const char *s, long long *v)
     return -1;
 }
 
+int spmvlab_option_range(const char *text, double *lo, double *hi)
+{
+    const char *dots = strstr(text, "..");
+    char low[64]; /* "1..8" must not read as "1." then ".8" */
+    double a, b;
+    if (!dots || (size_t)(dots - text) >= sizeof low)
+        return -1;
+    snprintf(low, sizeof low, "%.*s", (int)(dots - text), text);
+    if (parse_double(low, &a) || parse_double(dots + 2, &b) || a > b)
+        return -1;
+    *lo = a;
+    *hi = b;
+    return 0;
+}
+
 static void range_text(const spmvlab_option *o, char *buf, size_t len)
 {
     if (o->type == SPMVLAB_OPT_FLOAT)
