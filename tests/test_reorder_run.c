@@ -52,20 +52,30 @@ static double number(const table *t, int r, const char *name)
     return v && v[0] ? atof(v) : -1;
 }
 
+/* Runs the host with args and reads the CSV it wrote into t; a run that
+ * left none counts a failure and shows its output. Returns 0 when t holds
+ * the table. */
+static int run_and_read(const char *const *args, const char *csv, const char *what, outcome *o, table *t)
+{
+    run_host(args, 120, o);
+    if (table_read(csv, t) == 0)
+        return 0;
+    fprintf(stderr, "no CSV from the %s run; its output:\n%s\n", what, o->out);
+    test_failures++;
+    return -1;
+}
+
 static void each_ordering_is_a_verified_cell_with_its_columns(const char *square, const char *rect)
 {
     char csv[PATH_MAX];
     snprintf(csv, sizeof csv, "%s/orders.csv", tmp);
     const char *args[] = {"run", "-p", "csr", "--reorder", "none,rcm,degree", "-o", csv, square, rect, NULL};
     outcome o;
-    run_host(args, 120, &o);
-    TEST_CHECK(o.exited && o.code == 0);
     table t;
-    if (table_read(csv, &t)) {
-        fprintf(stderr, "no CSV from the reordered run; its output:\n%s\n", o.out);
-        test_failures++;
+    int read = run_and_read(args, csv, "reordered", &o, &t);
+    TEST_CHECK(o.exited && o.code == 0);
+    if (read)
         return;
-    }
     TEST_CHECK(t.rows == 6 && cells_once(&t) == 6);
     const char *labels[] = {"bcspwr10", "bcspwr10@rcm", "bcspwr10@degree", "lp_e226", "lp_e226@degree"};
     const char *orders[] = {"none", "rcm", "degree", "none", "degree"};
@@ -100,14 +110,11 @@ static void per_call_orderings_verify_in_the_files_order(const char *square, con
     const char *args[] = {"run", "-p", "csr,sell", "--reorder", "none,rcm+call,degree+call,rcm", "-o", csv, square,
                           rect, NULL};
     outcome o;
-    run_host(args, 120, &o);
-    TEST_CHECK(o.exited && o.code == 0);
     table t;
-    if (table_read(csv, &t)) {
-        fprintf(stderr, "no CSV from the per-call run; its output:\n%s\n", o.out);
-        test_failures++;
+    int read = run_and_read(args, csv, "per-call", &o, &t);
+    TEST_CHECK(o.exited && o.code == 0);
+    if (read)
         return;
-    }
     /* 2 instances x (4 orderings of the square, 2 of the rectangle) + 2 skipped rcm inputs */
     TEST_CHECK(t.rows == 14 && cells_once(&t) == 14);
     const char *labels[] = {"bcspwr10@rcm+call", "bcspwr10@degree+call", "lp_e226@degree+call"};
@@ -140,28 +147,21 @@ static void resume_runs_only_the_new_ordering(const char *square)
     snprintf(csv, sizeof csv, "%s/resume.csv", tmp);
     const char *first[] = {"run", "-p", "csr", "--reorder", "none,rcm", "-o", csv, square, NULL};
     outcome o;
-    run_host(first, 120, &o);
     table before;
-    if (table_read(csv, &before)) {
-        fprintf(stderr, "no CSV from the first run; its output:\n%s\n", o.out);
-        test_failures++;
+    if (run_and_read(first, csv, "first", &o, &before))
         return;
-    }
     TEST_CHECK(before.rows == 2);
     const char *again[] = {"run", "-p", "csr", "--reorder", "none,rcm,degree", "--resume", csv, square, NULL};
-    run_host(again, 120, &o);
-    TEST_CHECK(o.exited && o.code == 0);
     table after;
-    if (table_read(csv, &after) == 0) {
+    int read = run_and_read(again, csv, "resumed", &o, &after);
+    TEST_CHECK(o.exited && o.code == 0);
+    if (read == 0) {
         TEST_CHECK(after.rows == 3 && cells_once(&after) == 3);
         TEST_CHECK(row_of_matrix(&after, "bcspwr10@degree") == 3);
         for (int r = 1; r <= before.rows; r++) /* the rows kept were not measured again */
             for (int c = 0; c < before.cols; c++)
                 TEST_CHECK(strcmp(table_cell(&after, r, c), table_cell(&before, r, c)) == 0);
         table_free(&after);
-    } else {
-        fprintf(stderr, "the resumed run left no CSV; its output:\n%s\n", o.out);
-        test_failures++;
     }
     table_free(&before);
 }
@@ -196,13 +196,9 @@ static void rows_without_reorder_leave_the_ordering_columns_empty(const char *sq
     snprintf(csv, sizeof csv, "%s/plain.csv", tmp);
     const char *args[] = {"run", "-p", "csr", "-o", csv, square, NULL};
     outcome o;
-    run_host(args, 120, &o);
     table t;
-    if (table_read(csv, &t)) {
-        fprintf(stderr, "no CSV from the plain run; its output:\n%s\n", o.out);
-        test_failures++;
+    if (run_and_read(args, csv, "plain", &o, &t))
         return;
-    }
     TEST_CHECK(t.rows == 1 && strcmp(table_cell(&t, 1, t.matrix), "bcspwr10") == 0);
     TEST_CHECK(strcmp(field(&t, 1, "ordering"), "") == 0 && strcmp(field(&t, 1, "sectors_after"), "") == 0);
     table_free(&t);
