@@ -95,7 +95,7 @@ typedef struct cusparse_opts {
     int values;      /* CUSPARSE_VALUES_NATIVE or _F32 */
 } cusparse_opts;
 
-/* Choices of `alg` and `values`, in their table order. */
+/* The values of the `alg` and `values` choices. */
 enum { CUSPARSE_ALGO_1 = 0, CUSPARSE_ALGO_2 = 1 };
 enum { CUSPARSE_VALUES_NATIVE = 0, CUSPARSE_VALUES_F32 = 1 };
 /* The option table (cusparse_options.c). */

@@ -1,7 +1,7 @@
 /*
  * The options of tilespmv: the table the core checks INI and --set values
- * against and prints in `spmvlab list -v`. README.md, Options, has the rules
- * behind the choices and what was measured.
+ * against and prints in `spmvlab list -v`. README.md has the rules behind
+ * the choices and what was measured.
  */
 #include "tilespmv.h"
 
