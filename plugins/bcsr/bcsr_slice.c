@@ -26,7 +26,7 @@
  * fall in the few lines the next entries need too, while the warp kernel
  * spends a 5-shuffle reduction per row and leaves most lanes idle on such
  * rows. The slice kernel still won with 8 remainder entries a row, hence a
- * limit of 16 (README.md, Options, `kernel`). */
+ * limit of 16 (README.md, the option table's `kernel` row). */
 #define BCSR_SLICE_REM 16.0
 #define BCSR_SLICE_ROW 32    /* auto: the longest remainder row one lane walks */
 
