@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "lane_tree.h"
+
 #define LONG_ROWS_WARP 32     /* lanes of a warp */
 #define LONG_ROWS_MIN 64      /* auto long_row: never below 64 entries */
 #define LONG_ROWS_MEAN 4      /* auto long_row: 4 times the mean row length */
@@ -55,13 +57,7 @@ static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resid
  * - NAME_long: every long row j into y[row_of[j]], as the piece kernel and
  *   the pieces' sum kernel compute it. */
 #define LONG_ROWS_HOST(NAME, V, FMA, PIECE)                                                \
-    static V NAME##_tree(V *v, int32_t n)                                                  \
-    {                                                                                      \
-        for (int32_t h = n / 2; h >= 1; h /= 2)                                            \
-            for (int32_t t = 0; t < h; t++)                                                \
-                v[t] = v[t] + v[t + h];                                                    \
-        return v[0];                                                                       \
-    }                                                                                      \
+    LANE_TREE_HOST(NAME##_tree, V)                                                         \
     static V NAME##_piece(const int32_t *col, const V *val, const V *x, int32_t b, int32_t e) \
     {                                                                                      \
         V lane[LONG_ROWS_WARP];                                                            \

@@ -13,6 +13,7 @@
  */
 #include <math.h>
 
+#include "../common/lane_tree.h"
 #include "tilespmv.h"
 
 #define TILESPMV_HOST(T, FMA, SUFFIX)                                                               \
@@ -62,14 +63,7 @@
         }                                                                                          \
         return acc;                                                                                \
     }                                                                                              \
-    /* Lane 0's value after a butterfly over n lanes (offsets n/2 .. 1). */                    \
-    static T tree_##SUFFIX(T *v, int n)                                                            \
-    {                                                                                              \
-        for (int h = n / 2; h >= 1; h /= 2)                                                        \
-            for (int t = 0; t < h; t++)                                                            \
-                v[t] = v[t] + v[t + h];                                                            \
-        return v[0];                                                                               \
-    }                                                                                              \
+    LANE_TREE_HOST(tree_##SUFFIX, T)                                                               \
     /* Deferred entries [b, e) summed by n lanes, lane l taking b + l, b + l + n, ... */            \
     static T deferred_sum_##SUFFIX(const tilespmv_fmt *f, int32_t b, int32_t e, int n, const T *x) \
     {                                                                                              \
