@@ -106,6 +106,8 @@ static void an_unknown_instance_is_refused_with_the_list(void)
     spmvlab_err err;
     TEST_CHECK(compare_rebase(&rows, "nope", &err) != 0);
     TEST_CONTAINS(err.msg, "baseline 'nope' is not among the instances of the results (cusparse, csr, coo)");
+    TEST_CHECK(compare_rebase(&rows, "cusparce", &err) != 0); /* a typo: the nearest label is named */
+    TEST_CONTAINS(err.msg, "baseline 'cusparce' (did you mean 'cusparse'?) is not among the instances");
     TEST_CHECK(strcmp(rows.v[1].baseline, "cusparse") == 0); /* nothing changed */
     run_rows_free(&rows);
 }

@@ -83,6 +83,8 @@ static void run_records_the_choice(const select_corpus *c)
     snprintf(a, sizeof a, "run -c %s/auto.ini -p auto,csr -o %s %s/query-band.gen %s/query-powerlaw.gen %s/band-a.gen",
              tmp, out_path, corpus_dir, corpus_dir, corpus_dir);
     TEST_CHECK(spmvlab(a) == 0);
+    static char table[sizeof out_text];
+    memcpy(table, out_text, sizeof table);
     csv out;
     TEST_CHECK(csv_load(out_path, &out) == 0);
     TEST_CHECK(out.nrec == 1 + 3 * 2);
@@ -94,8 +96,14 @@ static void run_records_the_choice(const select_corpus *c)
     TEST_CHECK(spmvlab(resume) == 0);
     TEST_CHECK(rows_of(out_path, "query-band", NULL) == 2);
     select_choice band, powerlaw, member, as_evidence;
-    if (expected_choice("query-band.gen", "query-band", &band, c) == 0)
+    if (expected_choice("query-band.gen", "query-band", &band, c) == 0) {
         check_row(&out, "query-band", &band);
+        /* the table's selector row says what it ran */
+        char line[800];
+        snprintf(line, sizeof line, "\n    select: chose %s (", band.chosen.plugin);
+        TEST_CONTAINS(table, line);
+        TEST_CONTAINS(table, "); predicted ");
+    }
     if (expected_choice("query-powerlaw.gen", "query-powerlaw", &powerlaw, c) == 0)
         check_row(&out, "query-powerlaw", &powerlaw);
     /* band-a is in the corpus: with itself as evidence dia would win */

@@ -61,7 +61,10 @@ int cmd_cache(int argc, char **argv)
     if (strcmp(argv[1], "list") == 0)
         return list();
     if (strcmp(argv[1], "clear") != 0) {
-        fprintf(stderr, "spmvlab cache: unknown action '%s'; use list or clear.\n", argv[1]);
+        static const char *const actions[] = {"list", "clear"};
+        char hint[96];
+        spmvlab_did_you_mean(argv[1], actions, 2, hint, sizeof hint);
+        fprintf(stderr, "spmvlab cache: unknown action '%s'%s; use list or clear.\n", argv[1], hint);
         return EXIT_USAGE;
     }
     int files;

@@ -59,6 +59,18 @@ static int plugin_exists(const spmvlab_registry *reg, const char *target)
     return 0;
 }
 
+/* The "did you mean" of an unknown plugin name: the nearest plugin on the
+ * search path, as run's refusal names it. */
+static const char *plugin_hint(spmvlab_registry *reg, const char *target, char *hint, size_t len)
+{
+    char names[256][64];
+    const char *list[256];
+    int n = spmvlab_registry_names(reg, names, 256);
+    for (int i = 0; i < n; i++)
+        list[i] = names[i];
+    return spmvlab_did_you_mean(target, list, n, hint, len);
+}
+
 int cmd_check(int argc, char **argv)
 {
     check_settings o;
@@ -127,7 +139,12 @@ int cmd_check(int argc, char **argv)
         else if (a[0] != '-' && !target)
             target = a;
         else {
-            fprintf(stderr, "spmvlab check: unknown or incomplete argument '%s'; see --help.\n", a);
+            static const char *const flags[] = {"--plugin-dir", "--set", "--dtype", "--matrix", "--matrix-dir",
+                                                "--max-nnz", "--skip-missing", "--no-edge-cases", "--gpu", "--seed",
+                                                "--timeout", "--no-fork", "-v", "--help"};
+            char hint[96];
+            spmvlab_did_you_mean(a, flags, (int)(sizeof flags / sizeof *flags), hint, sizeof hint);
+            fprintf(stderr, "spmvlab check: unknown or incomplete argument '%s'%s; see --help.\n", a, hint);
             goto out;
         }
     }
@@ -136,13 +153,14 @@ int cmd_check(int argc, char **argv)
         goto out;
     }
     if (!plugin_exists(reg, target)) {
-        char sp[4096];
+        char sp[4096], hint[96];
         spmvlab_registry_search_path(reg, sp, sizeof sp);
         if (names_a_file(target))
             fprintf(stderr, "spmvlab check: plugin file %s does not exist.\n", target);
         else
-            fprintf(stderr, "spmvlab check: unknown plugin '%s': no libspmvlab_%s.so on the search path %s; "
-                            "'spmvlab list' shows the plugins found.\n", target, target, sp);
+            fprintf(stderr, "spmvlab check: unknown plugin '%s'%s: no libspmvlab_%s.so on the search path %s; "
+                            "'spmvlab list' shows the plugins found.\n",
+                    target, plugin_hint(reg, target, hint, sizeof hint), target, sp);
         goto out;
     }
     for (int d = 0; d < ndirs; d++) {

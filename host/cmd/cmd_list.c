@@ -82,7 +82,10 @@ int cmd_list(int argc, char **argv)
             spmvlab_registry_free(reg);
             return EXIT_OK;
         } else {
-            fprintf(stderr, "spmvlab list: unknown argument '%s'.\n", argv[i]);
+            static const char *const flags[] = {"-v", "--all", "--plugin-dir", "--help"};
+            char hint[96];
+            spmvlab_did_you_mean(argv[i], flags, 4, hint, sizeof hint);
+            fprintf(stderr, "spmvlab list: unknown argument '%s'%s.\n", argv[i], hint);
             spmvlab_registry_free(reg);
             return EXIT_USAGE;
         }

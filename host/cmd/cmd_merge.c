@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "spmvlab/core.h"
 #include "run_status.h"
 #include "merge.h"
 #include "run_summary.h"
@@ -30,14 +31,18 @@ int cmd_merge(int argc, char **argv)
         printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
                "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
                "Refuses an OUT.csv that is one of the parts or holds cells no part has (a part named\n"
-               "where the output belongs); parts of another column set, commit, version or device; one\n"
-               "instance label with two option sets; and a cell that appears twice.\n"
-               "Exit status 1 when a merged row is wrong or failed, as for one unsharded run.\n");
+               "where the output belongs); parts of another column set, commit, version, device or\n"
+               "measurement setting; one instance label with two option sets; and a cell that appears twice.\n"
+               "Exit status as for one unsharded run: 1 when a merged row is wrong or failed, 2 for an\n"
+               "unreadable input's row; a skipped input is counted, not failed.\n");
         return EXIT_OK;
     }
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-') {
-            fprintf(stderr, "spmvlab merge: unknown option '%s'; see spmvlab merge --help.\n", argv[i]);
+            static const char *const flags[] = {"--help"};
+            char hint[96];
+            spmvlab_did_you_mean(argv[i], flags, 1, hint, sizeof hint);
+            fprintf(stderr, "spmvlab merge: unknown option '%s'%s; see spmvlab merge --help.\n", argv[i], hint);
             return EXIT_USAGE;
         }
     if (argc < 3) {

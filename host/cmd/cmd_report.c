@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "spmvlab/core.h"
 #include "run_status.h"
 #include "report_plot.h"
 #include "run_compare.h"
+#include "run_origin.h"
 #include "run_row.h"
 #include "run_summary.h"
 
@@ -25,8 +27,10 @@ static void usage(FILE *out)
                  "                     (default: RESULTS-report/ beside the first file)\n"
                  "  --baseline LABEL   recompute every speedup against instance LABEL (default: the run's\n"
                  "                     baseline); its interval is bounded from the intervals the run measured\n"
-                 "The summary is recomputed from the rows.\n"
-                 "Exit status 1 when a row is wrong or failed, as for the run that wrote it.\n");
+                 "The summary is recomputed from the rows. Several files must be one run's results, as\n"
+                 "merge's parts must: one build, device, measurement settings and option set per label.\n"
+                 "Exit status as for the run that wrote the rows: 1 when a row is wrong or failed, 2 for\n"
+                 "an unreadable input's row; a skipped input is counted, not failed.\n");
 }
 
 static int make_dir(const char *dir)
@@ -57,7 +61,10 @@ int cmd_report(int argc, char **argv)
         } else if (strcmp(a, "--baseline") == 0 && i + 1 < argc) {
             baseline = argv[++i];
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "spmvlab report: unknown or incomplete option '%s'; see --help.\n", a);
+            static const char *const flags[] = {"-o", "--output", "--baseline", "--help"};
+            char hint[96];
+            spmvlab_did_you_mean(a, flags, 4, hint, sizeof hint);
+            fprintf(stderr, "spmvlab report: unknown or incomplete option '%s'%s; see --help.\n", a, hint);
             return EXIT_USAGE;
         } else if (nfiles < 64) {
             files[nfiles++] = a;
@@ -72,11 +79,21 @@ int cmd_report(int argc, char **argv)
     }
     run_rows rows = {0};
     spmvlab_err err;
+    run_origin origin; /* the files must be one run's results, as merge's parts must */
+    origin_init(&origin);
     for (int f = 0; f < nfiles; f++) {
         run_rows part;
         if (run_rows_read(files[f], &part, NULL, &err)) {
             fprintf(stderr, "spmvlab report: %s.\n", err.msg);
             run_rows_free(&rows);
+            origin_free(&origin);
+            return EXIT_USAGE;
+        }
+        if (origin_check_rows(&origin, &part, files[f], &err)) {
+            fprintf(stderr, "spmvlab report: %s; report each on its own.\n", err.msg);
+            run_rows_free(&part);
+            run_rows_free(&rows);
+            origin_free(&origin);
             return EXIT_USAGE;
         }
         for (int i = 0; i < part.n; i++)
@@ -84,10 +101,12 @@ int cmd_report(int argc, char **argv)
                 fprintf(stderr, "spmvlab report: out of host memory.\n");
                 run_rows_free(&part);
                 run_rows_free(&rows);
+                origin_free(&origin);
                 return EXIT_FAILED;
             }
         run_rows_free(&part);
     }
+    origin_free(&origin);
     if (!rows.n) {
         fprintf(stderr, "spmvlab report: %s holds no result rows.\n", files[0]);
         return EXIT_USAGE;

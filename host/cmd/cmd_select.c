@@ -41,9 +41,18 @@ static int parse_args(int argc, char **argv, select_args *a)
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has_value = i + 1 < argc;
+        static const char *const flags[] = {"--results", "--features", "--k", "--dtype", "--part", "--help"};
+        int known = 0;
+        for (int f = 0; f < 6; f++)
+            known |= strcmp(o, flags[f]) == 0;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             usage(stdout);
             return EXIT_OK;
+        } else if (o[0] == '-' && !known) {
+            char hint[96];
+            spmvlab_did_you_mean(o, flags, 6, hint, sizeof hint);
+            fprintf(stderr, "spmvlab select: unknown option '%s'%s; see spmvlab select --help.\n", o, hint);
+            return EXIT_USAGE;
         } else if (o[0] == '-' && !has_value) {
             fprintf(stderr, "spmvlab select: %s needs a value.\n", o);
             return EXIT_USAGE;
@@ -69,9 +78,6 @@ static int parse_args(int argc, char **argv, select_args *a)
                 return EXIT_USAGE;
             }
             a->part = (int)part;
-        } else if (o[0] == '-') {
-            fprintf(stderr, "spmvlab select: unknown option '%s'; see spmvlab select --help.\n", o);
-            return EXIT_USAGE;
         } else if (collect_inputs(o, &a->paths, &a->npaths, &err) < 0) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
@@ -99,15 +105,19 @@ static void label_of(const char *path, char *out, size_t len)
     }
 }
 
+/* One matrix's choice and its evidence; the time is this matrix's own (its
+ * loading, its features and the choice), the corpus's preparation being
+ * printed once above. */
 static void print_choice(const char *path, const select_corpus *c, const select_choice *ch,
                          double features_ms)
 {
     const select_instance *in = &ch->chosen;
     printf("%s: %s (plugin %s%s%s)\n", path, in->instance, in->plugin, in->options[0] ? "; " : "",
            in->options);
-    printf("  predicted %.3gx the baseline (geomean over %d of %d neighbours); chosen in %.2f ms"
+    printf("  predicted %.3gx the baseline %s (geomean over %d of %d neighbours); chosen in %.2f ms"
            " (of which loading and features %.2f ms)\n",
-           ch->predicted, ch->covered, ch->k, ch->cost_ms + features_ms, features_ms);
+           ch->predicted, c->baseline[0] ? c->baseline : "(unnamed)", ch->covered, ch->k,
+           ch->cost_ms + features_ms, features_ms);
     printf("  %-32s %8s %8s\n", "neighbour", "distance", "speedup");
     for (int j = 0; j < ch->k; j++) {
         const select_member *m = &c->member[ch->neighbour[j]];
@@ -126,10 +136,17 @@ int cmd_select(int argc, char **argv)
     select_corpus c = {0};
     spmvlab_err err;
     rc = EXIT_USAGE;
+    double t0 = spmvlab_now_ms();
     if (select_corpus_open(a.results, a.features, a.dtype, a.part, &c, &err)) {
         fprintf(stderr, "spmvlab select: %s.\n", err.msg);
         goto done;
     }
+    /* Reading the corpus (its features computed when no --features file
+     * holds them) is the larger cost, paid once: stated apart. */
+    printf("corpus %s: %d matrices, %d instances (%s), speedups over the baseline %s; prepared in %.2f ms "
+           "(features of %d matrices computed, %d read from --features)\n", a.results, c.members, c.instances,
+           c.dtype, c.baseline[0] ? c.baseline : "(unnamed)", spmvlab_now_ms() - t0, c.computed,
+           c.members - c.computed);
     rc = EXIT_OK;
     for (int p = 0; p < a.npaths; p++) {
         spmvlab_csr A;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "spmvlab/core.h"
 
 #ifndef SPMVLAB_VERSION
 #define SPMVLAB_VERSION "0"
@@ -53,6 +54,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "spmvlab: unknown command '%s'; 'spmvlab --help' lists the commands.\n", argv[1]);
+    enum { NCOMMANDS = sizeof commands / sizeof *commands };
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    char hint[96];
+    spmvlab_did_you_mean(argv[1], names, NCOMMANDS, hint, sizeof hint);
+    fprintf(stderr, "spmvlab: unknown command '%s'%s; 'spmvlab --help' lists the commands.\n", argv[1], hint);
     return EXIT_USAGE;
 }

@@ -19,8 +19,9 @@ enum {
  * sentence naming the files: an output that is one of the parts, with
  * MERGE_NEW_OUTPUT an existing results file holding a cell no part has (a
  * part named where the output belongs), a part with other columns than
- * this version writes, rows of another commit, version or device than the
- * first part's, one instance label with two option sets (run_origin.h),
+ * this version writes, rows of another commit, version, device or
+ * measurement setting than the first part's, one instance label with two
+ * option sets (run_origin.h),
  * and a cell (matrix, instance, options, dtype) that appears twice.
  * Returns 0 (rows merged into *nrows, may be NULL), or -1 with the
  * sentence in err (nothing written). */

@@ -82,14 +82,15 @@ int resume_rows_read(const char *path, run_rows *rows, int *partial_rows, spmvla
 }
 
 /* Writes the header and kept's rows to a new file and renames it onto
- * path, so path is never half written. */
-static int write_whole(const char *path, const run_rows *kept, spmvlab_err *err)
+ * path, so path is never half written; the sentence names the user's
+ * file (name), not the files beside it. */
+static int write_whole(const char *path, const char *name, const run_rows *kept, spmvlab_err *err)
 {
     char tmp[4300];
     snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return spmvlab_errf(err, "cannot write %s: %s", tmp, strerror(errno)), -1;
+        return spmvlab_errf(err, "cannot write %s: %s", name, strerror(errno)), -1;
     run_csv_header(f);
     for (int i = 0; kept && i < kept->n; i++)
         run_csv_row(f, &kept->v[i]);
@@ -97,31 +98,38 @@ static int write_whole(const char *path, const run_rows *kept, spmvlab_err *err)
     bad |= fsync(fileno(f)) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
-        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
+        spmvlab_errf(err, "cannot write %s: %s", name, strerror(errno));
         unlink(tmp);
         return -1;
     }
     return 0;
 }
 
-FILE *csv_begin(const char *path, const run_rows *kept, int resuming, spmvlab_err *err)
+int csv_partial_unused(const char *path, spmvlab_err *err)
 {
     char pp[4200];
     output_partial(path, pp, sizeof pp);
-    if (!resuming && nonempty(pp)) {
-        run_rows left = {0};
-        int rows = run_rows_read(pp, &left, NULL, err) == 0 ? left.n : 1;
-        run_rows_free(&left);
-        if (rows > 0)
-            return spmvlab_errf(err, "%s holds rows of an interrupted run; continue it with --resume %s, or remove "
-                                "%s to start afresh", pp, path, pp),
-                   NULL;
-    }
-    if (write_whole(pp, kept, err))
+    if (!nonempty(pp))
+        return 0;
+    run_rows left = {0};
+    int rows = run_rows_read(pp, &left, NULL, err) == 0 ? left.n : 1;
+    run_rows_free(&left);
+    if (rows > 0)
+        return spmvlab_errf(err, "%s holds rows of an interrupted run; continue it with --resume %s, or remove "
+                            "%s to start afresh", pp, path, pp),
+               -1;
+    return 0;
+}
+
+FILE *csv_begin(const char *path, const run_rows *kept, spmvlab_err *err)
+{
+    char pp[4200];
+    output_partial(path, pp, sizeof pp);
+    if (write_whole(pp, path, kept, err))
         return NULL;
     FILE *f = fopen(pp, "a");
     if (!f)
-        spmvlab_errf(err, "cannot write %s: %s", pp, strerror(errno));
+        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
     return f;
 }
 
@@ -131,7 +139,7 @@ FILE *output_begin(const char *path, spmvlab_err *err)
     output_partial(path, pp, sizeof pp);
     FILE *f = fopen(pp, "w");
     if (!f)
-        spmvlab_errf(err, "cannot write %s: %s", pp, strerror(errno));
+        spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno));
     return f;
 }
 

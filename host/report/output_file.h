@@ -22,14 +22,19 @@ void output_partial(const char *path, char *out, size_t len);
  * sentence (unreadable, or written with other columns). */
 int resume_rows_read(const char *path, run_rows *rows, int *partial_rows, spmvlab_err *err);
 
+/* Refuses to start afresh over the rows of an interrupted run: returns -1
+ * with a sentence when path.partial holds rows (--resume takes them), else
+ * 0. */
+int csv_partial_unused(const char *path, spmvlab_err *err);
+
 /* Starts the CSV of a run in path.partial: the header, then kept's rows
- * (those resumed), pushed to the disk. Without resuming, a path.partial
- * that holds rows of an interrupted run is refused rather than replaced.
- * Returns the stream, open for appending, or NULL with a sentence. */
-FILE *csv_begin(const char *path, const run_rows *kept, int resuming, spmvlab_err *err);
+ * (those resumed), pushed to the disk. Returns the stream, open for
+ * appending, or NULL with a sentence naming path (not the files beside
+ * it) and why it cannot be written. */
+FILE *csv_begin(const char *path, const run_rows *kept, spmvlab_err *err);
 
 /* Opens path.partial for writing (a document written at the end of the
- * run). Returns the stream, or NULL with a sentence. */
+ * run). Returns the stream, or NULL with a sentence naming path. */
 FILE *output_begin(const char *path, spmvlab_err *err);
 
 /* Renames path.partial onto path for each of the n paths ("" is skipped).

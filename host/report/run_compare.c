@@ -145,9 +145,16 @@ int compare_rebase(run_rows *rows, const char *label, spmvlab_err *err)
     for (int i = 0; i < rows->n && !found; i++)
         found = strcmp(rows->v[i].instance, label) == 0;
     if (!found) {
-        char names[1024];
+        char names[1024], hint[192];
         list_instances(rows, names, sizeof names);
-        return spmvlab_errf(err, "baseline '%s' is not among the instances of the results (%s)", label, names), -1;
+        const char **labels = malloc(((size_t)rows->n + 1) * sizeof *labels);
+        for (int i = 0; labels && i < rows->n; i++)
+            labels[i] = rows->v[i].instance;
+        spmvlab_did_you_mean(label, labels, labels ? rows->n : 0, hint, sizeof hint);
+        free(labels);
+        return spmvlab_errf(err, "baseline '%s'%s is not among the instances of the results (%s)", label, hint,
+                            names),
+               -1;
     }
     run_row **order = malloc(((size_t)rows->n + 1) * sizeof *order);
     if (!order)

@@ -18,6 +18,37 @@ void origin_set_run(run_origin *o, const char *commit, const char *version, cons
     o->from = from;
 }
 
+static const char *const setting_names[ORIGIN_NSETTINGS] = ORIGIN_SETTINGS;
+
+void origin_set_settings(run_origin *o, const run_row *r, const char *from)
+{
+    for (int i = 0; i < ORIGIN_NSETTINGS; i++) {
+        run_row_field(r, run_column_find(setting_names[i]), o->settings[i], sizeof o->settings[i]);
+        o->settings_from[i] = from;
+    }
+}
+
+/* Checks r's settings against o's, taking those o does not know yet. */
+static int check_settings(run_origin *o, const run_row *r, const char *from, spmvlab_err *err)
+{
+    for (int i = 0; i < ORIGIN_NSETTINGS; i++) {
+        char v[sizeof o->settings[i]];
+        run_row_field(r, run_column_find(setting_names[i]), v, sizeof v);
+        if (!v[0])
+            continue;
+        if (!o->settings[i][0]) {
+            snprintf(o->settings[i], sizeof o->settings[i], "%s", v);
+            o->settings_from[i] = from;
+        } else if (strcmp(o->settings[i], v) != 0) {
+            return spmvlab_errf(err, "%s holds results measured with %s = %s, but %s with %s = %s; results of one "
+                                "run's settings only (measure again with the same settings, or keep them apart)",
+                                from, setting_names[i], v, o->settings_from[i], setting_names[i], o->settings[i]),
+                   -1;
+        }
+    }
+    return 0;
+}
+
 static const origin_label *find_label(const run_origin *o, const char *label)
 {
     for (int i = 0; i < o->nlabels; i++)
@@ -71,6 +102,8 @@ static int check_row(run_origin *o, const run_row *r, const char *from, spmvlab_
                             shown(r->device), o->from, shown(o->device)),
                -1;
     }
+    if (check_settings(o, r, from, err))
+        return -1;
     if (o->dtypes && o->dtypes[0] && !listed(o->dtypes, r->dtype))
         return spmvlab_errf(err, "%s holds %s results, but %s measures the dtypes %s; one run's dtypes only", from,
                             r->dtype, o->from, o->dtypes),

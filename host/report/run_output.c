@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run_origin.h"
 #include "run_output.h"
 
 void csv_append(FILE *f, const run_row *r)
@@ -203,6 +204,10 @@ void table_row(FILE *f, const run_row *r)
             r->fits_l2 == 1 ? "in" : "");
     if (strcmp(r->status, "ok") != 0 && r->message[0])
         fprintf(f, "    %s: %s\n", r->status, r->message);
+    /* A selector's row carries its own label: the line below names what it ran. */
+    else if (strncmp(r->message, ORIGIN_SELECTED, strlen(ORIGIN_SELECTED)) == 0)
+        fprintf(f, "    select: chose %s (%s);%s\n", r->plugin, r->options[0] ? r->options : "its defaults",
+                r->message + strlen(ORIGIN_SELECTED));
 }
 
 /* ---- progress ------------------------------------------------------------ */

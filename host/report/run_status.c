@@ -82,8 +82,11 @@ void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const c
 
 int rows_exit_code(const run_rows *rows)
 {
-    for (int i = 0; i < rows->n; i++)
-        if (run_status_is_failure(run_status_outcome(rows->v[i].status)))
-            return EXIT_FAILED;
-    return EXIT_OK;
+    int failed = 0;
+    for (int i = 0; i < rows->n; i++) {
+        if (run_status_class(rows->v[i].status) == RUN_CLASS_UNREADABLE)
+            return EXIT_USAGE; /* as the run that met the input exited */
+        failed |= run_status_fails_run(rows->v[i].status);
+    }
+    return failed ? EXIT_FAILED : EXIT_OK;
 }

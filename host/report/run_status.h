@@ -49,8 +49,10 @@ void run_row_fail(run_row *r, spmvlab_result o, const char *msg);
 void run_row_input(run_row *r, const run_meta *meta, const char *matrix, const char *source, const char *dtype,
                    const char *status, const char *why);
 
-/* The exit code result rows call for (exit_codes.h): EXIT_FAILED when a
- * row is wrong or failed, else EXIT_OK (refusals are not failures). */
+/* The exit code result rows call for (exit_codes.h), the one their run
+ * gave: EXIT_USAGE when an input was unreadable, else EXIT_FAILED when a
+ * row is wrong or failed, else EXIT_OK (refusals and skipped inputs are
+ * results, not failures). */
 int rows_exit_code(const run_rows *rows);
 
 #endif

@@ -210,6 +210,8 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         }
     for (int k = 0; k < s->ninst; k++) {
         sum_instance *si = &s->inst[k];
+        for (int m = 0; m < s->nmat; m++)
+            si->matrices += strcmp(s->mat[m].dtype, si->dtype) == 0;
         int c = 0, nf = 0;
         for (int m = 0; m < s->nmat; m++) {
             int i = cell[(size_t)m * s->ninst + k];

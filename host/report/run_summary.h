@@ -22,6 +22,8 @@ typedef struct sum_instance {
     char dtype[8];
     char instance[128];
     int cells;                  /* matrices it ran on */
+    int matrices;               /* matrices of its dtype in the rows: more than cells where it has no row
+                                   (merged parts of other instance lists) */
     int ok, wrong, refused, failed; /* classes of run_status_class */
     int compared;               /* matrices with a speedup */
     spmvlab_ci geo;             /* geometric-mean speedup and its interval */

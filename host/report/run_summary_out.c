@@ -15,6 +15,18 @@ static const sum_inputs *inputs_of(const run_summary *s, const char *dt)
     return NULL;
 }
 
+/* Names the instances of dtype dt without a row on every matrix, so that
+ * counts over fewer matrices never read as counts over all. */
+static void print_coverage(FILE *f, const run_summary *s, const char *dt)
+{
+    for (int j = 0; j < s->ninst; j++) {
+        const sum_instance *si = &s->inst[j];
+        if (strcmp(si->dtype, dt) == 0 && si->cells < si->matrices)
+            fprintf(f, "%s has rows on %d of the %d matrices (none on %d: not measured there); its counts "
+                    "cover %d\n", si->instance, si->cells, si->matrices, si->matrices - si->cells, si->cells);
+    }
+}
+
 void summary_print(FILE *f, const run_summary *s)
 {
     for (int k = 0; k < s->ninst; k++) {
@@ -29,11 +41,15 @@ void summary_print(FILE *f, const run_summary *s)
             nm += strcmp(s->mat[m].dtype, dt) == 0;
         if (!s->timed) {
             fprintf(f, "\nsummary (%s, %d matrices): functional check only, no timings\n", dt, nm);
-            fprintf(f, "%-28s %6s %6s %7s %6s\n", "instance", "ok", "wrong", "refused", "failed");
+            fprintf(f, "%-28s %7s %6s %7s %6s\n", "instance", "ok/all", "wrong", "refused", "failed");
             for (int j = k; j < s->ninst; j++)
-                if (strcmp(s->inst[j].dtype, dt) == 0)
-                    fprintf(f, "%-28s %6d %6d %7d %6d\n", s->inst[j].instance, s->inst[j].ok, s->inst[j].wrong,
+                if (strcmp(s->inst[j].dtype, dt) == 0) {
+                    char okall[24];
+                    snprintf(okall, sizeof okall, "%d/%d", s->inst[j].ok, s->inst[j].cells);
+                    fprintf(f, "%-28s %7s %6d %7d %6d\n", s->inst[j].instance, okall, s->inst[j].wrong,
                             s->inst[j].refused, s->inst[j].failed);
+                }
+            print_coverage(f, s, dt);
             continue;
         }
         fprintf(f,
@@ -62,6 +78,7 @@ void summary_print(FILE *f, const run_summary *s)
                     si->best, table_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
                     si->profile[2], si->profile[3], si->profile[4]);
         }
+        print_coverage(f, s, dt);
         fprintf(f, "\nbest per matrix (%s):\n%-28s %-28s %10s %9s %8s\n", dt, "matrix", "instance", "ms", "GFLOP/s",
                 "speedup");
         for (int m = 0; m < s->nmat; m++) {
@@ -109,7 +126,7 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
     fprintf(f, "dtype,instance,baseline,cells,ok,wrong,refused,failed,compared,geomean_speedup,geomean_lo,geomean_hi,"
                "wins,losses,ties,best,within_1,within_1.1,within_1.25,within_1.5,within_2,skipped_inputs,"
-               "unreadable_inputs,bound_frac\n");
+               "unreadable_inputs,bound_frac,matrices\n");
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
         csv_write_field(f, si->dtype);
@@ -132,11 +149,11 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         const sum_inputs *in = inputs_of(s, si->dtype);
         fprintf(f, ",%d,%d,", in ? in->skipped : 0, in ? in->unreadable : 0);
         csv_num(f, si->bound_frac);
-        fputc('\n', f);
+        fprintf(f, ",%d\n", si->matrices);
     }
     for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
         if (!has_dtype(s, s->inputs[d].dtype))
-            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,\n", s->inputs[d].dtype, s->baseline,
+            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,,0\n", s->inputs[d].dtype, s->baseline,
                     s->inputs[d].skipped, s->inputs[d].unreadable);
     int bad = ferror(f);
     if (fclose(f) || bad)
@@ -156,9 +173,9 @@ void summary_write_json(FILE *f, const run_summary *s)
         fputs(", \"instance\": ", f);
         json_string(f, si->instance);
         fprintf(f,
-                ", \"cells\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, \"compared\": %d, "
-                "\"geomean_speedup\": ",
-                si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
+                ", \"cells\": %d, \"matrices\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, "
+                "\"compared\": %d, \"geomean_speedup\": ",
+                si->cells, si->matrices, si->ok, si->wrong, si->refused, si->failed, si->compared);
         json_number(f, si->geo.point);
         fputs(", \"geomean_lo\": ", f);
         json_number(f, si->geo.lo);

@@ -50,9 +50,14 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The matrices of folder dir and of its folders down to depth levels. */
-static int walk(const char *dir, int depth, char ***paths, int *n, spmvlab_err *err)
+/* The matrices of folder folder and of its folders down to depth levels. */
+static int walk(const char *folder, int depth, char ***paths, int *n, spmvlab_err *err)
 {
+    /* "data/" and "data" are one folder: its files are data/NAME, never data//NAME. */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", folder);
+    for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/';)
+        dir[--len] = '\0';
     DIR *d = opendir(dir);
     if (!d)
         return spmvlab_errf(err, "cannot read folder %s", dir), -1;

@@ -92,15 +92,18 @@ static int load_resume(run_state *st, spmvlab_err *err)
 }
 
 /* Reads the file to resume and opens the outputs beside their names, to be
- * renamed at the end (output_file.h). Returns 0, or -1 with a sentence. */
+ * renamed at the end (output_file.h). Returns 0, or with a sentence the
+ * exit code: EXIT_USAGE for a file to resume that cannot be, or an
+ * interrupted run's rows that --resume must take; EXIT_FAILED for an
+ * output that cannot be written. */
 static int open_outputs(run_state *st, spmvlab_err *err)
 {
-    if (st->s.resume[0] && load_resume(st, err))
-        return -1;
-    if (st->s.output[0] && !(st->csv = csv_begin(st->s.output, &st->rows, st->s.resume[0] != 0, err)))
-        return -1;
+    if (st->s.resume[0] ? load_resume(st, err) : st->s.output[0] && csv_partial_unused(st->s.output, err))
+        return EXIT_USAGE;
+    if (st->s.output[0] && !(st->csv = csv_begin(st->s.output, &st->rows, err)))
+        return EXIT_FAILED;
     if (st->s.json[0] && !(st->json = output_begin(st->s.json, err)))
-        return -1;
+        return EXIT_FAILED;
     return 0;
 }
 
@@ -213,9 +216,8 @@ int run_command(int argc, char **argv, run_mode mode)
     run_meta_init(&st->meta, st->s.command);
     if ((rc = run_probe_device(st)) != 0) /* the device's name first: resume checks it */
         goto out;
-    if (open_outputs(st, &err)) {
+    if ((rc = open_outputs(st, &err)) != 0) {
         run_say(st, "%s", err.msg);
-        rc = EXIT_USAGE;
         goto out;
     }
     progress_line_init(&st->prog, 0);

@@ -7,6 +7,7 @@
 
 #include "run_engine.h"
 #include "run_bound.h"
+#include "run_resume.h"
 #include "run_status.h"
 #include "spmvlab/gen.h"
 #include "spmvlab/stats.h"
@@ -33,11 +34,7 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     r->min_bytes = A->nnz * (vs + 4) + (A->rows + 1.0) * 4 + A->cols * vs + A->rows * vs;
     r->csr_bytes = (A->rows + 1.0) * 4 + A->nnz * (4 + vs);
     int gpu = g->meta->gpu;
-    snprintf(r->timing, sizeof r->timing, "%s", !gpu ? "none" : g->s->timing == RUN_TIMING_SINGLE ? "single" : "batch");
-    r->flush_l2 = g->s->flush_l2;
-    r->warmup = gpu ? g->s->warmup : NAN;
-    snprintf(r->seed, sizeof r->seed, "%llu", (unsigned long long)g->s->seed);
-    r->noise = g->s->noise;
+    run_settings_to_row(g->s, gpu, r);
     run_meta_to_row(g->meta, r);
     run_order_to_row(g->order, g->dtype, r);
     if (gpu && g->meta->l2_bytes > 0)

@@ -210,10 +210,8 @@ static int unknown_flag(const run_settings *s, const char *a, spmvlab_err *err)
             list[n] = flags[n];
             n++;
         }
-    const char *near = spmvlab_closest_name(a, list, n);
-    char hint[96] = "";
-    if (near)
-        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+    char hint[96];
+    spmvlab_did_you_mean(a, list, n, hint, sizeof hint);
     return spmvlab_errf(err, "unknown option '%s'%s; see %s --help", a, hint, s->prog), -1;
 }
 
@@ -268,9 +266,7 @@ static int parse_ini(run_settings *s, spmvlab_optset *eng, spmvlab_config *cfg, 
                 if (run_keys[r].where & ON_INI)
                     used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "",
                                              list[nlist++] = run_keys[r].opt.key);
-            const char *near = spmvlab_closest_name(kv->key, list, nlist);
-            if (near)
-                snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+            spmvlab_did_you_mean(kv->key, list, nlist, hint, sizeof hint);
             return spmvlab_errf(err, "%s:%d: unknown key '%s'%s in [run]; known: %s", kv->file, kv->line, kv->key,
                                 hint, known),
                    -1;

@@ -38,6 +38,9 @@ typedef struct select_corpus {
     select_member *member;   /* sorted by matrix label */
     select_instance *instance; /* sorted by instance label */
     char dtype[8];           /* the dtype the rows were taken from */
+    char baseline[128];      /* the instance the speedups are over: the baseline of the first row used */
+    int computed;            /* members whose features select_corpus_features computed from their matrix
+                                (the others were read from the features file) */
     double mean[SPMVLAB_FEATURE_COUNT], scale[SPMVLAB_FEATURE_COUNT]; /* of the log-features */
 } select_corpus;
 

@@ -92,6 +92,8 @@ int select_corpus_from_rows(const run_rows *rows, const char *dtype, int only_pa
         const select_instance *in =
             bsearch(&key, c->instance, (size_t)c->instances, sizeof key, by_instance);
         c->member[find_member(c, r->matrix)].speedup[in - c->instance] = r->speedup;
+        if (!c->baseline[0])
+            snprintf(c->baseline, sizeof c->baseline, "%s", r->baseline);
         measured++;
     }
     if (measured == 0) {
@@ -184,6 +186,7 @@ int select_corpus_features(select_corpus *c, const char *results_path, const cha
         }
     }
     free(known);
+    c->computed = computed;
     if (rc == 0 && computed > 0 && features_csv)
         rc = write_features(c, features_csv, err);
     if (rc == 0)

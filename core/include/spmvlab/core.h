@@ -32,6 +32,10 @@ void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap);
  * distance, when it is near enough to be a typo of it (NULL entries are
  * ignored); NULL when none is. */
 const char *spmvlab_closest_name(const char *word, const char *const *names, int n);
+/* The "did you mean" every command's refusal of a name ends with: writes
+ * " (did you mean 'NAME'?)" into hint when spmvlab_closest_name finds one,
+ * else "". Returns hint. */
+const char *spmvlab_did_you_mean(const char *word, const char *const *names, int n, char *hint, size_t len);
 
 /* Short lower-case name of a status: "ok", "unsupported", "limit", ... */
 const char *spmvlab_status_name(spmvlab_status st);

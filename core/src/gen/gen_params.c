@@ -157,12 +157,16 @@ int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *val
     for (int i = 0; i < n; i++)
         if (strcmp(kind->params[i].key, key) == 0)
             return parse_value(kind->name, &kind->params[i], value, p, err) ? -1 : i;
-    char names[512] = "";
+    char names[512] = "", hint[96];
+    const char *keys[64];
     for (int i = 0; i < n; i++) {
         size_t used = strlen(names);
         snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", kind->params[i].key);
+        if (i < 64)
+            keys[i] = kind->params[i].key;
     }
-    spmvlab_errf(err, "%s has no parameter '%s' (it takes %s)", kind->name, key, names);
+    spmvlab_did_you_mean(key, keys, n < 64 ? n : 64, hint, sizeof hint);
+    spmvlab_errf(err, "%s has no parameter '%s'%s (it takes %s)", kind->name, key, hint, names);
     return -1;
 }
 
@@ -174,12 +178,16 @@ static const spmvlab_gen_kind *resolve(const char *name, const spmvlab_gen_param
 {
     const spmvlab_gen_kind *kind = spmvlab_gen_kind_find(name);
     if (!kind) {
-        char names[512] = "";
+        char names[512] = "", hint[96] = "";
+        const char *list[KIND_COUNT];
         for (int i = 0; i < KIND_COUNT; i++) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", kinds[i]->name);
+            list[i] = kinds[i]->name;
         }
-        spmvlab_errf(err, "unknown generator '%s' (kinds: %s)", name ? name : "", names);
+        if (name)
+            spmvlab_did_you_mean(name, list, KIND_COUNT, hint, sizeof hint);
+        spmvlab_errf(err, "unknown generator '%s'%s (kinds: %s)", name ? name : "", hint, names);
         return NULL;
     }
     memset(b, 0, sizeof *b);

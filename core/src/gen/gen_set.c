@@ -252,8 +252,30 @@ static int parse_file(const char *file, spmvlab_set *s, spmvlab_err *err)
     return sp.failed ? -1 : 0;
 }
 
+/* The "did you mean" of an unknown set name: the nearest NAME.ini of the
+ * n folders dirs, into hint ("" when none is near). */
+static void set_hint(const char *name, char (*dirs)[SPMVLAB_PATH_LEN], int n, char *hint, size_t len)
+{
+    enum { MAX_SETS = 128 };
+    char names[MAX_SETS][64];
+    const char *list[MAX_SETS];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        DIR *d = opendir(dirs[i]);
+        for (struct dirent *e; d && count < MAX_SETS && (e = readdir(d));)
+            if (gen_ends_with(e->d_name, ".ini") && strlen(e->d_name) < sizeof names[0] + 4) {
+                snprintf(names[count], sizeof names[count], "%.*s", (int)(strlen(e->d_name) - 4), e->d_name);
+                list[count] = names[count];
+                count++;
+            }
+        if (d)
+            closedir(d);
+    }
+    spmvlab_did_you_mean(name, list, count, hint, len);
+}
+
 /* Finds NAME.ini on the search path into out. Returns 0, or -1 naming the
- * folders searched. */
+ * folders searched and the nearest set name. */
 static int find_set(const char *name, char *out, size_t len, spmvlab_err *err)
 {
     char dirs[4][SPMVLAB_PATH_LEN], tried[2048] = "";
@@ -276,8 +298,10 @@ static int find_set(const char *name, char *out, size_t len, spmvlab_err *err)
         size_t used = strlen(tried);
         snprintf(tried + used, sizeof tried - used, "%s%.400s", i ? ":" : "", dirs[i]);
     }
-    return spmvlab_errf(err, "no set '%s' (looked for %s.ini in %s; SPMVLAB_SETS_DIR adds a folder)",
-                        name, name, n ? tried : "no folder"), -1;
+    char hint[96];
+    set_hint(name, dirs, n, hint, sizeof hint);
+    return spmvlab_errf(err, "no set '%s'%s (looked for %s.ini in %s; SPMVLAB_SETS_DIR adds a folder)",
+                        name, hint, name, n ? tried : "no folder"), -1;
 }
 
 

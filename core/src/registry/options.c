@@ -250,9 +250,7 @@ int spmvlab_optset_set(spmvlab_optset *o, const char *plugin, const char *key, c
         used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", k ? ", " : "", o->rows[k]->key);
     for (int k = 0; k < o->opts.count && nlist < 256; k++)
         list[nlist++] = o->rows[k]->key;
-    const char *near = spmvlab_closest_name(key, list, nlist);
-    if (near)
-        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+    spmvlab_did_you_mean(key, list, nlist, hint, sizeof hint);
     spmvlab_errf(err, "plugin %s has no option '%s'%s; its options are: %s", plugin, key, hint,
                  o->opts.count ? keys : "(none)");
     return -1;

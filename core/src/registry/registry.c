@@ -365,9 +365,7 @@ const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name
     int n = spmvlab_registry_names(r, names, MAX_PLUGINS);
     for (int i = 0; i < n; i++)
         list[i] = names[i];
-    const char *near = spmvlab_closest_name(name, list, n);
-    if (near)
-        snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+    spmvlab_did_you_mean(name, list, n, hint, sizeof hint);
     spmvlab_registry_search_path(r, sp, sizeof sp);
     spmvlab_errf(err, "unknown plugin '%s'%s: no libspmvlab_%s.so on the search path %s", name, hint, name,
                  sp[0] ? sp : "(empty)");

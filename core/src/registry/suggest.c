@@ -1,8 +1,10 @@
 /*
  * "Did you mean": the known name closest to a mistyped one, by edit
  * distance (insertions, deletions, substitutions and swaps of neighbours),
- * for unknown INI sections, plugins and options alike.
+ * for unknown INI sections, plugins, options, commands, flags, baseline
+ * labels and set names alike, and the hint every refusal ends with.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "spmvlab/core.h"
@@ -53,4 +55,14 @@ const char *spmvlab_closest_name(const char *word, const char *const *names, int
         }
     }
     return best;
+}
+
+const char *spmvlab_did_you_mean(const char *word, const char *const *names, int n, char *hint, size_t len)
+{
+    const char *near = spmvlab_closest_name(word, names, n);
+    if (near)
+        snprintf(hint, len, " (did you mean '%s'?)", near);
+    else if (len)
+        hint[0] = '\0';
+    return hint;
 }
