@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "spmvlab/cache.h"
+#include "spmvlab/core.h"
 
 static void usage(FILE *out)
 {
