@@ -202,6 +202,10 @@ static void unwritable_output_exits_one(void)
     TEST_CHECK(spmvlab(a) == 1);
     snprintf(want, sizeof want, "cannot write %s/no-such-folder/r.json:", tmp);
     TEST_CONTAINS(err_text, want);
+    snprintf(a, sizeof a, "run -p csr --devices cpu:2 -o %s/no-such-folder/r.csv %s/lp_e226.mtx.gz", tmp, data);
+    TEST_CHECK(spmvlab(a) == 1);
+    snprintf(want, sizeof want, "cannot write %s/no-such-folder/r.csv: its parts folder", tmp);
+    TEST_CONTAINS(err_text, want);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "spmvlab/core.h"
 
 typedef struct template_file {
     const char *name; /* file name, with @NAME@ */
@@ -142,7 +143,11 @@ int cmd_new_plugin(int argc, char **argv)
         else if (argv[i][0] != '-' && !dir)
             dir = argv[i];
         else {
-            fprintf(stderr, "spmvlab new-plugin: unexpected argument '%s'; see --help.\n", argv[i]);
+            static const char *const flags[] = {"--force", "--help"};
+            char hint[96] = "";
+            if (argv[i][0] == '-')
+                spmvlab_did_you_mean(argv[i], flags, 2, hint, sizeof hint);
+            fprintf(stderr, "spmvlab new-plugin: unexpected argument '%s'%s; see --help.\n", argv[i], hint);
             return EXIT_USAGE;
         }
     }

@@ -160,11 +160,14 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
         nw = (spmvlab_errf(&err, "--devices writes one CSV part per worker and merges them: give -o OUT.csv "
                            "(or --resume OUT.csv), and no JSON output"), -1);
     snprintf(dir, sizeof dir, "%.4000s.parts", s->output);
-    if (nw > 0 && mkdir(dir, 0755) != 0 && errno != EEXIST)
-        nw = (spmvlab_errf(&err, "cannot create %s: %s", dir, strerror(errno)), -1);
     if (nw < 0) {
         fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
         return EXIT_USAGE;
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) { /* an output that cannot be written */
+        fprintf(stderr, "%s: cannot write %s: its parts folder %s cannot be created: %s.\n", s->prog, s->output, dir,
+                strerror(errno));
+        return EXIT_FAILED;
     }
     int count = s->shard_count * nw, rc = EXIT_OK, running = 0;
     worker w[MAX_WORKERS];
