@@ -256,6 +256,9 @@ spmvlab_cli_test(select.folder_paths_have_one_slash
   "\n[^\n]*/data/1138_bus\\.mtx\\.gz: [^\n]*\n.*exit status: 0"
   select --k 3 --results ${cli_select}/results.csv ${cli_data}/)
 set_tests_properties(cli.select.folder_paths_have_one_slash PROPERTIES FAIL_REGULAR_EXPRESSION "//")
+spmvlab_cli_test(select.skips_a_complex_matrix
+  "spmvlab select: skipping [^\n]*complex\\.mtx: [^\n]*complex matrices are not supported[^\n]*\n(.*\n)?exit status: 0\n$"
+  select --k 3 --results ${cli_select}/results.csv ${cli_corpus}/mtx/complex.mtx ${cli_select}/query-band.gen)
 spmvlab_cli_test(select.no_results
   "spmvlab select: no results file \\(--results FILE\\.csv\\)\\.\nexit status: 2"
   select ${cli_select}/query-band.gen)

@@ -136,7 +136,7 @@ int cmd_select(int argc, char **argv)
     select_corpus c = {0};
     spmvlab_err err;
     rc = EXIT_USAGE;
-    double t0 = spmvlab_now_ms();
+    double opened = spmvlab_now_ms();
     if (select_corpus_open(a.results, a.features, a.dtype, a.part, &c, &err)) {
         fprintf(stderr, "spmvlab select: %s.\n", err.msg);
         goto done;
@@ -145,7 +145,7 @@ int cmd_select(int argc, char **argv)
      * holds them) is the larger cost, paid once: stated apart. */
     printf("corpus %s: %d matrices, %d instances (%s), speedups over the baseline %s; prepared in %.2f ms "
            "(features of %d matrices computed, %d read from --features)\n", a.results, c.members, c.instances,
-           c.dtype, c.baseline[0] ? c.baseline : "(unnamed)", spmvlab_now_ms() - t0, c.computed,
+           c.dtype, c.baseline[0] ? c.baseline : "(unnamed)", spmvlab_now_ms() - opened, c.computed,
            c.members - c.computed);
     rc = EXIT_OK;
     for (int p = 0; p < a.npaths; p++) {
@@ -154,7 +154,12 @@ int cmd_select(int argc, char **argv)
         select_choice ch;
         char label[256];
         double t0 = spmvlab_now_ms();
-        if (spmvlab_matrix_load(a.paths[p], &A, &err)) {
+        int lrc = spmvlab_matrix_load(a.paths[p], &A, &err);
+        if (lrc == -2) { /* a kind spmvlab does not handle: skipped, as run skips it */
+            fprintf(stderr, "spmvlab select: skipping %s: %s.\n", a.paths[p], err.msg);
+            continue;
+        }
+        if (lrc) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             rc = EXIT_USAGE; /* the others are still chosen for */
             continue;
