@@ -72,12 +72,12 @@ static int count_of(const char *s, const char *what)
     return n;
 }
 
-/* 60 matrices x 3 instances: past VIEW_LABELS_MAX the per-matrix views are
- * binned or unlabelled. */
+/* 70 matrices x 3 instances: past 40 the per-matrix speedup is binned, past
+ * 60 the heatmap names no matrix. */
 static void many_matrices(const char *dir)
 {
     run_rows rows = {0};
-    for (int m = 0; m < 60; m++)
+    for (int m = 0; m < 70; m++)
         for (int k = 0; k < 3; k++) {
             run_row r;
             run_row_init(&r);
@@ -105,16 +105,16 @@ static void many_matrices(const char *dir)
     TEST_CHECK(gp != NULL);
     if (gp) {
         TEST_CONTAINS(gp, "binned-f64.dat' using 1:6 with linespoints lt 1"); /* i2 only, binned */
-        TEST_CONTAINS(gp, "60 matrices in 4 bins by non-zeros");
-        TEST_CHECK(strstr(gp, "xtic(2)") == NULL);          /* no 60 labels */
+        TEST_CONTAINS(gp, "70 matrices in 4 bins by non-zeros");
+        TEST_CHECK(strstr(gp, "xtic(2)") == NULL);          /* no 70 labels */
         TEST_CONTAINS(gp, "unset ytics");                   /* nor on the heatmap */
         TEST_CONTAINS(gp, "lt 9 lw 1 title 'others (2)'");  /* --highlight i2: the others grey */
     }
     snprintf(path, sizeof path, "%s/binned-f64.dat", dir);
     char *bin = slurp(path);
     TEST_CHECK(bin != NULL);
-    if (bin) /* first bin: m00..m14, geometric mean of 1000..15000 non-zeros; i1's speedup 1/1.1 */
-        TEST_CONTAINS(bin, "\t0.909091\t15\t");
+    if (bin) /* first bin: m00..m16; i1's speedup 1/1.1 on each */
+        TEST_CONTAINS(bin, "\t0.909091\t17\t");
     free(gp), free(bin);
     summary_free(&sum);
     run_rows_free(&rows);
@@ -139,7 +139,8 @@ int main(void)
         TEST_CONTAINS(gp, "set terminal svg size");
         TEST_CONTAINS(gp, "noenhanced font");             /* names verbatim: on every terminal */
         TEST_CONTAINS(gp, "set linetype 9 lc rgb '#C4C4C4'"); /* grey for the instances not highlighted */
-        TEST_CHECK(count_of(gp, "with steps lt ") == 8);  /* 8 highlighted in the profile... */
+        TEST_CHECK(count_of(gp, "with steps lt ") == 3 * 30);   /* the profile, in SVG, PNG and PDF: */
+        TEST_CHECK(count_of(gp, "with steps lt 9 ") == 3 * 22); /* 22 grey, 8 highlighted... */
         TEST_CONTAINS(gp, "with steps lt 1 title 'inst0'"); /* ...the baseline first */
         TEST_CONTAINS(gp, "title 'others (22)'");
         TEST_CONTAINS(gp, "gflops-f64.dat' index 0 using 1:2 with points");

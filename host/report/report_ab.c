@@ -12,6 +12,7 @@
 
 #define AB_ITERS 2000
 
+/* 1 when r is ok with a time. */
 static int timed(const run_row *r) { return strcmp(r->status, "ok") == 0 && r->ms > 0 && !isinf(r->ms); }
 
 /* The first timed row, else the first row; NULL when there is none. */
@@ -40,9 +41,10 @@ int ab_same_setting(const run_rows *old, const run_rows *cur, char *why, size_t 
     return why[0] == '\0';
 }
 
-/* The comparison groups of rows (summary_group_of), computed once. */
 typedef char group_key[8];
 
+/* The comparison groups of rows (summary_group_of), computed once; NULL
+ * out of memory. */
 static group_key *groups_of(const run_rows *rows)
 {
     group_key *g = malloc(((size_t)rows->n + 1) * sizeof *g);

@@ -73,6 +73,7 @@ static int *heat_order(const dt_view *v, int *cls)
  * limit, then non-zeros, and the right axis names the limits. */
 #define HEAT_LABELS_MAX 60
 
+/* 1 when the cells are large enough for their values. */
 static int show_values(const dt_view *v) { return v->ni <= HEAT_VALUES_MAX_INST && v->nm <= HEAT_VALUES_MAX_MAT; }
 
 int write_heatmap_data(const dt_view *v, const char *dir, spmvlab_err *err)
@@ -178,6 +179,7 @@ static int has_bound(const run_row *r) { return r && ok_time(r) && r->bound_us >
  * slot for the grey instances. */
 #define BOUND_SLOTS (VIEW_HIGHLIGHT_MAX + 1)
 
+/* The bound plot's slot of instance k: its highlight slot, or the grey one. */
 static int bound_slot(const dt_view *v, int k)
 {
     int s = view_slot(v, k);
@@ -222,6 +224,7 @@ int write_bound_data(const dt_view *v, const char *dir, spmvlab_err *err)
     return fclose(f) ? (spmvlab_errf(err, "writing %s/%s failed", dir, name), -1) : 0;
 }
 
+/* The colour of each limit in the bound plot: black, green, blue, red. */
 static const char *const kind_colour[] = {"#000000", "#228833", "#4477AA", "#EE6677"};
 
 void write_bound_plot(FILE *f, const dt_view *v)

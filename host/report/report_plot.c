@@ -103,6 +103,8 @@ static void pick_highlight(dt_view *v, const run_summary *sum)
     free(score);
 }
 
+/* The cells of group into v, matrices by non-zeros, and its highlighted
+ * instances. Returns 0, or -1 out of memory (view_free frees either way). */
 static int view_build(dt_view *v, const run_rows *rows, const run_summary *sum, const char *group,
                       const report_style *style, const char *title)
 {
@@ -165,6 +167,7 @@ static int view_build(dt_view *v, const run_rows *rows, const run_summary *sum, 
     return 0;
 }
 
+/* Frees what view_build allocated. */
 static void view_free(dt_view *v)
 {
     free(v->inst);
@@ -293,6 +296,7 @@ static int write_gflops(const dt_view *v, const char *dir, spmvlab_err *err)
     return 0;
 }
 
+/* qsort order of doubles, increasing. */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -431,6 +435,7 @@ static void script_head(FILE *f, const dt_view *v)
     gp_linetypes(f);
 }
 
+/* The performance profile: grey instances under the highlighted ones. */
 static void plot_profile(FILE *f, const dt_view *v, double tau_max)
 {
     char *buf;
@@ -451,6 +456,7 @@ static void plot_profile(FILE *f, const dt_view *v, double tau_max)
     body_emit(f, b, &buf, v, "profile", 1, 1);
 }
 
+/* GFLOP/s against non-zeros: a scatter, one marker per highlighted instance. */
 static void plot_gflops(FILE *f, const dt_view *v)
 {
     char *buf;
@@ -484,6 +490,7 @@ static void one_line(FILE *b, const char *axis)
         fputs("set arrow 1 from first 1, graph 0 to first 1, graph 1 nohead dt 2 lw 1.5 lc rgb 'black' front\n", b);
 }
 
+/* Each instance's speedups in increasing order (the S-curve), with the line at 1. */
 static void plot_sorted(FILE *f, const dt_view *v)
 {
     char *buf;
@@ -513,6 +520,7 @@ static void plot_sorted(FILE *f, const dt_view *v)
     body_emit(f, b, &buf, v, "sorted", 1, 1);
 }
 
+/* Box plots of the speedups per instance, by median, the baseline left out. */
 static void plot_boxes(FILE *f, const dt_view *v, const int *box)
 {
     char *buf;
@@ -617,6 +625,7 @@ static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *ran
     body_emit(f, b, &buf, v, "speedup", 1, 1);
 }
 
+/* plots-G.gp: every plot of the group, drawn from the data files beside it. */
 static int write_script(const dt_view *v, const char *dir, double tau_max, const int *box, int nbins,
                         const double *range, spmvlab_err *err)
 {
@@ -638,6 +647,7 @@ static int write_script(const dt_view *v, const char *dir, double tau_max, const
     return 0;
 }
 
+/* Runs gnuplot on script; 0, or -1 with a sentence when it fails. */
 static int run_gnuplot(const char *gnuplot, const char *script, spmvlab_err *err)
 {
     pid_t pid = fork();

@@ -60,6 +60,7 @@ static void put_head(FILE *f, report_table_kind kind, const char *caption, const
     }
 }
 
+/* The end of a table (LaTeX only: Markdown needs none). */
 static void put_end(FILE *f, report_table_kind kind)
 {
     if (kind == REPORT_TABLE_TEX)
@@ -77,12 +78,14 @@ static const char *name_cell(const char *s, report_table_kind kind, char *buf, s
     return buf;
 }
 
+/* qsort order of matrices by non-zeros. */
 static int by_nnz(const void *a, const void *b)
 {
     double x = (*(const sum_matrix *const *)a)->nnz, y = (*(const sum_matrix *const *)b)->nnz;
     return (x > y) - (x < y);
 }
 
+/* The two tables of one comparison group. */
 static void write_group(FILE *f, const run_summary *s, const char *dt, const char *device, report_table_kind kind)
 {
     const char *inter = kind == REPORT_TABLE_MD ? "–" : "--";
