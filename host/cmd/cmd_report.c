@@ -33,7 +33,7 @@ static void usage(FILE *out)
                  "  --instances LIST   only these instances (comma-separated shell patterns: 'sell*,csr')\n"
                  "  --matrices LIST    only these matrices (comma-separated shell patterns)\n"
                  "  --highlight LIST   at most 8 instances drawn in colour, the others grey (default: the\n"
-                 "                     baseline and those most often within 1.25 x of the fastest)\n"
+                 "                     baseline and those most often near the fastest: the largest profile)\n"
                  "  --size W,H         image size in pixels (default 1000,640; the PDF: W/100 x H/100 inches)\n"
                  "  --font-size PT     font size in points (default 11)\n"
                  "  --table md|tex     also write the summary and the best instance per matrix as\n"

@@ -70,8 +70,8 @@ int report_check_highlight(const run_summary *sum, const report_style *style, sp
     return 0;
 }
 
-/* The instances drawn in colour: the style's list, else the baseline and
- * those most often within 1.25 x of the fastest (the profile's area). */
+/* The instances drawn in colour: those of the style's list in this group,
+ * else the baseline and those with the largest profile (its five taus). */
 static void pick_highlight(dt_view *v, const run_summary *sum)
 {
     v->nhl = 0;
@@ -81,7 +81,8 @@ static void pick_highlight(dt_view *v, const run_summary *sum)
             for (int k = 0; k < v->ni; k++)
                 if (strcmp(v->inst[k], name) == 0 && view_slot(v, k) < 0)
                     v->hl[v->nhl++] = k;
-        return;
+        if (v->nhl)
+            return; /* else the list names none of this group's instances: the default */
     }
     if (v->base >= 0)
         v->hl[v->nhl++] = v->base;
@@ -445,8 +446,10 @@ static void plot_profile(FILE *f, const dt_view *v, double tau_max)
         return;
     fprintf(b, "set title '%s: performance profile (%s, %d matrices)'\nset xlabel 'tau (time / fastest time)'\n"
                "set ylabel 'share of matrices within tau of the fastest'\nset logscale x 2\nset xrange [1:%g]\n"
-               "set xtics (1, 1.1, 1.25, 1.5, 2, 3, 4, 8, 16)\nset yrange [0:1.02]\nset key outside right top\nplot ",
-            v->title, v->dtype, v->nm, tau_max);
+               "set xtics (%s)\nset yrange [0:1.02]\nset key outside right top\nplot ",
+            v->title, v->dtype, v->nm, tau_max,
+            /* a long axis leaves no room between 1 and 1.5 */
+            tau_max > 4 ? "1, 1.5, 2, 3, 4, 8, 16" : "1, 1.1, 1.25, 1.5, 2, 3, 4");
     int titled = 0;
     for (int i = 0; i < v->ni; i++) {
         int k = draw_order(v, i);

@@ -15,7 +15,7 @@ typedef struct report_style {
     int width, height;     /* PNG and SVG size in pixels; the PDF's in inches is a hundredth of it */
     double font;           /* font size in points */
     const char *highlight; /* comma-separated instances drawn in colour (at most 8); NULL or "": the
-                              baseline and the instances most often within 1.25 x of the fastest */
+                              baseline and the instances with the largest performance profile */
 } report_style;
 
 #define REPORT_STYLE_DEFAULT {1000, 640, 11, NULL}
