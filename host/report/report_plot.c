@@ -704,6 +704,7 @@ int report_plots(const run_rows *rows, const run_summary *sum, const char *dir, 
         if (!first)
             continue;
         dt_view v;
+        memset(&v, 0, sizeof v); /* view_free is safe on it whatever fails */
         int *box = calloc((size_t)sum->ninst + 1, sizeof *box);
         if (!box || view_build(&v, rows, sum, sum->inst[k].dtype, style, title)) {
             free(box);
