@@ -524,6 +524,15 @@ static void plot_sorted(FILE *f, const dt_view *v)
 }
 
 /* Box plots of the speedups per instance, by median, the baseline left out. */
+/* Speedups of instance k on the view's matrices. */
+static int count_speedups(const dt_view *v, int k)
+{
+    int n = 0;
+    for (int m = 0; m < v->nm; m++)
+        n += ok_speedup(v->cell[(size_t)m * v->ni + k]);
+    return n;
+}
+
 static void plot_boxes(FILE *f, const dt_view *v, const int *box)
 {
     char *buf;
@@ -533,35 +542,37 @@ static void plot_boxes(FILE *f, const dt_view *v, const int *box)
         return;
     double lo, hi;
     view_speedup_range(v, &lo, &hi);
-    int n = v->ni - (v->base >= 0);
+    /* a box for every instance with a speedup, the baseline's (all 1) left out */
+    int n = 0;
+    for (int i = 0; i < v->ni; i++)
+        n += box[i] != v->base && count_speedups(v, box[i]) > 0;
     fprintf(b, "set title '%s: speedup over %s per instance (%s, %d matrices; in parentheses: those it ran on)'\n"
-               "set xlabel 'box: quartiles and median; whiskers: to 1.5 x the interquartile range; dots: beyond'\nset ylabel 'speedup (baseline time / time)'\nunset key\nset grid noxtics\n"
+               "set xlabel 'box: quartiles and median; whiskers: to 1.5 x the interquartile range; dots: beyond'\n"
+               "set ylabel 'speedup (baseline time / time)'\nunset key\nset grid noxtics\n"
                "set style fill solid 0.35 border -1\nset style boxplot outliers pointtype 7\nset pointsize 0.4\n"
                "set boxwidth 0.6\nset xrange [-0.7:%d.7]\nset xtics rotate by -40 (",
             v->title, v->baseline[0] ? v->baseline : "the baseline", v->dtype, v->nm, n > 0 ? n - 1 : 0);
-    for (int i = 0, x = 0; i < v->ni; i++)
-        if (box[i] != v->base) {
-            /* the count: an instance that refuses most matrices has a box of few */
-            int cnt = 0;
-            for (int m = 0; m < v->nm; m++)
-                cnt += ok_speedup(v->cell[(size_t)m * v->ni + box[i]]);
-            char label[200];
-            snprintf(label, sizeof label, "%s (%d)", v->inst[box[i]], cnt);
-            fputs(x ? ", " : "", b);
-            gp_quote(b, label);
-            fprintf(b, " %d", x++);
-        }
+    for (int i = 0, x = 0; i < v->ni; i++) {
+        /* the count: an instance that refuses most matrices has a box of few */
+        int cnt = count_speedups(v, box[i]);
+        if (box[i] == v->base || !cnt)
+            continue;
+        char label[200];
+        snprintf(label, sizeof label, "%s (%d)", v->inst[box[i]], cnt);
+        fputs(x ? ", " : "", b);
+        gp_quote(b, label);
+        fprintf(b, " %d", x++);
+    }
     fputs(")\n", b);
     gp_speedup_axis(b, "y", lo, hi);
     one_line(b, "y");
     fputs("plot ", b);
     for (int i = 0, x = 0; i < v->ni; i++) {
-        if (box[i] == v->base)
+        if (box[i] == v->base || !count_speedups(v, box[i]))
             continue;
         int s = view_slot(v, box[i]);
         fprintf(b, "%s'boxes-%s.dat' index %d using (%d):1 with boxplot lt %d dt 1 pt 7", x ? ", \\\n  " : "",
-                v->file, i, x,
-                s >= 0 ? s + 1 : VIEW_HIGHLIGHT_MAX + 1);
+                v->file, i, x, s >= 0 ? s + 1 : VIEW_HIGHLIGHT_MAX + 1);
         x++;
     }
     if (!n)
