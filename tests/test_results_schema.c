@@ -23,7 +23,8 @@ static const char *expected_columns =
     "flush_l2,warmup,seed,noise,peak_gbs,l2_bytes,device,cc,driver,cuda_runtime,commit,version,date,command,"
     "plugin_file,plugin_version,plugin_hash,"
     "bound_us,bound_kind,bound_frac,"
-    "ordering,reorder_ms,bandwidth_before,bandwidth_after,sectors_before,sectors_after,part";
+    "ordering,reorder_ms,bandwidth_before,bandwidth_after,sectors_before,sectors_after,part,"
+    "row_mean,row_cv,row_max,empty_share,bandwidth,locality,block_fill";
 
 static void cpu_run_prints_the_notice_and_ok(void)
 {
@@ -60,6 +61,13 @@ static void csv_has_every_column_and_consistent_numbers(void)
         TEST_CHECK(!cell(&c, r, "bound_us")[0] && !cell(&c, r, "bound_kind")[0] && !cell(&c, r, "bound_frac")[0]);
         double rows = num(&c, r, "rows"), cols = num(&c, r, "cols"), nnz = num(&c, r, "nnz");
         TEST_CHECK(nnz > 0);
+        /* the structure features, as select computes them */
+        TEST_CHECK(fabs(num(&c, r, "row_mean") - nnz / rows) < 1e-3 * nnz / rows);
+        TEST_CHECK(num(&c, r, "row_max") >= num(&c, r, "row_mean") && num(&c, r, "row_cv") >= 0);
+        TEST_CHECK(num(&c, r, "empty_share") >= 0 && num(&c, r, "empty_share") <= 1);
+        TEST_CHECK(num(&c, r, "bandwidth") >= 0 && num(&c, r, "bandwidth") <= 1);
+        TEST_CHECK(num(&c, r, "locality") >= 0 && num(&c, r, "locality") <= 1);
+        TEST_CHECK(num(&c, r, "block_fill") > 0 && num(&c, r, "block_fill") <= 1);
         TEST_CHECK(num(&c, r, "min_bytes") == nnz * 12 + (rows + 1) * 4 + cols * 8 + rows * 8);
         TEST_CHECK(num(&c, r, "csr_bytes") == (rows + 1) * 4 + nnz * 12);
         /* csr stores CSR plus at most its adaptive path's row-block table */

@@ -3,6 +3,7 @@
 # The CUDA toolkit (nvcc, cudart, cuSPARSE) must already be installed.
 set -euo pipefail
 
+# gnuplot-nox: report's plots; its cairo terminals (pngcairo, pdfcairo) draw the PNG and PDF figures
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for pkg in cmake make gcc g++ zlib1g-dev libinih-dev pkg-config gnuplot-nox clang libclang-rt-14-dev; do

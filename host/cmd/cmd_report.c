@@ -1,34 +1,53 @@
 /*
  * spmvlab report RESULTS.csv [-o DIR]: the A/B summary of a results file
  * written by run or tune (several files: their rows together), and plots
- * drawn with gnuplot: performance profile, GFLOP/s against non-zeros per
- * instance, speedup over the baseline (the run's, or --baseline) per
- * matrix, as SVG and PNG. Without gnuplot it says so and still prints the
- * summary and writes the data.
+ * drawn with gnuplot as SVG, PNG and PDF (report_plot.h), Markdown or
+ * LaTeX tables (--table), and the comparison of two files (--compare).
+ * Without gnuplot it says so and still prints the summary and writes the
+ * data and scripts.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "commands.h"
 #include "spmvlab/core.h"
-#include "run_status.h"
+#include "report_ab.h"
+#include "report_filter.h"
 #include "report_plot.h"
+#include "report_table.h"
 #include "run_compare.h"
 #include "run_origin.h"
 #include "run_row.h"
+#include "run_status.h"
 #include "run_summary.h"
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: spmvlab report RESULTS.csv... [-o DIR] [--baseline LABEL]\n"
-                 "  -o DIR             where the plots, their data and summary.csv go\n"
+    fprintf(out, "usage: spmvlab report RESULTS.csv... [-o DIR] [options]\n"
+                 "       spmvlab report --compare OLD.csv NEW.csv [-o DIR] [--allow-different]\n"
+                 "  -o DIR             where the plots, their data, scripts, summary.csv and tables go\n"
                  "                     (default: RESULTS-report/ beside the first file)\n"
                  "  --baseline LABEL   recompute every speedup against instance LABEL (default: the run's\n"
                  "                     baseline); its interval is bounded from the intervals the run measured\n"
-                 "The summary is recomputed from the rows. Several files must be one run's results, as\n"
-                 "merge's parts must: one build, device, measurement settings and option set per label.\n"
+                 "  --instances LIST   only these instances (comma-separated shell patterns: 'sell*,csr')\n"
+                 "  --matrices LIST    only these matrices (comma-separated shell patterns)\n"
+                 "  --highlight LIST   at most 8 instances drawn in colour, the others grey (default: the\n"
+                 "                     baseline and those most often near the fastest: the largest profile)\n"
+                 "  --size W,H         image size in pixels (default 1000,640; the PDF: W/100 x H/100 inches)\n"
+                 "  --font-size PT     font size in points (default 11)\n"
+                 "  --table md|tex     also write the summary and the best instance per matrix as\n"
+                 "                     DIR/summary.md (Markdown) or DIR/summary.tex (LaTeX, booktabs)\n"
+                 "  --compare OLD NEW  per instance and matrix OLD time / NEW time with its range, per instance\n"
+                 "                     the geometric mean, wins and losses; into DIR/compare.csv (default:\n"
+                 "                     NEW-compare.csv); refused when the files were measured differently\n"
+                 "  --allow-different  compare them anyway, saying so\n"
+                 "The summary is recomputed from the rows. Instances storing values in another type than\n"
+                 "the dtype (value_storage) are summarised and plotted apart (group DTYPE/STORAGE).\n"
+                 "Several files must be one run's results, as merge's parts must: one build, device,\n"
+                 "measurement settings and option set per label.\n"
                  "Exit status as for the run that wrote the rows: 1 when a row is wrong or failed, 2 for\n"
                  "an unreadable input's row; a skipped input is counted, not failed.\n");
 }
@@ -47,95 +66,242 @@ static int make_dir(const char *dir)
     return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-int cmd_report(int argc, char **argv)
+/* The rows of files together. Returns 0, or an exit status after saying why. */
+static int read_rows(const char *const *files, int nfiles, run_rows *rows)
 {
-    const char *files[64], *dir = NULL, *baseline = "";
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (strcmp(a, "--baseline") == 0 && i + 1 < argc) {
-            baseline = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            static const char *const flags[] = {"-o", "--output", "--baseline", "--help"};
-            char hint[96];
-            spmvlab_did_you_mean(a, flags, 4, hint, sizeof hint);
-            fprintf(stderr, "spmvlab report: unknown or incomplete option '%s'%s; see --help.\n", a, hint);
-            return EXIT_USAGE;
-        } else if (nfiles < 64) {
-            files[nfiles++] = a;
-        } else {
-            fprintf(stderr, "spmvlab report: more than 64 result files.\n");
-            return EXIT_USAGE;
-        }
-    }
-    if (!nfiles) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
-    run_rows rows = {0};
     spmvlab_err err;
+    memset(rows, 0, sizeof *rows);
     run_origin origin; /* the files must be one run's results, as merge's parts must */
     origin_init(&origin);
     for (int f = 0; f < nfiles; f++) {
         run_rows part;
         if (run_rows_read(files[f], &part, NULL, &err)) {
             fprintf(stderr, "spmvlab report: %s.\n", err.msg);
-            run_rows_free(&rows);
+            run_rows_free(rows);
             origin_free(&origin);
             return EXIT_USAGE;
         }
         if (origin_check_rows(&origin, &part, files[f], &err)) {
             fprintf(stderr, "spmvlab report: %s; report each on its own.\n", err.msg);
             run_rows_free(&part);
-            run_rows_free(&rows);
+            run_rows_free(rows);
             origin_free(&origin);
             return EXIT_USAGE;
         }
         for (int i = 0; i < part.n; i++)
-            if (run_rows_push(&rows, &part.v[i])) {
+            if (run_rows_push(rows, &part.v[i])) {
                 fprintf(stderr, "spmvlab report: out of host memory.\n");
                 run_rows_free(&part);
-                run_rows_free(&rows);
+                run_rows_free(rows);
                 origin_free(&origin);
                 return EXIT_FAILED;
             }
         run_rows_free(&part);
     }
     origin_free(&origin);
-    if (!rows.n) {
+    if (!rows->n) {
         fprintf(stderr, "spmvlab report: %s holds no result rows.\n", files[0]);
         return EXIT_USAGE;
     }
-    if (baseline[0] && compare_rebase(&rows, baseline, &err)) {
+    return 0;
+}
+
+/* What the command line asked for. */
+typedef struct report_args {
+    const char *files[64];
+    int nfiles;
+    const char *dir, *baseline, *instances, *matrices, *table;
+    int compare, allow_different;
+    report_style style;
+} report_args;
+
+/* report --compare OLD NEW. */
+static int compare_files(const report_args *a)
+{
+    run_rows old, cur;
+    spmvlab_err err;
+    int rc = read_rows(&a->files[0], 1, &old);
+    if (rc)
+        return rc;
+    if ((rc = read_rows(&a->files[1], 1, &cur))) {
+        run_rows_free(&old);
+        return rc;
+    }
+    if (report_filter_rows(&old, a->instances, a->matrices, &err) ||
+        report_filter_rows(&cur, a->instances, a->matrices, &err)) {
+        fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    char why[512], csv[4200];
+    if (!ab_same_setting(&old, &cur, why, sizeof why)) {
+        if (!a->allow_different) {
+            fprintf(stderr, "spmvlab report: %s and %s were measured differently (%s): their ratios would mix the "
+                            "change with that; pass --allow-different to compare them anyway.\n",
+                    a->files[0], a->files[1], why);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        printf("NOTE: %s and %s were measured differently (%s): the ratios below mix the change with that.\n",
+               a->files[0], a->files[1], why);
+    }
+    if (a->dir) {
+        if (make_dir(a->dir)) {
+            fprintf(stderr, "spmvlab report: cannot create folder %s: %s.\n", a->dir, strerror(errno));
+            rc = EXIT_FAILED;
+            goto out;
+        }
+        snprintf(csv, sizeof csv, "%s/compare.csv", a->dir);
+    } else {
+        size_t n = strlen(a->files[1]);
+        int dot = n > 4 && strcmp(a->files[1] + n - 4, ".csv") == 0;
+        snprintf(csv, sizeof csv, "%.*s-compare.csv", (int)(dot ? n - 4 : n), a->files[1]);
+    }
+    printf("OLD %s: %d rows, commit %s; NEW %s: %d rows, commit %s\n", a->files[0], old.n,
+           old.v[0].commit[0] ? old.v[0].commit : "?", a->files[1], cur.n, cur.v[0].commit[0] ? cur.v[0].commit : "?");
+    int cells = ab_compare(&old, &cur, stdout, csv, &err);
+    if (cells < 0) {
+        fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+        rc = EXIT_FAILED;
+    } else if (!cells) {
+        fprintf(stderr, "spmvlab report: %s and %s have no timed cell (instance, matrix, dtype) in common.\n",
+                a->files[0], a->files[1]);
+        rc = EXIT_USAGE;
+    } else {
+        printf("\n%d cells compared; one row per cell in %s\n", cells, csv);
+    }
+out:
+    run_rows_free(&old);
+    run_rows_free(&cur);
+    return rc;
+}
+
+/* Parses argv into a. Returns 0, -1 after --help, or an exit status after saying why. */
+static int parse_args(int argc, char **argv, report_args *a)
+{
+    static const report_style def = REPORT_STYLE_DEFAULT;
+    memset(a, 0, sizeof *a);
+    a->baseline = "";
+    a->style = def;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        int takes = val && (!strcmp(o, "-o") || !strcmp(o, "--output") || !strcmp(o, "--baseline") ||
+                            !strcmp(o, "--instances") || !strcmp(o, "--matrices") || !strcmp(o, "--highlight") ||
+                            !strcmp(o, "--size") || !strcmp(o, "--font-size") || !strcmp(o, "--table"));
+        if (takes)
+            i++;
+        if (takes && (!strcmp(o, "-o") || !strcmp(o, "--output")))
+            a->dir = val;
+        else if (takes && !strcmp(o, "--baseline"))
+            a->baseline = val;
+        else if (takes && !strcmp(o, "--instances"))
+            a->instances = val;
+        else if (takes && !strcmp(o, "--matrices"))
+            a->matrices = val;
+        else if (takes && !strcmp(o, "--highlight"))
+            a->style.highlight = val;
+        else if (takes && !strcmp(o, "--size")) {
+            char end;
+            if (sscanf(val, "%d,%d%c", &a->style.width, &a->style.height, &end) != 2 || a->style.width < 200 ||
+                a->style.height < 150 || a->style.width > 10000 || a->style.height > 10000) {
+                fprintf(stderr, "spmvlab report: --size '%s' is not W,H in pixels (200,150 to 10000,10000).\n", val);
+                return EXIT_USAGE;
+            }
+        } else if (takes && !strcmp(o, "--font-size")) {
+            char *end;
+            a->style.font = strtod(val, &end);
+            if (*end || !(a->style.font >= 4 && a->style.font <= 72)) {
+                fprintf(stderr, "spmvlab report: --font-size '%s' is not a size in points from 4 to 72.\n", val);
+                return EXIT_USAGE;
+            }
+        } else if (takes && !strcmp(o, "--table")) {
+            if (strcmp(val, "md") && strcmp(val, "tex")) {
+                fprintf(stderr, "spmvlab report: --table '%s' is neither md nor tex.\n", val);
+                return EXIT_USAGE;
+            }
+            a->table = val;
+        } else if (!strcmp(o, "--compare"))
+            a->compare = 1;
+        else if (!strcmp(o, "--allow-different"))
+            a->allow_different = 1;
+        else if (o[0] == '-' && o[1]) {
+            static const char *const flags[] = {"-o", "--output", "--baseline", "--instances", "--matrices",
+                                                "--highlight", "--size", "--font-size", "--table", "--compare",
+                                                "--allow-different", "--help"};
+            char hint[96];
+            spmvlab_did_you_mean(o, flags, (int)(sizeof flags / sizeof *flags), hint, sizeof hint);
+            fprintf(stderr, "spmvlab report: unknown or incomplete option '%s'%s; see --help.\n", o, hint);
+            return EXIT_USAGE;
+        } else if (a->nfiles < 64)
+            a->files[a->nfiles++] = o;
+        else {
+            fprintf(stderr, "spmvlab report: more than 64 result files.\n");
+            return EXIT_USAGE;
+        }
+    }
+    if (!a->nfiles) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (a->compare && a->nfiles != 2) {
+        fprintf(stderr, "spmvlab report: --compare takes two result files, OLD.csv NEW.csv (%d given).\n", a->nfiles);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (a.compare)
+        return compare_files(&a);
+    run_rows rows;
+    spmvlab_err err;
+    if ((rc = read_rows(a.files, a.nfiles, &rows)))
+        return rc;
+    if (a.baseline[0] && compare_rebase(&rows, a.baseline, &err)) {
+        fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+        run_rows_free(&rows);
+        return EXIT_USAGE;
+    }
+    if (report_filter_rows(&rows, a.instances, a.matrices, &err)) {
         fprintf(stderr, "spmvlab report: %s.\n", err.msg);
         run_rows_free(&rows);
         return EXIT_USAGE;
     }
     run_summary sum;
-    if (summary_build(&rows, baseline, 1, &sum)) {
+    if (summary_build(&rows, a.baseline, 1, &sum)) {
         fprintf(stderr, "spmvlab report: out of host memory.\n");
         run_rows_free(&rows);
         return EXIT_FAILED;
     }
+    if (report_check_highlight(&sum, &a.style, &err)) {
+        fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+        summary_free(&sum);
+        run_rows_free(&rows);
+        return EXIT_USAGE;
+    }
     const run_row *r0 = &rows.v[0];
-    printf("%s: %d rows; device %s, commit %s, %s\n", files[0], rows.n, r0->device[0] ? r0->device : "?",
+    printf("%s: %d rows; device %s, commit %s, %s\n", a.files[0], rows.n, r0->device[0] ? r0->device : "?",
            r0->commit[0] ? r0->commit : "?", r0->date[0] ? r0->date : "?");
     summary_print(stdout, &sum);
     char outdir[4096];
-    if (dir)
-        snprintf(outdir, sizeof outdir, "%s", dir);
+    if (a.dir)
+        snprintf(outdir, sizeof outdir, "%s", a.dir);
     else {
-        size_t n = strlen(files[0]);
-        int csv = n > 4 && strcmp(files[0] + n - 4, ".csv") == 0;
-        snprintf(outdir, sizeof outdir, "%.*s-report", (int)(csv ? n - 4 : n), files[0]);
+        size_t n = strlen(a.files[0]);
+        int csv = n > 4 && strcmp(a.files[0] + n - 4, ".csv") == 0;
+        snprintf(outdir, sizeof outdir, "%.*s-report", (int)(csv ? n - 4 : n), a.files[0]);
     }
     /* The rows' verdict, as the run that wrote them gave it. */
-    int rc = rows_exit_code(&rows);
+    rc = rows_exit_code(&rows);
     if (make_dir(outdir)) {
         fprintf(stderr, "spmvlab report: cannot create folder %s: %s.\n", outdir, strerror(errno));
         rc = EXIT_FAILED;
@@ -148,13 +314,24 @@ int cmd_report(int argc, char **argv)
         rc = EXIT_FAILED;
         goto out;
     }
+    if (a.table) {
+        char tp[4200];
+        snprintf(tp, sizeof tp, "%s/summary.%s", outdir, a.table);
+        if (report_write_tables(&sum, r0->device, a.table[0] == 't' ? REPORT_TABLE_TEX : REPORT_TABLE_MD, tp,
+                                &err)) {
+            fprintf(stderr, "spmvlab report: %s.\n", err.msg);
+            rc = EXIT_FAILED;
+            goto out;
+        }
+        printf("\ntables: %s\n", tp);
+    }
     char gnuplot[4096];
     int have = report_find_gnuplot(gnuplot, sizeof gnuplot) == 0;
     if (!sum.timed) {
-        printf("\nno timings in %s (a run without a GPU): no plots; summary in %s\n", files[0], sp);
+        printf("\nno timings in %s (a run without a GPU): no plots; summary in %s\n", a.files[0], sp);
         goto out;
     }
-    int images = report_plots(&rows, &sum, outdir, have ? gnuplot : NULL, &err);
+    int images = report_plots(&rows, &sum, outdir, have ? gnuplot : NULL, &a.style, &err);
     if (images < 0) {
         fprintf(stderr, "spmvlab report: %s.\n", err.msg);
         rc = EXIT_FAILED;
@@ -163,7 +340,7 @@ int cmd_report(int argc, char **argv)
                         "scripts are in %s.\n", outdir);
         printf("\nsummary: %s; plot data and gnuplot scripts: %s (no gnuplot: no images)\n", sp, outdir);
     } else {
-        printf("\nsummary: %s; %d plots (SVG and PNG) in %s\n", sp, images, outdir);
+        printf("\nsummary: %s; %d images (SVG, PNG and, with cairo, PDF) in %s\n", sp, images, outdir);
     }
 out:
     summary_free(&sum);

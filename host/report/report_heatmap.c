@@ -17,7 +17,6 @@
 
 /* The binding limits, in the order the heatmap groups them. */
 static const char *const kinds[] = {"launch", "l2", "dram", "gather"};
-static const int kind_lt[] = {12, 4, 10, 7}; /* black, green, blue, red */
 enum { NKINDS = 4 };
 
 /* Class of matrix m: the bound kind of its fastest timed instance (its
@@ -70,13 +69,18 @@ static int *heat_order(const dt_view *v, int *cls)
     return order;
 }
 
+/* Past this many matrices the heatmap names none: its rows stay sorted by
+ * limit, then non-zeros, and the right axis names the limits. */
+#define HEAT_LABELS_MAX 60
+
+/* 1 when the cells are large enough for their values. */
 static int show_values(const dt_view *v) { return v->ni <= HEAT_VALUES_MAX_INST && v->nm <= HEAT_VALUES_MAX_MAT; }
 
 int write_heatmap_data(const dt_view *v, const char *dir, spmvlab_err *err)
 {
-    char path[4400];
+    char name[64];
     int *cls = malloc(((size_t)v->nm + 1) * sizeof *cls), *order = cls ? heat_order(v, cls) : NULL;
-    FILE *f = order ? open_in(dir, "heatmap", v->dtype, "dat", path, sizeof path, err) : NULL;
+    FILE *f = order ? open_in(dir, "heatmap", v, "dat", name, sizeof name, err) : NULL;
     if (!order)
         spmvlab_errf(err, "out of host memory");
     if (!f) {
@@ -89,19 +93,19 @@ int write_heatmap_data(const dt_view *v, const char *dir, spmvlab_err *err)
             const run_row *r = v->cell[(size_t)order[y] * v->ni + k];
             int timed = r && ok_time(r) && r->speedup > 0;
             char label[32] = "";
-            if (r && strcmp(r->status, "ok") != 0)
+            if (r && strcmp(r->status, "ok") != 0 && v->nm <= HEAT_LABELS_MAX)
                 snprintf(label, sizeof label, "x");
-            else if (timed && show_values(v))
+            else if (timed && show_values(v) && v->nm <= HEAT_LABELS_MAX)
                 snprintf(label, sizeof label, "%.2f", r->speedup);
             fprintf(f, "%d\t%d\t%.6g\t\"%s\"\n", k, y, timed ? log2(r->speedup) : NAN, label);
         }
         fputc('\n', f);
     }
     free(cls), free(order);
-    return fclose(f) ? (spmvlab_errf(err, "writing %s failed", path), -1) : 0;
+    return fclose(f) ? (spmvlab_errf(err, "writing %s/%s failed", dir, name), -1) : 0;
 }
 
-void write_heatmap_plot(FILE *f, const dt_view *v, const char *dir, const char *title, const char *baseline)
+void write_heatmap_plot(FILE *f, const dt_view *v)
 {
     int *cls = malloc(((size_t)v->nm + 1) * sizeof *cls), *order = cls ? heat_order(v, cls) : NULL;
     char *body = NULL;
@@ -111,27 +115,34 @@ void write_heatmap_plot(FILE *f, const dt_view *v, const char *dir, const char *
         free(cls), free(order);
         return;
     }
-    fprintf(b, "unset logscale\nunset grid\nunset key\nset title '%s: speedup over %s (%s); x: refused or failed'\n"
-               "set xlabel ''\nset ylabel ''\nset palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
+    int named = v->nm <= HEAT_LABELS_MAX;
+    fprintf(b, "unset grid\nunset key\nset title '%s: speedup over %s (%s, %d matrices)%s'\n"
+               "set xlabel ''\nset ylabel '%s'\nset palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')\n"
                "set cbrange [%d:%d]\nset cbtics ('1/8' -3, '1/4' -2, '1/2' -1, '1' 0, '2' 1, '4' 2, '8' 3)\n"
                "set cblabel 'speedup (log scale)'\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
-               "set xtics rotate by -45 font ',9' (",
-            title, baseline[0] ? baseline : "the baseline", v->dtype, -HEAT_MAX_LOG2, HEAT_MAX_LOG2,
-            v->ni > 0 ? v->ni - 1 : 0, v->nm > 0 ? v->nm - 1 : 0);
+               "set xtics rotate by -45 (",
+            v->title, v->baseline[0] ? v->baseline : "the baseline", v->dtype, v->nm,
+            named ? "; x: refused or failed" : "; grey: no time",
+            named ? "" : "matrices, by the limit of their fastest instance, then non-zeros", -HEAT_MAX_LOG2,
+            HEAT_MAX_LOG2, v->ni > 0 ? v->ni - 1 : 0, v->nm > 0 ? v->nm - 1 : 0);
     for (int k = 0; k < v->ni; k++) {
         fputs(k ? ", " : "", b);
         gp_quote(b, v->inst[k]);
         fprintf(b, " %d", k);
     }
-    fputs(")\nset ytics font ',8' (", b);
-    for (int y = 0; y < v->nm; y++) {
-        fputs(y ? ", " : "", b);
-        gp_quote(b, v->mat[order[y]]);
-        fprintf(b, " %d", y);
+    if (named) {
+        fprintf(b, ")\nset ytics font ',%g' (", v->style->font * 0.8);
+        for (int y = 0; y < v->nm; y++) {
+            fputs(y ? ", " : "", b);
+            gp_quote(b, v->mat[order[y]]);
+            fprintf(b, " %d", y);
+        }
+        fputs(")\n", b);
+    } else {
+        fputs(")\nunset ytics\n", b);
     }
-    fputs(")\n", b);
-    /* a line between structure classes, the class named on the right axis */
-    fprintf(b, "set y2range [%d.5:-0.5]\nset y2tics scale 0 font ',9' (", v->nm > 0 ? v->nm - 1 : 0);
+    /* a line between limit classes, the class named on the right axis */
+    fprintf(b, "set y2range [%d.5:-0.5]\nset y2tics scale 0 (", v->nm > 0 ? v->nm - 1 : 0);
     for (int y = 0, start = 0; v->nm > 0 && y <= v->nm; y++)
         if (y == v->nm || cls[order[y]] != cls[order[start]]) {
             int c = cls[order[start]];
@@ -145,79 +156,130 @@ void write_heatmap_plot(FILE *f, const dt_view *v, const char *dir, const char *
                     100 + y, y - 0.5, y - 0.5);
             start = y;
         }
-    char dat[4400];
-    snprintf(dat, sizeof dat, "%s/heatmap-%s.dat", dir, v->dtype);
     /* grey behind the image: a cell without a time stands apart from a speedup of 1 */
-    fputs("set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#BDBDBD' "
-          "fillstyle solid noborder\nplot ", b);
-    gp_quote(b, dat);
-    fputs(" using 1:2:3 with image, '' using 1:2:4 with labels font ',7'\n", b);
+    fprintf(b, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#BDBDBD' "
+               "fillstyle solid noborder\nplot 'heatmap-%s.dat' using 1:2:3 with image",
+            v->file);
+    if (named)
+        fprintf(b, ", '' using 1:2:4 with labels font ',%g'", v->style->font * 0.65);
+    fputc('\n', b);
     fclose(b);
-    int width = 320 + 60 * v->ni, height = 200 + 18 * v->nm;
-    gp_outputs_sized(f, dir, "heatmap", v->dtype, body, width < 800 ? 800 : width > 2600 ? 2600 : width,
-                     height < 480 ? 480 : height > 3200 ? 3200 : height);
-    fputs("unset object 1\nunset arrow\nset xtics autofreq norotate font ''\nset ytics autofreq font ''\n"
-          "unset cbtics\nunset cblabel\nunset y2tics\nset grid\nset key outside right top\nset autoscale\n", f);
+    /* sized to the cells while they are named; a fixed frame once they are not */
+    int width = 320 + 60 * v->ni, height = named ? 200 + 18 * v->nm : 900;
+    double ws = (width < 800 ? 800 : width > 2000 ? 2000 : width) / 1000.0, hs = (height < 480 ? 480 : height) / 640.0;
+    gp_outputs(f, v, "heatmap", body, ws, hs);
+    fputs("reset\nset encoding utf8\nset termoption noenhanced\nset grid\n", f);
     free(body), free(cls), free(order);
 }
 
 /* A row with a bound and a time. */
 static int has_bound(const run_row *r) { return r && ok_time(r) && r->bound_us > 0 && r->bound_kind[0]; }
 
-int write_bound_data(const dt_view *v, const char *dir, spmvlab_err *err)
+/* The bound plot's series: one per limit and highlight slot, the last
+ * slot for the grey instances. */
+#define BOUND_SLOTS (VIEW_HIGHLIGHT_MAX + 1)
+
+/* The bound plot's slot of instance k: its highlight slot, or the grey one. */
+static int bound_slot(const dt_view *v, int k)
 {
-    char path[4400];
-    FILE *f = open_in(dir, "bound", v->dtype, "dat", path, sizeof path, err);
-    if (!f)
-        return -1;
-    for (int c = 0; c < NKINDS; c++) {
-        fprintf(f, "# bound %s: bound_us time_us matrix instance\n", kinds[c]);
-        int any = 0;
-        for (size_t i = 0; i < (size_t)v->nm * v->ni; i++) {
-            const run_row *r = v->cell[i];
-            if (has_bound(r) && strcmp(r->bound_kind, kinds[c]) == 0) {
-                fprintf(f, "%.6g\t%.6g\t\"%s\"\t\"%s\"\n", r->bound_us, r->ms * 1e3, r->matrix, r->instance);
-                any = 1;
-            }
-        }
-        if (!any)
-            fputs("NaN\tNaN\t\"none\"\t\"none\"\n", f);
-        fputs("\n\n", f);
-    }
-    return fclose(f) ? (spmvlab_errf(err, "writing %s failed", path), -1) : 0;
+    int s = view_slot(v, k);
+    return s >= 0 ? s : VIEW_HIGHLIGHT_MAX;
 }
 
-void write_bound_plot(FILE *f, const dt_view *v, const char *dir, const char *title)
+/* Points of limit c in slot s. */
+static int bound_count(const dt_view *v, int c, int s)
 {
+    int n = 0;
+    for (int m = 0; m < v->nm; m++)
+        for (int k = 0; k < v->ni; k++) {
+            const run_row *r = v->cell[(size_t)m * v->ni + k];
+            n += has_bound(r) && strcmp(r->bound_kind, kinds[c]) == 0 && bound_slot(v, k) == s;
+        }
+    return n;
+}
+
+int write_bound_data(const dt_view *v, const char *dir, spmvlab_err *err)
+{
+    char name[64];
+    FILE *f = open_in(dir, "bound", v, "dat", name, sizeof name, err);
+    if (!f)
+        return -1;
+    for (int c = 0; c < NKINDS; c++)
+        for (int s = 0; s < BOUND_SLOTS; s++) {
+            fprintf(f, "# bound %s, %s: bound_us time_us matrix instance\n", kinds[c],
+                    s < v->nhl ? v->inst[v->hl[s]] : "other instances");
+            int any = 0;
+            for (int m = 0; m < v->nm; m++)
+                for (int k = 0; k < v->ni; k++) {
+                    const run_row *r = v->cell[(size_t)m * v->ni + k];
+                    if (has_bound(r) && strcmp(r->bound_kind, kinds[c]) == 0 && bound_slot(v, k) == s) {
+                        fprintf(f, "%.6g\t%.6g\t\"%s\"\t\"%s\"\n", r->bound_us, r->ms * 1e3, r->matrix, r->instance);
+                        any = 1;
+                    }
+                }
+            if (!any)
+                fputs("NaN\tNaN\t\"none\"\t\"none\"\n", f);
+            fputs("\n\n", f);
+        }
+    return fclose(f) ? (spmvlab_errf(err, "writing %s/%s failed", dir, name), -1) : 0;
+}
+
+/* The colour of each limit in the bound plot: black, green, blue, red. */
+static const char *const kind_colour[] = {"#000000", "#228833", "#4477AA", "#EE6677"};
+
+void write_bound_plot(FILE *f, const dt_view *v)
+{
+    char *body = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&body, &len);
+    if (!b)
+        return;
     int any = 0;
     for (size_t i = 0; i < (size_t)v->nm * v->ni && !any; i++)
         any = has_bound(v->cell[i]);
-    char body[65536], dat[4400];
-    snprintf(dat, sizeof dat, "%s/bound-%s.dat", dir, v->dtype);
-    int u = snprintf(body, sizeof body,
-                     "set title '%s: time against bound per matrix and instance (%s)'\n"
-                     "set xlabel 'bound (us)'\nset ylabel 'time (us)'\nset logscale xy 10\n",
-                     title, v->dtype);
+    fprintf(b, "set title '%s: time against bound (%s, %d matrices); colour: the limit, marker: the instance'\n"
+               "set xlabel 'bound (us)'\nset ylabel 'time (us)'\nset logscale xy 10\nset key outside right top\n",
+            v->title, v->dtype, v->nm);
     if (!any) {
         /* rows without bound columns (no GPU, or an older CSV): an empty frame that says so */
-        snprintf(body + u, sizeof body - u,
-                 "set xrange [1:10]\nset yrange [1:10]\nset label 1 'no bound columns in these rows' at graph 0.5, "
-                 "graph 0.5 center\nplot x lc rgb '#BBBBBB' title 'time = bound'\nunset label 1\n");
+        fputs("set xrange [1:10]\nset yrange [1:10]\nset label 1 'no bound columns in these rows' at graph 0.5, "
+              "graph 0.5 center\nplot x lc rgb '#BBBBBB' title 'time = bound'\n",
+              b);
     } else {
-        u += snprintf(body + u, sizeof body - u, "plot ");
-        for (int c = 0; c < NKINDS && u < (int)sizeof body; c++) {
-            body[u++] = '\'';
-            for (const char *p = dat; *p && u < (int)sizeof body - 2; p++) {
-                if (*p == '\'')
-                    body[u++] = '\'';
-                body[u++] = *p;
-            }
-            u += snprintf(body + u, sizeof body - u, "' index %d using 1:2 with points lt %d title 'bound: %s', ", c,
-                          kind_lt[c], kinds[c]);
+        fputs("plot ", b);
+        int n = 0;
+        /* the points: colour of the limit, marker of the instance; grey instances as small dots */
+        for (int c = 0; c < NKINDS; c++)
+            for (int s = BOUND_SLOTS - 1; s >= 0; s--)
+                if (bound_count(v, c, s))
+                {
+                    fprintf(b, "%s'bound-%s.dat' index %d using 1:2 with points ", n++ ? ", \\\n  " : "", v->file,
+                            c * BOUND_SLOTS + s);
+                    if (s == VIEW_HIGHLIGHT_MAX)
+                        fprintf(b, "pt 7 ps 0.3 lc rgb '%s' notitle", kind_colour[c]);
+                    else
+                        fprintf(b, "lt %d lw 1.5 lc rgb '%s' notitle", s + 1, kind_colour[c]);
+                }
+        /* the legend: the limits present, then the instances' markers */
+        for (int c = 0; c < NKINDS; c++) {
+            int present = 0;
+            for (int s = 0; s < BOUND_SLOTS; s++)
+                present += bound_count(v, c, s);
+            if (present)
+                fprintf(b, ", \\\n  NaN with points pt 5 ps 1.5 lc rgb '%s' title 'limit: %s'", kind_colour[c],
+                        kinds[c]);
         }
-        snprintf(body + u, sizeof body - u, "x lc rgb 'black' dt 2 title 'time = bound', 2*x lc rgb '#888888' dt 3 "
-                                           "title 'time = 2 x bound'\n");
+        for (int s = 0; s < v->nhl; s++) {
+            fprintf(b, ", \\\n  NaN with points lt %d lc rgb '#555555' title ", s + 1);
+            gp_quote(b, v->inst[v->hl[s]]);
+        }
+        if (v->ni > v->nhl)
+            fprintf(b, ", \\\n  NaN with points pt 7 ps 0.3 lc rgb '#555555' title 'others (%d)'", v->ni - v->nhl);
+        fputs(", \\\n  x lc rgb 'black' dt 2 title 'time = bound', 2*x lc rgb '#888888' dt 3 title 'time = 2 x bound'\n",
+              b);
     }
-    gp_outputs(f, dir, "bound", v->dtype, body);
-    fputs("unset logscale\nset autoscale\n", f);
+    fclose(b);
+    gp_outputs(f, v, "bound", body, 1, 1);
+    fputs("reset\nset encoding utf8\nset termoption noenhanced\nset grid\n", f);
+    free(body);
 }

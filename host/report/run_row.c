@@ -87,6 +87,13 @@ static const run_column columns[] = {
     I("sectors_before", sectors_before, "--reorder: x-gather sectors of the file's order for this dtype (32-byte sectors per 32-row group, as in bound_us)"),
     I("sectors_after", sectors_after, "--reorder: x-gather sectors after the ordering for this dtype"),
     S("part", part, "the part of the corpus split the matrix label falls in: tune or heldout (docs/corpus.md); no rule is fitted on heldout"),
+    N("row_mean", row_mean, "structure (as select compares it): entries per row"),
+    N("row_cv", row_cv, "structure: standard deviation / mean of the row lengths (0 when empty)"),
+    I("row_max", row_max, "structure: entries of the longest row"),
+    N("empty_share", empty_share, "structure: share of rows without entries, 0 to 1"),
+    N("bandwidth", feat_bandwidth, "structure: mean distance of an entry from the diagonal (row x cols / rows), / cols, 0 to 1 (bandwidth_before is the largest one, unscaled)"),
+    N("locality", locality, "structure: share of entries within 8 columns past the previous entry of their row, of those with one"),
+    N("block_fill", block_fill, "structure: entries / (16 x non-empty aligned 4 x 4 blocks), 0 to 1"),
 };
 
 int run_column_count(void) { return (int)(sizeof columns / sizeof *columns); }

@@ -61,6 +61,8 @@ typedef struct run_row {
     double bandwidth_before, bandwidth_after;   /* largest |row - column|, file order / ordered */
     double sectors_before, sectors_after;       /* x-gather sectors (bound.h) for this dtype */
     char part[8];            /* the corpus part of the matrix: tune or heldout (spmvlab_split_part) */
+    /* the matrix's structure as select compares it (spmvlab/features.h); empty when not computed */
+    double row_mean, row_cv, row_max, empty_share, feat_bandwidth, locality, block_fill;
 
     /* Not in the CSV: the samples behind the medians (ms), one per round. */
     double *single_samples, *batch_samples;

@@ -19,6 +19,14 @@ static int is_input(const run_row *r)
 }
 static int has_time(const run_row *r) { return is_ok(r) && r->ms > 0 && !isinf(r->ms); }
 
+void summary_group_of(const run_row *r, char out[8])
+{
+    if (r->value_storage[0] && strcmp(r->value_storage, r->dtype) != 0)
+        snprintf(out, 8, "%.3s/%.3s", r->dtype, r->value_storage);
+    else
+        snprintf(out, 8, "%.7s", r->dtype);
+}
+
 static int find_inst(const run_summary *s, const char *dtype, const char *inst)
 {
     for (int i = s->ninst - 1; i >= 0; i--)
@@ -171,17 +179,19 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         rk[i] = rm[i] = -1;
         if (is_input(r))
             continue;
-        int k = find_inst(s, r->dtype, r->instance);
+        char group[8];
+        summary_group_of(r, group);
+        int k = find_inst(s, group, r->instance);
         if (k < 0) {
             k = s->ninst++;
-            snprintf(s->inst[k].dtype, sizeof s->inst[k].dtype, "%s", r->dtype);
+            snprintf(s->inst[k].dtype, sizeof s->inst[k].dtype, "%s", group);
             snprintf(s->inst[k].instance, sizeof s->inst[k].instance, "%s", r->instance);
         }
-        int m = find_mat(s, r->dtype, r->matrix);
+        int m = find_mat(s, group, r->matrix);
         if (m < 0) {
             m = s->nmat++;
             sum_matrix *sm = &s->mat[m];
-            snprintf(sm->dtype, sizeof sm->dtype, "%s", r->dtype);
+            snprintf(sm->dtype, sizeof sm->dtype, "%s", group);
             snprintf(sm->matrix, sizeof sm->matrix, "%s", r->matrix);
             sm->nnz = r->nnz;
             sm->best_ms = sm->best_gflops = sm->best_speedup = NAN;

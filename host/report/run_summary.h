@@ -19,7 +19,7 @@
 extern const double run_taus[RUN_NTAU]; /* 1, 1.1, 1.25, 1.5, 2 */
 
 typedef struct sum_instance {
-    char dtype[8];
+    char dtype[8];              /* the comparison group: summary_group_of */
     char instance[128];
     int cells;                  /* matrices it ran on */
     int matrices;               /* matrices of its dtype in the rows: more than cells where it has no row
@@ -61,6 +61,11 @@ typedef struct run_summary {
     sum_inputs *inputs;         /* one per dtype with such rows */
     int ninputs;
 } run_summary;
+
+/* The comparison group of a row: its dtype, or DTYPE/STORAGE ("f64/f32")
+ * when its format stores values in another type. Instances are compared,
+ * profiled and named best only within one group (docs/methodology.md). */
+void summary_group_of(const run_row *r, char out[8]);
 
 /* Builds the summary of rows; a later row of the same matrix, instance and
  * dtype replaces an earlier one. baseline "" takes the rows' own. Returns 0,

@@ -13,6 +13,7 @@
 #include "run_options.h"
 #include "run_order.h"
 #include "run_row.h"
+#include "spmvlab/features.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"
 #include "spmvlab/trial.h"
@@ -57,6 +58,7 @@ typedef struct run_group {
     run_member *faulted;        /* the member that left the CUDA context unusable, or NULL */
     const run_order_facts *order; /* the ordering A went through (--reorder), or NULL */
     const run_per_call *per_call; /* ORDER+call: the permutation kept inside every call, or NULL */
+    const spmvlab_features *features; /* A's structure for the rows' feature columns, or NULL */
 } run_group;
 
 /* Prepares the matrix, converts and verifies every member, times those

@@ -37,6 +37,12 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     run_settings_to_row(g->s, gpu, r);
     run_meta_to_row(g->meta, r);
     run_order_to_row(g->order, g->dtype, r);
+    if (g->features) {
+        const spmvlab_features *f = g->features;
+        r->row_mean = f->row_mean, r->row_cv = f->row_cv, r->row_max = f->row_max;
+        r->empty_share = f->empty_share, r->feat_bandwidth = f->bandwidth;
+        r->locality = f->locality, r->block_fill = f->block_fill;
+    }
     if (gpu && g->meta->l2_bytes > 0)
         r->fits_l2 = r->min_bytes <= g->meta->l2_bytes;
 }

@@ -126,7 +126,8 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order, st->per_call};
+                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order, st->per_call,
+                   run_select_features(&features)};
     int done = n;
     if (st->sink)
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));

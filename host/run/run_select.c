@@ -79,13 +79,8 @@ static const select_corpus *corpus_of(const run_selectors *sel, int spec_index, 
     return NULL;
 }
 
-void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const spmvlab_instance_spec *spec,
-                       int spec_index, spmvlab_dtype d, run_select_matrix *m, run_selection *out)
+const spmvlab_features *run_select_features(run_select_matrix *m)
 {
-    memset(out, 0, sizeof *out);
-    out->spec = *spec;
-    out->spec.selector = 0;
-    out->refused = SPMVLAB_RESULT_UNSUPPORTED;
     if (!m->have) {
         spmvlab_err err = {{0}};
         double t0 = spmvlab_now_ms();
@@ -94,6 +89,17 @@ void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const sp
         snprintf(m->why, sizeof m->why, "%s", err.msg);
         m->have = 1;
     }
+    return m->bad ? NULL : &m->f;
+}
+
+void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const spmvlab_instance_spec *spec,
+                       int spec_index, spmvlab_dtype d, run_select_matrix *m, run_selection *out)
+{
+    memset(out, 0, sizeof *out);
+    out->spec = *spec;
+    out->spec.selector = 0;
+    out->refused = SPMVLAB_RESULT_UNSUPPORTED;
+    run_select_features(m);
     out->tune_ms = m->ms;
     const select_corpus *c = corpus_of(sel, spec_index, d);
     if (m->bad || !c) {

@@ -30,6 +30,10 @@ typedef struct run_select_matrix {
     char why[SPMVLAB_ERR_LEN];
 } run_select_matrix;
 
+/* The features of m, computed on first use (every row carries them);
+ * NULL when they could not be (m->why says so). */
+const spmvlab_features *run_select_features(run_select_matrix *m);
+
 /* One selector's choice for one matrix and dtype. */
 typedef struct run_selection {
     spmvlab_instance_spec spec; /* the chosen plugin and options under the selector's label */

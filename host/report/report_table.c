@@ -1,0 +1,168 @@
+/* report --table: Markdown and LaTeX tables; see report_table.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_table.h"
+#include "run_output.h"
+
+/* A name in a cell: code span in Markdown (no emphasis from '_', '|'
+ * escaped), LaTeX specials escaped. */
+static void put_name(FILE *f, const char *s, report_table_kind kind)
+{
+    if (kind == REPORT_TABLE_MD) {
+        fputc('`', f);
+        for (; *s; s++)
+            fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
+        fputc('`', f);
+        return;
+    }
+    fputs("\\texttt{", f);
+    for (; *s; s++) {
+        if (strchr("&%$#_{}", *s))
+            fprintf(f, "\\%c", *s);
+        else if (*s == '~')
+            fputs("\\textasciitilde{}", f);
+        else if (*s == '^')
+            fputs("\\textasciicircum{}", f);
+        else if (*s == '\\')
+            fputs("\\textbackslash{}", f);
+        else
+            fputc(*s, f);
+    }
+    fputc('}', f);
+}
+
+/* A row of cells; cells are already in the table's syntax. */
+static void put_row(FILE *f, report_table_kind kind, const char *const *cells, int n)
+{
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%s", kind == REPORT_TABLE_MD ? (i ? " | " : "| ") : (i ? " & " : ""), cells[i]);
+    fputs(kind == REPORT_TABLE_MD ? " |\n" : " \\\\\n", f);
+}
+
+/* The head of a table: caption line, column names, the rule. */
+static void put_head(FILE *f, report_table_kind kind, const char *caption, const char *align,
+                     const char *const *names, int n)
+{
+    if (kind == REPORT_TABLE_MD) {
+        fprintf(f, "\n**%s**\n\n", caption);
+        put_row(f, kind, names, n);
+        for (int i = 0; i < n; i++)
+            fputs(align[i] == 'r' ? (i ? " ---: |" : "| ---: |") : (i ? " --- |" : "| --- |"), f);
+        fputc('\n', f);
+    } else {
+        fprintf(f, "\n%% %s\n\\begin{tabular}{%s}\n\\toprule\n", caption, align);
+        put_row(f, kind, names, n);
+        fputs("\\midrule\n", f);
+    }
+}
+
+/* The end of a table (LaTeX only: Markdown needs none). */
+static void put_end(FILE *f, report_table_kind kind)
+{
+    if (kind == REPORT_TABLE_TEX)
+        fputs("\\bottomrule\n\\end{tabular}\n", f);
+}
+
+/* A name cell as text (into buf). */
+static const char *name_cell(const char *s, report_table_kind kind, char *buf, size_t len)
+{
+    FILE *m = fmemopen(buf, len, "w");
+    if (!m)
+        return "";
+    put_name(m, s, kind);
+    fclose(m);
+    return buf;
+}
+
+/* qsort order of matrices by non-zeros. */
+static int by_nnz(const void *a, const void *b)
+{
+    double x = (*(const sum_matrix *const *)a)->nnz, y = (*(const sum_matrix *const *)b)->nnz;
+    return (x > y) - (x < y);
+}
+
+/* The two tables of one comparison group. */
+static void write_group(FILE *f, const run_summary *s, const char *dt, const char *device, report_table_kind kind)
+{
+    const char *inter = kind == REPORT_TABLE_MD ? "–" : "--";
+    int nm = 0;
+    for (int m = 0; m < s->nmat; m++)
+        nm += strcmp(s->mat[m].dtype, dt) == 0;
+    char cap[512];
+    snprintf(cap, sizeof cap, "%s, %s, %d matrices: speedup over %s (geometric mean, 95%% bootstrap interval over "
+             "matrices); win/loss/tie by each matrix's 95%% interval; best: matrices where fastest",
+             device, dt, nm, s->baseline[0] ? s->baseline : "the baseline");
+    if (kind == REPORT_TABLE_TEX)
+        for (char *p = cap; *p; p++)
+            if (*p == '%' || *p == '_')
+                *p = ' ';
+    static const char *const head[] = {"instance", "ok/all", "speedup", "95% interval", "win", "loss", "tie", "best"};
+    const char *const tex_head[] = {"instance", "ok/all", "speedup", "95\\% interval", "win", "loss", "tie", "best"};
+    put_head(f, kind, cap, "lrrrrrrr", kind == REPORT_TABLE_MD ? head : tex_head, 8);
+    for (int k = 0; k < s->ninst; k++) {
+        const sum_instance *si = &s->inst[k];
+        if (strcmp(si->dtype, dt) != 0)
+            continue;
+        char name[600], okall[32], g[32], lo[32], hi[32], ci[80], w[16], l[16], t[16], b[16];
+        snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
+        table_num(si->geo.point, "%.3f", g, sizeof g);
+        if (isnan(si->geo.lo))
+            snprintf(ci, sizeof ci, "-");
+        else
+            snprintf(ci, sizeof ci, "%s%s%s", table_num(si->geo.lo, "%.3f", lo, sizeof lo), inter,
+                     table_num(si->geo.hi, "%.3f", hi, sizeof hi));
+        snprintf(w, sizeof w, "%d", si->wins), snprintf(l, sizeof l, "%d", si->losses);
+        snprintf(t, sizeof t, "%d", si->ties), snprintf(b, sizeof b, "%d", si->best);
+        const char *cells[] = {name_cell(si->instance, kind, name, sizeof name), okall, g, ci, w, l, t, b};
+        put_row(f, kind, cells, 8);
+    }
+    put_end(f, kind);
+    snprintf(cap, sizeof cap, "%s, %s: the fastest instance per matrix, by non-zeros", device, dt);
+    static const char *const mhead[] = {"matrix", "non-zeros", "best", "ms", "GFLOP/s", "speedup"};
+    put_head(f, kind, cap, "lrlrrr", mhead, 6);
+    const sum_matrix **by = malloc(((size_t)nm + 1) * sizeof *by);
+    int n = 0;
+    for (int m = 0; by && m < s->nmat; m++)
+        if (strcmp(s->mat[m].dtype, dt) == 0)
+            by[n++] = &s->mat[m];
+    if (by)
+        qsort(by, (size_t)n, sizeof *by, by_nnz);
+    for (int i = 0; i < n; i++) {
+        const sum_matrix *sm = by[i];
+        char name[600], best[600], nnz[32], ms[32], gf[32], sp[32];
+        snprintf(nnz, sizeof nnz, "%.0f", sm->nnz);
+        const char *cells[] = {name_cell(sm->matrix, kind, name, sizeof name), nnz,
+                               sm->best[0] ? name_cell(sm->best, kind, best, sizeof best) : "-",
+                               table_num(sm->best_ms, "%.4g", ms, sizeof ms),
+                               table_num(sm->best_gflops, "%.1f", gf, sizeof gf),
+                               table_num(sm->best_speedup, "%.3f", sp, sizeof sp)};
+        put_row(f, kind, cells, 6);
+    }
+    put_end(f, kind);
+    free(by);
+}
+
+int report_write_tables(const run_summary *s, const char *device, report_table_kind kind, const char *path,
+                        spmvlab_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
+    if (kind == REPORT_TABLE_TEX)
+        fputs("% written by spmvlab report --table tex; needs \\usepackage{booktabs}\n", f);
+    for (int k = 0; k < s->ninst; k++) {
+        int first = 1;
+        for (int j = 0; j < k; j++)
+            first &= strcmp(s->inst[j].dtype, s->inst[k].dtype) != 0;
+        if (first)
+            write_group(f, s, s->inst[k].dtype, device[0] ? device : "spmvlab", kind);
+    }
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return spmvlab_errf(err, "writing %s failed", path), -1;
+    return 0;
+}
