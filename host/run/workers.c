@@ -151,13 +151,22 @@ static void show_log_tail(const worker *w)
         fclose(f);
 }
 
-/* 1 when rows hold a row of matrix label and dtype. */
-static int has_row(const run_rows *rows, const char *label, const char *dtype)
+/* Orders rows by matrix label, then dtype. */
+static int by_matrix_dtype(const void *a, const void *b)
 {
-    for (int i = 0; i < rows->n; i++)
-        if (strcmp(rows->v[i].matrix, label) == 0 && strcmp(rows->v[i].dtype, dtype) == 0)
-            return 1;
-    return 0;
+    const run_row *x = *(const run_row *const *)a, *y = *(const run_row *const *)b;
+    int c = strcmp(x->matrix, y->matrix);
+    return c ? c : strcmp(x->dtype, y->dtype);
+}
+
+/* 1 when sorted[0..n) (by_matrix_dtype) holds a row of matrix label and dtype. */
+static int has_row(run_row *const *sorted, int n, const char *label, const char *dtype)
+{
+    run_row key;
+    const run_row *k = &key;
+    snprintf(key.matrix, sizeof key.matrix, "%.*s", (int)sizeof key.matrix - 1, label);
+    snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
+    return bsearch(&k, sorted, (size_t)n, sizeof *sorted, by_matrix_dtype) != NULL;
 }
 
 /* Every matrix x dtype this process's shard owes must have a row in the
@@ -172,6 +181,15 @@ static int count_missing(const run_settings *s, char **paths, int npaths, const 
         fprintf(stderr, "%s: cannot read back %s to check it: %s.\n", s->prog, s->output, err.msg);
         return -1;
     }
+    run_row **sorted = malloc((rows.n ? (size_t)rows.n : 1) * sizeof *sorted);
+    if (!sorted) {
+        run_rows_free(&rows);
+        fprintf(stderr, "%s: out of host memory checking %s.\n", s->prog, s->output);
+        return -1;
+    }
+    for (int i = 0; i < rows.n; i++)
+        sorted[i] = &rows.v[i];
+    qsort(sorted, (size_t)rows.n, sizeof *sorted, by_matrix_dtype);
     int missing = 0, owed = 0;
     char names[512] = "";
     size_t used = 0;
@@ -184,7 +202,7 @@ static int count_missing(const run_settings *s, char **paths, int npaths, const 
                 if (!shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]))
                     continue;
                 owed++;
-                if (has_row(&rows, ordered, spmvlab_dtype_name(s->dtypes[d])))
+                if (has_row(sorted, rows.n, ordered, spmvlab_dtype_name(s->dtypes[d])))
                     continue;
                 if (missing++ < 5 && used < sizeof names)
                     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s (%s)", missing > 1 ? ", " : "",
@@ -192,6 +210,7 @@ static int count_missing(const run_settings *s, char **paths, int npaths, const 
             }
         }
     }
+    free(sorted);
     run_rows_free(&rows);
     if (missing)
         fprintf(stderr, "%s: %d of %d matrix x dtype cells have no row in %s, as a worker ended before them: "
