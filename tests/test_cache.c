@@ -3,7 +3,8 @@
  * a read-only input folder), a hard link shares its file's entry and a copy
  * has its own, a touched source makes the cache stale, damaged caches are
  * refused and the source parsed again, the size cap evicts the least
- * recently used entries, SPMVLAB_NO_CACHE turns it off. */
+ * recently used entries, SPMVLAB_NO_CACHE turns it off, an entry far larger
+ * than its file is not written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -286,6 +287,27 @@ static void no_cache_means_parse_only(const char *src)
     unsetenv("SPMVLAB_NO_CACHE");
 }
 
+/* A file far smaller than its entry (many rows, few entries) is read but
+ * not cached: 100-odd bytes declaring a million rows would otherwise leave
+ * a 4 MB entry that reads slower than the file parses. */
+static void an_entry_far_larger_than_its_file_is_not_written(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tall.mtx", tmpdir);
+    FILE *f = fopen(path, "w");
+    TEST_CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("%%MatrixMarket matrix coordinate real general\n1000000 1 1\n1000000 1 2.5\n", f);
+    fclose(f);
+    spmvlab_load_info info;
+    load_and_compare(path, &info);
+    TEST_CHECK(info.cache_written == 0 && info.cache_path[0] == '\0');
+    TEST_CONTAINS(info.note, "no cache written: its entry would take 4000152 bytes");
+    load_and_compare(path, &info);
+    TEST_CHECK(info.from_cache == 0);
+}
+
 static void missing_source_is_an_error(void)
 {
     spmvlab_csr A;
@@ -332,6 +354,7 @@ int main(void)
     unsetenv("SPMVLAB_NO_CACHE");
     hash_sees_every_byte();
     missing_source_is_an_error();
+    an_entry_far_larger_than_its_file_is_not_written();
     /* a symmetric real matrix (expanded on parse) and a pattern one */
     const char *names[] = {"bcsstk16.mtx.gz", "bcspwr10.mtx.gz"};
     int tested = 0;

@@ -99,6 +99,15 @@ static void split_is_stable_and_about_a_third(const spmvlab_set *corpus)
     TEST_CHECK(spmvlab_split_part("stencil3d7-s") == SPMVLAB_PART_TUNE);
     TEST_CHECK(spmvlab_split_part("PGPgiantcompo") == SPMVLAB_PART_HELDOUT);
     TEST_CHECK(spmvlab_split_part("cage10") == SPMVLAB_PART_TUNE);
+    /* A reordered copy is in its source's part, never the other one. */
+    static const char *const derived[] = {"@rcm", "@degree", "@rcm+call", "@degree+call", "@none"};
+    for (size_t k = 0; k < sizeof derived / sizeof *derived; k++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "cage10%s", derived[k]);
+        snprintf(b, sizeof b, "PGPgiantcompo%s", derived[k]);
+        TEST_CHECK(spmvlab_split_part(a) == SPMVLAB_PART_TUNE);
+        TEST_CHECK(spmvlab_split_part(b) == SPMVLAB_PART_HELDOUT);
+    }
     int held = 0;
     for (int i = 0; i < 6000; i++) {
         char name[32];

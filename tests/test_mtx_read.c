@@ -2,16 +2,19 @@
  * The Matrix Market loader: every malformed input is refused with one
  * sentence naming the file and the line (and its key words), kinds spmvlab
  * does not handle are refused as such (-2), and everything the format allows
- * is read. Inputs are written by the test into a fresh temporary folder,
- * gzip ones through zlib. Last, every file of the fuzzing corpus and of the
- * fuzzing regressions is read once: none may crash or leak (the sanitizer
- * build runs this too).
+ * is read (duplicates summed, also beyond the cell count); a header whose
+ * size passes the host memory is refused before allocating. Inputs are
+ * written by the test into a fresh temporary folder, gzip ones through zlib.
+ * Last, every file of the fuzzing corpus and of the fuzzing regressions is
+ * read once: none may crash or leak (the sanitizer build runs this too).
  */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -115,7 +118,7 @@ static void refuses_malformed_files(void)
     REFUSE("columns beyond 32-bit", BANNER "3 2147483648 0\n", 2, "32-bit index limit");
     REFUSE("entries beyond 32-bit", BANNER "100000 100000 2147483648\n", 2, "2147483648 entries",
            "32-bit index limit");
-    REFUSE("more entries than cells", BANNER "2 2 5\n", 2, "5 entries cannot fit", "2 x 2");
+    REFUSE("more entries than cells, none there", BANNER "2 2 5\n", 3, "ends after 0 of 5 declared entries");
     REFUSE("non-square symmetric", "%%MatrixMarket matrix coordinate real symmetric\n3 4 1\n1 1 1\n", 2,
            "must be square", "3 x 4");
     REFUSE("fewer entries", BANNER "3 3 3\n1 1 1\n2 2 2\n", 5, "ends after 2 of 3 declared entries");
@@ -287,6 +290,23 @@ static void accepts_what_the_format_allows(void)
         TEST_CHECK(A.nnz == 2 && at(&A, 1, 1) == 0.0 && at(&A, 0, 0) == 0.5);
         spmvlab_csr_free(&A);
     }
+    /* More entries than cells: duplicates, summed (as scipy reads them) */
+    static const char one_cell[] = BANNER "1 1 2\n1 1 2\n1 1 3\n";
+    if (accept("two entries in a 1 x 1 matrix", one_cell, sizeof one_cell - 1, &A) == 0) {
+        TEST_CHECK(A.rows == 1 && A.cols == 1 && A.nnz == 1 && at(&A, 0, 0) == 5.0);
+        spmvlab_csr_free(&A);
+    }
+    static const char column[] = BANNER "3 1 5\n1 1 1\n2 1 2\n1 1 3\n3 1 4\n2 1 -2\n";
+    if (accept("five entries in a 3 x 1 matrix", column, sizeof column - 1, &A) == 0) {
+        TEST_CHECK(A.nnz == 3 && at(&A, 0, 0) == 4.0 && at(&A, 1, 0) == 0.0 && at(&A, 2, 0) == 4.0);
+        spmvlab_csr_free(&A);
+    }
+    static const char sym_dups[] = "%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n1 1 1\n2 1 1\n2 1 1\n"
+                                   "1 1 1\n";
+    if (accept("four entries in the three cells of a symmetric 2 x 2", sym_dups, sizeof sym_dups - 1, &A) == 0) {
+        TEST_CHECK(A.nnz == 3 && at(&A, 0, 0) == 2.0 && at(&A, 1, 0) == 2.0 && at(&A, 0, 1) == 2.0);
+        spmvlab_csr_free(&A);
+    }
     static const char empty[] = BANNER "0 0 0\n";
     if (accept("0 x 0", empty, sizeof empty - 1, &A) == 0) {
         TEST_CHECK(A.rows == 0 && A.cols == 0 && A.nnz == 0 && A.row_ptr && A.row_ptr[0] == 0);
@@ -314,6 +334,51 @@ static void accepts_what_the_format_allows(void)
     spmvlab_err err;
     TEST_CHECK(spmvlab_mtx_read(gz, &A, &err) == 0 && A.nnz == 5 && at(&A, 2, 0) == 2);
     spmvlab_csr_free(&A);
+}
+
+/* A header whose row offsets alone pass the memory the process may use
+ * is refused before anything is allocated, naming the size and the bytes
+ * (not "out of host memory for 1 entries"). The limit is an address-space
+ * limit in a child; skipped under AddressSanitizer, whose shadow memory
+ * cannot live under one. */
+static void refuses_a_header_beyond_host_memory(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    printf("a header beyond host memory: skipped under AddressSanitizer\n");
+#else
+    static const char text[] = BANNER "2147483647 2147483647 1\n1 1 1\n";
+    const char *path = write_plain(text, sizeof text - 1);
+    int fd[2];
+    TEST_CHECK(pipe(fd) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        struct rlimit rl = {1ull << 30, 1ull << 30};
+        spmvlab_csr A;
+        spmvlab_err err = {{0}};
+        int rc = setrlimit(RLIMIT_AS, &rl) == 0 ? spmvlab_mtx_read(path, &A, &err) : 1;
+        dprintf(fd[1], "%d %s", rc, err.msg);
+        _exit(0);
+    }
+    close(fd[1]);
+    char out[SPMVLAB_ERR_LEN + 16] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < sizeof out && (n = read(fd[0], out + got, sizeof out - 1 - got)) > 0)
+        got += (size_t)n;
+    out[got] = '\0';
+    close(fd[0]);
+    waitpid(pid, NULL, 0);
+    char prefix[4400];
+    snprintf(prefix, sizeof prefix, "-1 %s line 2: ", path);
+    if (strncmp(out, prefix, strlen(prefix)) != 0) {
+        fprintf(stderr, "a header beyond host memory: expected \"%s...\", got \"%s\"\n", prefix, out);
+        test_failures++;
+    }
+    TEST_CONTAINS(out, "2147483647 x 2147483647 matrix");
+    TEST_CONTAINS(out, "8.0 GiB (8589934592 bytes)");
+    TEST_CONTAINS(out, "1.0 GiB of host memory this process may use");
+#endif
 }
 
 /* NaN and Inf are read as they are; the verifier reports rows whose
@@ -358,6 +423,7 @@ int main(void)
     refuses_unsupported_kinds();
     refuses_damaged_gzip();
     accepts_what_the_format_allows();
+    refuses_a_header_beyond_host_memory();
     accepts_nan_and_inf_and_the_verifier_reports_them();
     test_for_each_file("fuzz/corpus/mtx", read_one);
     test_for_each_file("fuzz/regressions/mtx", read_one);

@@ -3,13 +3,16 @@
  * failed in every summary; skipped and unreadable inputs as rows with their
  * status, counted in the summary; the plugin's file, version and hash in
  * every row; a --plugin-dir plugin that shadows an in-tree one refused
- * unless named with its folder. Needs SPMVLAB_HOST and SPMVLAB_DATA_DIR.
+ * unless named with its folder; one name, one plugin file in a run; check
+ * taking DIR/NAME; an installed copy of one's own plugin not "in-tree".
+ * Needs SPMVLAB_HOST and SPMVLAB_DATA_DIR.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "run_status.h"
 #include "run_summary.h"
@@ -203,6 +206,46 @@ static void a_shadowing_plugin_needs_its_folder(void)
     TEST_CHECK(!strcmp(cell(&c, 1, "status"), "ok") && !strcmp(cell(&c, 1, "plugin"), "csr"));
     TEST_CONTAINS(cell(&c, 1, "plugin_file"), "/mine/libspmvlab_csr.so");
     csv_free(&c);
+    /* One name, one plugin file in a run, in either order of -p. */
+    snprintf(a, sizeof a, "run -p %s/mine/csr,csr -o %s/both.csv %s/lp_e226.mtx.gz", tmp, tmp, data);
+    TEST_CHECK(spmvlab(a) == 2);
+    TEST_CONTAINS(err_text, "one name, one plugin file in a run");
+    TEST_CONTAINS(err_text, "/mine/libspmvlab_csr.so");
+    snprintf(a, sizeof a, "run -p csr,%s/mine/csr -o %s/both.csv %s/lp_e226.mtx.gz", tmp, tmp, data);
+    TEST_CHECK(spmvlab(a) == 2);
+    TEST_CONTAINS(err_text, "one name, one plugin file in a run");
+    /* check takes what run -p takes: DIR/NAME too */
+    snprintf(a, sizeof a, "check %s/mine/csr --no-edge-cases --matrix %s/lp_e226.mtx.gz", tmp, data);
+    TEST_CHECK(spmvlab(a) == 0);
+    TEST_CONTAINS(out_text, "/mine/libspmvlab_csr.so");
+    TEST_CONTAINS(out_text, "PASSED");
+}
+
+/* "In-tree" is the build's own plugins: a copy of one's own plugin in the
+ * install folder beside the program (cmake --install) does not make the
+ * build folder's file a shadow of it. */
+static void an_installed_plugin_is_not_in_tree(void)
+{
+    const char *tests = getenv("SPMVLAB_TEST_PLUGIN_DIR");
+    char a[8192];
+    if (!tests) {
+        fprintf(stderr, "SPMVLAB_TEST_PLUGIN_DIR is not set: the installed-copy check is skipped\n");
+        return;
+    }
+    snprintf(a, sizeof a, "sh -c 'mkdir -p %s/inst/bin %s/inst/lib/spmvlab %s/myfmt && cp %s %s/inst/bin/spmvlab && "
+             "cp %s/libspmvlab_probe.so %s/inst/lib/spmvlab/ && cp %s/libspmvlab_probe.so %s/myfmt/'",
+             tmp, tmp, tmp, host, tmp, tests, tmp, tests, tmp);
+    TEST_CHECK(system(a) == 0);
+    snprintf(a, sizeof a, "%s/inst/bin/spmvlab check probe --plugin-dir %s/myfmt --no-edge-cases --matrix "
+             "%s/lp_e226.mtx.gz >%s/out 2>&1", tmp, tmp, data, tmp);
+    int st = system(a);
+    snprintf(a, sizeof a, "%s/out", tmp);
+    char *out = slurp(a);
+    TEST_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    TEST_CHECK(out && strstr(out, "/myfmt/libspmvlab_probe.so") && !strstr(out, "in-tree"));
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+        fprintf(stderr, "check of the build folder's probe beside an installed copy:\n%s\n", out ? out : "");
+    free(out);
 }
 
 int main(void)
@@ -217,6 +260,7 @@ int main(void)
     refusals_are_counted_apart();
     rows_record_the_plugin_build();
     a_shadowing_plugin_needs_its_folder();
+    an_installed_plugin_is_not_in_tree();
     cli_cleanup("records");
     return test_done("records");
 }

@@ -29,6 +29,23 @@ static void note(spmvlab_load_info *info, const char *fmt, ...)
     va_end(ap);
 }
 
+/* An entry is not written when it would be far larger than its Matrix
+ * Market source (a recipe is small by design; generating is what its entry
+ * saves): a small file declaring many rows and few entries (row offsets take 4 bytes
+ * a row however empty) parses faster than its entry reads, and would fill
+ * the disk. Entries up to ENTRY_ALWAYS bytes are always written; beyond,
+ * up to ENTRY_PER_SOURCE_BYTE times the source (a binary entry is about
+ * the size of the text it replaces, and a few times a gzip file). */
+#define ENTRY_ALWAYS (1ull << 20)
+#define ENTRY_PER_SOURCE_BYTE 16
+
+/* The cache entry's bytes for A (cache_file.c's layout). */
+static uint64_t entry_bytes(const spmvlab_csr *A)
+{
+    return 128 + (((uint64_t)A->rows + 1) * 4 + 7) / 8 * 8 + ((uint64_t)A->nnz * 4 + 7) / 8 * 8 +
+           (uint64_t)A->nnz * 8;
+}
+
 static int same_version(const struct stat *a, const struct stat *b)
 {
     return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
@@ -58,13 +75,18 @@ int spmvlab_matrix_load_ex(const char *path, spmvlab_csr *A, spmvlab_load_info *
         }
         note(info, "cache %s refused: %s", entry, why);
     }
-    int rc = spmvlab_is_recipe(path) ? spmvlab_recipe_read(path, A, err) : spmvlab_mtx_read(path, A, err);
+    int recipe = spmvlab_is_recipe(path);
+    int rc = recipe ? spmvlab_recipe_read(path, A, err) : spmvlab_mtx_read(path, A, err);
     if (rc != 0)
         return rc; /* -2: a kind spmvlab does not handle */
     if (use_cache) {
         struct stat after;
+        uint64_t bytes = entry_bytes(A);
         if (stat(path, &after) != 0 || !same_version(&after, &st))
             note(info, "no cache written: %s changed while it was read", path);
+        else if (!recipe && bytes > ENTRY_ALWAYS && bytes / ENTRY_PER_SOURCE_BYTE > (uint64_t)st.st_size)
+            note(info, "no cache written: its entry would take %llu bytes, more than %d times the %llu bytes of %s",
+                 (unsigned long long)bytes, ENTRY_PER_SOURCE_BYTE, (unsigned long long)st.st_size, path);
         else if (cache_entry_store(path, &st, A, entry, sizeof entry, why, sizeof why) == 0) {
             info->cache_written = 1;
             memcpy(info->cache_path, entry, sizeof info->cache_path);

@@ -332,15 +332,25 @@ static void do_undeclared(const check_job *j, spmvlab_runtime *rt, check_result 
     spmvlab_csr_free(&A);
 }
 
+int check_target_is_file(const char *target)
+{
+    size_t n = strlen(target);
+    return n >= 3 && strcmp(target + n - 3, ".so") == 0;
+}
+
+const spmvlab_loaded *check_load_target(spmvlab_registry *reg, const char *target, spmvlab_err *err)
+{
+    return check_target_is_file(target) ? spmvlab_registry_load_file(reg, target, err)
+                                        : spmvlab_registry_get(reg, target, err);
+}
+
 void check_job_execute(const check_job *j, check_result *r)
 {
     memset(r, 0, sizeof *r);
     spmvlab_err err = {{0}};
     if (j->kind == CHECK_LOAD) {
         stage(j, "loading the plugin");
-        const spmvlab_loaded *pl = strchr(j->target, '/') || strstr(j->target, ".so")
-                                       ? spmvlab_registry_load_file(j->reg, j->target, &err)
-                                       : spmvlab_registry_get(j->reg, j->target, &err);
+        const spmvlab_loaded *pl = check_load_target(j->reg, j->target, &err);
         if (!pl)
             return say(r, CHECK_FAIL, "%s", err.msg);
         return say(r, CHECK_PASS, "%s", pl->path);

@@ -43,7 +43,7 @@ typedef struct check_job {
     int sandboxed;                    /* in a child: announce stages on stderr */
     uint64_t seed;                    /* seed of the random x */
     spmvlab_registry *reg;            /* LOAD: the registry to load into */
-    const char *target;               /* LOAD: plugin name or .so path */
+    const char *target;               /* LOAD: NAME, DIR/NAME or a .so path */
     const spmvlab_loaded *plugin;     /* the plugin under test */
     const spmvlab_optset *opts;       /* the instance's options (PAIR: the first) */
     const spmvlab_optset *opts_b;     /* PAIR: the second instance's options */
@@ -52,6 +52,14 @@ typedef struct check_job {
     int nmats;
     spmvlab_dtype dtype;
 } check_job;
+
+/* 1 when target names a plugin file by its path (it ends in .so); else it
+ * is a plugin as run -p names one: NAME, or DIR/NAME for
+ * DIR/libspmvlab_NAME.so. */
+int check_target_is_file(const char *target);
+/* Loads target (see check_target_is_file) into reg. Returns the plugin, or
+ * NULL with the registry's sentence. */
+const spmvlab_loaded *check_load_target(spmvlab_registry *reg, const char *target, spmvlab_err *err);
 
 /* Runs the check and fills r. Never exits; a crash is the driver's to see. */
 void check_job_execute(const check_job *j, check_result *r);

@@ -328,9 +328,7 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
         }
     }
     spmvlab_err err;
-    const spmvlab_loaded *pl = strchr(target, '/') || strstr(target, ".so")
-                                   ? spmvlab_registry_load_file(reg, target, &err)
-                                   : spmvlab_registry_get(reg, target, &err);
+    const spmvlab_loaded *pl = check_load_target(reg, target, &err);
     if (!pl) {
         printf("FAIL    load: %s\n", err.msg);
         return EXIT_FAILED;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_cases.h"
 #include "check_suite.h"
 #include "commands.h"
 #include "collect.h"
@@ -38,25 +39,16 @@ static void usage(FILE *out)
             "  -v                   add the plugin's log lines to each result\n");
 }
 
-/* Whether target names a plugin file that exists: a path as given, or a
- * name with its libspmvlab_<name>.so in a folder of the search path. A
- * plugin that exists but fails to load fails its first check (exit 1); one
- * that does not exist is bad usage (exit 2). */
-static int names_a_file(const char *target) { return strchr(target, '/') || strstr(target, ".so"); }
-
-static int plugin_exists(const spmvlab_registry *reg, const char *target)
+/* Whether target names a plugin file that exists: a .so path as given, or
+ * what run -p takes, NAME (its libspmvlab_NAME.so in a folder of the search
+ * path) or DIR/NAME (DIR/libspmvlab_NAME.so). A plugin that exists but
+ * fails to load fails its first check (exit 1); one that does not exist is
+ * bad usage (exit 2). */
+static int plugin_exists(spmvlab_registry *reg, const char *target)
 {
-    if (names_a_file(target))
+    if (check_target_is_file(target))
         return access(target, F_OK) == 0;
-    char dirs[8192];
-    spmvlab_registry_search_path(reg, dirs, sizeof dirs);
-    for (char *dir = strtok(dirs, ":"); dir; dir = strtok(NULL, ":")) {
-        char path[8400];
-        snprintf(path, sizeof path, "%s/libspmvlab_%s.so", dir, target);
-        if (access(path, F_OK) == 0)
-            return 1;
-    }
-    return 0;
+    return spmvlab_registry_knows(reg, target);
 }
 
 /* The "did you mean" of an unknown plugin name: the nearest plugin on the
@@ -155,8 +147,12 @@ int cmd_check(int argc, char **argv)
     if (!plugin_exists(reg, target)) {
         char sp[4096], hint[96];
         spmvlab_registry_search_path(reg, sp, sizeof sp);
-        if (names_a_file(target))
+        const char *slash = strrchr(target, '/');
+        if (check_target_is_file(target))
             fprintf(stderr, "spmvlab check: plugin file %s does not exist.\n", target);
+        else if (slash)
+            fprintf(stderr, "spmvlab check: unknown plugin '%s': there is no %.*s/libspmvlab_%s.so.\n", target,
+                    (int)(slash - target), target, slash + 1);
         else
             fprintf(stderr, "spmvlab check: unknown plugin '%s'%s: no libspmvlab_%s.so on the search path %s; "
                             "'spmvlab list' shows the plugins found.\n",

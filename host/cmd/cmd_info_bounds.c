@@ -1,10 +1,12 @@
 /* spmvlab info --device (the device ceilings) and info --reorder (what an
- * ordering does to a matrix's bandwidth and gather sectors). */
+ * ordering does to a matrix's bandwidth and gather sectors; its inputs are
+ * those of run and info: files, archives, folders and list files). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spmvlab/cache.h"
+#include "collect.h"
 #include "commands.h"
 #include "spmvlab/bound.h"
 #include "spmvlab/ceilings.h"
@@ -86,10 +88,29 @@ static int report_order(const char *label, const spmvlab_csr *A, spmvlab_orderin
     return 0;
 }
 
+/* The lines of one matrix file under each ordering. Returns 0, or -1
+ * after printing why the file or an ordering failed. */
+static int reorder_one(const char *path, const spmvlab_ordering *orders, int norders)
+{
+    spmvlab_csr A;
+    spmvlab_err err;
+    if (spmvlab_matrix_load(path, &A, &err)) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return -1;
+    }
+    char label[128];
+    spmvlab_matrix_label(path, label, sizeof label);
+    int rc = 0;
+    for (int k = 0; k < norders; k++)
+        rc |= report_order(label, &A, orders[k]);
+    spmvlab_csr_free(&A);
+    return rc;
+}
+
 int cmd_info_reorder(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: spmvlab info --reorder none,rcm,degree FILE...\n");
+        fprintf(stderr, "usage: spmvlab info --reorder none,rcm,degree INPUT...\n");
         return EXIT_USAGE;
     }
     spmvlab_ordering orders[8];
@@ -103,18 +124,19 @@ int cmd_info_reorder(int argc, char **argv)
     printf("%-24s %-8s %12s %14s %14s %10s\n", "matrix", "ordering", "bandwidth", "sectors_f64", "sectors_f32",
            "order_ms");
     for (int i = 2; i < argc; i++) {
-        spmvlab_csr A;
-        if (spmvlab_matrix_load(argv[i], &A, &err)) {
+        char **paths = NULL;
+        int npaths = 0;
+        int got = collect_inputs(argv[i], &paths, &npaths, &err);
+        if (got <= 0) {
+            if (got == 0)
+                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", argv[i]);
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
-            continue;
         }
-        char label[128];
-        spmvlab_matrix_label(argv[i], label, sizeof label);
-        for (int k = 0; k < norders; k++)
-            if (report_order(label, &A, orders[k]))
+        for (int k = 0; k < npaths; k++)
+            if (reorder_one(paths[k], orders, norders))
                 rc = EXIT_USAGE;
-        spmvlab_csr_free(&A);
+        free_paths(paths, npaths);
     }
     return rc;
 }

@@ -82,6 +82,16 @@ static void end_worker_after_fault(run_state *st, const run_member *mb)
     _exit(RUN_WORKER_FAULTED);
 }
 
+/* The progress line, and in a worker the watchdog's heartbeat: a plugin
+ * call begins (run_supervise.c). */
+static void worker_progress(void *arg, const char *instance, const char *phase, int done, int total)
+{
+    run_state *st = arg;
+    progress_line_update(&st->prog, instance, phase, done, total);
+    fputs("step\n", st->sink);
+    fflush(st->sink);
+}
+
 /* The rows of an input no instance ran on, one per dtype this run owes it. */
 static void emit_input(run_state *st, const char *label, const char *path, const char *todo, const char *status,
                        const char *why)
@@ -126,11 +136,14 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         n++;
     }
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
-                   st->flush_bytes, progress_line_update, &st->prog, NULL, st->order, st->per_call,
+                   st->flush_bytes, st->sink ? worker_progress : progress_line_update,
+                   st->sink ? (void *)st : &st->prog, NULL, st->order, st->per_call,
                    run_select_features(&features)};
     int done = n;
-    if (st->sink)
+    if (st->sink) {
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
+        fflush(st->sink);
+    }
     if (st->s.isolate || st->isolate_now) {
         for (int i = 0; i < n; i++) {
             if (run_stop_flag) {
@@ -161,8 +174,10 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
             run_selection_to_row(&chosen[spec_of[i]], &m[i].row);
     if (run_stop_flag) {
         st->abandoned++;
-        if (st->sink)
+        if (st->sink) {
             fputs("abandoned\n", st->sink);
+            fflush(st->sink);
+        }
         progress_line_clear(&st->prog);
         run_say(st, "interrupted during %s (%s): its cells are not written", label, spmvlab_dtype_name(d));
     } else {
@@ -276,8 +291,10 @@ void run_matrix(run_state *st, int mi)
         for (int o = 0; o < norders; o++)
             emit_input(st, labels[o], path, todo + o * per_order, RUN_STATUS_UNREADABLE, err.msg);
         st->input_errors++;
-        if (st->sink)
+        if (st->sink) {
             fputs("input-error\n", st->sink);
+            fflush(st->sink);
+        }
     } else {
         for (int o = 0; o < norders && !run_stop_flag; o++)
             if (memchr(todo + o * per_order, 1, per_order))

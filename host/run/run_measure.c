@@ -195,11 +195,16 @@ void measure_group(run_group *g, const spmvlab_trial *tr)
     for (int i = 0; i < g->n; i++)
         active += g->m[i].timed;
     int min_rounds = g->s->reps < MIN_ROUNDS ? g->s->reps : MIN_ROUNDS;
+    double said = start;
     for (int round = 0; round < g->s->reps && active; round++) {
         if (g->stop && *g->stop)
             break;
-        if (g->progress && (round % 10 == 0))
+        /* every 10 rounds, and at least once a second: slow rounds keep
+         * the worker's watchdog (run_supervise.c) from taking them for a hang */
+        if (g->progress && (round % 10 == 0 || spmvlab_now_ms() - said >= 1000)) {
             g->progress(g->progress_arg, "", "timing", round, g->s->reps);
+            said = spmvlab_now_ms();
+        }
         /* Round r starts at member r mod n (A B C, B C A, C A B, ...): every
          * instance takes every position equally often. */
         for (int step = 0; step < g->n; step++) {

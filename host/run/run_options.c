@@ -66,7 +66,9 @@ static const run_key run_keys[] = {
       AT(flush_l2), NULL, 0, 0, NULL}, BOTH, NULL, NULL, NULL},
     {{"isolate", B, "false", 0, 0, NULL, "each instance x matrix in a child process (crash, timeout)",
       AT(isolate), NULL, 0, 0, NULL}, BOTH, NULL, NULL, NULL},
-    {{"timeout", F, "120", 0.001, 1e9, NULL, "seconds per child with --isolate", AT(timeout_s), NULL, 0, 0, NULL}, BOTH, NULL,
+    {{"timeout", F, "120", 0.001, 1e9, NULL,
+      "seconds per child (--isolate), and a worker's limit without progress in a plugin call", AT(timeout_s), NULL,
+      0, 0, NULL}, BOTH, NULL,
      "SECONDS", NULL},
     {{"resume", S, "", 0, 0, NULL, "keep the cells already in OUT.csv (and the OUT.csv.partial of an interrupted run), "
       "measure the rest",
@@ -247,6 +249,30 @@ static int parse_argv(run_settings *s, spmvlab_optset *eng, int argc, char **arg
     return 0;
 }
 
+/* Names a section whose name is a typo of [run] and that holds a key of
+ * [run] (and no plugin = or library =), where its loss would otherwise
+ * be reported as something else ("no matrices given"). Elsewhere the
+ * instance check of spmvlab_config_resolve names it. Returns 0, or -1 with
+ * a sentence. */
+static int check_run_typo(const spmvlab_config *cfg, spmvlab_err *err)
+{
+    static const char *const run_name[] = {"run"};
+    for (int j = 0; j < cfg->nsections; j++) {
+        const spmvlab_section *sec = &cfg->sections[j];
+        if (strcmp(sec->label, "run") == 0 || !spmvlab_closest_name(sec->label, run_name, 1) ||
+            spmvlab_section_get(sec, "plugin") || spmvlab_section_get(sec, "library"))
+            continue;
+        for (int i = 0; i < sec->nkv; i++)
+            for (int k = 0; k < NKEYS; k++)
+                if ((run_keys[k].where & ON_INI) && strcmp(run_keys[k].opt.key, sec->kv[i].key) == 0)
+                    return spmvlab_errf(err, "%s:%d: section [%s] (did you mean [run]?) is neither [run] nor an "
+                                        "instance: its '%s =' is a key of [run]", sec->file, sec->line, sec->label,
+                                        sec->kv[i].key),
+                           -1;
+    }
+    return 0;
+}
+
 /* The [run] section of the INI file, for the rows the command line left. */
 static int parse_ini(run_settings *s, spmvlab_optset *eng, spmvlab_config *cfg, const char *given,
                      spmvlab_err *err)
@@ -315,6 +341,8 @@ static int settle(run_settings *s, const spmvlab_config *cfg, const char *given,
         return spmvlab_errf(err, "no instances given: use -p LABELS (or plugins = in [run], or instance sections "
                             "in -c FILE)"),
                -1;
+    if (!s->nmatrix_args && !s->nset_names && check_run_typo(cfg, err))
+        return -1;
     if (!s->nmatrix_args && !s->nset_names)
         return spmvlab_errf(err, "no matrices given: name files, folders or --set NAME (or matrices = in [run])"),
                -1;

@@ -6,13 +6,23 @@
  * cost is one process for the whole run, never one per cell.
  *
  * The worker sends, besides rows (run_answer.h): "matrix,<index>" and
- * "group,<dtype>" as it starts them, "ref" before the device-fault row of a
- * baseline that was measured only as the reference, "input-error" and
- * "abandoned".
+ * "group,<dtype>" as it starts them, "step" as a plugin call begins (the
+ * watchdog's heartbeat), "ref" before the device-fault row of a baseline
+ * that was measured only as the reference, "input-error" and "abandoned".
+ * Each line is flushed as it is written: a worker that dies must have told
+ * which matrix it was on, or the wrong matrix is blamed.
+ *
+ * The watchdog: after a "step", the worker must send another line within
+ * --timeout seconds, or it is killed and the matrix under way runs one
+ * child per cell (each with the same timeout), as after a crash. Loading a
+ * matrix, computing its reference and choosing a selector's instance are
+ * not plugin calls and are not timed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,9 +38,37 @@ static int worker_main(run_state *st)
         return rc;
     for (int i = st->first_path; i < st->npaths && !run_stop_flag; i++) {
         fprintf(st->sink, "matrix,%d\n", i);
+        fflush(st->sink);
         run_matrix(st, i);
     }
     return 0;
+}
+
+/* ---- the watchdog ------------------------------------------------------ */
+
+static volatile sig_atomic_t watched;   /* the pid of the worker under way, or 0 */
+static volatile sig_atomic_t watchdog_fired;
+
+static void on_watchdog(int sig)
+{
+    (void)sig;
+    if (watched > 0) {
+        kill(watched, SIGKILL);
+        watchdog_fired = 1;
+    }
+}
+
+/* Arms the watchdog for seconds (0: disarms it). */
+static void watchdog_set(double seconds)
+{
+    struct itimerval t = {{0, 0}, {0, 0}};
+    if (seconds > 0) {
+        t.it_value.tv_sec = (time_t)seconds;
+        t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
+        if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
+            t.it_value.tv_usec = 1;
+    }
+    setitimer(ITIMER_REAL, &t, NULL);
 }
 
 /* What a worker reported, as the parent reads it. */
@@ -39,6 +77,7 @@ typedef struct worker_view {
     int in_group;               /* a group had started on it */
     int ref;                    /* the next row is a baseline's fault */
     int rows;
+    int hung;                   /* the watchdog killed it */
 } worker_view;
 
 /* The cells not to run again: every row taken, every fault. */
@@ -73,6 +112,8 @@ static void read_worker(run_state *st, FILE *in, worker_view *w)
     run_row_init(&row);
     answer_begin(&a, &row);
     while (csv_read_record(in, &v, &n, &lines) == 1) {
+        /* any line is progress; a plugin call under way is timed */
+        watchdog_set(n == 1 && strcmp(v[0], "step") == 0 ? st->s.timeout_s : 0);
         int t = answer_take(&a, v, n);
         if (t == 1) {
             take_row(st, w, &row);
@@ -96,6 +137,7 @@ static void read_worker(run_state *st, FILE *in, worker_view *w)
         csv_free_record(v, n);
         v = NULL;
     }
+    watchdog_set(0);
     answer_abort(&a);
     run_row_clear(&row);
 }
@@ -121,6 +163,8 @@ static int run_worker(run_state *st, worker_view *w)
         _exit(rc);
     }
     close(fd[1]);
+    watchdog_fired = 0;
+    watched = pid;
     FILE *in = fdopen(fd[0], "r");
     if (in) {
         read_worker(st, in, w);
@@ -131,18 +175,24 @@ static int run_worker(run_state *st, worker_view *w)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    watched = 0;
+    w->hung = watchdog_fired;
     return status;
 }
 
-static void describe_end(int status, char *buf, size_t len)
+static void describe_end(const run_state *st, const worker_view *w, int status, char *buf, size_t len)
 {
-    if (WIFSIGNALED(status))
+    if (w->hung)
+        snprintf(buf, len, "was killed after %g s without progress in a plugin call (one that does not return?)",
+                 st->s.timeout_s);
+    else if (WIFSIGNALED(status))
         snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
         snprintf(buf, len, "exited with code %d", WEXITSTATUS(status));
 }
 
-int run_supervise(run_state *st)
+/* The worker loop of run_supervise, with the watchdog's handler in place. */
+static int supervise_workers(run_state *st)
 {
     spmvlab_err err = {{0}};
     for (;;) {
@@ -165,7 +215,7 @@ int run_supervise(run_state *st)
             continue;
         }
         char how[128];
-        describe_end(status, how, sizeof how);
+        describe_end(st, &w, status, how, sizeof how);
         if (w.matrix < 0) {
             fprintf(stderr, "%s: the worker process %s before its first matrix.\n", st->s.prog, how);
             return EXIT_FAILED;
@@ -183,4 +233,18 @@ int run_supervise(run_state *st)
         if (run_stop_flag)
             return 0;
     }
+}
+
+int run_supervise(run_state *st)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_watchdog;
+    sa.sa_flags = SA_RESTART; /* the pipe's reads go on; the worker's end closes it */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    int rc = supervise_workers(st);
+    watchdog_set(0);
+    sigaction(SIGALRM, &old, NULL);
+    return rc;
 }

@@ -151,6 +151,74 @@ static void show_log_tail(const worker *w)
         fclose(f);
 }
 
+/* Orders rows by matrix label, then dtype. */
+static int by_matrix_dtype(const void *a, const void *b)
+{
+    const run_row *x = *(const run_row *const *)a, *y = *(const run_row *const *)b;
+    int c = strcmp(x->matrix, y->matrix);
+    return c ? c : strcmp(x->dtype, y->dtype);
+}
+
+/* 1 when sorted[0..n) (by_matrix_dtype) holds a row of matrix label and dtype. */
+static int has_row(run_row *const *sorted, int n, const char *label, const char *dtype)
+{
+    run_row key;
+    const run_row *k = &key;
+    snprintf(key.matrix, sizeof key.matrix, "%.*s", (int)sizeof key.matrix - 1, label);
+    snprintf(key.dtype, sizeof key.dtype, "%s", dtype);
+    return bsearch(&k, sorted, (size_t)n, sizeof *sorted, by_matrix_dtype) != NULL;
+}
+
+/* Every matrix x dtype this process's shard owes must have a row in the
+ * merged output: a worker that ended early must not leave a matrix out
+ * without a word. Names the missing ones on stderr; returns their count
+ * (-1 when the output cannot be read back). */
+static int count_missing(const run_settings *s, char **paths, int npaths, const char *dir)
+{
+    run_rows rows = {0};
+    spmvlab_err err;
+    if (run_rows_read(s->output, &rows, NULL, &err)) {
+        fprintf(stderr, "%s: cannot read back %s to check it: %s.\n", s->prog, s->output, err.msg);
+        return -1;
+    }
+    run_row **sorted = malloc((rows.n ? (size_t)rows.n : 1) * sizeof *sorted);
+    if (!sorted) {
+        run_rows_free(&rows);
+        fprintf(stderr, "%s: out of host memory checking %s.\n", s->prog, s->output);
+        return -1;
+    }
+    for (int i = 0; i < rows.n; i++)
+        sorted[i] = &rows.v[i];
+    qsort(sorted, (size_t)rows.n, sizeof *sorted, by_matrix_dtype);
+    int missing = 0, owed = 0;
+    char names[512] = "";
+    size_t used = 0;
+    for (int p = 0; p < npaths; p++) {
+        char label[256], ordered[300];
+        spmvlab_matrix_label(paths[p], label, sizeof label);
+        for (int o = 0; o < run_order_count(s); o++) {
+            run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
+            for (int d = 0; d < s->ndtypes; d++) {
+                if (!shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]))
+                    continue;
+                owed++;
+                if (has_row(sorted, rows.n, ordered, spmvlab_dtype_name(s->dtypes[d])))
+                    continue;
+                if (missing++ < 5 && used < sizeof names)
+                    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s (%s)", missing > 1 ? ", " : "",
+                                             ordered, spmvlab_dtype_name(s->dtypes[d]));
+            }
+        }
+    }
+    free(sorted);
+    run_rows_free(&rows);
+    if (missing)
+        fprintf(stderr, "%s: %d of %d matrix x dtype cells have no row in %s, as a worker ended before them: "
+                "%s%s; the workers' logs are in %s/, and --resume %s measures them.\n", s->prog, missing, owed,
+                s->output, names, missing > 5 ? ", ..." : "", dir, s->output);
+    return missing;
+}
+
 int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int argc, char **argv)
 {
     spmvlab_err err;
@@ -261,5 +329,7 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
     summary_path(s->output, sp, sizeof sp);
     printf("\nresults: %s (%d rows from %d workers); summary: %s; parts and logs: %s/\n", s->output, rows, nw, sp,
            dir);
+    if (count_missing(s, paths, npaths, dir) != 0)
+        rc = worse(rc, EXIT_FAILED);
     return rc;
 }

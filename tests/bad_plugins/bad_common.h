@@ -137,6 +137,11 @@ static inline size_t plain_footprint(const void *fmt) { return ((const plain_for
 #define PLAIN_STAGE_OPTION(def) \
     {"stage", SPMVLAB_OPT_ENUM, def, 0, 0, "convert|spmv", "where the plugin misbehaves", 0, 0, NULL, 0, 0, NULL}
 enum { PLAIN_AT_CONVERT = 0, PLAIN_AT_SPMV = 1 };
+/* On which matrices it misbehaves: those of at least min_rows rows (0: all),
+ * so that one run holds matrices it fails on and matrices it passes. */
+#define PLAIN_MIN_ROWS_OPTION \
+    {"min_rows", SPMVLAB_OPT_INT, "0", 0, 2147483647, NULL, "misbehave only on matrices of at least this many rows", \
+     0, 0, NULL, 0, 0, NULL}
 
 /* The identity members of a test plugin's descriptor; each plugin then
  * lists its functions, so what it breaks is visible in its own file. */

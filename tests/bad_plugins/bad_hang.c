@@ -1,9 +1,10 @@
 /* Test plugin: never returns — spmv launches a kernel that spins forever
  * and spmv_host loops forever (by default; stage = convert hangs in
- * convert). An isolated run with a time limit records a timeout. */
+ * convert; with min_rows = N only on matrices of at least N rows, elsewhere
+ * spmv_host is a correct CSR). A run records a timeout. */
 #include "bad_common.h"
 
-static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), {NULL}};
+static const spmvlab_option options[] = {PLAIN_STAGE_OPTION("spmv"), PLAIN_MIN_ROWS_OPTION, {NULL}};
 
 /* bad_hang.cu: launches the spinning kernel; returns a cudaError_t. */
 int bad_hang_launch(volatile int *flag, void *stream);
@@ -24,12 +25,14 @@ static void spin(void)
 static spmvlab_status hang_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
                                    spmvlab_err *err)
 {
-    if (spmvlab_opt_int(opts, "stage") == PLAIN_AT_CONVERT)
+    int here = A->rows >= spmvlab_opt_int(opts, "min_rows");
+    if (here && spmvlab_opt_int(opts, "stage") == PLAIN_AT_CONVERT)
         spin();
     void *plain;
     spmvlab_status st = plain_convert(ctx, A, &plain, err);
     if (st != SPMVLAB_OK)
         return st;
+    ((plain_format *)plain)->stage = here ? PLAIN_AT_SPMV : -1;
     hang_format *f = realloc(plain, sizeof *f);
     if (!f) {
         plain_destroy(plain);
@@ -57,7 +60,8 @@ static void hang_destroy(void *fmt)
 static spmvlab_status hang_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     hang_format *f = fmt;
-    (void)x, (void)y;
+    if (f->plain.stage != PLAIN_AT_SPMV)
+        return plain_spmv_none(fmt, x, y, stream, err);
     int rc = bad_hang_launch(f->d_flag, stream);
     if (rc)
         return f->plain.ctx->fail(f->plain.ctx, err, SPMVLAB_CUDA_ERROR, "launch failed: %s", bad_hang_error_string(rc));
@@ -66,7 +70,8 @@ static spmvlab_status hang_spmv(void *fmt, const void *x, void *y, void *stream,
 
 static spmvlab_status hang_spmv_host(const void *fmt, const void *x, void *y, spmvlab_err *err)
 {
-    (void)fmt, (void)x, (void)y, (void)err;
+    if (((const plain_format *)fmt)->stage != PLAIN_AT_SPMV)
+        return plain_spmv_host(fmt, x, y, err);
     spin();
     return SPMVLAB_INTERNAL;
 }

@@ -157,7 +157,8 @@ typedef enum spmvlab_part {
 } spmvlab_part;
 
 /* The part of a member, from a hash of its name alone (stable across sets
- * and machines; about one name in three is held out). */
+ * and machines; about one name in three is held out). A derived matrix,
+ * NAME@ORDERING (also NAME@ORDERING+call), is in the part of NAME. */
 spmvlab_part spmvlab_split_part(const char *name);
 /* "tune" or "heldout". */
 const char *spmvlab_part_name(spmvlab_part part);

@@ -1,6 +1,7 @@
 /* The fixed split of a set's members into a tuning part and a held-out
  * part, by a hash of the member name alone: adding, removing or reordering
  * members never moves another member between the parts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,14 @@
 
 spmvlab_part spmvlab_split_part(const char *name)
 {
+    /* A derived matrix (NAME@rcm, NAME@rcm+call) is its source's member:
+     * a permuted copy of a tuning matrix must not be held out. */
+    char source[256];
+    const char *at = strchr(name, '@');
+    if (at) {
+        snprintf(source, sizeof source, "%.*s", (int)(at - name), name);
+        name = source;
+    }
     /* FNV-1a, then splitmix64's finaliser so that names differing in one
      * trailing character land independently. */
     uint64_t h = gen_salt(name);

@@ -53,30 +53,32 @@ int spmvlab_csr_build(spmvlab_csr *A, int32_t rows, int32_t cols, size_t n, cons
         return spmvlab_errf(err, "%zu entries exceed the 32-bit index limit of %d", n, INT32_MAX), -1;
     A->rows = rows;
     A->cols = cols;
+    size_t offsets = ((size_t)rows + 1) * sizeof *A->row_ptr;
     A->row_ptr = calloc((size_t)rows + 1, sizeof *A->row_ptr);
-    colval *cv = malloc((n ? n : 1) * sizeof *cv);
-    if (!A->row_ptr || !cv) {
-        free(cv);
+    if (!A->row_ptr) {
         spmvlab_csr_free(A);
-        return spmvlab_errf(err, "out of host memory for %zu entries", n), -1;
+        return spmvlab_errf(err, "out of host memory for the row offsets of a %d x %d matrix (%zu bytes)", rows,
+                            cols, offsets), -1;
     }
+    colval *cv = malloc((n ? n : 1) * sizeof *cv);
+    if (!cv) {
+        spmvlab_csr_free(A);
+        return spmvlab_errf(err, "out of host memory for the %zu entries of a %d x %d matrix (%zu bytes)", n, rows,
+                            cols, n * sizeof *cv), -1;
+    }
+    /* Counts, then each row's start; the starts serve as the fill cursors
+     * (no second array of rows + 1), each ending at the next row's start. */
     for (size_t k = 0; k < n; k++)
         A->row_ptr[ri[k] + 1]++;
     for (int32_t i = 0; i < rows; i++)
         A->row_ptr[i + 1] += A->row_ptr[i];
-    int32_t *fill = malloc(((size_t)rows + 1) * sizeof *fill);
-    if (!fill) {
-        free(cv);
-        spmvlab_csr_free(A);
-        return spmvlab_errf(err, "out of host memory for %d rows", rows), -1;
-    }
-    memcpy(fill, A->row_ptr, ((size_t)rows + 1) * sizeof *fill);
     for (size_t k = 0; k < n; k++) {
-        colval *slot = &cv[fill[ri[k]]++];
+        colval *slot = &cv[A->row_ptr[ri[k]]++];
         slot->col = ci[k];
         slot->val = v[k];
     }
-    free(fill);
+    memmove(A->row_ptr + 1, A->row_ptr, (size_t)rows * sizeof *A->row_ptr);
+    A->row_ptr[0] = 0;
     /* Sort each row, sum duplicates, compact in place. */
     int32_t out = 0;
     for (int32_t i = 0; i < rows; i++) {
@@ -97,7 +99,7 @@ int spmvlab_csr_build(spmvlab_csr *A, int32_t rows, int32_t cols, size_t n, cons
     if (!A->col_idx || !A->val) {
         free(cv);
         spmvlab_csr_free(A);
-        return spmvlab_errf(err, "out of host memory for %d non-zeros", out), -1;
+        return spmvlab_errf(err, "out of host memory for the %d non-zeros of a %d x %d matrix", out, rows, cols), -1;
     }
     for (int32_t k = 0; k < out; k++) {
         A->col_idx[k] = cv[k].col;

@@ -1,13 +1,14 @@
 /*
  * The Matrix Market reader's parts (mtx_read.c): reading a file's bytes,
  * gzip included (mtx_slurp.c), the member of a SuiteSparse archive
- * (mtx_tar.c) and the field scanners that name the line of every refusal
- * (mtx_scan.c).
+ * (mtx_tar.c), the field scanners that name the line of every refusal
+ * (mtx_scan.c) and the check of what a header implies (mtx_room.c).
  */
 #ifndef SPMVLAB_MTX_INTERNAL_H
 #define SPMVLAB_MTX_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "spmvlab/core.h"
 
@@ -29,6 +30,14 @@ long mtx_line_at_end(const char *buf, size_t n);
  * a sentence naming the archive. */
 int mtx_tar_member(const char *path, const char *tar, size_t n, const char **data, size_t *len, char *member,
                    size_t mlen, spmvlab_err *err);
+
+/* Refuses, before any allocation, a header whose rows x cols matrix needs
+ * more host memory for its row offsets than this process may use (physical
+ * memory, ulimit -v or -d). Returns 0, or -1 with a sentence naming the
+ * size, the bytes and the line (mtx_room.c). */
+int mtx_check_room(const char *path, long line, long long rows, long long cols, spmvlab_err *err);
+/* "8.0 GiB", "512.0 MiB" or "4096 bytes". */
+void mtx_bytes_text(uint64_t bytes, char *out, size_t len);
 
 /* 1 when path names a tar archive (.tar.gz, .tgz, .tar). */
 int mtx_is_archive(const char *path);

@@ -9,13 +9,15 @@
  * Every refusal is one sentence naming the file and the line: truncated
  * files and gzip streams, a missing or wrong banner, kinds spmvlab does not
  * handle (array, complex, hermitian: said so, return -2), negative,
- * overflowing or non-square sizes, sizes beyond 32-bit indices, more or
- * fewer entries than declared, indices out of range or zero, non-numbers,
+ * overflowing or non-square sizes, sizes beyond 32-bit indices or beyond
+ * the host memory the process may use, more or fewer entries than
+ * declared, indices out of range or zero, non-numbers,
  * non-integers in integer files, entries above the diagonal of a symmetric
  * file and on or above it in a skew-symmetric one. Accepted: comments and
  * blank lines anywhere after the banner, tabs, CRLF, trailing blanks, a
- * missing final newline, explicit zeros (kept), duplicates (summed), NaN and
- * Inf values (the verifier reports them).
+ * missing final newline, explicit zeros (kept), duplicates (summed, also
+ * beyond the matrix's cell count), NaN and Inf values (the verifier
+ * reports them).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -181,12 +183,11 @@ static int parse_text(const char *path, const char *buf, size_t len, spmvlab_csr
                      size_line, hdr.symmetry, rows, cols);
         return -1;
     }
-    long long room = sym == S_GENERAL ? rows * cols : sym == S_SYMMETRIC ? rows * (rows + 1) / 2 : rows * (rows - 1) / 2;
-    if (declared > room) {
-        spmvlab_errf(err, "%s line %ld: %lld entries cannot fit a %s %lld x %lld matrix", path, size_line, declared,
-                     hdr.symmetry, rows, cols);
+    /* More entries than cells is no error: duplicates are summed (as
+     * scipy and fast_matrix_market read them). What the header implies is
+     * checked before anything is allocated for it. */
+    if (mtx_check_room(path, size_line, rows, cols, err))
         return -1;
-    }
     /* Reserve what the text can hold at most (an entry takes at least four
      * bytes, "1 1\n"), never what a short file merely declares. */
     size_t fit = len / 4 + 1, first = (size_t)declared < fit ? (size_t)declared : fit;

@@ -22,6 +22,13 @@
 #define SPMVLAB_INSTALL_PLUGIN_DIR "/usr/local/lib/spmvlab"
 #endif
 
+/* The build's own plugins, "csr,coo,...": plugins/CMakeLists.txt sets it.
+ * Only these are in-tree; another file in an install folder (one's own
+ * plugin after cmake --install) is just a plugin on the search path. */
+#ifndef SPMVLAB_IN_TREE_PLUGINS
+#define SPMVLAB_IN_TREE_PLUGINS ""
+#endif
+
 #define MAX_DIRS 32
 #define MAX_PLUGINS 256
 
@@ -29,7 +36,7 @@ struct spmvlab_registry {
     char *dirs[MAX_DIRS];
     int ndirs;
     int defaults_added;
-    char *shipped[4];           /* the build tree's and install folders: the in-tree plugins */
+    char *shipped[4];           /* the build tree's and install folders, where the in-tree plugins are */
     int nshipped;
     spmvlab_loaded *loaded[MAX_PLUGINS];
     spmvlab_plugin descs[MAX_PLUGINS];
@@ -228,7 +235,8 @@ const spmvlab_loaded *spmvlab_registry_load_file(spmvlab_registry *r, const char
     }
     const spmvlab_loaded *twin = find_loaded(r, copy->name);
     if (twin) {
-        spmvlab_errf(err, "plugin %s declares the name '%s', which %s already provides", path,
+        spmvlab_errf(err, "plugin %s declares the name '%s', which %s already provides; one name, one plugin "
+                     "file in a run: give yours a name of its own to run the two side by side", path,
                      copy->name, twin->path);
         dlclose(h);
         return NULL;
@@ -279,12 +287,24 @@ static const spmvlab_loaded *get_qualified(spmvlab_registry *r, const char *qual
     return spmvlab_registry_load_file(r, path, err);
 }
 
+/* 1 when name is one of the build's own plugins. */
+static int is_in_tree_name(const char *name)
+{
+    static const char list[] = SPMVLAB_IN_TREE_PLUGINS;
+    size_t n = strlen(name);
+    for (const char *s = list; n && (s = strstr(s, name)) != NULL; s++)
+        if ((s == list || s[-1] == ',') && (s[n] == ',' || s[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 /* 1 when the plugin file found in a user's folder has an in-tree namesake
- * (another file of the same name in a shipped folder), its path in other. */
+ * (another file of the same name, one of the build's own plugins, in a
+ * shipped folder), its path in other. */
 static int shadows_in_tree(const spmvlab_registry *r, const char *found, const char *name, char *other, size_t len)
 {
     char real[PATH_MAX], real_other[PATH_MAX];
-    if (!realpath(found, real))
+    if (!is_in_tree_name(name) || !realpath(found, real))
         return 0;
     for (int i = 0; i < r->nshipped; i++) {
         snprintf(other, len, "%s/libspmvlab_%s.so", r->shipped[i], name);
@@ -343,12 +363,13 @@ const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name
         spmvlab_errf(err, "'%s' is not a plugin name; names are of the form [a-z0-9_]+", name);
         return NULL;
     }
+    /* A file of this name already loaded (as DIR/NAME, or by library =)
+     * answers the plain name only when it is the search path's file too:
+     * one name, one plugin file in a run. */
     const spmvlab_loaded *l = find_loaded(r, name);
-    if (l)
-        return l;
     add_default_dirs(r);
     for (int i = 0; i < r->ndirs; i++) {
-        char path[PATH_MAX], other[PATH_MAX];
+        char path[PATH_MAX], other[PATH_MAX], real[PATH_MAX];
         snprintf(path, sizeof path, "%s/libspmvlab_%s.so", r->dirs[i], name);
         if (access(path, F_OK) != 0)
             continue;
@@ -358,8 +379,17 @@ const spmvlab_loaded *spmvlab_registry_get(spmvlab_registry *r, const char *name
                          r->dirs[i], name);
             return NULL;
         }
-        return spmvlab_registry_load_file(r, path, err);
+        if (!l)
+            return spmvlab_registry_load_file(r, path, err);
+        if (realpath(path, real) && strcmp(real, l->path) == 0)
+            return l;
+        spmvlab_errf(err, "'%s' names the plugin %s, but this run already loaded another file called '%s', %s; "
+                     "one name, one plugin file in a run: give yours a name of its own to run the two side by side",
+                     name, path, name, l->path);
+        return NULL;
     }
+    if (l)
+        return l;
     char sp[2048], names[MAX_PLUGINS][64], hint[128] = "";
     const char *list[MAX_PLUGINS];
     int n = spmvlab_registry_names(r, names, MAX_PLUGINS);
