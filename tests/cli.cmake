@@ -240,6 +240,21 @@ spmvlab_cli_test(run.selector_needs_results
 spmvlab_cli_test(run.selector_refuses_plugin_options
   "plugin-option\\.ini:6: \\[auto\\] a selector instance \\(plugin = select\\) takes results, features, k and part, not 'sigma'\\.\nexit status: 2"
   run -c ${cli_select}/plugin-option.ini -p auto ${cli_select}/query-band.gen)
+# select --evaluate on tests/select/evaluate.csv: the numbers worked by hand
+# in tests/test_select.c, and one note for the rows it leaves out.
+spmvlab_cli_test(select.evaluate_by_hand
+  "\\(a\\)[^\n]*\n[^\n]*\n  selector +1\\.000 +2 of 2 [^\n]*\n[^\n]*\n  always the baseline +0\\.408 +0 of 2 [^\n]*\n  always dia +0\\.707 +1 of 2 [^\n]*\n  cost of the choice: 1\\.50 candidates built per matrix;[^\n]*\n\n\\(b\\)[^\n]*\n[^\n]*\n  selector +0\\.447 +0 of 6 "
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat)
+spmvlab_cli_test(select.evaluate_leaves_out_skipped_rows_with_one_note
+  "spmvlab select: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n"
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat)
+spmvlab_cli_test(select.evaluate_not_with_matrices
+  "spmvlab select: --evaluate takes results files \\(after it\\), not --results or matrices\\.\nexit status: 2"
+  select --results ${cli_select}/results.csv --evaluate ${cli_select}/evaluate.csv)
+# run --part keeps one part of a set, and needs a set.
+spmvlab_cli_test(run.part_needs_a_set
+  "spmvlab run: --part tune keeps members of a matrix set, and no set is named \\(--set NAME\\)\\.\nexit status: 2"
+  run -p csr --part tune ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(select.missing_matrix
   "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)
@@ -282,3 +297,7 @@ spmvlab_cli_script(run.partial_of_an_interrupted_run
 spmvlab_cli_script(report.unknown_baseline
   "baseline 'nope' is not among the instances of the results \\(csr, coo\\)\\.\nexit status: 2"
   "\"$1\" run -p csr,coo -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" report r.csv -o rep --baseline nope; echo \"exit status: $?\"")
+# run --part keeps one part of a set.
+spmvlab_cli_script(run.part_keeps_one_part_of_a_set
+  "^PGPgiantcompo delaunay_n16 matrix powerlaw-s rmat-s stencil2d5-s \nexit status: 0"
+  "\"$1\" run -p csr --set small --part heldout -o r.csv >/dev/null 2>&1; s=$?; cut -d, -f1 r.csv | sort -u | tr '\\n' ' '; echo; echo \"exit status: $s\"")

@@ -24,7 +24,8 @@ static void usage(FILE *out)
                  "  -o DIR             where the plots, their data and summary.csv go\n"
                  "                     (default: RESULTS-report/ beside the first file)\n"
                  "  --baseline LABEL   recompute every speedup against instance LABEL (default: the run's\n"
-                 "                     baseline); its interval is bounded from the intervals the run measured\n"
+                 "                     baseline); its interval is bounded from the intervals the run measured;\n"
+                 "                     vendor-best: per matrix the fastest cusparse instance that ran\n"
                  "The summary is recomputed from the rows.\n"
                  "Exit status 1 when a row is wrong or failed, as for the run that wrote it.\n");
 }

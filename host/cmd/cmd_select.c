@@ -14,6 +14,8 @@
 typedef struct select_args {
     const char *results, *features, *dtype;
     const char *evaluate;     /* --evaluate FILE: judge the selector on it instead */
+    const char *more[16];     /* with --evaluate: more results files (given after it) */
+    int nmore;
     int part;                 /* -1 every member, else spmvlab_part */
     select_params params;
     char **paths;
@@ -35,11 +37,12 @@ static void usage(FILE *out)
             "  --dtype T        rows of this dtype only (default f64)\n"
             "  --part P         corpus members of this part only: tune or heldout\n"
             "\n"
-            "       spmvlab select --evaluate RESULTS.csv [options]\n"
+            "       spmvlab select --evaluate RESULTS.csv [MORE.csv...] [options]\n"
             "\n"
             "Judges the selector on measured results: (a) evidence from the tune part,\n"
             "queries from the held-out part; (b) each member a query with its family left\n"
-            "out (with --part P, within that part only). Prints the fraction of the\n"
+            "out (with --part P, within that part only), over the rows of every file\n"
+            "given. Prints the fraction of the\n"
             "oracle (the fastest instance per matrix, geomean), the exact-best share and\n"
             "the worst matrices, beside always the baseline and always the best single\n"
             "instance.\n"
@@ -137,13 +140,19 @@ static int parse_args(int argc, char **argv, select_args *a)
         } else if (o[0] == '-') {
             fprintf(stderr, "spmvlab select: unknown option '%s'; see spmvlab select --help.\n", o);
             return EXIT_USAGE;
+        } else if (a->evaluate) { /* more results files: the held-out part's beside the tune part's */
+            if (a->nmore == (int)(sizeof a->more / sizeof *a->more)) {
+                fprintf(stderr, "spmvlab select: --evaluate takes at most %d results files.\n", a->nmore + 1);
+                return EXIT_USAGE;
+            }
+            a->more[a->nmore++] = o;
         } else if (collect_inputs(o, &a->paths, &a->npaths, &err) < 0) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
         }
     }
     if (a->evaluate && (a->results || a->npaths)) {
-        fprintf(stderr, "spmvlab select: --evaluate takes its results file alone, without --results or matrices.\n");
+        fprintf(stderr, "spmvlab select: --evaluate takes results files (after it), not --results or matrices.\n");
         return EXIT_USAGE;
     }
     if (!a->evaluate && (!a->results || a->npaths == 0)) {
@@ -197,7 +206,10 @@ static int evaluate(select_args *a)
 {
     select_corpus c;
     spmvlab_err err;
-    if (select_corpus_open(a->evaluate, a->features, a->dtype, -1, &c, &err)) {
+    const char *files[17] = {a->evaluate};
+    for (int f = 0; f < a->nmore; f++)
+        files[f + 1] = a->more[f];
+    if (select_corpus_open_many(files, a->nmore + 1, a->features, a->dtype, -1, &c, &err)) {
         fprintf(stderr, "spmvlab select: %s.\n", err.msg);
         return EXIT_USAGE;
     }
@@ -219,9 +231,8 @@ static int evaluate(select_args *a)
         else
             printf("\n(b) leave one family out: each %s%smember a query, its family's members not evidence\n",
                    a->part < 0 ? "" : spmvlab_part_name((spmvlab_part)a->part), a->part < 0 ? "" : " ");
-        if ((s == SELECT_SETUP_HELDOUT && (a->part >= 0 || !parts[0] || !parts[1]))) {
-            printf("  not evaluated: the results hold %s\n", a->part >= 0 ? "one part (--part)"
-                                                                          : "no rows of one of the two parts");
+        if (s == SELECT_SETUP_HELDOUT && (!parts[0] || !parts[1])) {
+            printf("  not evaluated: the results hold no member of the %s part\n", parts[0] ? "held-out" : "tune");
             continue;
         }
         if (select_evaluate(&c, p, (select_setup)s, a->part, &e, &err)) {

@@ -118,6 +118,12 @@ int select_corpus_features(select_corpus *c, const char *results_path, const cha
 int select_corpus_open(const char *results_path, const char *features_csv, const char *dtype,
                        int only_part, select_corpus *c, spmvlab_err *err);
 
+/* select_corpus_open over the rows of several results files together (the
+ * tune part's and the held-out part's, measured apart); the features cache
+ * is named after the first. */
+int select_corpus_open_many(const char *const *results_paths, int n, const char *features_csv, const char *dtype,
+                            int only_part, select_corpus *c, spmvlab_err *err);
+
 /* The features file kept for results_path in the cache folder. Returns 0,
  * or -1 when there is no cache folder. */
 int select_features_cache_path(const char *results_path, char *out, size_t len);

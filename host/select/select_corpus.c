@@ -195,18 +195,24 @@ static int write_features(const select_corpus *c, const char *path, const unsign
     return fclose(f) ? (spmvlab_errf(err, "cannot write the features file %s", path), -1) : 0;
 }
 
-/* Loads a member's matrix: its source as written, else beside the results. */
+/* Loads a member's matrix: its source as written, else in the cache folder
+ * (a generated member's source is its recipe there, gen/HASH/NAME.gen),
+ * else beside the results. */
 static int load_member(const select_member *m, const char *results_path, spmvlab_csr *A,
                        spmvlab_err *err)
 {
     const char *slash = strrchr(results_path, '/');
-    char beside[SPMVLAB_PATH_LEN];
-    if (m->source[0] != '/' && access(m->source, R_OK) != 0 && slash) {
-        int n = snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - results_path),
-                         results_path, m->source);
-        if (n > 0 && (size_t)n < sizeof beside)
-            return spmvlab_matrix_load(beside, A, err);
-    }
+    char beside[SPMVLAB_PATH_LEN], dir[SPMVLAB_PATH_LEN];
+    spmvlab_err why;
+    if (m->source[0] == '/' || access(m->source, R_OK) == 0)
+        return spmvlab_matrix_load(m->source, A, err);
+    int n = spmvlab_cache_dir(dir, sizeof dir, 0, &why) == 0
+                ? snprintf(beside, sizeof beside, "%s/%s", dir, m->source) : -1;
+    if (n > 0 && (size_t)n < sizeof beside && access(beside, R_OK) == 0)
+        return spmvlab_matrix_load(beside, A, err);
+    n = slash ? snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - results_path), results_path, m->source) : -1;
+    if (n > 0 && (size_t)n < sizeof beside && access(beside, R_OK) == 0)
+        return spmvlab_matrix_load(beside, A, err);
     return spmvlab_matrix_load(m->source, A, err);
 }
 
@@ -285,10 +291,35 @@ int select_features_cache_path(const char *results_path, char *out, size_t len)
 int select_corpus_open(const char *results_path, const char *features_csv, const char *dtype,
                        int only_part, select_corpus *c, spmvlab_err *err)
 {
+    return select_corpus_open_many(&results_path, 1, features_csv, dtype, only_part, c, err);
+}
+
+/* The rows of every file, in order, into all. Returns 0, or -1 with a sentence. */
+static int read_all(const char *const *paths, int n, run_rows *all, spmvlab_err *err)
+{
+    memset(all, 0, sizeof *all);
+    for (int f = 0; f < n; f++) {
+        run_rows rows = {0};
+        if (run_rows_read(paths[f], &rows, NULL, err))
+            return -1;
+        for (int i = 0; i < rows.n; i++)
+            if (run_rows_push(all, &rows.v[i])) { /* a copy */
+                run_rows_free(&rows);
+                return spmvlab_errf(err, "select: out of host memory for the rows of %s", paths[f]), -1;
+            }
+        run_rows_free(&rows);
+    }
+    return 0;
+}
+
+int select_corpus_open_many(const char *const *results_paths, int nfiles, const char *features_csv, const char *dtype,
+                            int only_part, select_corpus *c, spmvlab_err *err)
+{
     run_rows rows = {0};
     char cached[SPMVLAB_PATH_LEN];
+    const char *results_path = results_paths[0];
     memset(c, 0, sizeof *c);
-    int rc = run_rows_read(results_path, &rows, NULL, err);
+    int rc = read_all(results_paths, nfiles, &rows, err);
     if (rc == 0)
         rc = select_corpus_from_rows(&rows, dtype, only_part, c, err);
     int inputs = 0;

@@ -167,6 +167,7 @@ int select_evaluate(const select_corpus *c, const select_params *p, select_setup
             top = single_count[i] > single_count[top] ? i : top;
         snprintf(e->single, sizeof e->single, "%s", c->instance[top].instance);
         e->candidates = candidates / e->queries;
+        e->per_fold = setup == SELECT_SETUP_FAMILY;
         e->choose_ms = choose_ms / e->queries;
     }
     free(evidence), free(single_count);
@@ -178,7 +179,9 @@ int select_evaluate(const select_corpus *c, const select_params *p, select_setup
 static const char *rule_name(const select_eval *e, int r, char *buf, size_t len)
 {
     static const char *const names[] = {"selector", "selector, no measurement", "always the baseline", ""};
-    if (r == SELECT_RULE_SINGLE)
+    if (r == SELECT_RULE_SINGLE && e->per_fold)
+        snprintf(buf, len, "always best single, per fold");
+    else if (r == SELECT_RULE_SINGLE)
         snprintf(buf, len, "always %s", e->single);
     else
         snprintf(buf, len, "%s", names[r]);
@@ -215,6 +218,8 @@ void select_eval_print(FILE *f, const select_corpus *c, const select_eval *e, in
         }
         fputc('\n', f);
     }
+    if (e->per_fold)
+        fprintf(f, "  (the best single instance of each query's evidence; most often %s)\n", e->single);
     fprintf(f, "  cost of the choice: %.2f candidates built per matrix; measured where the evidence disagreed on %d of "
                "%d; %d accepted no candidate (timed as the baseline); %.3f ms of host time per choice\n",
             e->candidates, e->measured, e->queries, e->none_accepted, e->choose_ms);

@@ -35,6 +35,7 @@ typedef struct select_eval {
     double geomean[SELECT_RULES];
     int exact[SELECT_RULES];  /* queries where the rule took an instance as fast as the oracle */
     char single[128];         /* the instance of SELECT_RULE_SINGLE (per fold with families: the commonest) */
+    int per_fold;             /* 1: SELECT_RULE_SINGLE was chosen again for each query's evidence */
     double candidates;        /* mean candidates built per query */
     int measured;             /* queries where the evidence disagreed, so candidates were measured */
     int none_accepted;        /* queries that accepted no candidate (timed as the baseline) */
