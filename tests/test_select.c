@@ -276,6 +276,43 @@ static void the_evaluation_gives_the_numbers_worked_by_hand(void)
     select_corpus_free(&c);
 }
 
+/* Without --features the corpus's features are kept in the cache folder,
+ * one file per results file, and read back on the next call. */
+static void features_are_cached_per_results_file(void)
+{
+    select_corpus c, again;
+    spmvlab_err err;
+    char cached[4200];
+    TEST_CHECK(select_features_cache_path(results, cached, sizeof cached) == 0);
+    TEST_CONTAINS(cached, tmpdir);
+    if (select_corpus_open(results, NULL, "f64", -1, &c, &err)) {
+        fprintf(stderr, "corpus: %s\n", err.msg);
+        test_failures++;
+        return;
+    }
+    FILE *f = fopen(cached, "r");
+    int lines = 0;
+    for (int ch; f && (ch = fgetc(f)) != EOF;)
+        lines += ch == '\n';
+    if (f)
+        fclose(f);
+    TEST_CHECK(lines == c.members + 1);
+    /* a changed value in the file is what the next call reads: nothing recomputed */
+    f = fopen(cached, "a");
+    if (f) {
+        fprintf(f, "band-a,1,1,1,1,1,1,0,0,1,1\n");
+        fclose(f);
+    }
+    if (select_corpus_open(results, NULL, "f64", -1, &again, &err) == 0) {
+        TEST_CHECK(again.member[0].features.rows == 1 && strcmp(again.member[0].matrix, "band-a") == 0);
+        select_corpus_free(&again);
+    }
+    setenv("SPMVLAB_NO_CACHE", "1", 1);
+    TEST_CHECK(select_features_cache_path(results, cached, sizeof cached) == -1);
+    unsetenv("SPMVLAB_NO_CACHE");
+    select_corpus_free(&c);
+}
+
 int main(void)
 {
     if (!getenv("SPMVLAB_TESTS_DIR") || !mkdtemp(tmpdir))
@@ -296,6 +333,7 @@ int main(void)
         select_corpus_free(&c);
     }
     the_evaluation_gives_the_numbers_worked_by_hand();
+    features_are_cached_per_results_file();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

@@ -112,7 +112,8 @@ static void pick_candidates(run_state *st, run_member *m, run_row **rows, const 
             if (j != pick && m[j].row.wall_ms > 0)
                 others_ms += m[j].row.wall_ms;
         run_selection_to_row(&chosen[k], others_ms, end - i - 1, &m[pick].row);
-        m[pick].emit = todo[k];
+        for (int j = i; j < end; j++)
+            m[j].emit = j == pick ? todo[k] : 0;
     }
 }
 
@@ -139,8 +140,10 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         if (st->specs[k].selector) { /* runs as the candidates it chooses, or gets a row saying why not */
             run_select_choose(&st->selectors, st->reg, &st->specs[k], k, d, &features, &chosen[k]);
             for (int j = 0; j < chosen[k].ncandidates; j++) {
+                /* each candidate's fault is the selector's; once all ran,
+                 * only the picked one's row is emitted (pick_candidates) */
                 m[n].spec = &chosen[k].candidate[j];
-                m[n].emit = 0; /* the picked candidate's row is emitted once all ran */
+                m[n].emit = todo[k];
                 spec_of[n++] = k;
             }
             continue;

@@ -125,7 +125,7 @@ int select_corpus_open_many(const char *const *results_paths, int n, const char 
                             int only_part, select_corpus *c, spmvlab_err *err);
 
 /* The features file kept for results_path in the cache folder. Returns 0,
- * or -1 when there is no cache folder. */
+ * or -1 when there is no cache folder or SPMVLAB_NO_CACHE turns it off. */
 int select_features_cache_path(const char *results_path, char *out, size_t len);
 
 /* Sets every member's normalised coordinates from its features: each

@@ -250,7 +250,7 @@ int select_corpus_features(select_corpus *c, const char *results_path, const cha
         if (load_member(&c->member[m], results_path, &A, &why)) {
             /* one member that cannot be read (complex, missing) is no reason to stop */
             if (!missing++)
-                snprintf(first, sizeof first, "%s: %s", c->member[m].matrix, why.msg);
+                snprintf(first, sizeof first, "%.120s: %.270s", c->member[m].matrix, why.msg);
             continue;
         }
         rc = spmvlab_features_of(&A, &c->member[m].features, err);
@@ -280,7 +280,8 @@ int select_features_cache_path(const char *results_path, char *out, size_t len)
 {
     char dir[SPMVLAB_PATH_LEN], abs[SPMVLAB_PATH_LEN];
     spmvlab_err err;
-    if (spmvlab_cache_dir(dir, sizeof dir, 1, &err))
+    const char *off = getenv("SPMVLAB_NO_CACHE"); /* the cache turned off: nothing kept */
+    if ((off && *off && strcmp(off, "0") != 0) || spmvlab_cache_dir(dir, sizeof dir, 1, &err))
         return -1;
     const char *key = realpath(results_path, abs) ? abs : results_path;
     int n = snprintf(out, len, "%s/select-%016llx.feat", dir,
