@@ -248,6 +248,14 @@ spmvlab_cli_test(select.evaluate_by_hand
 spmvlab_cli_test(select.evaluate_leaves_out_skipped_rows_with_one_note
   "spmvlab select: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n"
   select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat)
+# family = NAME in a set: band-2e4 alone in its family, so the other bands
+# keep it as evidence (dia, 1.0 on band-2e4 and band-6e4; (0.4 x 0.5^3)^(1/6) in all)
+spmvlab_cli_test(select.evaluate_families_from_a_set
+  "\\(b\\)[^\n]*\n[^\n]*\n  selector +0\\.607 +2 of 6 "
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat --set ${cli_select}/families.ini)
+spmvlab_cli_test(select.family_key_is_a_name
+  "bad-family\\.ini:3: family = 'a b' is not a name \\[A-Za-z0-9_\\.\\+-\\]\\+ \\(or given twice\\)\\.\nexit status: 2"
+  gen --list ${cli_select}/bad-family.ini)
 spmvlab_cli_test(select.evaluate_not_with_matrices
   "spmvlab select: --evaluate takes results files \\(after it\\), not --results or matrices\\.\nexit status: 2"
   select --results ${cli_select}/results.csv --evaluate ${cli_select}/evaluate.csv)

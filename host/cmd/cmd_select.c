@@ -15,6 +15,7 @@ typedef struct select_args {
     const char *results, *features, *dtype;
     const char *evaluate;     /* --evaluate FILE: judge the selector on it instead */
     const char *more[16];     /* with --evaluate: more results files (given after it) */
+    const char *set;          /* --set: the family keys of this set's members */
     int nmore;
     int part;                 /* -1 every member, else spmvlab_part */
     select_params params;
@@ -42,10 +43,13 @@ static void usage(FILE *out)
             "Judges the selector on measured results: (a) evidence from the tune part,\n"
             "queries from the held-out part; (b) each member a query with its family left\n"
             "out (with --part P, within that part only), over the rows of every file\n"
-            "given. Prints the fraction of the\n"
+            "given. A family is a member's name without its size suffix, or its\n"
+            "family = NAME in the set of --set NAME|FILE. Prints the fraction of the\n"
             "oracle (the fastest instance per matrix, geomean), the exact-best share and\n"
             "the worst matrices, beside always the baseline and always the best single\n"
             "instance.\n"
+            "\n"
+            "  --set NAME|FILE  families from the family = NAME keys of this set\n"
             "\n"
             "Rules of the choice (defaults in docs/corpus.md):\n"
             "  --weight-power P neighbour weight 1 / (distance + 0.1)^P (0: equal weights)\n"
@@ -125,6 +129,8 @@ static int parse_args(int argc, char **argv, select_args *a)
             a->params.k = (int)k;
         } else if (strcmp(o, "--evaluate") == 0) {
             a->evaluate = argv[++i];
+        } else if (strcmp(o, "--set") == 0) {
+            a->set = argv[++i];
         } else if (strcmp(o, "--weight-power") == 0 || strcmp(o, "--min-support") == 0 ||
                    strcmp(o, "--margin") == 0 || strcmp(o, "--measure") == 0 ||
                    strcmp(o, "--feature-weights") == 0) {
@@ -150,6 +156,10 @@ static int parse_args(int argc, char **argv, select_args *a)
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
         }
+    }
+    if (a->set && !a->evaluate) {
+        fprintf(stderr, "spmvlab select: --set gives families to --evaluate, which is not given.\n");
+        return EXIT_USAGE;
     }
     if (a->evaluate && (a->results || a->npaths)) {
         fprintf(stderr, "spmvlab select: --evaluate takes results files (after it), not --results or matrices.\n");
@@ -215,6 +225,11 @@ static int evaluate(select_args *a)
     }
     if (c.left_out_note[0])
         fprintf(stderr, "spmvlab select: %s.\n", c.left_out_note);
+    if (a->set && select_corpus_families(&c, a->set, &err)) {
+        fprintf(stderr, "spmvlab select: %s.\n", err.msg);
+        select_corpus_free(&c);
+        return EXIT_USAGE;
+    }
     int parts[2] = {0, 0};
     for (int m = 0; m < c.members; m++)
         parts[c.member[m].part == SPMVLAB_PART_HELDOUT]++;

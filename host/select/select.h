@@ -124,6 +124,11 @@ int select_corpus_open(const char *results_path, const char *features_csv, const
 int select_corpus_open_many(const char *const *results_paths, int n, const char *features_csv, const char *dtype,
                             int only_part, select_corpus *c, spmvlab_err *err);
 
+/* Sets the family of every member that the set (a name or an INI file)
+ * gives a `family = NAME` key. Returns 0, or -1 with a sentence when the
+ * set cannot be read. */
+int select_corpus_families(select_corpus *c, const char *set, spmvlab_err *err);
+
 /* The features file kept for results_path in the cache folder. Returns 0,
  * or -1 when there is no cache folder or SPMVLAB_NO_CACHE turns it off. */
 int select_features_cache_path(const char *results_path, char *out, size_t len);

@@ -276,6 +276,21 @@ int select_corpus_features(select_corpus *c, const char *results_path, const cha
     return rc;
 }
 
+int select_corpus_families(select_corpus *c, const char *set_name, spmvlab_err *err)
+{
+    spmvlab_set set;
+    spmvlab_err why;
+    if (spmvlab_set_load(set_name, &set, &why))
+        return spmvlab_errf(err, "matrix set %s: %s", set_name, why.msg), -1;
+    for (int e = 0; e < set.count; e++) {
+        int m = set.entries[e].family[0] ? find_member(c, set.entries[e].name) : -1;
+        if (m >= 0)
+            snprintf(c->member[m].family, sizeof c->member[m].family, "%s", set.entries[e].family);
+    }
+    spmvlab_set_free(&set);
+    return 0;
+}
+
 int select_features_cache_path(const char *results_path, char *out, size_t len)
 {
     char dir[SPMVLAB_PATH_LEN], abs[SPMVLAB_PATH_LEN];
