@@ -309,3 +309,7 @@ spmvlab_cli_script(report.unknown_baseline
 spmvlab_cli_script(run.part_keeps_one_part_of_a_set
   "^PGPgiantcompo delaunay_n16 matrix powerlaw-s rmat-s stencil2d5-s \nexit status: 0"
   "\"$1\" run -p csr --set small --part heldout -o r.csv >/dev/null 2>&1; s=$?; cut -d, -f1 r.csv | sort -u | tr '\\n' ' '; echo; echo \"exit status: $s\"")
+# A selector instance of run leaves out the corpus rows it cannot use with one note.
+spmvlab_cli_script(run.selector_leaves_out_skipped_rows_with_one_note
+  "spmvlab run: selector instance auto: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n(.*\n)*exit status: 0"
+  "printf '[auto]\\nplugin = select\\nresults = ${cli_select}/evaluate.csv\\nfeatures = ${cli_select}/evaluate.feat\\n' > auto.ini && \"$1\" run -c auto.ini -p auto ${cli_select}/query-band.gen 2>&1; echo \"exit status: $?\"")
