@@ -303,6 +303,29 @@ spmvlab_cli_test(run.selector_needs_results
 spmvlab_cli_test(run.selector_refuses_plugin_options
   "plugin-option\\.ini:6: \\[auto\\] a selector instance \\(plugin = select\\) takes results, features, k and part, not 'sigma'\\.\nexit status: 2"
   run -c ${cli_select}/plugin-option.ini -p auto ${cli_select}/query-band.gen)
+# select --evaluate on tests/select/evaluate.csv: the numbers worked by hand
+# in tests/test_select.c, and one note for the rows it leaves out.
+spmvlab_cli_test(select.evaluate_by_hand
+  "\\(a\\)[^\n]*\n[^\n]*\n  selector +1\\.000 +2 of 2 [^\n]*\n[^\n]*\n  always the baseline +0\\.408 +0 of 2 [^\n]*\n  always dia +0\\.707 +1 of 2 [^\n]*\n  cost of the choice: 1\\.50 candidates built per matrix;[^\n]*\n\n\\(b\\)[^\n]*\n[^\n]*\n  selector +0\\.447 +0 of 6 "
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat)
+spmvlab_cli_test(select.evaluate_leaves_out_skipped_rows_with_one_note
+  "spmvlab select: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n"
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat)
+# family = NAME in a set: band-2e4 alone in its family, so the other bands
+# keep it as evidence (dia, 1.0 on band-2e4 and band-6e4; (0.4 x 0.5^3)^(1/6) in all)
+spmvlab_cli_test(select.evaluate_families_from_a_set
+  "\\(b\\)[^\n]*\n[^\n]*\n  selector +0\\.607 +2 of 6 "
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat --set ${cli_select}/families.ini)
+spmvlab_cli_test(select.family_key_is_a_name
+  "bad-family\\.ini:3: family = 'a b' is not a name \\[A-Za-z0-9_\\.\\+-\\]\\+ \\(or given twice\\)\\.\nexit status: 2"
+  gen --list ${cli_select}/bad-family.ini)
+spmvlab_cli_test(select.evaluate_not_with_matrices
+  "spmvlab select: --evaluate takes results files \\(after it\\), not --results or matrices\\.\nexit status: 2"
+  select --results ${cli_select}/results.csv --evaluate ${cli_select}/evaluate.csv)
+# run --part keeps one part of a set, and needs a set.
+spmvlab_cli_test(run.part_needs_a_set
+  "spmvlab run: --part tune keeps members of a matrix set, and no set is named \\(--set NAME\\)\\.\nexit status: 2"
+  run -p csr --part tune ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(select.missing_matrix
   "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
   select --results ${cli_select}/results.csv ${cli_select}/query-band.gen missing.mtx)
@@ -348,3 +371,11 @@ spmvlab_cli_script(report.baseline_typo
 spmvlab_cli_script(report.unknown_baseline
   "baseline 'nope' is not among the instances of the results \\(csr, coo\\)\\.\nexit status: 2"
   "\"$1\" run -p csr,coo -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" report r.csv -o rep --baseline nope; echo \"exit status: $?\"")
+# run --part keeps one part of a set.
+spmvlab_cli_script(run.part_keeps_one_part_of_a_set
+  "^PGPgiantcompo delaunay_n16 matrix powerlaw-s rmat-s stencil2d5-s \nexit status: 0"
+  "\"$1\" run -p csr --set small --part heldout -o r.csv >/dev/null 2>&1; s=$?; cut -d, -f1 r.csv | sort -u | tr '\\n' ' '; echo; echo \"exit status: $s\"")
+# A selector instance of run leaves out the corpus rows it cannot use with one note.
+spmvlab_cli_script(run.selector_leaves_out_skipped_rows_with_one_note
+  "spmvlab run: selector instance auto: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n(.*\n)*exit status: 0"
+  "printf '[auto]\\nplugin = select\\nresults = ${cli_select}/evaluate.csv\\nfeatures = ${cli_select}/evaluate.feat\\n' > auto.ini && \"$1\" run -c auto.ini -p auto ${cli_select}/query-band.gen 2>&1; echo \"exit status: $?\"")

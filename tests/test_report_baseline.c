@@ -7,7 +7,10 @@
  * counts against the new baseline; an unknown instance is refused with a
  * sentence listing the instances.
  */
+#define _GNU_SOURCE /* open_memstream */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run_compare.h"
@@ -112,10 +115,78 @@ static void an_unknown_instance_is_refused_with_the_list(void)
     run_rows_free(&rows);
 }
 
+/* vendor-best: per matrix the fastest cusparse instance. m1: cusparse
+ * (CSR) 1 ms, cusparse-sell 0.8 ms, csr 0.5 ms; m2: cusparse 1 ms,
+ * cusparse-sell refused, csr 2 ms; a selector's row that ran cusparse at
+ * 0.1 ms is not a vendor instance. */
+static void vendor_best_is_the_fastest_vendor_instance(void)
+{
+    run_rows rows;
+    memset(&rows, 0, sizeof rows);
+    add(&rows, "m1", "cusparse", "ok", 1.0, 1.0, 1, 1);
+    add(&rows, "m1", "cusparse-sell", "ok", 0.8, 1.0, 1.2, 1.3);
+    add(&rows, "m1", "csr", "ok", 0.5, 1.0, 1.9, 2.1);
+    add(&rows, "m1", "auto", "ok", 0.1, 1.0, 9, 11);
+    add(&rows, "m2", "cusparse", "ok", 1.0, 1.0, 1, 1);
+    add(&rows, "m2", "cusparse-sell", "limit", NAN, 1.0, NAN, NAN);
+    add(&rows, "m2", "csr", "ok", 2.0, 1.0, 0.45, 0.55);
+    for (int i = 0; i < rows.n; i++)
+        snprintf(rows.v[i].plugin, sizeof rows.v[i].plugin, "%s",
+                 strncmp(rows.v[i].instance, "cusparse", 8) == 0 || strcmp(rows.v[i].instance, "auto") == 0
+                     ? "cusparse" : rows.v[i].instance);
+    snprintf(rows.v[3].message, sizeof rows.v[3].message, "select: predicted 1.2x over 5 neighbours");
+    run_summary sum;
+    TEST_CHECK(summary_build(&rows, "", 1, &sum) == 0);
+    TEST_CHECK(sum.vendor == 1 && strcmp(sum.baseline, "cusparse") == 0);
+    for (int m = 0; m < sum.nmat; m++) {
+        const sum_matrix *sm = &sum.mat[m];
+        if (strcmp(sm->matrix, "m1") == 0)
+            TEST_CHECK(strcmp(sm->vendor, "cusparse-sell") == 0 && near(sm->vendor_ms, 0.8));
+        else
+            TEST_CHECK(strcmp(sm->vendor, "cusparse") == 0 && near(sm->vendor_ms, 1.0));
+    }
+    for (int k = 0; k < sum.ninst; k++) {
+        const sum_instance *si = &sum.inst[k];
+        if (strcmp(si->instance, "csr") == 0) /* 0.8 / 0.5 and 1 / 2, beside 2 and 0.5 against cusparse */
+            TEST_CHECK(si->vendor_compared == 2 && near(si->vendor.point, sqrt(1.6 * 0.5)) && near(si->geo.point, 1));
+        if (strcmp(si->instance, "cusparse") == 0)
+            TEST_CHECK(near(si->vendor.point, sqrt(0.8)));
+    }
+    /* the summary says both, each instance x baseline beside x vendor-best */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    summary_print(f, &sum);
+    fclose(f);
+    TEST_CONTAINS(text, "against vendor-best (f64, 2 of 2 matrices)");
+    TEST_CONTAINS(text, "x baseline x vendor-best");
+    char line[200];
+    snprintf(line, sizeof line, "%-28s %12s %12.3f", "csr", "1.000", sqrt(1.6 * 0.5));
+    TEST_CONTAINS(text, line);
+    free(text);
+    summary_free(&sum);
+    /* report --baseline vendor-best: against the fastest vendor row of each matrix */
+    spmvlab_err err;
+    TEST_CHECK(compare_rebase(&rows, VENDOR_BEST, &err) == 0);
+    const run_row *csr1 = find(&rows, "m1", "csr"), *sell1 = find(&rows, "m1", "cusparse-sell"),
+                  *csr2 = find(&rows, "m2", "csr");
+    TEST_CHECK(near(csr1->speedup, 1.6) && near(csr2->speedup, 0.5) && strcmp(csr1->baseline, VENDOR_BEST) == 0);
+    TEST_CHECK(sell1->speedup == 1 && strcmp(sell1->outcome, "baseline") == 0);
+    run_rows_free(&rows);
+    /* no vendor row: one sentence */
+    fixture(&rows);
+    for (int i = 0; i < rows.n; i++)
+        snprintf(rows.v[i].plugin, sizeof rows.v[i].plugin, "csr");
+    TEST_CHECK(compare_rebase(&rows, VENDOR_BEST, &err) == -1);
+    TEST_CONTAINS(err.msg, "the results have no cusparse row");
+    run_rows_free(&rows);
+}
+
 int main(void)
 {
     speedups_are_against_the_named_instance();
     the_runs_own_baseline_changes_nothing();
     an_unknown_instance_is_refused_with_the_list();
+    vendor_best_is_the_fastest_vendor_instance();
     return test_done("test_report_baseline");
 }

@@ -9,10 +9,16 @@
 #include "commands.h"
 #include "collect.h"
 #include "select.h"
+#include "select_evaluate.h"
 
 typedef struct select_args {
     const char *results, *features, *dtype;
-    int k, part;              /* part: -1 every member, else spmvlab_part */
+    const char *evaluate;     /* --evaluate FILE: judge the selector on it instead */
+    const char *more[16];     /* with --evaluate: more results files (given after it) */
+    const char *set;          /* --set: the family keys of this set's members */
+    int nmore;
+    int part;                 /* -1 every member, else spmvlab_part */
+    select_params params;
     char **paths;
     int npaths;
 } select_args;
@@ -23,34 +29,98 @@ static void usage(FILE *out)
             "usage: spmvlab select --results FILE.csv [options] MATRIX...\n"
             "\n"
             "Recommends a plugin and options for each matrix from a corpus's results\n"
-            "(a CSV of spmvlab run): of the instances measured on the k corpus matrices\n"
-            "nearest in structure, the one with the best geomean speedup over the baseline.\n"
+            "(a CSV of spmvlab run): the instances ranked by their fraction of the fastest\n"
+            "on the k corpus matrices nearest in structure, over those each ran on, with\n"
+            "the candidates run would build and measure on the matrix.\n"
             "\n"
             "  --results FILE   results CSV of the corpus (required)\n"
             "  --features FILE  corpus features: read when present, written when computed\n"
             "  --k N            neighbours weighed (default %d, at most %d)\n"
             "  --dtype T        rows of this dtype only (default f64)\n"
-            "  --part P         corpus members of this part only: tune or heldout\n",
+            "  --part P         corpus members of this part only: tune or heldout\n"
+            "\n"
+            "       spmvlab select --evaluate RESULTS.csv [MORE.csv...] [options]\n"
+            "\n"
+            "Judges the selector on measured results: (a) evidence from the tune part,\n"
+            "queries from the held-out part; (b) each member a query with its family left\n"
+            "out (with --part P, within that part only), over the rows of every file\n"
+            "given. A family is a member's name without its size suffix, or its\n"
+            "family = NAME in the set of --set NAME|FILE. Prints the fraction of the\n"
+            "oracle (the fastest instance per matrix, geomean), the exact-best share and\n"
+            "the worst matrices, beside always the baseline and always the best single\n"
+            "instance.\n"
+            "\n"
+            "  --set NAME|FILE  families from the family = NAME keys of this set\n"
+            "\n"
+            "Rules of the choice (defaults in docs/corpus.md):\n"
+            "  --weight-power P neighbour weight 1 / (distance + 0.1)^P (0: equal weights)\n"
+            "  --min-support S  least share of the neighbours' weight an instance ran ok on\n"
+            "  --margin M       candidates within M x the top score are measured\n"
+            "  --measure N      at most N candidates measured (1: never measure)\n"
+            "  --feature-weights W0,...,W9  scale of each feature's coordinate\n",
             SELECT_DEFAULT_K, SELECT_MAX_K);
+}
+
+/* One of the choice's rules from its option. Returns 0, or -1 with a sentence printed. */
+static int parse_rule(const char *o, const char *v, select_params *p)
+{
+    char *end;
+    if (strcmp(o, "--feature-weights") == 0) {
+        const char *at = v;
+        for (int d = 0; d < SPMVLAB_FEATURE_COUNT; d++) {
+            p->feature_weight[d] = strtod(at, &end);
+            if (end == at || p->feature_weight[d] < 0 || (*end != ',' && d < SPMVLAB_FEATURE_COUNT - 1) ||
+                (d == SPMVLAB_FEATURE_COUNT - 1 && *end)) {
+                fprintf(stderr, "spmvlab select: --feature-weights %s is not %d numbers >= 0 separated by commas.\n", v,
+                        SPMVLAB_FEATURE_COUNT);
+                return -1;
+            }
+            at = end + 1;
+        }
+        return 0;
+    }
+    double x = strtod(v, &end);
+    int bad = *end || end == v;
+    if (strcmp(o, "--weight-power") == 0) {
+        bad |= !(x >= 0 && x <= 8);
+        p->distance_power = x;
+    } else if (strcmp(o, "--min-support") == 0) {
+        bad |= !(x >= 0 && x <= 1);
+        p->min_support = x;
+    } else if (strcmp(o, "--margin") == 0) {
+        bad |= !(x >= 1 && x <= 10);
+        p->margin = x;
+    } else {
+        bad |= !(x >= 1 && x <= SELECT_MAX_CANDIDATES - 1 && x == (int)x);
+        p->measure = bad ? 1 : (int)x;
+    }
+    if (bad)
+        fprintf(stderr, "spmvlab select: %s %s is out of range (see spmvlab select --help).\n", o, v);
+    return bad ? -1 : 0;
 }
 
 static int parse_args(int argc, char **argv, select_args *a)
 {
     spmvlab_err err;
-    *a = (select_args){NULL, NULL, "f64", SELECT_DEFAULT_K, -1, NULL, 0};
+    *a = (select_args){.dtype = "f64", .part = -1};
+    select_params_default(&a->params);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int has_value = i + 1 < argc;
-        static const char *const flags[] = {"--results", "--features", "--k", "--dtype", "--part", "--help"};
+        static const char *const flags[] = {"--results",      "--features",     "--k",       "--dtype",
+                                            "--part",         "--help",         "--evaluate", "--set",
+                                            "--weight-power", "--min-support",  "--margin",   "--measure",
+                                            "--feature-weights"};
+        const int nflags = (int)(sizeof flags / sizeof *flags);
         int known = 0;
-        for (int f = 0; f < 6; f++)
+        for (int f = 0; f < nflags; f++)
             known |= strcmp(o, flags[f]) == 0;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
             usage(stdout);
             return EXIT_OK;
         } else if (o[0] == '-' && !known) {
             char hint[96];
-            spmvlab_did_you_mean(o, flags, 6, hint, sizeof hint);
+            spmvlab_did_you_mean(o, flags, nflags, hint, sizeof hint);
             fprintf(stderr, "spmvlab select: unknown option '%s'%s; see spmvlab select --help.\n", o, hint);
             return EXIT_USAGE;
         } else if (o[0] == '-' && !has_value) {
@@ -70,7 +140,16 @@ static int parse_args(int argc, char **argv, select_args *a)
                         argv[i], SELECT_MAX_K);
                 return EXIT_USAGE;
             }
-            a->k = (int)k;
+            a->params.k = (int)k;
+        } else if (strcmp(o, "--evaluate") == 0) {
+            a->evaluate = argv[++i];
+        } else if (strcmp(o, "--set") == 0) {
+            a->set = argv[++i];
+        } else if (strcmp(o, "--weight-power") == 0 || strcmp(o, "--min-support") == 0 ||
+                   strcmp(o, "--margin") == 0 || strcmp(o, "--measure") == 0 ||
+                   strcmp(o, "--feature-weights") == 0) {
+            if (parse_rule(o, argv[++i], &a->params))
+                return EXIT_USAGE;
         } else if (strcmp(o, "--part") == 0) {
             spmvlab_part part;
             if (spmvlab_part_parse(argv[++i], &part, &err)) {
@@ -78,12 +157,26 @@ static int parse_args(int argc, char **argv, select_args *a)
                 return EXIT_USAGE;
             }
             a->part = (int)part;
+        } else if (a->evaluate) { /* more results files: the held-out part's beside the tune part's */
+            if (a->nmore == (int)(sizeof a->more / sizeof *a->more)) {
+                fprintf(stderr, "spmvlab select: --evaluate takes at most %d results files.\n", a->nmore + 1);
+                return EXIT_USAGE;
+            }
+            a->more[a->nmore++] = o;
         } else if (collect_inputs(o, &a->paths, &a->npaths, &err) < 0) {
             fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
         }
     }
-    if (!a->results || a->npaths == 0) {
+    if (a->set && !a->evaluate) {
+        fprintf(stderr, "spmvlab select: --set gives families to --evaluate, which is not given.\n");
+        return EXIT_USAGE;
+    }
+    if (a->evaluate && (a->results || a->npaths)) {
+        fprintf(stderr, "spmvlab select: --evaluate takes results files (after it), not --results or matrices.\n");
+        return EXIT_USAGE;
+    }
+    if (!a->evaluate && (!a->results || a->npaths == 0)) {
         fprintf(stderr, "spmvlab select: %s.\n",
                 !a->results ? "no results file (--results FILE.csv)" : "no matrix to choose for");
         return EXIT_USAGE;
@@ -118,11 +211,70 @@ static void print_choice(const char *path, const select_corpus *c, const select_
            " (of which loading and features %.2f ms)\n",
            ch->predicted, c->baseline[0] ? c->baseline : "(unnamed)", ch->covered, ch->k,
            ch->cost_ms + features_ms, features_ms);
+    if (ch->ncandidates > 1) {
+        printf("  candidates, the fastest the matrix accepts wins (%s):",
+               ch->disagree ? "the evidence disagrees, so they are measured" : "the first refuses some neighbours");
+        for (int j = 0; j < ch->ncandidates; j++)
+            printf("%s %s %.3f", j ? ";" : "", c->instance[ch->candidate[j]].instance, ch->score[j]);
+        printf(" of the fastest\n");
+    }
     printf("  %-32s %8s %8s\n", "neighbour", "distance", "speedup");
     for (int j = 0; j < ch->k; j++) {
         const select_member *m = &c->member[ch->neighbour[j]];
         printf("  %-32s %8.3f %8.3g\n", m->matrix, ch->distance[j], m->speedup[ch->index]);
     }
+}
+
+/* select --evaluate: both setups on one results file (the held-out one
+ * only when the file holds both parts). */
+static int evaluate(select_args *a)
+{
+    select_corpus c;
+    spmvlab_err err;
+    const char *files[17] = {a->evaluate};
+    for (int f = 0; f < a->nmore; f++)
+        files[f + 1] = a->more[f];
+    if (select_corpus_open_many(files, a->nmore + 1, a->features, a->dtype, -1, &c, &err)) {
+        fprintf(stderr, "spmvlab select: %s.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    if (c.left_out_note[0])
+        fprintf(stderr, "spmvlab select: %s.\n", c.left_out_note);
+    if (a->set && select_corpus_families(&c, a->set, &err)) {
+        fprintf(stderr, "spmvlab select: %s.\n", err.msg);
+        select_corpus_free(&c);
+        return EXIT_USAGE;
+    }
+    int parts[2] = {0, 0};
+    for (int m = 0; m < c.members; m++)
+        parts[c.member[m].part == SPMVLAB_PART_HELDOUT]++;
+    const select_params *p = &a->params;
+    printf("evaluation of the selector on %s (%s, %d members: %d tune, %d held-out; %d instances; baseline %s)\n"
+           "rules: k %d, neighbour weight 1/(distance+0.1)^%g, min support %g, margin %g, at most %d measured\n",
+           a->evaluate, c.dtype, c.members, parts[0], parts[1], c.instances, c.baseline[0] ? c.baseline : "(none)",
+           p->k, p->distance_power, p->min_support, p->margin, p->measure);
+    int rc = EXIT_OK;
+    for (int s = 0; s < 2; s++) {
+        select_eval e;
+        if (s == SELECT_SETUP_HELDOUT)
+            printf("\n(a) evidence: the tune part; queries: the held-out part\n");
+        else
+            printf("\n(b) leave one family out: each %s%smember a query, its family's members not evidence\n",
+                   a->part < 0 ? "" : spmvlab_part_name((spmvlab_part)a->part), a->part < 0 ? "" : " ");
+        if (s == SELECT_SETUP_HELDOUT && (!parts[0] || !parts[1])) {
+            printf("  not evaluated: the results hold no member of the %s part\n", parts[0] ? "held-out" : "tune");
+            continue;
+        }
+        if (select_evaluate(&c, p, (select_setup)s, a->part, &e, &err)) {
+            fprintf(stderr, "spmvlab select: %s.\n", err.msg);
+            rc = EXIT_USAGE;
+            continue;
+        }
+        select_eval_print(stdout, &c, &e, 3);
+        select_eval_free(&e);
+    }
+    select_corpus_free(&c);
+    return rc;
 }
 
 int cmd_select(int argc, char **argv)
@@ -133,6 +285,8 @@ int cmd_select(int argc, char **argv)
         free_paths(a.paths, a.npaths);
         return rc;
     }
+    if (a.evaluate)
+        return evaluate(&a);
     select_corpus c = {0};
     spmvlab_err err;
     rc = EXIT_USAGE;
@@ -147,6 +301,8 @@ int cmd_select(int argc, char **argv)
            "(features of %d matrices computed, %d read from --features)\n", a.results, c.members, c.instances,
            c.dtype, c.baseline[0] ? c.baseline : "(unnamed)", spmvlab_now_ms() - opened, c.computed,
            c.members - c.computed);
+    if (c.left_out_note[0])
+        fprintf(stderr, "spmvlab select: %s.\n", c.left_out_note);
     rc = EXIT_OK;
     for (int p = 0; p < a.npaths; p++) {
         spmvlab_csr A;
@@ -168,7 +324,7 @@ int cmd_select(int argc, char **argv)
         spmvlab_csr_free(&A);
         double features_ms = spmvlab_now_ms() - t0;
         label_of(a.paths[p], label, sizeof label);
-        if (bad || select_choose(&f, &c, a.k, label, &ch, &err)) {
+        if (bad || select_choose_with(&f, &c, &a.params, label, NULL, &ch, &err)) {
             fprintf(stderr, "spmvlab select: %s: %s.\n", a.paths[p], err.msg);
             rc = EXIT_FAILED;
             continue;

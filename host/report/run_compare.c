@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "run_compare.h"
+#include "run_summary.h"
 #include "spmvlab/cache.h"
 #include "spmvlab/stats.h"
 
@@ -139,11 +140,21 @@ static void list_instances(const run_rows *rows, char *out, size_t len)
     }
 }
 
+/* 1 when row r is the baseline row label asks for: the instance label,
+ * or with VENDOR_BEST a vendor row (the fastest of them is taken). */
+static int is_base(const run_row *r, const char *label, int vendor)
+{
+    return vendor ? summary_is_vendor_row(r) : strcmp(r->instance, label) == 0;
+}
+
 int compare_rebase(run_rows *rows, const char *label, spmvlab_err *err)
 {
-    int found = 0;
+    int found = 0, vendor = strcmp(label, VENDOR_BEST) == 0;
     for (int i = 0; i < rows->n && !found; i++)
-        found = strcmp(rows->v[i].instance, label) == 0;
+        found = is_base(&rows->v[i], label, vendor);
+    if (!found && vendor)
+        return spmvlab_errf(err, "baseline '%s' is the fastest %s instance per matrix, and the results have no %s row",
+                            VENDOR_BEST, VENDOR_PLUGIN, VENDOR_PLUGIN), -1;
     if (!found) {
         char names[1024], hint[192];
         list_instances(rows, names, sizeof names);
@@ -167,8 +178,12 @@ int compare_rebase(run_rows *rows, const char *label, spmvlab_err *err)
         for (end = g; end < rows->n && strcmp(order[g]->matrix, order[end]->matrix) == 0 &&
                       strcmp(order[g]->dtype, order[end]->dtype) == 0;
              end++)
-            if (strcmp(order[end]->instance, label) == 0)
+            if (!is_base(order[end], label, vendor))
+                continue;
+            else if (!vendor)
                 x = order[end]; /* a later row of a cell replaces an earlier one */
+            else if (strcmp(order[end]->status, "ok") == 0 && order[end]->ms > 0 && (!x || order[end]->ms < x->ms))
+                x = order[end];
         /* The others read the baseline's old interval, so it is copied
          * before its own row changes. */
         run_row base;

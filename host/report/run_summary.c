@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_origin.h"
 #include "run_output.h"
 #include "run_status.h"
 #include "run_summary.h"
@@ -41,6 +42,43 @@ static int find_mat(const run_summary *s, const char *dtype, const char *m)
         if (strcmp(s->mat[i].dtype, dtype) == 0 && strcmp(s->mat[i].matrix, m) == 0)
             return i;
     return -1;
+}
+
+int summary_is_vendor_row(const run_row *r)
+{
+    return strcmp(r->plugin, VENDOR_PLUGIN) == 0 && strncmp(r->message, ORIGIN_SELECTED, strlen(ORIGIN_SELECTED)) != 0;
+}
+
+/* Each matrix's vendor-best time, then each instance's geomean speedup
+ * over it, with the bootstrap interval of the baseline's. */
+static void add_vendor_best(run_summary *s, const run_rows *rows, const int *cell, double *sp, uint64_t seed)
+{
+    for (int m = 0; m < s->nmat; m++)
+        for (int k = 0; k < s->ninst; k++) {
+            int i = cell[(size_t)m * s->ninst + k];
+            if (i < 0 || !has_time(&rows->v[i]) || !summary_is_vendor_row(&rows->v[i]) ||
+                rows->v[i].ms >= s->mat[m].vendor_ms)
+                continue;
+            s->mat[m].vendor_ms = rows->v[i].ms;
+            snprintf(s->mat[m].vendor, sizeof s->mat[m].vendor, "%s", rows->v[i].instance);
+            s->vendor = 1;
+        }
+    for (int m = 0; m < s->nmat; m++)
+        if (isinf(s->mat[m].vendor_ms))
+            s->mat[m].vendor_ms = NAN;
+    for (int k = 0; k < s->ninst; k++) {
+        sum_instance *si = &s->inst[k];
+        int c = 0;
+        for (int m = 0; m < s->nmat; m++) {
+            int i = cell[(size_t)m * s->ninst + k];
+            if (i >= 0 && has_time(&rows->v[i]) && s->mat[m].vendor_ms > 0)
+                sp[c++] = s->mat[m].vendor_ms / rows->v[i].ms;
+        }
+        si->vendor_compared = c;
+        uint64_t h = spmvlab_hash64(si->instance, strlen(si->instance), seed ^ 0x76656e646f72ull);
+        if (spmvlab_bootstrap_geomean(sp, c, 5000, 0.95, h, &si->vendor))
+            si->vendor.point = si->vendor.lo = si->vendor.hi = NAN;
+    }
 }
 
 /* The baseline most rows name, unless one is given. */
@@ -195,6 +233,7 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
             snprintf(sm->matrix, sizeof sm->matrix, "%s", r->matrix);
             sm->nnz = r->nnz;
             sm->best_ms = sm->best_gflops = sm->best_speedup = NAN;
+            sm->vendor_ms = INFINITY;
         }
         rk[i] = k;
         rm[i] = m;
@@ -237,6 +276,7 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
             si->geo.point = si->geo.lo = si->geo.hi = NAN;
         si->bound_frac = nf ? spmvlab_median(frac, nf) : NAN;
     }
+    add_vendor_best(s, rows, cell, sp, seed);
     for (int k = 0; k < s->ninst; k++) {
         int first = 1;
         for (int j = 0; j < k; j++)

@@ -32,6 +32,9 @@ typedef struct sum_instance {
     double profile[RUN_NTAU];   /* fraction of matrices within run_taus[t] of the fastest */
     double bound_frac;          /* median over its ok rows of bound_frac (how close to the bound); NaN when
                                    none has one (no GPU) */
+    spmvlab_ci vendor;          /* geometric-mean speedup over the vendor-best time (VENDOR_BEST), NaN when
+                                   no matrix has both */
+    int vendor_compared;        /* matrices with both */
 } sum_instance;
 
 typedef struct sum_matrix {
@@ -41,6 +44,8 @@ typedef struct sum_matrix {
     int ok;                     /* instances with status ok */
     char best[128];             /* fastest ok instance, "" when none is timed */
     double best_ms, best_gflops, best_speedup;
+    char vendor[128];           /* the fastest ok instance of the vendor's plugin, "" when none is timed */
+    double vendor_ms;
 } sum_matrix;
 
 /* Inputs of one dtype that no instance ran on (rows of status skipped or
@@ -50,10 +55,21 @@ typedef struct sum_inputs {
     int skipped, unreadable;
 } sum_inputs;
 
+/* The vendor-best baseline: per matrix, the fastest of the instances of
+ * the vendor's plugin that ran there (a selector's rows left out). It is a
+ * baseline name of report --baseline too. */
+#define VENDOR_BEST "vendor-best"
+#define VENDOR_PLUGIN "cusparse"
+
+/* 1 when the row is a vendor-best candidate: an instance of VENDOR_PLUGIN,
+ * not a selector's row. */
+int summary_is_vendor_row(const run_row *r);
+
 typedef struct run_summary {
     char baseline[128];
     double noise;               /* the rows' outcome threshold */
     int timed;                  /* some row holds a time */
+    int vendor;                 /* some matrix has a vendor-best time */
     sum_instance *inst;
     int ninst;
     sum_matrix *mat;

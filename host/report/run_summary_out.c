@@ -27,6 +27,36 @@ static void print_coverage(FILE *f, const run_summary *s, const char *dt)
     }
 }
 
+/* Each instance beside the named baseline and against vendor-best, the
+ * fastest vendor instance of each matrix, so a table says both. */
+static void print_vendor(FILE *f, const run_summary *s, const char *dt)
+{
+    int nm = 0, vm = 0;
+    for (int m = 0; m < s->nmat; m++) {
+        nm += strcmp(s->mat[m].dtype, dt) == 0;
+        vm += strcmp(s->mat[m].dtype, dt) == 0 && s->mat[m].vendor_ms > 0;
+    }
+    fprintf(f,
+            "\nagainst %s (%s, %d of %d matrices): per matrix the fastest %s instance that ran; geometric\n"
+            "mean with a 95%% bootstrap interval over matrices\n",
+            VENDOR_BEST, dt, vm, nm, VENDOR_PLUGIN);
+    fprintf(f, "%-28s %12s %12s %17s\n", "instance", "x baseline", "x vendor-best", "95% interval");
+    for (int j = 0; j < s->ninst; j++) {
+        const sum_instance *si = &s->inst[j];
+        if (strcmp(si->dtype, dt) != 0)
+            continue;
+        char g[24], v[24], ci[64], lo[24], hi[24];
+        table_num(si->geo.point, "%.3f", g, sizeof g);
+        table_num(si->vendor.point, "%.3f", v, sizeof v);
+        if (isnan(si->vendor.lo))
+            snprintf(ci, sizeof ci, "-");
+        else
+            snprintf(ci, sizeof ci, "[%s, %s]", table_num(si->vendor.lo, "%.3f", lo, sizeof lo),
+                     table_num(si->vendor.hi, "%.3f", hi, sizeof hi));
+        fprintf(f, "%-28s %12s %12s %17s\n", si->instance, g, v, ci);
+    }
+}
+
 void summary_print(FILE *f, const run_summary *s)
 {
     for (int k = 0; k < s->ninst; k++) {
@@ -79,6 +109,8 @@ void summary_print(FILE *f, const run_summary *s)
                     si->profile[2], si->profile[3], si->profile[4]);
         }
         print_coverage(f, s, dt);
+        if (s->vendor)
+            print_vendor(f, s, dt);
         fprintf(f, "\nbest per matrix (%s):\n%-28s %-28s %10s %9s %8s\n", dt, "matrix", "instance", "ms", "GFLOP/s",
                 "speedup");
         for (int m = 0; m < s->nmat; m++) {
@@ -126,7 +158,7 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
     fprintf(f, "dtype,instance,baseline,cells,ok,wrong,refused,failed,compared,geomean_speedup,geomean_lo,geomean_hi,"
                "wins,losses,ties,best,within_1,within_1.1,within_1.25,within_1.5,within_2,skipped_inputs,"
-               "unreadable_inputs,bound_frac,matrices\n");
+               "unreadable_inputs,bound_frac,matrices,vendor_best_speedup,vendor_best_lo,vendor_best_hi\n");
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
         csv_write_field(f, si->dtype);
@@ -149,11 +181,18 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         const sum_inputs *in = inputs_of(s, si->dtype);
         fprintf(f, ",%d,%d,", in ? in->skipped : 0, in ? in->unreadable : 0);
         csv_num(f, si->bound_frac);
-        fprintf(f, ",%d\n", si->matrices);
+        fprintf(f, ",%d", si->matrices);
+        fputc(',', f);
+        csv_num(f, si->vendor.point);
+        fputc(',', f);
+        csv_num(f, si->vendor.lo);
+        fputc(',', f);
+        csv_num(f, si->vendor.hi);
+        fputc('\n', f);
     }
     for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
         if (!has_dtype(s, s->inputs[d].dtype))
-            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,,0\n", s->inputs[d].dtype, s->baseline,
+            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,,0,,,\n", s->inputs[d].dtype, s->baseline,
                     s->inputs[d].skipped, s->inputs[d].unreadable);
     int bad = ferror(f);
     if (fclose(f) || bad)
@@ -190,7 +229,14 @@ void summary_write_json(FILE *f, const run_summary *s)
         }
         fputs("], \"bound_frac\": ", f);
         json_number(f, si->bound_frac);
-        fprintf(f, ", \"matrices\": %d}", si->matrices);
+        fprintf(f, ", \"matrices\": %d", si->matrices);
+        fputs(", \"vendor_best_speedup\": ", f);
+        json_number(f, si->vendor.point);
+        fputs(", \"vendor_best_lo\": ", f);
+        json_number(f, si->vendor.lo);
+        fputs(", \"vendor_best_hi\": ", f);
+        json_number(f, si->vendor.hi);
+        fputs("}", f);
     }
     fputs("\n    ],\n    \"matrices\": [", f);
     for (int m = 0; m < s->nmat; m++) {
@@ -209,6 +255,10 @@ void summary_write_json(FILE *f, const run_summary *s)
         json_number(f, sm->best_gflops);
         fputs(", \"best_speedup\": ", f);
         json_number(f, sm->best_speedup);
+        fputs(", \"vendor_best\": ", f);
+        json_string(f, sm->vendor);
+        fputs(", \"vendor_best_ms\": ", f);
+        json_number(f, sm->vendor_ms);
         fputs("}", f);
     }
     fputs("\n    ],\n    \"inputs_not_run\": [", f);

@@ -205,6 +205,10 @@ int run_command(int argc, char **argv, run_mode mode)
         run_say(st, "%s", err.msg);
         goto out;
     }
+    for (int k = 0; st->selectors.corpus && k < st->nspecs; k++) /* one note per selector, its first dtype's */
+        if (st->specs[k].selector && st->selectors.corpus[k * st->selectors.ndtypes].left_out_note[0])
+            run_say(st, "selector instance %s: %s", st->specs[k].label,
+                    st->selectors.corpus[k * st->selectors.ndtypes].left_out_note);
     if (inputs_gather(&st->s, &st->paths, &st->npaths, &err)) {
         run_say(st, "%s", err.msg);
         goto out;

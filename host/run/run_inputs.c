@@ -52,11 +52,16 @@ int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err
         if (got == 0)
             return spmvlab_errf(err, "%s holds no .mtx, .mtx.gz or .tar.gz files", s->matrix_args[i]), -1;
     }
+    if (s->part >= 0 && s->nset_names == 0)
+        return spmvlab_errf(err, "--part %s keeps members of a matrix set, and no set is named (--set NAME)",
+                            spmvlab_part_name((spmvlab_part)s->part)), -1;
     for (int i = 0; i < s->nset_names; i++) {
         spmvlab_set set;
         spmvlab_err why;
         if (spmvlab_set_load(s->set_names[i], &set, &why))
             return spmvlab_errf(err, "matrix set %s: %s", s->set_names[i], why.msg), -1;
+        if (s->part >= 0)
+            spmvlab_set_keep_part(&set, (spmvlab_part)s->part);
         for (int e = 0; e < set.count; e++) {
             if (isatty(STDERR_FILENO))
                 fprintf(stderr, "\r\033[Kpreparing set %s: %d/%d %s", set.name, e + 1, set.count, set.entries[e].name);

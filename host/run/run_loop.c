@@ -105,14 +105,38 @@ static void emit_input(run_state *st, const char *label, const char *path, const
     }
 }
 
+/* Of each selector's candidates (consecutive members of one spec), the
+ * row that stands for it: emitted with the cost of the others. */
+static void pick_candidates(run_state *st, run_member *m, run_row **rows, const int *spec_of, int done,
+                            const run_selection *chosen, const char *todo)
+{
+    for (int i = 0, end; i < done; i = end) {
+        int k = spec_of[i];
+        for (end = i + 1; end < done && spec_of[end] == k; end++)
+            ;
+        if (!st->specs[k].selector)
+            continue;
+        int pick = i + run_selection_pick(rows + i, end - i);
+        double others_ms = 0;
+        for (int j = i; j < end; j++)
+            if (j != pick && m[j].row.wall_ms > 0)
+                others_ms += m[j].row.wall_ms;
+        run_selection_to_row(&chosen[k], others_ms, end - i - 1, &m[pick].row);
+        for (int j = i; j < end; j++)
+            m[j].emit = j == pick ? todo[k] : 0;
+    }
+}
+
 static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
                       const char *todo)
 {
-    run_member *m = calloc((size_t)st->nspecs, sizeof *m);
-    run_row **rows = calloc((size_t)st->nspecs, sizeof *rows);
-    const char **base_of = calloc((size_t)st->nspecs, sizeof *base_of);
+    /* a selector builds up to SELECT_MAX_CANDIDATES members */
+    size_t slots = (size_t)st->nspecs * SELECT_MAX_CANDIDATES;
+    run_member *m = calloc(slots, sizeof *m);
+    run_row **rows = calloc(slots, sizeof *rows);
+    const char **base_of = calloc(slots, sizeof *base_of);
     run_selection *chosen = calloc((size_t)st->nspecs, sizeof *chosen); /* per selector spec */
-    int *spec_of = calloc((size_t)st->nspecs, sizeof *spec_of);
+    int *spec_of = calloc(slots, sizeof *spec_of);
     run_select_matrix features = {.A = A, .label = label};
     if (!m || !rows || !base_of || !chosen || !spec_of) {
         run_say(st, "out of host memory for %s", label);
@@ -123,14 +147,20 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     for (int k = 0; k < st->nspecs; k++) {
         if ((!todo[k] && k != st->base) || cells_has(&st->excluded, label, &st->specs[k], d))
             continue;
-        if (st->specs[k].selector) { /* runs as the instance it chooses, or gets a row saying why not */
+        if (st->specs[k].selector) { /* runs as the candidates it chooses, or gets a row saying why not */
             run_select_choose(&st->selectors, st->reg, &st->specs[k], k, d, &features, &chosen[k]);
-            if (!chosen[k].chosen)
-                continue;
+            for (int j = 0; j < chosen[k].ncandidates; j++) {
+                /* each candidate's fault is the selector's; once all ran,
+                 * only the picked one's row is emitted (pick_candidates) */
+                m[n].spec = &chosen[k].candidate[j];
+                m[n].emit = todo[k];
+                spec_of[n++] = k;
+            }
+            continue;
         }
         if (k == st->base)
             base_member = n;
-        m[n].spec = st->specs[k].selector ? &chosen[k].spec : &st->specs[k];
+        m[n].spec = &st->specs[k];
         m[n].emit = todo[k];
         spec_of[n] = k;
         n++;
@@ -169,9 +199,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
                  st->s.timing == RUN_TIMING_SINGLE, st->s.noise, st->s.seed);
     if (st->s.mode == RUN_MODE_TUNE)
         tune_rows(rows, base_of, done);
-    for (int i = 0; i < done; i++)
-        if (st->specs[spec_of[i]].selector)
-            run_selection_to_row(&chosen[spec_of[i]], &m[i].row);
+    pick_candidates(st, m, rows, spec_of, done, chosen, todo);
     if (run_stop_flag) {
         st->abandoned++;
         if (st->sink) {

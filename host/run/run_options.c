@@ -78,6 +78,8 @@ static const run_key run_keys[] = {
      run_apply_mem_limit},
     {{"shard", S, "", 0, 0, NULL, "measure only shard I of N (cells by a hash of matrix and dtype); merge the "
       "parts with spmvlab merge", 0, 0, NULL, 0, 0, NULL}, BOTH, NULL, "I/N", run_apply_shard},
+    {{"part", S, "", 0, 0, NULL, "of a matrix set, only the members of this part of the corpus split (tune or "
+      "heldout), as gen --part keeps them", 0, 0, NULL, 0, 0, NULL}, BOTH, NULL, "P", run_apply_part},
     {{"devices", S, "", 0, 0, NULL, "one worker process per GPU (all, or a list like 0,1; cpu:N: N workers "
       "without a GPU), merged into -o OUT.csv", 0, 0, NULL, 0, 0, NULL}, BOTH, NULL, "SPEC", run_apply_devices},
     {{"device", S, "", 0, 0, NULL, "run on this CUDA device only (cpu: none)", 0, 0, NULL, 0, 0, NULL}, ON_CLI, NULL, "D",
@@ -357,6 +359,7 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
     s->prog = mode == RUN_MODE_TUNE ? "spmvlab tune" : "spmvlab run";
     s->labels = s->output = s->json = s->baseline = s->resume = "";
     s->shard_count = 1;
+    s->part = -1;
     build_command(s, argc, argv);
     /* The engine reads the rows as a plugin's table whose options struct
      * is run_settings. */

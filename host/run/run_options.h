@@ -69,6 +69,7 @@ typedef struct run_settings {
     int matrices_given;                 /* the command line named matrices: [run] may not */
     char *set_names[RUN_MAX_LIST];
     int nset_names;
+    int part;                           /* --part: -1 every member of a set, else the spmvlab_part kept */
     /* instance overrides "LABEL.KEY=VALUES" (or "KEY=VALUES" with one label) */
     char *overrides[RUN_MAX_LIST];
     int noverrides;

@@ -1,4 +1,5 @@
 /* Selector instances of run; see run_select.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,20 @@ static const select_corpus *corpus_of(const run_selectors *sel, int spec_index, 
     return NULL;
 }
 
+/* Sets up candidate instance i of the choice as sp. Returns 0, or -1 with a sentence. */
+static int set_up(spmvlab_registry *reg, const select_corpus *c, int i, spmvlab_instance_spec *sp, spmvlab_err *err)
+{
+    sp->plugin = spmvlab_registry_get(reg, c->instance[i].plugin, err);
+    if (!sp->plugin || set_options(sp, c->instance[i].options, err)) {
+        if (sp->plugin)
+            spmvlab_optset_free(&sp->opts);
+        sp->plugin = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The features of m, computed on first use (every row carries them). */
 const spmvlab_features *run_select_features(run_select_matrix *m)
 {
     if (!m->have) {
@@ -108,39 +123,61 @@ void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const sp
         return;
     }
     select_choice ch;
-    spmvlab_err err = {{0}};
-    int k = spec->select.k ? spec->select.k : SELECT_DEFAULT_K;
-    if (select_choose(&m->f, c, k, m->label, &ch, &err)) {
+    select_params p;
+    spmvlab_err err = {{0}}, first = {{0}};
+    select_params_default(&p);
+    if (spec->select.k)
+        p.k = spec->select.k;
+    if (select_choose_with(&m->f, c, &p, m->label, NULL, &ch, &err)) {
         snprintf(out->note, sizeof out->note, "%s", err.msg);
         return;
     }
     out->tune_ms += ch.cost_ms;
-    out->spec.plugin = spmvlab_registry_get(reg, ch.chosen.plugin, &err);
-    if (!out->spec.plugin || set_options(&out->spec, ch.chosen.options, &err)) {
+    for (int j = 0; j < ch.ncandidates; j++) {
+        spmvlab_instance_spec *sp = &out->candidate[out->ncandidates];
+        *sp = out->spec;
+        if (set_up(reg, c, ch.candidate[j], sp, j ? &err : &first) == 0)
+            out->ncandidates++;
+    }
+    if (out->ncandidates == 0) {
         out->refused = SPMVLAB_RESULT_INVALID_OPTION;
         snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " the chosen instance %s (plugin %s) cannot be set up: %s",
-                 ch.chosen.instance, ch.chosen.plugin, err.msg);
-        spmvlab_optset_free(&out->spec.opts);
-        out->spec.plugin = NULL;
+                 ch.chosen.instance, ch.chosen.plugin, first.msg);
         return;
     }
+    out->spec = out->candidate[0];
+    int n = snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " predicted %.3gx over ", ch.predicted);
     if (ch.covered < ch.k)
-        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " predicted %.3gx over %d of %d neighbours", ch.predicted,
-                 ch.covered, ch.k);
+        n += snprintf(out->note + n, sizeof out->note - n, "%d of %d neighbours", ch.covered, ch.k);
     else
-        snprintf(out->note, sizeof out->note, ORIGIN_SELECTED " predicted %.3gx over %d neighbours", ch.predicted, ch.k);
+        n += snprintf(out->note + n, sizeof out->note - n, "%d neighbours", ch.k);
+    if (out->ncandidates > 1 && n > 0 && (size_t)n < sizeof out->note)
+        snprintf(out->note + n, sizeof out->note - n, "; the fastest accepted of %d candidates (%s)", out->ncandidates,
+                 ch.disagree ? "the evidence disagrees" : "the first refuses some neighbours");
     out->chosen = 1;
 }
 
-void run_selection_to_row(const run_selection *s, run_row *r)
+int run_selection_pick(run_row *const *rows, int n)
+{
+    int pick = -1;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(rows[i]->status, "ok") != 0)
+            continue;
+        if (pick < 0 || (rows[i]->ms > 0 && !(rows[i]->ms >= rows[pick]->ms)))
+            pick = i;
+    }
+    return pick < 0 ? 0 : pick;
+}
+
+void run_selection_to_row(const run_selection *s, double others_ms, int others, run_row *r)
 {
     char rest[sizeof r->message];
     snprintf(rest, sizeof rest, "%s", r->message);
     size_t n = (size_t)snprintf(r->message, sizeof r->message, "%s", s->note);
     if (rest[0] && n + 2 < sizeof r->message)
         snprintf(r->message + n, sizeof r->message - n, "; %s", rest);
-    r->tune_ms = s->tune_ms;
-    r->tune_spmvs = 0;
+    r->tune_ms = s->tune_ms + (others ? others_ms : 0);
+    r->tune_spmvs = others && r->ms > 0 && !isinf(r->ms) ? others_ms / r->ms : 0;
 }
 
 void run_selection_refused_row(const run_selection *s, const run_meta *meta, const char *label, const char *path,
@@ -158,7 +195,8 @@ void run_selection_refused_row(const run_selection *s, const run_meta *meta, con
 
 void run_selection_free(run_selection *s)
 {
-    if (s->chosen)
-        spmvlab_optset_free(&s->spec.opts);
+    for (int j = 0; s->chosen && j < s->ncandidates; j++)
+        spmvlab_optset_free(&s->candidate[j].opts);
     s->chosen = 0;
+    s->ncandidates = 0;
 }

@@ -34,10 +34,15 @@ typedef struct run_select_matrix {
  * NULL when they could not be (m->why says so). */
 const spmvlab_features *run_select_features(run_select_matrix *m);
 
-/* One selector's choice for one matrix and dtype. */
+/* One selector's choice for one matrix and dtype: the candidates the
+ * evidence ranks first, each built on the matrix like any member of the
+ * group (a candidate the matrix refuses is refused there); the fastest
+ * one that runs ok is the selector's row (without a GPU: the first). */
 typedef struct run_selection {
-    spmvlab_instance_spec spec; /* the chosen plugin and options under the selector's label */
-    int chosen;                 /* 1: spec is ready to run */
+    spmvlab_instance_spec spec; /* the top candidate: its plugin and options under the selector's label */
+    spmvlab_instance_spec candidate[SELECT_MAX_CANDIDATES]; /* candidate[0] is spec */
+    int ncandidates;            /* those that could be set up here */
+    int chosen;                 /* 1: the candidates are ready to run */
     spmvlab_result refused;     /* when not chosen: the status of its row */
     char note[1024];            /* the row's message: the prediction, or why there is no choice */
     double tune_ms;             /* features plus the choice, host ms */
@@ -55,9 +60,17 @@ void run_selectors_close(run_selectors *sel);
 void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const spmvlab_instance_spec *spec,
                        int spec_index, spmvlab_dtype d, run_select_matrix *m, run_selection *out);
 
-/* The selector's columns of a row its chosen instance filled: tune_ms is the
- * cost of the choice, tune_spmvs 0, and the prediction leads the message. */
-void run_selection_to_row(const run_selection *s, run_row *r);
+/* Of the rows of a selection's candidates (in candidate order), the one
+ * that stands for the selector: the fastest ok, else the first ok, else
+ * the first. Returns its index. */
+int run_selection_pick(run_row *const *rows, int n);
+
+/* The selector's columns of the row its picked candidate filled: tune_ms
+ * is the cost of the choice (features and ranking, plus the host time of
+ * the other candidates), tune_spmvs that time in calls of the picked
+ * instance (0 when only one was built or nothing was timed), and the
+ * prediction leads the message. others_ms: the other candidates' wall_ms. */
+void run_selection_to_row(const run_selection *s, double others_ms, int others, run_row *r);
 
 /* The row of a selector that could not choose for the matrix (no member
  * ran it): its status is s->refused and its message says why. */

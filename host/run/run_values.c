@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "run_values.h"
+#include "spmvlab/gen.h"
 #include "shard.h"
 #include "devices.h"
 
@@ -219,6 +220,19 @@ int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spm
     char p[4096];
     resolve_ini_path(ini, text, p, sizeof p);
     return text[0] ? run_push_str(s->plugin_dirs, &s->nplugin_dirs, 32, p, "plugin folders", err) : 0;
+}
+
+int run_apply_part(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    spmvlab_part part;
+    s->part = -1;
+    if (!text[0])
+        return 0;
+    if (spmvlab_part_parse(text, &part, err))
+        return -1;
+    s->part = (int)part;
+    return 0;
 }
 
 int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err)

@@ -18,6 +18,7 @@ int run_apply_config(run_settings *s, const char *ini, const char *text, spmvlab
 int run_apply_matrices(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
+int run_apply_part(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_devices(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_device(run_settings *s, const char *ini, const char *text, spmvlab_err *err);

@@ -108,6 +108,7 @@ typedef struct spmvlab_set_entry {
     spmvlab_gen_params params;        /* generator parameters */
     char path[SPMVLAB_PATH_LEN];      /* file entry: the path, resolved against the set's root */
     int optional;                     /* a missing file is skipped, not an error */
+    char family[SPMVLAB_SET_NAME_LEN]; /* family = NAME (the selector's leave-one-family-out), "" unset */
     int line;                         /* line of the section header in the set file */
 } spmvlab_set_entry;
 

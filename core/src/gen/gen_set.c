@@ -37,7 +37,7 @@ typedef struct set_parser {
     int seen_set;                /* a [set] section was read */
     int cap;                     /* entries allocated */
     spmvlab_set_entry *cur;      /* the current matrix section, or NULL */
-    int has_gen, has_path, has_dir, has_optional;
+    int has_gen, has_path, has_dir, has_optional, has_family;
     unsigned char *is_dir;       /* per entry: 1 when it lists a folder (dir =) */
     int key_line[SPMVLAB_GEN_MAX_PARAMS]; /* line of each parameter of cur */
     char root[SPMVLAB_PATH_LEN]; /* [set] root, "" when not given */
@@ -131,7 +131,7 @@ static void start_section(set_parser *sp, const char *name)
     strcpy(sp->cur->name, name);
     sp->cur->line = sp->line;
     sp->is_dir[s->count - 1] = 0;
-    sp->has_gen = sp->has_path = sp->has_dir = sp->has_optional = 0;
+    sp->has_gen = sp->has_path = sp->has_dir = sp->has_optional = sp->has_family = 0;
 }
 
 /* inih's line source: fgets that counts lines, refuses lines inih would
@@ -217,6 +217,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
         if (sp->has_optional++ || parse_bool(value, &e->optional))
             return fail_at(sp, sp->line, "optional = '%s' is not true or false (or given twice)",
                            value);
+    } else if (strcmp(key, "family") == 0) {
+        if (sp->has_family++ || !gen_name_ok(value) || strlen(value) >= sizeof e->family)
+            return fail_at(sp, sp->line, "family = '%s' is not a name [A-Za-z0-9_.+-]+ (or given twice)", value);
+        gen_textf(e->family, sizeof e->family, "%s", value);
     } else {
         if (spmvlab_gen_params_get(&e->params, key))
             return fail_at(sp, sp->line, "[%s] sets '%s' twice", e->name, key);

@@ -126,6 +126,7 @@ static int list_folder(const char *file, spmvlab_err *err, const spmvlab_set_ent
             spmvlab_errf(err, "%s:%d: [%s]: a path is too long", file, e->line, e->name);
         }
         m->optional = e->optional;
+        memcpy(m->family, e->family, sizeof m->family);
         m->line = e->line;
     }
     for (int i = 0; i < count; i++)
