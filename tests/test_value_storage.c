@@ -28,6 +28,7 @@ static const adopter plugins[] = {
     {"csrdu", {NULL}},
     {"csrdu", {"kernel=vector", "delta_bits=8", NULL}},
     {"csrdu", {"kernel=tiles", "piece=512", NULL}},
+    {"ell", {"max_fill=1000", NULL}},
 };
 static const char *const modes[] = {"values=indexed", "values=pattern", "values=auto"};
 static int compared, refused_native;
@@ -122,14 +123,16 @@ static double fact(const conv *t, const char *key)
 }
 
 /* The stored entries of t's layout that hold a value (padding included):
- * the diagonals', the blocks' slots and the remainder, the slices' slots,
- * every non-zero of csrdu. */
+ * the diagonals', the blocks' slots and the remainder, the slices' and
+ * ell's slots, every non-zero of csrdu. */
 static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
 {
     if (strcmp(p->plugin, "dia") == 0 || strcmp(p->plugin, "sell") == 0)
         return fact(t, "stored");
     if (strcmp(p->plugin, "csrdu") == 0)
         return nnz;
+    if (strcmp(p->plugin, "ell") == 0)
+        return fact(t, "slots");
     const char *shape = strstr(describe(t), "shape=");
     int r = shape ? shape[6] - '0' : 0, c = shape ? shape[8] - '0' : 0;
     double slots = fact(t, "slots") >= 0 ? fact(t, "slots") : fact(t, "blocks");
