@@ -29,6 +29,9 @@ static const adopter plugins[] = {
     {"csrdu", {"kernel=vector", "delta_bits=8", NULL}},
     {"csrdu", {"kernel=tiles", "piece=512", NULL}},
     {"ell", {"max_fill=1000", NULL}},
+    {"csr", {NULL}},
+    {"csr", {"kernel=adaptive", "block_rows=8", NULL}},     /* row blocks and split long rows */
+    {"csr", {"kernel=vector", "width=4", NULL}},
 };
 static const char *const modes[] = {"values=indexed", "values=pattern", "values=auto"};
 static int compared, refused_native;
@@ -124,12 +127,12 @@ static double fact(const conv *t, const char *key)
 
 /* The stored entries of t's layout that hold a value (padding included):
  * the diagonals', the blocks' slots and the remainder, the slices' and
- * ell's slots, every non-zero of csrdu. */
+ * ell's slots, every non-zero of csrdu and csr. */
 static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
 {
     if (strcmp(p->plugin, "dia") == 0 || strcmp(p->plugin, "sell") == 0)
         return fact(t, "stored");
-    if (strcmp(p->plugin, "csrdu") == 0)
+    if (strcmp(p->plugin, "csrdu") == 0 || strcmp(p->plugin, "csr") == 0)
         return nnz;
     if (strcmp(p->plugin, "ell") == 0)
         return fact(t, "slots");
