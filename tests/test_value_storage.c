@@ -331,6 +331,33 @@ static void test_too_many_values(void)
     spmvlab_csr_free(&A);
 }
 
+/* 5,000 distinct values: indexed takes 2-byte codes, auto keeps native
+ * (a table beyond SPMVLAB_VALUES_AUTO_TABLE_MAX); 300 take 2-byte codes
+ * under auto too. */
+static void test_auto_table_limit(void)
+{
+    spmvlab_csr A;
+    if (test_gen("banded", "n=4000 bandwidth=3", &A) != 0)
+        return;
+    const int counts[] = {5000, 300};
+    for (int i = 0; i < 2; i++) {
+        for (int32_t e = 0; e < A.nnz; e++)
+            A.val[e] = 1.0 + (double)(e % counts[i]) / 1024.0;
+        spmvlab_prepared pm;
+        spmvlab_err err = {{0}};
+        TEST_CHECK(spmvlab_prepare(&rt, &A, "distinct", SPMVLAB_F64, &pm, &err) == SPMVLAB_RESULT_OK);
+        spmvlab_status st;
+        conv *t = convert_with(&plugins[0], &pm, "values=indexed", &st);
+        TEST_CHECK(t && strstr(describe(t), "values=indexed16"));
+        conv_free(t);
+        t = convert_with(&plugins[0], &pm, "values=auto", &st);
+        TEST_CHECK(t && strstr(describe(t), i == 0 ? "values=native" : "values=indexed16"));
+        conv_free(t);
+        spmvlab_prepared_free(&pm);
+    }
+    spmvlab_csr_free(&A);
+}
+
 int main(void)
 {
     spmvlab_err err = {{0}};
@@ -342,6 +369,7 @@ int main(void)
     test_edge_cases();
     test_generated();
     test_too_many_values();
+    test_auto_table_limit();
     compare_folder(getenv("SPMVLAB_DATA_DIR"), 2000000);
     compare_folder(getenv("SPMVLAB_SHARED_MATRICES"), 100000);
     printf("%d storages compared with native, %d native conversions refused\n", compared, refused_native);

@@ -21,7 +21,13 @@ enum { SPMVLAB_VALUES_NATIVE = 0, SPMVLAB_VALUES_INDEXED = 2, SPMVLAB_VALUES_PAT
 /* The help texts of the three choice rows, one per choice. */
 #define SPMVLAB_VALUES_INDEXED_HELP "a table of the distinct values and 1-byte (<= 256) or 2-byte (<= 65,536) codes"
 #define SPMVLAB_VALUES_PATTERN_HELP "all values equal: the value kept once"
-#define SPMVLAB_VALUES_AUTO_HELP "the smallest lossless storage: pattern, indexed, else native"
+#define SPMVLAB_VALUES_AUTO_HELP "pattern, else indexed (tables of at most 4,096 values), else native"
+
+/* auto's largest table for 2-byte codes: 4,096 values (32 KiB in f64) stay
+ * in L1 beside x; a larger table is read from L2 a sector per entry, more
+ * traffic than the 6 bytes a code saves, so auto keeps native values there
+ * (values = indexed still takes up to 65,536). */
+#define SPMVLAB_VALUES_AUTO_TABLE_MAX 4096
 
 /* How the values are stored. */
 typedef enum spmvlab_value_kind {
@@ -64,7 +70,8 @@ static inline const char *spmvlab_value_store_name(const spmvlab_value_store *s)
  * entry (pads: the number of padding entries it stores, for the refusal).
  * indexed refuses (LIMIT, with the count) more than 65,536 values; pattern
  * refuses distinct values or padding; auto takes pattern, then codes
- * narrower than the dtype whose bytes and table beat native, else native.
+ * narrower than the dtype whose bytes and table beat native (2-byte codes
+ * only up to SPMVLAB_VALUES_AUTO_TABLE_MAX values), else native.
  * Returns OK, LIMIT or NOMEM with the sentence in err. */
 static inline spmvlab_status spmvlab_value_store_choose(spmvlab_ctx *ctx, const spmvlab_matrix *A, int mode,
                                                         int may_pattern, int64_t pads, spmvlab_value_store *s,
@@ -100,8 +107,9 @@ static inline spmvlab_status spmvlab_value_store_choose(spmvlab_ctx *ctx, const 
         return SPMVLAB_OK;
     }
     size_t cb = (size_t)t->code_bytes;
-    if (mode == SPMVLAB_VALUES_AUTO && (cb >= vs || (double)A->nnz * (double)(vs - cb) <= (double)t->count * vs))
-        return SPMVLAB_OK; /* codes save nothing here: native */
+    if (mode == SPMVLAB_VALUES_AUTO && (cb >= vs || (double)A->nnz * (double)(vs - cb) <= (double)t->count * vs ||
+                                        t->count > SPMVLAB_VALUES_AUTO_TABLE_MAX))
+        return SPMVLAB_OK; /* codes save nothing here, or their table leaves L1: native */
     s->kind = cb == 1 ? SPMVLAB_STORE_CODES8 : SPMVLAB_STORE_CODES16;
     s->elem = cb;
     s->src = t->codes;
