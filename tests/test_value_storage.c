@@ -32,6 +32,8 @@ static const adopter plugins[] = {
     {"csr", {NULL}},
     {"csr", {"kernel=adaptive", "block_rows=8", NULL}},     /* row blocks and split long rows */
     {"csr", {"kernel=vector", "width=4", NULL}},
+    {"vbr", {"remainder=vector", NULL}},
+    {"vbr", {"remainder=merge", "max_bytes_ratio=4", NULL}},
 };
 static const char *const modes[] = {"values=indexed", "values=pattern", "values=auto"};
 static int compared, refused_native;
@@ -136,6 +138,8 @@ static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
         return nnz;
     if (strcmp(p->plugin, "ell") == 0)
         return fact(t, "slots");
+    if (strcmp(p->plugin, "vbr") == 0) /* the block values; the remainder keeps native values */
+        return nnz - fact(t, "rem_nnz");
     const char *shape = strstr(describe(t), "shape=");
     int r = shape ? shape[6] - '0' : 0, c = shape ? shape[8] - '0' : 0;
     double slots = fact(t, "slots") >= 0 ? fact(t, "slots") : fact(t, "blocks");
