@@ -324,6 +324,61 @@ static void values_are_exact_and_bounded(void)
     spmvlab_csr_free(&B);
 }
 
+/* Ascending order of doubles, for qsort. */
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distinct values of A (a sorted copy). */
+static int32_t distinct_values(const spmvlab_csr *A)
+{
+    double *v = malloc((size_t)A->nnz * sizeof *v + 1);
+    memcpy(v, A->val, (size_t)A->nnz * sizeof *v);
+    qsort(v, (size_t)A->nnz, sizeof *v, compare_doubles);
+    int32_t n = 0;
+    for (int32_t k = 0; k < A->nnz; k++)
+        n += k == 0 || v[k] != v[k - 1];
+    free(v);
+    return n;
+}
+
+/* values = few:K: K distinct values of the random kind, the structure of
+ * the random values; described as few:K; K outside 1..524288 refused. */
+static void few_values_are_k_distinct(void)
+{
+    spmvlab_csr A, B;
+    const int ks[] = {1, 2, 7, 27, 1000};
+    for (int i = 0; i < 5; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "n=3000 bandwidth=5 values=few:%d", ks[i]);
+        if (test_gen("banded", params, &A) != 0)
+            continue;
+        TEST_CHECK(distinct_values(&A) == ks[i]);
+        int ok = 1;
+        for (int32_t k = 0; k < A.nnz; k++)
+            ok &= fabs(A.val[k]) >= 0.125 && fabs(A.val[k]) <= 1 && A.val[k] * 1048576.0 == floor(A.val[k] * 1048576.0);
+        TEST_CHECK(ok);
+        spmvlab_csr_free(&A);
+    }
+    if (test_gen("rmat", "scale=9", &A) == 0 && test_gen("rmat", "scale=9 values=few:3", &B) == 0)
+        TEST_CHECK(A.nnz == B.nnz && memcmp(A.col_idx, B.col_idx, (size_t)A.nnz * 4) == 0);
+    spmvlab_csr_free(&A);
+    spmvlab_csr_free(&B);
+    TEST_CONTAINS(gen_error("uniform", "values=few"), "values = 'few' is not few:K with K a whole number from 1 to 524288");
+    TEST_CONTAINS(gen_error("uniform", "values=few:0"), "is not few:K");
+    TEST_CONTAINS(gen_error("uniform", "values=few:3x"), "is not few:K");
+    TEST_CONTAINS(gen_error("uniform", "values=few:600000"), "is not few:K");
+    spmvlab_gen_params p;
+    spmvlab_err err;
+    memset(&p, 0, sizeof p);
+    TEST_CHECK(spmvlab_gen_params_parse(&p, "n=10 values=few:12", &err) == 0);
+    char desc[256];
+    TEST_CHECK(spmvlab_gen_describe("banded", &p, desc, sizeof desc, &err) == 0);
+    TEST_CONTAINS(desc, " values=few:12");
+}
+
 static void bad_parameters_are_refused(void)
 {
     TEST_CONTAINS(gen_error("stencil2d5", "k=3"), "stencil2d5 has no parameter 'k'");
@@ -369,6 +424,7 @@ int main(void)
     longrows_has_its_long_rows();
     a_seed_gives_the_same_matrix();
     values_are_exact_and_bounded();
+    few_values_are_k_distinct();
     bad_parameters_are_refused();
     return test_done("test_gen");
 }

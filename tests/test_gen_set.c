@@ -69,12 +69,17 @@ static void repository_sets_parse(void)
     rc = spmvlab_set_load("large", &s, &err);
     TEST_CHECK(rc == 0);
     if (rc == 0) {
-        TEST_CHECK(s.count >= 12 && s.count <= 20);
-        int optional_path = 0;
-        for (int i = 0; i < s.count; i++)
+        TEST_CHECK(s.count >= 12 && s.count <= 30);
+        int optional_path = 0, few = 0, pattern = 0;
+        for (int i = 0; i < s.count; i++) {
             optional_path += !s.entries[i].kind[0] && s.entries[i].optional &&
                              strstr(s.entries[i].path, "G3_circuit.mtx.gz") != NULL;
+            const char *values = spmvlab_gen_params_get(&s.entries[i].params, "values");
+            few += values && strncmp(values, "few:", 4) == 0;
+            pattern += values && strcmp(values, "ones") == 0;
+        }
         TEST_CHECK(optional_path == 1);
+        TEST_CHECK(few == 6 && pattern == 1); /* the regular matrices few-valued, a pattern graph */
         spmvlab_set_free(&s);
     }
     TEST_CHECK(spmvlab_set_load("no_such_set", &s, &err) != 0);

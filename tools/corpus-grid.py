@@ -174,6 +174,33 @@ for ef in (4, 16):
 for scale in (13, 17, 20):
     member("rmat-s%d-ef8-und" % scale, "rmat", scale=scale, edge_factor=8, undirected=1)
 
+header("few distinct values and patterns (all values equal) of the main families")
+# Real discretisations hold a few distinct values (a stencil's coefficients,
+# a band's weights) and graphs are often patterns; the structures are the
+# families' own, so a value storage is measured on its own effect.
+FEW = (("st2d5", "stencil2d5", 5), ("st3d7", "stencil3d7", 7), ("st3d27", "stencil3d27", 27),
+       ("band-bw4", "banded", 9), ("band-bw16", "banded", 17), ("blocks-3x3", "blocks", 9),
+       ("const-k8", "uniform", 4), ("pl-a2.0-k16", "powerlaw", 16))
+for fam, kind, k in FEW:
+    for s in MID:
+        if kind.startswith("stencil"):
+            dim, pts = (2, 5) if kind == "stencil2d5" else (3, int(kind[9:]))
+            params = {"n": int((s / pts) ** (1 / dim))}
+        elif kind == "banded":
+            bw = int(fam[7:])
+            params = {"n": rows_for(s, 2 * bw + 1), "bandwidth": bw}
+        elif kind == "blocks":
+            params = {"block_rows": rows_for(s, 9 * 6), "bpr": 6, "r": 3, "c": 3, "spread": 40}
+        elif kind == "uniform":
+            params = {"n": rows_for(s, 8), "k": 8}
+        else:
+            params = {"n": rows_for(s, 16), "k": 16, "alpha": 2.0}
+        member("%s-fv%d-%s" % (fam, k, tag(s)), kind, values="few:%d" % k, **params)
+        member("%s-pat-%s" % (fam, tag(s)), kind, values="ones", **params)
+for scale, ef in ((16, 8), (18, 16)):
+    member("rmat-s%d-ef%d-pat" % (scale, ef), "rmat", scale=scale, edge_factor=ef, values="ones")
+
+
 def planned_size(kind, p):
     """(rows, cols, non-zeros) a member's parameters plan; R-MAT loses some
     edges to repeats, the rest are within a few per cent of this."""

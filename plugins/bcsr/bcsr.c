@@ -11,8 +11,10 @@
  * block, the blocks of a block row contiguous in column order). Entries of
  * the other blocks form a CSR remainder (rptr[rows + 1], rcol, rval), absent
  * when empty, so a few stray entries never cost a refusal.
- * Device bytes: 4(nbr + 1) + nblocks(4 + r c s) [+ 4(rows + 1) + (4 + s) rem],
- * s = 8 (f64) or 4 (f32): 8 + 4/(r c) bytes per non-zero on full blocks.
+ * Device bytes: 4(nbr + 1) + nblocks(4 + r c e) [+ 4(rows + 1) + (4 + e) rem]
+ * + s table, s = 8 (f64) or 4 (f32), e = s for native values, 1 or 2 for
+ * codes into the value table (values = indexed), 0 for a pattern: 8 + 4/(r c)
+ * bytes per non-zero on full blocks with native f64 values.
  *
  * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
  * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 0). With auto, the shape with the fewest device bytes
@@ -38,7 +40,7 @@
 static void bcsr_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(bcsr_fmt, f, fmt);
-    void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr};
+    void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr, f->vs.d_table};
     void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
@@ -86,6 +88,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     const bcsr_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(bcsr_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->max_fill = o->max_fill;
+    f->values_mode = o->values;
     spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
     if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
         st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "bcsr block width c = %d exceeds the matrix's %d columns", f->c,
@@ -98,7 +101,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             st = bcsr_slice(f, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }
-    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
+    const size_t vs = f->vs.elem, rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
     /* sptr and rptr stay NULL without slices or a remainder: 0 bytes, no array */
     const spmvlab_array arrays[] = {
         {(void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * i4},
@@ -109,8 +112,11 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
         {&f->d_rval, f->rval, (size_t)f->rem_nnz * vs},
     };
+    size_t unused = 0;
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
     if (st == SPMVLAB_OK)
         ctx->log(ctx, "bcsr %dx%d%s: %d blocks, %d remainder entries, %s kernel", f->r, f->c,
                  f->automatic ? " (auto)" : "", f->nblocks, f->rem_nnz, f->slice ? "slice" : "warp");
@@ -134,19 +140,21 @@ SPMVLAB_SPMV_HOST_F64_F32(bcsr, bcsr_fmt, dtype)
 static void bcsr_describe(const void *fmt, char *buf, size_t len)
 {
     const bcsr_fmt *f = fmt;
-    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz, vs = spmvlab_dtype_size(f->dtype);
+    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz, vs = (double)f->vs.elem;
     double bytes = 4.0 * ((double)f->nbr + 1) + f->nslots * (4 + rc * vs) +
                    (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * (4.0 + vs) : 0) +
-                   (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0);
+                   (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0) + (double)f->vs.table_bytes;
     int n = snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f kernel=%s", f->r,
                      f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,
                      f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");
     if (f->slice && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d x=%s", f->slice_h * f->r, f->nslots,
-                 f->x_share ? "shuffle" : "load");
+        n += snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d x=%s", f->slice_h * f->r, f->nslots,
+                      f->x_share ? "shuffle" : "load");
+    if (n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " values=%s", spmvlab_value_store_name(&f->vs));
 }
 
-SPMVLAB_PLUGIN_DEFINE(bcsr, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(bcsr, "1.2.0", SPMVLAB_DTYPES_F64_F32,
                       "blocked CSR: r x c blocks chosen by a fill rule, CSR remainder, lane per row over block-row slices",
                       "E.-J. Im, K. Yelick, R. Vuduc, SPARSITY: Optimization framework for sparse matrix kernels, "
                       "IJHPCA 18(1), 2004; R. Vuduc, J. Demmel, K. Yelick, OSKI, SciDAC 2005");

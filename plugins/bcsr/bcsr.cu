@@ -19,6 +19,7 @@
 
 #include "bcsr.h"
 #include "../common/launch.cuh"
+#include "../common/value_store.cuh"
 
 namespace {
 
@@ -28,12 +29,13 @@ constexpr unsigned kFull = 0xffffffffu;
 __device__ __forceinline__ double bcsr_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float bcsr_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
-template <typename T, int S>
+// bval and rval: the values of the blocks and of the remainder (functors of
+// value_store.cuh: the values, their codes' table entries or a pattern).
+template <typename T, int S, typename V>
 __global__ void __launch_bounds__(kThreads)
 bcsr_kernel(int32_t nbr, int32_t rows, int r, int c, int g, const int32_t *__restrict__ bptr,
-            const int32_t *__restrict__ bcol, const T *__restrict__ bval, const int32_t *__restrict__ rptr,
-            const int32_t *__restrict__ rcol, const T *__restrict__ rval, const T *__restrict__ x,
-            T *__restrict__ y)
+            const int32_t *__restrict__ bcol, V bval, const int32_t *__restrict__ rptr,
+            const int32_t *__restrict__ rcol, V rval, const T *__restrict__ x, T *__restrict__ y)
 {
     const int lane = threadIdx.x & (BCSR_WARP - 1);
     const int64_t br = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / BCSR_WARP;
@@ -55,16 +57,16 @@ bcsr_kernel(int32_t nbr, int32_t rows, int r, int c, int g, const int32_t *__res
     for (int32_t cb = kb; cb < ke; cb += BCSR_WARP) {
         const int nb = ke - cb < BCSR_WARP ? ke - cb : BCSR_WARP;
         const int32_t mycol = lane < nb ? __ldg(bcol + cb + lane) : 0;
-        const T *v = bval + (size_t)cb * (size_t)rc;
+        const int64_t v = (int64_t)cb * rc;
 #pragma unroll 4
         for (int j0 = 0; j0 < nb; j0 += g) {
             const int j = j0 + goff;
             const int32_t col0 = __shfl_sync(kFull, mycol, j & (BCSR_WARP - 1));
             if (act0 && j < nb) {
-                const T *vb = v + (size_t)j * (size_t)rc;
-                acc0 = bcsr_fma(__ldg(vb + p0), __ldg(x + col0 + jj0), acc0);
+                const int64_t vb = v + (int64_t)j * rc;
+                acc0 = bcsr_fma(bval(vb + p0), __ldg(x + col0 + jj0), acc0);
                 if (S == 2 && act1)
-                    acc1 = bcsr_fma(__ldg(vb + p1), __ldg(x + col0 + jj1), acc1);
+                    acc1 = bcsr_fma(bval(vb + p1), __ldg(x + col0 + jj1), acc1);
             }
         }
     }
@@ -77,7 +79,7 @@ bcsr_kernel(int32_t nbr, int32_t rows, int r, int c, int g, const int32_t *__res
         const int64_t row = row0 + ii;
         if (rptr && row < rows)
             for (int32_t k = __ldg(rptr + row) + lane, e = __ldg(rptr + row + 1); k < e; k += BCSR_WARP)
-                t = bcsr_fma(__ldg(rval + k), __ldg(x + __ldg(rcol + k)), t);
+                t = bcsr_fma(rval(k), __ldg(x + __ldg(rcol + k)), t);
         for (int m = BCSR_WARP / 2; m > 0; m >>= 1)
             t += __shfl_xor_sync(kFull, t, m);
         if (lane == ii)
@@ -93,14 +95,16 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
     const int rc = f->r * f->c, g = rc <= BCSR_WARP ? BCSR_WARP / rc : 1;
     const int64_t threads = (int64_t)f->nbr * BCSR_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    const T *bval = static_cast<const T *>(f->d_bval), *rval = static_cast<const T *>(f->d_rval);
-    if (rc <= BCSR_WARP)
-        bcsr_kernel<T, 1><<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->c, g, f->d_bptr, f->d_bcol, bval,
-                                                    f->d_rptr, f->d_rcol, rval, x, y);
-    else
-        bcsr_kernel<T, 2><<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->c, g, f->d_bptr, f->d_bcol, bval,
-                                                    f->d_rptr, f->d_rcol, rval, x, y);
-    return cudaGetLastError();
+    return with_values<T>(&f->vs, f->d_bval, [&](auto bval) {
+        const auto rval = values_over(bval, f->d_rval);
+        if (rc <= BCSR_WARP)
+            bcsr_kernel<T, 1><<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->c, g, f->d_bptr, f->d_bcol, bval,
+                                                        f->d_rptr, f->d_rcol, rval, x, y);
+        else
+            bcsr_kernel<T, 2><<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->c, g, f->d_bptr, f->d_bcol, bval,
+                                                        f->d_rptr, f->d_rcol, rval, x, y);
+        return cudaGetLastError();
+    });
 }
 
 } // namespace

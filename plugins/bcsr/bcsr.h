@@ -10,6 +10,7 @@
 #include <spmvlab/plugin.h>
 
 #include "../common/launch.h"
+#include "../common/value_store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,7 @@ typedef struct bcsr_opts {
     double min_saving; /* auto: the share of 1x1's bytes a shape must save, else LIMIT */
     int kernel;        /* BCSR_KERNEL_*: the layout and kernel, auto by bcsr_slice_pays */
     int x_share;       /* slice, r >= c: a block row's lanes share x by shuffles */
+    int values;        /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
 } bcsr_opts;
 
 /* The cost of one r x c shape measured on a matrix: what the blocks keep,
@@ -80,13 +82,15 @@ typedef struct bcsr_fmt {
     int32_t slice_h;      /* slice layout: block rows per slice, BCSR_WARP / r */
     int32_t nslots;       /* entries of bcol (blocks, and slice padding) */
     int x_share;          /* slice kernel: x loaded once per block, shuffled (r >= c > 1) */
+    int values_mode;      /* the values option (SPMVLAB_VALUES_*), resolved by bcsr_build */
+    spmvlab_value_store vs; /* how bval and rval hold the values: native, codes or one pattern value */
     int32_t *sptr;        /* host, nslices + 1: first slot of each slice, or NULL */
     int32_t *bptr;        /* host, nbr + 1: first block of each block row */
     int32_t *bcol;        /* host, nslots: first column of each block */
-    void *bval;           /* host, nslots * r * c values */
+    void *bval;           /* host, nslots * r * c entries (vs.elem bytes each: values or codes) */
     int32_t *rptr;        /* host, rows + 1 remainder row pointers, or NULL */
     int32_t *rcol;        /* host, rem_nnz remainder columns, or NULL */
-    void *rval;           /* host, rem_nnz remainder values, or NULL */
+    void *rval;           /* host, rem_nnz remainder entries (as bval), or NULL */
     int32_t *d_bptr, *d_bcol, *d_rptr, *d_rcol, *d_sptr; /* device copies */
     void *d_bval, *d_rval;
 } bcsr_fmt;

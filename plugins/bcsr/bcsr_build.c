@@ -67,8 +67,8 @@ static void count_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int
 static void fill_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int32_t *touched,
                       int32_t *slot)
 {
-    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
-    const char *src = A->val;
+    const size_t vs = f->vs.elem, rc = (size_t)f->r * (size_t)f->c; /* values or codes: the same copy */
+    const char *src = f->vs.src;
     char *bval = f->bval, *rval = f->rval;
     for (int32_t br = 0; br < f->nbr; br++) {
         int32_t nt = classify(A, f, br, count, touched);
@@ -92,10 +92,12 @@ static void fill_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int3
                 if (count[bc] == BCSR_KEPT) {
                     int32_t s = slot[bc];
                     size_t at = (size_t)s * rc + (size_t)(i - lo) * (size_t)f->c + (size_t)(col - f->bcol[s]);
-                    memcpy(bval + at * vs, src + (size_t)k * vs, vs);
+                    if (vs)
+                        memcpy(bval + at * vs, src + (size_t)k * vs, vs);
                 } else {
                     f->rcol[q] = col;
-                    memcpy(rval + (size_t)q * vs, src + (size_t)k * vs, vs);
+                    if (vs)
+                        memcpy(rval + (size_t)q * vs, src + (size_t)k * vs, vs);
                     q++;
                 }
             }
@@ -108,7 +110,7 @@ static void fill_pass(bcsr_fmt *f, const spmvlab_matrix *A, int32_t *count, int3
 spmvlab_status bcsr_build(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
-    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)f->r * (size_t)f->c;
+    const size_t rc = (size_t)f->r * (size_t)f->c;
     size_t ncb = (size_t)(A->cols / f->c) + 2;
     f->nbr = (A->rows + f->r - 1) / f->r;
     int32_t *count = calloc(ncb, sizeof *count), *touched = malloc(ncb * sizeof *touched),
@@ -121,15 +123,21 @@ spmvlab_status bcsr_build(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err
         goto done;
     }
     count_pass(f, A, count, touched);
+    /* block padding is code 0, +0.0; one pattern value only for full blocks */
+    int64_t pads = (int64_t)f->nblocks * (int64_t)rc - ((int64_t)A->nnz - f->rem_nnz);
+    st = spmvlab_value_store_choose(ctx, A, f->values_mode, pads == 0, pads, &f->vs, err);
+    if (st != SPMVLAB_OK)
+        goto done;
+    const size_t vs = f->vs.elem;
     if (f->rem_nnz == 0) { /* no remainder: no arrays, no pointers */
         free(f->rptr);
         f->rptr = NULL;
     }
     /* one extra byte each so that NULL means failure even for 0 bytes */
     f->bcol = malloc((size_t)f->nblocks * sizeof *f->bcol + 1);
-    f->bval = calloc((size_t)f->nblocks * rc * vs + 1, 1); /* padding: all-zero bits, +0.0 */
+    f->bval = calloc((size_t)f->nblocks * rc * vs + 1, 1); /* padding: all-zero bits, +0.0 or code 0 */
     f->rcol = f->rem_nnz ? malloc((size_t)f->rem_nnz * sizeof *f->rcol) : NULL;
-    f->rval = f->rem_nnz ? malloc((size_t)f->rem_nnz * vs) : NULL;
+    f->rval = f->rem_nnz ? malloc((size_t)f->rem_nnz * vs + 1) : NULL;
     if (!f->bcol || !f->bval || (f->rem_nnz && (!f->rcol || !f->rval))) {
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d bcsr blocks of %dx%d",
                        f->nblocks, f->r, f->c);

@@ -10,11 +10,14 @@
 
 #include "bcsr.h"
 
+/* Entry pos of a stored array of f (bval or rval) as a T: the value, its
+ * code's table entry or the pattern's value. */
+#define BCSR_VALUE(T, stored, pos) SPMVLAB_VALUE_HOST(T, &f->vs, stored, pos)
+
 #define BCSR_HOST(T, FMA)                                                                           \
     void bcsr_host_##T##_rows(const bcsr_fmt *f, const T *x, T *y)                                  \
     {                                                                                               \
         const int rc = f->r * f->c, two = rc > BCSR_WARP, g = two ? 1 : BCSR_WARP / rc;             \
-        const T *bval = f->bval, *rval = f->rval;                                                   \
         for (int32_t br = 0; br < f->nbr; br++) {                                                   \
             T acc0[BCSR_WARP], acc1[BCSR_WARP], t[BCSR_WARP], u[BCSR_WARP];                         \
             int ii0[BCSR_WARP], ii1[BCSR_WARP], act0[BCSR_WARP], act1[BCSR_WARP];                   \
@@ -30,10 +33,10 @@
                 for (int32_t cb = f->bptr[br]; act0[l] && cb < f->bptr[br + 1]; cb += BCSR_WARP) { \
                     int32_t nb = f->bptr[br + 1] - cb < BCSR_WARP ? f->bptr[br + 1] - cb : BCSR_WARP; \
                     for (int32_t b = cb + goff; b < cb + nb; b += g) {                              \
-                        const T *v = bval + (size_t)b * (size_t)rc;                                 \
-                        acc0[l] = FMA(v[p0], x[f->bcol[b] + jj0], acc0[l]);                         \
+                        size_t v = (size_t)b * (size_t)rc;                                          \
+                        acc0[l] = FMA(BCSR_VALUE(T, f->bval, v + p0), x[f->bcol[b] + jj0], acc0[l]); \
                         if (act1[l])                                                                \
-                            acc1[l] = FMA(v[p1], x[f->bcol[b] + jj1], acc1[l]);                     \
+                            acc1[l] = FMA(BCSR_VALUE(T, f->bval, v + p1), x[f->bcol[b] + jj1], acc1[l]); \
                     }                                                                               \
                 }                                                                                   \
             }                                                                                       \
@@ -45,7 +48,7 @@
                         t[l] += act1[l] && ii1[l] == ii ? acc1[l] : (T)0;                           \
                     if (f->rptr && row < f->rows)                                                   \
                         for (int32_t k = f->rptr[row] + l; k < f->rptr[row + 1]; k += BCSR_WARP)    \
-                            t[l] = FMA(rval[k], x[f->rcol[k]], t[l]);                               \
+                            t[l] = FMA(BCSR_VALUE(T, f->rval, k), x[f->rcol[k]], t[l]);             \
                 }                                                                                   \
                 for (int m = BCSR_WARP / 2; m > 0; m >>= 1) {                                       \
                     for (int l = 0; l < BCSR_WARP; l++)                                             \
@@ -84,7 +87,6 @@ void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y)
     void bcsr_slice_host_##T##_rows(const bcsr_fmt *f, const T *x, T *y)                            \
     {                                                                                               \
         const int r = f->r, c = f->c;                                                               \
-        const T *bval = f->bval, *rval = f->rval;                                                   \
         for (int32_t s = 0; s < f->nslices; s++) {                                                  \
             int64_t br0 = (int64_t)s * f->slice_h;                                                  \
             int32_t nbs = f->nbr - br0 < f->slice_h ? (int32_t)(f->nbr - br0) : f->slice_h;         \
@@ -93,16 +95,17 @@ void bcsr_host_f32(const bcsr_fmt *f, const float *x, float *y)
                 int32_t b = lane / r, ii = lane - b * r;                                            \
                 int64_t br = br0 + b, row = br * r + ii;                                            \
                 const int32_t *cp = f->bcol + f->sptr[s] + b;                                       \
-                const T *vp = bval + (size_t)f->sptr[s] * (size_t)(r * c) + lane;                  \
+                size_t vp = (size_t)f->sptr[s] * (size_t)(r * c) + (size_t)lane;                   \
                 T acc = 0;                                                                          \
                 for (int32_t k = 0; k < f->bptr[br + 1] - f->bptr[br]; k++)                         \
                     for (int jj = 0; jj < c; jj++)                                                  \
-                        acc = FMA(vp[((size_t)k * c + jj) * lanes], x[cp[(size_t)k * nbs] + jj], acc); \
+                        acc = FMA(BCSR_VALUE(T, f->bval, vp + ((size_t)k * c + jj) * lanes),        \
+                                  x[cp[(size_t)k * nbs] + jj], acc);                                \
                 if (row >= f->rows)                                                                 \
                     continue;                                                                       \
                 if (f->rptr)                                                                        \
                     for (int32_t q = f->rptr[row]; q < f->rptr[row + 1]; q++)                       \
-                        acc = FMA(rval[q], x[f->rcol[q]], acc);                                     \
+                        acc = FMA(BCSR_VALUE(T, f->rval, q), x[f->rcol[q]], acc);                   \
                 y[row] = acc;                                                                       \
             }                                                                                       \
         }                                                                                           \

@@ -15,5 +15,10 @@ const spmvlab_option bcsr_options[] = {
     SPMVLAB_CHOICE(bcsr_opts, kernel, BCSR_KERNEL_WARP, "warp", "", "a warp per block row"),
     SPMVLAB_CHOICE(bcsr_opts, kernel, BCSR_KERNEL_SLICE, "slice", "", "a lane per row, block rows interleaved in slices"),
     SPMVLAB_OPTION(bcsr_opts, x_share, SPMVLAB_OPT_BOOL, "false", "", "slice kernel with r >= c > 1: a block row's lanes load a block's x once and share it"),
+    SPMVLAB_OPTION(bcsr_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
+    SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
+    SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
+    SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP " (full blocks)"),
+    SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     {NULL},
 };

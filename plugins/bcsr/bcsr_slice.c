@@ -77,7 +77,7 @@ spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err)
     spmvlab_ctx *ctx = f->ctx;
     const int32_t h = slice_h(f), ns = (f->nbr + h - 1) / h;
     const int r = f->r, c = f->c;
-    const size_t vs = spmvlab_dtype_size(f->dtype), rc = (size_t)r * (size_t)c;
+    const size_t vs = f->vs.elem, rc = (size_t)r * (size_t)c; /* values or codes */
     const int64_t slots = bcsr_slice_slots(f);
     if (slots > INT32_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "the bcsr slice layout needs %lld block slots, over int32",
@@ -106,7 +106,8 @@ spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err)
                     for (int jj = 0; jj < c; jj++) {
                         size_t to = base + ((size_t)k * c + jj) * lanes + (size_t)b * r + ii;
                         size_t from = (size_t)blk * rc + (size_t)ii * c + jj;
-                        memcpy(bval + to * vs, src + from * vs, vs);
+                        if (vs)
+                            memcpy(bval + to * vs, src + from * vs, vs);
                     }
             }
         }

@@ -17,6 +17,7 @@
 
 #include "bcsr.h"
 #include "../common/launch.cuh"
+#include "../common/value_store.cuh"
 
 namespace {
 
@@ -51,12 +52,14 @@ __device__ __forceinline__ T slice_x(const T *__restrict__ x, int32_t col, int j
     return __ldg(x + col + jj);
 }
 
-template <typename T, int C, bool XS>
+// bval and rval: the values of the slots and of the remainder (functors of
+// value_store.cuh: the values, their codes' table entries or a pattern).
+template <typename T, int C, bool XS, typename V>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
 bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__restrict__ bptr,
-                  const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, const T *__restrict__ bval,
-                  const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol,
-                  const T *__restrict__ rval, const T *__restrict__ x, T *__restrict__ y)
+                  const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, V bval,
+                  const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol, V rval,
+                  const T *__restrict__ x, T *__restrict__ y)
 {
     constexpr int U = steps<C, XS>::value;
     const int lane = threadIdx.x & (BCSR_WARP - 1);
@@ -73,7 +76,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
     const int64_t br = br0 + b, row = br * r + ii;
     const int32_t len = __ldg(bptr + br + 1) - __ldg(bptr + br), s0 = __ldg(sptr + s);
     const int32_t *cp = bcol + s0 + b;
-    const T *vp = bval + (size_t)s0 * (size_t)(r * C) + lane;
+    int64_t vp = (int64_t)s0 * (r * C) + lane; // this lane's first slot value
     const size_t vstep = (size_t)C * lanes; // one step's values
 
     // Full iterations are straight-line code, so every load of one is
@@ -93,7 +96,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
         for (int u = 0; u < U; u++)
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
-                v[u][jj] = __ldg(vp + (size_t)u * vstep + (size_t)jj * lanes);
+                v[u][jj] = bval(vp + (int64_t)(u * vstep) + (int64_t)jj * lanes);
         T xs[U];
 #pragma unroll
         for (int u = 0; u < U; u++)
@@ -112,7 +115,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
 #pragma unroll
         for (int u = 0; u < U; u++)
             col[u] = next[u];
-        vp += (size_t)U * vstep;
+        vp += (int64_t)(U * vstep);
     }
 #pragma unroll
     for (int u = 0; u < U - 1; u++)
@@ -120,14 +123,14 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
             const T mine = XS ? __ldg(x + col[u] + xi) : T(0);
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
-                acc = slice_fma(__ldg(vp + (size_t)u * vstep + (size_t)jj * lanes),
+                acc = slice_fma(bval(vp + (int64_t)(u * vstep) + (int64_t)jj * lanes),
                                 slice_x<T, XS>(x, col[u], jj, mine, gmask, gbase), acc);
         }
     if (row >= rows) // a row of the last block row beyond the matrix
         return;
     if (rptr)
         for (int32_t q = __ldg(rptr + row), e = __ldg(rptr + row + 1); q < e; q++)
-            acc = slice_fma(__ldg(rval + q), __ldg(x + __ldg(rcol + q)), acc);
+            acc = slice_fma(rval(q), __ldg(x + __ldg(rcol + q)), acc);
     y[row] = acc;
 }
 
@@ -136,11 +139,13 @@ cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const int64_t threads = (int64_t)f->nslices * BCSR_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1)> : bcsr_slice_kernel<T, C, false>;
-    kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol,
-                                     static_cast<const T *>(f->d_bval), f->d_rptr, f->d_rcol,
-                                     static_cast<const T *>(f->d_rval), x, y);
-    return cudaGetLastError();
+    return with_values<T>(&f->vs, f->d_bval, [&](auto bval) {
+        using V = decltype(bval);
+        auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), V> : bcsr_slice_kernel<T, C, false, V>;
+        kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
+                                         f->d_rptr, f->d_rcol, values_over(bval, f->d_rval), x, y);
+        return cudaGetLastError();
+    });
 }
 
 template <typename T>

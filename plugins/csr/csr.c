@@ -2,8 +2,10 @@
  * csr — compressed sparse row, the baseline every format is compared with.
  *
  * Layout: row_ptr[rows + 1], col_idx[nnz], val[nnz]; columns sorted within a
- * row; no padding. Device bytes: 4(rows + 1) + (4 + sizeof(value))·nnz, plus
- * for the adaptive path 4(blocks + 1) + (12 + sizeof(value))·pieces.
+ * row; no padding. Device bytes: 4(rows + 1) + (4 + e)·nnz + s·table, plus
+ * for the adaptive path 4(blocks + 1) + (12 + s)·pieces; s = sizeof(value),
+ * e = s for native values, 1 or 2 for codes into the core's value table
+ * (values = indexed, CSR-VI; table entries), 0 for a pattern.
  *
  * Kernels (option `kernel`):
  *   scalar    one thread per row (PMPP ch. 14).
@@ -71,7 +73,7 @@ static void csr_destroy(void *handle)
     SPMVLAB_DESTROY_BEGIN(csr_format, f, handle);
     void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
                    (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
-                   f->ad.partial,          f->ad.ticket};
+                   f->ad.partial,          f->ad.ticket,            f->vs.d_table};
     spmvlab_free_all(f->ctx, dev, SPMVLAB_COUNT(dev));
     csr_adaptive_free(&f->plan);
     free(f);
@@ -115,13 +117,19 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->stats = csr_row_stats(A->rows, A->row_ptr);
     f->block_rows = o->block_rows != SPMVLAB_AUTO ? o->block_rows : CSR_AD_ROWS;
     csr_choose(f, o);
-    size_t vs = spmvlab_dtype_size(A->dtype);
+    /* CSR has no padding: codes (or nothing) in A's order, the core's own array */
+    spmvlab_status st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
+    f->val = f->vs.src;
     const spmvlab_array a[] = {
         {(void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},
         {(void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4},
-        {&f->d_val, A->val, (size_t)A->nnz * vs},
+        {&f->d_val, f->vs.src, (size_t)A->nnz * f->vs.elem},
     };
-    spmvlab_status st = spmvlab_put_all(ctx, a, SPMVLAB_COUNT(a), err);
+    size_t unused = 0;
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put_all(ctx, a, SPMVLAB_COUNT(a), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
     if (st == SPMVLAB_OK && f->kernel == CSR_ADAPTIVE)
         st = csr_adaptive_upload(f, err);
     return spmvlab_converted(st, f, csr_destroy, out);
@@ -132,9 +140,9 @@ static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *strea
     csr_format *f = handle;
     int is_f64 = f->dtype == SPMVLAB_F64, rc;
     if (f->kernel == CSR_ADAPTIVE)
-        rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
+        rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, x, y, stream);
     else
-        rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, f->d_val, x, y, stream);
+        rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, x, y, stream);
     return spmvlab_launched(f->ctx, err, rc, csr_error_string, "%s kernel launch", csr_kernel_names[f->kernel]);
 }
 
@@ -145,12 +153,13 @@ static void csr_describe(const void *handle, char *buf, size_t len)
     const csr_format *f = handle;
     snprintf(buf, len,
              "kernel=%s width=%d mean=%.2f cv=%.2f max=%d blocks=%d block_rows=%d block_nnz=%d pieces=%d "
-             "long_rows=%d",
+             "long_rows=%d values=%s",
              csr_kernel_names[f->kernel], f->width, f->stats.mean, f->stats.cv, f->stats.max, f->plan.blocks,
-             f->plan.block_rows, f->plan.block_nnz, f->plan.pieces, f->plan.long_rows);
+             f->plan.block_rows, f->plan.block_nnz, f->plan.pieces, f->plan.long_rows,
+             spmvlab_value_store_name(&f->vs));
 }
 
-SPMVLAB_PLUGIN_DEFINE(csr, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(csr, "1.2.0", SPMVLAB_DTYPES_F64_F32,
                       "compressed sparse row: scalar, vector and adaptive (binned row blocks, split long rows) kernels",
                       "Bell & Garland, SC'09 (scalar, vector); Greathouse & Daga, Efficient sparse matrix-vector "
                       "multiplication on GPUs using the CSR storage format, SC'14 (CSR-Adaptive)",

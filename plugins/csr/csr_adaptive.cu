@@ -4,7 +4,10 @@
 // same decomposition and summation order on the CPU.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "csr_kernels.h"
+#include "../common/value_store.cuh"
 
 namespace {
 
@@ -27,11 +30,11 @@ __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fm
 // than 64 rows (up to CSR_AD_ROWS: runs of empty and very short rows), each
 // thread sums rows tid, tid + 128, ... alone. Every row of the block, empty
 // ones too, is stored once; trailing long rows are left to their pieces.
-template <typename T>
+template <typename T, typename V>
 __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
                                           const int32_t *__restrict__ rp,
                                           const int32_t *__restrict__ ci,
-                                          const T *__restrict__ val, const T *__restrict__ x,
+                                          V val, const T *__restrict__ x,
                                           T *__restrict__ y)
 {
     const int tid = (int)threadIdx.x;
@@ -56,7 +59,7 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
         a[j] = 0;
         if (k < n) {
             c[j] = __ldg(ci + base + k);
-            a[j] = __ldg(val + base + k);
+            a[j] = val(base + k);
         }
     }
 #pragma unroll
@@ -97,11 +100,11 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
 // A row of one piece stores y directly; otherwise the piece's sum goes to
 // partial[], and the row's last piece to arrive (ticket) adds all partials in
 // order with one warp and stores y, so the result does not depend on timing.
-template <typename T>
+template <typename T, typename V>
 __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_row,
                                       const int32_t *__restrict__ piece_first, T *partial,
                                       int32_t *ticket, const int32_t *__restrict__ rp,
-                                      const int32_t *__restrict__ ci, const T *__restrict__ val,
+                                      const int32_t *__restrict__ ci, V val,
                                       const T *__restrict__ x, T *__restrict__ y)
 {
     __shared__ T warp_sum[kWarps];
@@ -121,7 +124,7 @@ __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_r
             a[u] = 0;
             b[u] = 0;
             if (k < end) {
-                a[u] = __ldg(val + k);
+                a[u] = val(k);
                 b[u] = __ldg(x + __ldg(ci + k));
             }
         }
@@ -163,38 +166,40 @@ __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_r
 
 static_assert(kWarps == 4, "the piece's warp sums are combined as (0+2)+(1+3)");
 
-template <typename T>
+// val: the values functor (value_store.cuh).
+template <typename T, typename V>
 __global__ void __launch_bounds__(CSR_AD_BLOCK)
     csr_adaptive_kernel(csr_adaptive_dev a, const int32_t *__restrict__ rp,
-                        const int32_t *__restrict__ ci, const T *__restrict__ val,
+                        const int32_t *__restrict__ ci, V val,
                         const T *__restrict__ x, T *__restrict__ y)
 {
     __shared__ T prod[CSR_AD_CAP];
     const int b = (int)blockIdx.x;
     if (b < a.blocks)
-        row_block<T>(prod, __ldg(a.blk_row + b), __ldg(a.blk_row + b + 1), rp, ci, val, x, y);
+        row_block<T, V>(prod, __ldg(a.blk_row + b), __ldg(a.blk_row + b + 1), rp, ci, val, x, y);
     else
-        piece<T>(b - a.blocks, a.piece_row, a.piece_first, static_cast<T *>(a.partial), a.ticket,
+        piece<T, V>(b - a.blocks, a.piece_row, a.piece_first, static_cast<T *>(a.partial), a.ticket,
                  rp, ci, val, x, y);
 }
 
 } // namespace
 
 extern "C" int csr_launch_adaptive(int is_f64, const csr_adaptive_dev *a, const int32_t *row_ptr,
-                                   const int32_t *col_idx, const void *val, const void *x, void *y,
-                                   void *stream)
+                                   const int32_t *col_idx, const spmvlab_value_store *vs, const void *val,
+                                   const void *x, void *y, void *stream)
 {
     const unsigned grid = (unsigned)a->blocks + (unsigned)a->pieces;
     if (grid == 0)
         return 0;
     cudaStream_t s = static_cast<cudaStream_t>(stream);
+    auto run = [&](auto xt, auto yt) {
+        using T = std::remove_const_t<std::remove_pointer_t<decltype(xt)>>;
+        return with_values<T>(vs, val, [&](auto v) {
+            csr_adaptive_kernel<T, decltype(v)><<<grid, CSR_AD_BLOCK, 0, s>>>(*a, row_ptr, col_idx, v, xt, yt);
+            return cudaGetLastError();
+        });
+    };
     if (is_f64)
-        csr_adaptive_kernel<double><<<grid, CSR_AD_BLOCK, 0, s>>>(
-            *a, row_ptr, col_idx, static_cast<const double *>(val), static_cast<const double *>(x),
-            static_cast<double *>(y));
-    else
-        csr_adaptive_kernel<float><<<grid, CSR_AD_BLOCK, 0, s>>>(
-            *a, row_ptr, col_idx, static_cast<const float *>(val), static_cast<const float *>(x),
-            static_cast<float *>(y));
-    return static_cast<int>(cudaGetLastError());
+        return static_cast<int>(run(static_cast<const double *>(x), static_cast<double *>(y)));
+    return static_cast<int>(run(static_cast<const float *>(x), static_cast<float *>(y)));
 }

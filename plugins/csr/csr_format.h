@@ -18,7 +18,8 @@ typedef struct csr_format {
     csr_adaptive_plan plan;     /* adaptive only: row blocks and long-row pieces (host) */
     const int32_t *row_ptr;     /* host arrays of the input, valid until destroy */
     const int32_t *col_idx;
-    const void *val;
+    const void *val;            /* A's values, or the core's codes (vs); NULL for a pattern */
+    spmvlab_value_store vs;     /* native, codes into the core's value table, or one pattern value */
     int32_t *d_row_ptr, *d_col_idx; /* device copies */
     void *d_val;
     csr_adaptive_dev ad;        /* adaptive only: the plan's device arrays */
@@ -32,6 +33,7 @@ typedef struct csr_opts {
     int kernel;     /* csr_kernel, the kernel choice's value */
     int width;      /* vector lanes, or SPMVLAB_AUTO */
     int block_rows; /* adaptive: most rows of a row block, or SPMVLAB_AUTO (CSR_AD_ROWS) */
+    int values;     /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
 } csr_opts;
 
 /* The option table (csr_options.c). */

@@ -8,6 +8,9 @@
 
 #include "csr_format.h"
 
+/* Entry k's value as a T: the value, its code's table entry or the pattern. */
+#define CSR_VAL(T, k) SPMVLAB_VALUE_HOST(T, &f->vs, f->val, k)
+
 /* A 32-lane shuffle-down tree on the host: lane l adds lane l + s for
  * s = w/2, ..., 1; lane 0 holds the sum. */
 #define CSR_TREE(lane, w)                                                                 \
@@ -19,13 +22,12 @@
     /* scalar (w = 1) and vector: lane l adds entries l, l+w, ...; tree */                \
     static void csr_lanes_##SUFFIX(const csr_format *f, const T *x, T *y)                 \
     {                                                                                     \
-        const T *val = f->val;                                                            \
         const int w = f->width;                                                           \
         for (int32_t i = 0; i < f->rows; i++) {                                           \
             T lane[32] = {0};                                                             \
             for (int l = 0; l < w; l++)                                                   \
                 for (int32_t k = f->row_ptr[i] + l; k < f->row_ptr[i + 1]; k += w)        \
-                    lane[l] = FMA(val[k], x[f->col_idx[k]], lane[l]);                     \
+                    lane[l] = FMA(CSR_VAL(T, k), x[f->col_idx[k]], lane[l]);                     \
             CSR_TREE(lane, w)                                                             \
             y[i] = lane[0];                                                               \
         }                                                                                 \
@@ -34,7 +36,6 @@
     /* adaptive row blocks: staged products, g lanes per row, tree */                     \
     static void csr_blocks_##SUFFIX(const csr_format *f, const T *x, T *y)                \
     {                                                                                     \
-        const T *val = f->val;                                                            \
         T prod[CSR_AD_CAP];                                                               \
         for (int32_t b = 0; b < f->plan.blocks; b++) {                                    \
             const int32_t first = f->plan.blk_row[b];                                     \
@@ -45,7 +46,7 @@
             if (rows == 0)                                                                \
                 continue;                                                                 \
             for (int32_t k = 0; k < n; k++)                                               \
-                prod[k] = val[base + k] * x[f->col_idx[base + k]];                        \
+                prod[k] = CSR_VAL(T, base + k) * x[f->col_idx[base + k]];                        \
             int g = 1;                                                                    \
             while (g < 32 && 2 * g * rows <= CSR_AD_BLOCK)                                \
                 g *= 2;                                                                   \
@@ -66,7 +67,6 @@
      * a row of several pieces adds their sums in the last block's warp order */          \
     static void csr_pieces_##SUFFIX(const csr_format *f, const T *x, T *y)                \
     {                                                                                     \
-        const T *val = f->val;                                                            \
         for (int32_t p0 = 0; p0 < f->plan.pieces;) {                                      \
             const int32_t row = f->plan.piece_row[p0];                                    \
             const int32_t rs = f->row_ptr[row], re = f->row_ptr[row + 1];                 \
@@ -78,7 +78,7 @@
                 T t[CSR_AD_BLOCK] = {0}, ws[CSR_AD_BLOCK / 32];                           \
                 for (int tid = 0; tid < CSR_AD_BLOCK; tid++)                              \
                     for (int32_t k = beg + tid; k < end; k += CSR_AD_BLOCK)               \
-                        t[tid] = FMA(val[k], x[f->col_idx[k]], t[tid]);                   \
+                        t[tid] = FMA(CSR_VAL(T, k), x[f->col_idx[k]], t[tid]);                   \
                 for (int w = 0; w < CSR_AD_BLOCK / 32; w++) {                             \
                     CSR_TREE(t + 32 * w, 32)                                              \
                     ws[w] = t[32 * w];                                                    \

@@ -13,5 +13,10 @@ const spmvlab_option csr_options[] = {
     SPMVLAB_CHOICE(csr_opts, kernel, CSR_ADAPTIVE, "adaptive", "", "binned row blocks, long rows split"),
     SPMVLAB_OPTION(csr_opts, width, SPMVLAB_OPT_INT_AUTO, "auto", "1..32", "lanes per row of the vector kernel (power of two); auto: from the mean row length"),
     SPMVLAB_OPTION(csr_opts, block_rows, SPMVLAB_OPT_INT_AUTO, "auto", "8..1024", "adaptive: most rows of a row block (power of two, 8 to 1024); auto: 1024"),
+    SPMVLAB_OPTION(csr_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
+    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
+    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP " (CSR-VI)"),
+    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
+    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     {NULL},
 };

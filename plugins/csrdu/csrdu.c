@@ -31,9 +31,12 @@
  * partial sums a combine kernel adds.
  * Device bytes: 4(rows + 1) + (s + d/8)·nnz + 4·ceil(nnz/32)
  *   + 32·h·escaped chunks + 16·tasks + 16·split rows + s'·pieces of split
- *   rows (s: stored value bytes, d: delta_bits, h: 1 or 2, s': run dtype).
+ *   rows + s'·table (s: stored value bytes, or 1 or 2 for codes, 0 for a
+ *   pattern; d: delta_bits, h: 1 or 2, s': run dtype).
  * Options: kernel, delta_bits, values (native|f32: f32 storage for an f64
- * run, declared to the core), tile, lanes, batch, long, steps, piece.
+ * run, declared to the core; indexed|pattern|auto: lossless codes into the
+ * core's value table, CSR-VI's value indexing, or one value;
+ * plugins/common/value_store.h), tile, lanes, batch, long, steps, piece.
  * Limits: f64 and f32; delta_bits 8 refuses escaped columns >= 2^24;
  * values = f32 refuses values that overflow f32 or fall below its smallest
  * normal number (they would lose their precision).
@@ -135,7 +138,8 @@ static void csrdu_destroy(void *handle)
 {
     SPMVLAB_DESTROY_BEGIN(csrdu_format, f, handle);
     void *const dev[] = {(void *)f->dev.row_ptr, (void *)f->dev.val, (void *)f->dev.off, (void *)f->dev.base,
-                         (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial};
+                         (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial,
+                         f->vs.d_table};
     void *const host[] = {f->row_ptr, f->val, f->host_partial};
     csrdu_index_free(&f->ix);
     csrdu_plan_free(&f->plan);
@@ -147,7 +151,7 @@ static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
 {
     const csrdu_index *ix = &f->ix;
     const csrdu_plan *p = &f->plan;
-    size_t vs = f->vmode == CSRDU_V_F64 ? 8 : 4, as = spmvlab_dtype_size(f->dtype);
+    size_t vs = f->vmode == CSRDU_V_F32_F64 ? 4 : f->vs.elem, as = spmvlab_dtype_size(f->dtype);
     const spmvlab_array arrays[] = {
         {(void **)&f->dev.row_ptr, f->row_ptr, ((size_t)f->rows + 1) * 4},
         {(void **)&f->dev.val, f->val, (size_t)f->nnz * vs},
@@ -159,7 +163,8 @@ static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
         /* scratch the kernel writes before the combine reads it */
         {(void **)&f->dev.partial, NULL, (size_t)p->nslots * as},
     };
-    return spmvlab_dev_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
+    spmvlab_status st = spmvlab_dev_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
+    return st != SPMVLAB_OK ? st : spmvlab_value_store_upload(f->ctx, &f->vs, &f->dev_bytes, err);
 }
 
 /* Copies the values in their storage type; f32 storage of an f64 run only
@@ -181,15 +186,15 @@ static spmvlab_status copy_values(csrdu_format *f, const spmvlab_matrix *A, spmv
                              v, r, A->col_idx[k], why);
         }
     }
-    size_t vs = f->vmode == CSRDU_V_F64 ? 8 : 4;
-    f->val = malloc((size_t)(A->nnz ? A->nnz : 1) * vs);
+    size_t vs = f->vmode == CSRDU_V_F32_F64 ? 4 : f->vs.elem; /* values, codes, or none for a pattern */
+    f->val = malloc((size_t)A->nnz * vs + 1);
     if (!f->val)
         return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d values", A->nnz);
     if (f->vmode == CSRDU_V_F32_F64)
         for (int64_t k = 0; k < A->nnz; k++)
             ((float *)f->val)[k] = (float)((const double *)A->val)[k];
-    else
-        memcpy(f->val, A->val, (size_t)A->nnz * vs);
+    else if (vs)
+        memcpy(f->val, f->vs.src, (size_t)A->nnz * vs); /* CSR order: entry k's code is the table's code k */
     return SPMVLAB_OK;
 }
 
@@ -212,7 +217,10 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     } else {
         choose_vector_shape(f, o);
     }
-    spmvlab_status st = copy_values(f, A, err);
+    /* values = f32 keeps native here and narrows in copy_values; CSR has no padding */
+    spmvlab_status st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
+    if (st == SPMVLAB_OK)
+        st = copy_values(f, A, err);
     int32_t bad_col = 0;
     int rc = 0;
     if (st == SPMVLAB_OK && (f->row_ptr = malloc(((size_t)A->rows + 1) * 4)) != NULL) {
@@ -237,6 +245,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->dev.npieces = f->plan.npieces;
         f->dev.nsplits = f->plan.nsplits;
         f->dev.vmode = f->vmode;
+        f->dev.vs = &f->vs;
         f->dev.off_bytes = f->ix.delta_bits / 8;
         f->dev.hi_bytes = f->ix.hi_bytes;
         f->dev.kernel = f->kernel;
@@ -274,7 +283,9 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
     int n = snprintf(buf, len,
                      "kernel=%s delta_bits=%d values=%s bytes_per_nnz=%.3f index_bytes_per_nnz=%.3f escaped_chunks=%.2f%% "
                      "hi_bytes=%d ",
-                     kernels[f->kernel], ix->delta_bits, f->vmode == CSRDU_V_F64 ? "f64" : "f32",
+                     kernels[f->kernel], ix->delta_bits,
+                     f->vmode == CSRDU_V_F32_F64 ? "f32" : f->vs.kind != SPMVLAB_STORE_NATIVE ? spmvlab_value_store_name(&f->vs)
+                                                 : f->vmode == CSRDU_V_F64 ? "f64" : "f32",
                      (double)f->dev_bytes / nnz, (double)csrdu_index_bytes(ix) / nnz,
                      ix->nchunks ? 100.0 * (double)ix->nesc / (double)ix->nchunks : 0.0, ix->hi_bytes);
     if (n < 0 || (size_t)n >= len)
@@ -290,7 +301,7 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
                  f->batch, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits, f->cover);
 }
 
-SPMVLAB_PLUGIN_DEFINE(csrdu, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(csrdu, "1.2.0", SPMVLAB_DTYPES_F64_F32,
                       "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
                       "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
                       "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "

@@ -7,8 +7,11 @@
 
 #include "csrdu.h"
 #include "../common/launch.cuh"
+#include "csrdu_device.cuh"
 
 namespace {
+
+using csrdu_gpu::values_of;
 
 // Entry k's column: base of its chunk plus the stored offset, or (escaped
 // chunk) the high bits from the side array joined to the offset's bits.
@@ -22,9 +25,9 @@ __device__ __forceinline__ int32_t col_at(const int32_t *__restrict__ base, cons
     return csrdu_decode(b, o, h, 8 * (int)sizeof(OffT));
 }
 
-template <typename V, typename A> __device__ __forceinline__ A load_val(const V *v, int64_t k)
+template <typename V, typename A> __device__ __forceinline__ A load_val(const V &v, int64_t k)
 {
-    return (A)__ldg(v + k);
+    return (A)v(k);
 }
 
 template <typename A> __device__ __forceinline__ A fma_acc(A a, A b, A c) { return fma(a, b, c); }
@@ -35,7 +38,7 @@ template <typename A> __device__ __forceinline__ A fma_acc(A a, A b, A c) { retu
 template <typename V, typename A, typename OffT, typename HiT, int J>
 __global__ void __launch_bounds__(32 * CSRDU_WARPS)
     csrdu_main(int32_t ntasks, const csrdu_task *__restrict__ tasks, const int32_t *__restrict__ row_ptr,
-               const V *__restrict__ val, const OffT *__restrict__ off, const int32_t *__restrict__ base,
+               V val, const OffT *__restrict__ off, const int32_t *__restrict__ base,
                const HiT *__restrict__ hi, int lanes, A *__restrict__ partial, const A *__restrict__ x,
                A *__restrict__ y)
 {
@@ -136,7 +139,7 @@ cudaError_t launch_main(const csrdu_dev *d, const A *x, A *y, cudaStream_t s)
 {
     unsigned blocks = (unsigned)(((int64_t)d->ntasks + CSRDU_WARPS - 1) / CSRDU_WARPS);
     csrdu_main<V, A, OffT, HiT, J><<<blocks, 32 * CSRDU_WARPS, 0, s>>>(
-        d->ntasks, d->tasks, d->row_ptr, static_cast<const V *>(d->val), static_cast<const OffT *>(d->off), d->base,
+        d->ntasks, d->tasks, d->row_ptr, values_of<V>(d), static_cast<const OffT *>(d->off), d->base,
         static_cast<const HiT *>(d->hi), d->lanes, static_cast<A *>(d->partial), x, y);
     return cudaGetLastError();
 }
@@ -162,6 +165,14 @@ cudaError_t by_index(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
     return d->hi_bytes == 2 ? by_tile<V, A, uint16_t, uint16_t>(d, xa, ya, s) : by_tile<V, A, uint16_t, uint8_t>(d, xa, ya, s);
 }
 
+// The tiles kernel's launch for by_values.
+struct TilesLaunch {
+    template <typename V, typename A> static cudaError_t run(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+    {
+        return by_index<V, A>(d, x, y, s);
+    }
+};
+
 template <typename A> cudaError_t combine(const csrdu_dev *d, void *y, cudaStream_t s)
 {
     csrdu_combine<A><<<(unsigned)d->nsplits, CSRDU_COMBINE_THREADS, 0, s>>>(d->splits, static_cast<const A *>(d->partial),
@@ -182,11 +193,7 @@ extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *st
     else if (d->kernel == CSRDU_K_STREAM)
         e = static_cast<cudaError_t>(csrdu_launch_stream(d, x, y, stream));
     else if (d->ntasks > 0)
-        switch (d->vmode) {
-        case CSRDU_V_F64: e = by_index<double, double>(d, x, y, s); break;
-        case CSRDU_V_F32: e = by_index<float, float>(d, x, y, s); break;
-        default: e = by_index<float, double>(d, x, y, s); break;
-        }
+        e = csrdu_gpu::by_values<TilesLaunch>(d, x, y, s);
     if (e != cudaSuccess || d->nsplits == 0)
         return e;
     return d->vmode == CSRDU_V_F32 ? combine<float>(d, y, s) : combine<double>(d, y, s);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../common/launch.h"
+#include "../common/value_store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,7 +102,8 @@ CSRDU_HD int64_t csrdu_hi_index(int32_t b, int64_t k)
 /* Device pointers and sizes of one instance, for the launcher. */
 typedef struct csrdu_dev {
     const int32_t *row_ptr;
-    const void *val;          /* f64 or f32 (vmode) */
+    const void *val;          /* f64 or f32 (vmode), or codes into the table (vs) */
+    const spmvlab_value_store *vs; /* how val holds the values (vmode f32 for f64: native floats) */
     const void *off;          /* uint8 or uint16 offsets (off_bytes) */
     const int32_t *base;      /* per chunk: base column, or ~escape ordinal */
     const void *hi;           /* uint8 or uint16 high bits of escaped entries */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "csrdu.h"
+#include "../common/value_store.cuh"
 
 namespace csrdu_gpu {
 
@@ -46,7 +47,7 @@ template <typename OffT> struct cols {
 // flight per batch, one fma chain a lane in entry order, then the warp's
 // shuffle tree (spmv_host's order).
 template <typename V, typename A, typename OffT>
-__device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V *__restrict__ val, cols<OffT> ix,
+__device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, V val, cols<OffT> ix,
                                           A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
 {
     constexpr int J = CSRDU_PIECE_J;
@@ -62,7 +63,7 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V
             b[j] = 0;
             o[j] = 0;
             if (k < tk.k1) {
-                a[j] = (A)__ldg(val + k);
+                a[j] = (A)val(k);
                 ix.load((int32_t)k, b[j], o[j]);
             }
         }
@@ -87,22 +88,61 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, const V
     }
 }
 
-// K::run<V, A, OffT>(d, x, y, s) with the format's types: values V and
-// sums A by vmode (f32 values widened to f64 as loaded), column offsets
-// OffT by off_bytes.
-template <typename K, typename V, typename A>
-cudaError_t by_offsets(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+// The values functor V (value_store.cuh) over d's stored values: the
+// values themselves, their codes into d's table, or the pattern's value.
+template <typename V> struct values_from;
+template <typename T> struct values_from<native_values<T>> {
+    static native_values<T> of(const csrdu_dev *d) { return {static_cast<const T *>(d->val)}; }
+};
+template <typename T, typename C> struct values_from<coded_values<T, C>> {
+    static coded_values<T, C> of(const csrdu_dev *d)
+    {
+        return {static_cast<const C *>(d->val), static_cast<const T *>(d->vs->d_table)};
+    }
+};
+template <typename T> struct values_from<pattern_values<T>> {
+    static pattern_values<T> of(const csrdu_dev *d)
+    {
+        T v;
+        memcpy(&v, d->vs->pattern, sizeof v);
+        return {v};
+    }
+};
+template <typename V> V values_of(const csrdu_dev *d) { return values_from<V>::of(d); }
+
+// K::run<V, A>(d, x, y, s) with the format's types: the values functor V
+// by vmode and storage (f32 values widened to f64 as loaded; codes or a
+// pattern in the run's type), sums A by vmode.
+template <typename K, typename T, typename A>
+cudaError_t by_storage(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
 {
-    return d->off_bytes == 1 ? K::template run<V, A, uint8_t>(d, x, y, s) : K::template run<V, A, uint16_t>(d, x, y, s);
+    switch (d->vs->kind) {
+    case SPMVLAB_STORE_CODES8: return K::template run<coded_values<T, uint8_t>, A>(d, x, y, s);
+    case SPMVLAB_STORE_CODES16: return K::template run<coded_values<T, uint16_t>, A>(d, x, y, s);
+    case SPMVLAB_STORE_PATTERN: return K::template run<pattern_values<T>, A>(d, x, y, s);
+    default: return K::template run<native_values<T>, A>(d, x, y, s);
+    }
 }
+template <typename K> cudaError_t by_values(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+{
+    switch (d->vmode) {
+    case CSRDU_V_F64: return by_storage<K, double, double>(d, x, y, s);
+    case CSRDU_V_F32: return by_storage<K, float, float>(d, x, y, s);
+    default: return K::template run<native_values<float>, double>(d, x, y, s);
+    }
+}
+
+// K::run<V, A, OffT>(d, x, y, s): by_values, then column offsets OffT by
+// off_bytes.
+template <typename K> struct with_offsets {
+    template <typename V, typename A> static cudaError_t run(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
+    {
+        return d->off_bytes == 1 ? K::template run<V, A, uint8_t>(d, x, y, s) : K::template run<V, A, uint16_t>(d, x, y, s);
+    }
+};
 template <typename K> cudaError_t by_types(const csrdu_dev *d, const void *x, void *y, void *stream)
 {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (d->vmode) {
-    case CSRDU_V_F64: return by_offsets<K, double, double>(d, x, y, s);
-    case CSRDU_V_F32: return by_offsets<K, float, float>(d, x, y, s);
-    default: return by_offsets<K, float, double>(d, x, y, s);
-    }
+    return by_values<with_offsets<K>>(d, x, y, static_cast<cudaStream_t>(stream));
 }
 
 } // namespace csrdu_gpu

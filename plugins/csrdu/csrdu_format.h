@@ -70,7 +70,8 @@ typedef struct csrdu_format {
     int32_t long_len;         /* vector kernel: longer rows are row pieces */
     int32_t cover;            /* vector kernel: the row length the auto shape covers (90th percentile) */
     int32_t *row_ptr;         /* host copies, for spmv_host */
-    void *val;                /* nnz values, f64 or f32 */
+    void *val;                /* nnz values, f64 or f32, or their codes (vs) */
+    spmvlab_value_store vs;   /* native, codes into the core's table, or one pattern value */
     csrdu_index ix;
     csrdu_plan plan;
     csrdu_dev dev;            /* device copies */

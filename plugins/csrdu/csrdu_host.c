@@ -84,8 +84,9 @@
         }                                                                                      \
     }
 
-#define VAL_F64(k) (f->vmode == CSRDU_V_F64 ? ((const double *)f->val)[k] : (double)((const float *)f->val)[k])
-#define VAL_F32(k) (((const float *)f->val)[k])
+#define VAL_F64(k) \
+    (f->vmode == CSRDU_V_F64 ? SPMVLAB_VALUE_HOST(double, &f->vs, f->val, k) : (double)((const float *)f->val)[k])
+#define VAL_F32(k) SPMVLAB_VALUE_HOST(float, &f->vs, f->val, k)
 
 CSRDU_HOST(csrdu_host_f64, double, VAL_F64, fma)
 CSRDU_HOST(csrdu_host_f32, float, VAL_F32, fmaf)

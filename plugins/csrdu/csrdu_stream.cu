@@ -27,7 +27,7 @@ static_assert(CSRDU_STREAM_ROWS <= 2 * kThreads, "a tile's rows are at most two 
 template <typename V, typename A, typename OffT>
 __global__ void __launch_bounds__(kThreads)
     csrdu_stream(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks,
-                 const int32_t *__restrict__ rp, const V *__restrict__ val, cols<OffT> ix, A *__restrict__ partial,
+                 const int32_t *__restrict__ rp, V val, cols<OffT> ix, A *__restrict__ partial,
                  const A *__restrict__ x, A *__restrict__ y)
 {
     __shared__ A prod[CSRDU_STREAM_TILE];
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kThreads)
         b[j] = 0;
         o[j] = 0;
         if (i < n) {
-            a[j] = (A)__ldg(val + tk.k0 + i);
+            a[j] = (A)val(tk.k0 + i);
             ix.load(tk.k0 + i, b[j], o[j]);
         }
     }
@@ -99,7 +99,7 @@ struct StreamLaunch {
             return cudaSuccess;
         const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
         csrdu_stream<V, A, OffT><<<(unsigned)blocks, kThreads, 0, s>>>(
-            (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, static_cast<const V *>(d->val), ix,
+            (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, values_of<V>(d), ix,
             static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
         return cudaGetLastError();
     }

@@ -46,7 +46,7 @@ __device__ __forceinline__ void bounds(int32_t first, int32_t rows, int32_t long
 // row is done.
 template <typename V, typename A, typename OffT, int W, int U, int R>
 __device__ __forceinline__ void row_group(int32_t first, int v, const int32_t (&beg)[R], const int32_t (&len)[R],
-                                          const V *__restrict__ val, cols<OffT> ix, const A *__restrict__ x,
+                                          V val, cols<OffT> ix, const A *__restrict__ x,
                                           A *__restrict__ y)
 {
     constexpr int G = 32 / W;
@@ -71,7 +71,7 @@ __device__ __forceinline__ void row_group(int32_t first, int v, const int32_t (&
                 cb[i][u] = 0;
                 co[i][u] = 0;
                 if (o < len[i]) {
-                    a[i][u] = (A)__ldg(val + beg[i] + o);
+                    a[i][u] = (A)val(beg[i] + o);
                     ix.load(beg[i] + o, cb[i][u], co[i][u]);
                 }
             }
@@ -108,7 +108,7 @@ __device__ __forceinline__ void row_group(int32_t first, int v, const int32_t (&
 template <typename V, typename A, typename OffT, int W, int U>
 __global__ void __launch_bounds__(32 * CSRDU_WARPS, 8)
     csrdu_vector(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks, int32_t rows,
-                 int32_t long_len, int steps, const int32_t *__restrict__ rp, const V *__restrict__ val, cols<OffT> ix,
+                 int32_t long_len, int steps, const int32_t *__restrict__ rp, V val, cols<OffT> ix,
                  A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
 {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -157,7 +157,7 @@ cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
         return cudaSuccess;
     const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
     csrdu_vector<V, A, OffT, W, U><<<(unsigned)blocks, 32 * CSRDU_WARPS, 0, s>>>(
-        (int32_t)piece_blocks, d->npieces, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, static_cast<const V *>(d->val),
+        (int32_t)piece_blocks, d->npieces, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, values_of<V>(d),
         ix, static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
     return cudaGetLastError();
 }

@@ -12,8 +12,10 @@
  * first and last entry; zeros are stored only inside a diagonal's range
  * (the fill). Metadata: one {offset, begin, end, start} of 4 int32 per
  * diagonal, ascending offsets.
- * Device bytes: 16 ndiag + s stored, s = 8 (f64) or 4 (f32); on a full
- * band s bytes per non-zero, no index at all.
+ * Device bytes: 16 ndiag + e stored + s table, s = 8 (f64) or 4 (f32), e
+ * = s for native values, 1 or 2 for codes into the value table (values =
+ * indexed; table entries), 0 for a pattern; on a full band e bytes per
+ * non-zero, no index at all.
  *
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
@@ -22,6 +24,9 @@
  * (auto|shared|l1): stage each thread block's x window in shared memory,
  * or read x through L1; auto takes shared when the band's span (max_off -
  * min_off) is at most the block's 256 rows, so the window is mostly used.
+ * values (native|indexed|pattern|auto, default native): lossless storage
+ * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
+ * a band without fill.
  * Kernel: one thread per row over the diagonals (dia.cu); spmv_host runs
  * the same loop with the same fused multiply-adds.
  * Limits: dtypes f64 and f32; stored entries up to 2^31 - 1.
@@ -37,7 +42,8 @@
 static void dia_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(dia_fmt, f, fmt);
-    spmvlab_free_format(f->ctx, f, (void *const[]){f->d_diags, f->d_val}, 2, (void *const[]){f->diags, f->val}, 2);
+    spmvlab_free_format(f->ctx, f, (void *const[]){f->d_diags, f->d_val, f->vs.d_table}, 3,
+                        (void *const[]){f->diags, f->val}, 2);
 }
 
 /* Finds the diagonals: first[o] and last[o] (offset o + rows - 1) receive
@@ -80,13 +86,14 @@ static void dia_fill(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const 
         start += g->end - g->begin;
         first[o] = d++;
     }
-    size_t vs = spmvlab_dtype_size(f->dtype);
-    const char *src = A->val;
+    size_t vs = f->vs.elem; /* values or codes: the same copy */
+    const char *src = f->vs.src;
     char *val = f->val;
     for (int32_t i = 0; i < A->rows; i++)
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
             const dia_diag *g = &f->diags[first[(size_t)((int64_t)A->col_idx[k] - i + A->rows - 1)]];
-            memcpy(val + ((size_t)g->start + (size_t)(i - g->begin)) * vs, src + (size_t)k * vs, vs);
+            if (vs)
+                memcpy(val + ((size_t)g->start + (size_t)(i - g->begin)) * vs, src + (size_t)k * vs, vs);
         }
 }
 
@@ -132,11 +139,13 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         dia_scan(f, A, first, last, noff);
         st = dia_guard(f, o, err);
     }
-    size_t vs = spmvlab_dtype_size(f->dtype);
+    if (st == SPMVLAB_OK) /* fill entries are code 0, +0.0; pattern only without fill */
+        st = spmvlab_value_store_choose(ctx, A, o->values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
+    size_t vs = f->vs.elem;
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
-        f->val = calloc((size_t)f->stored * vs + 1, 1); /* zeros inside the band: all-zero bits, +0.0 */
+        f->val = calloc((size_t)f->stored * vs + 1, 1); /* zeros inside the band: all-zero bits, +0.0 or code 0 */
         if (!f->diags || !f->val)
             st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld dia entries", (long long)f->stored);
     }
@@ -150,6 +159,9 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         };
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }
+    size_t unused = 0;
+    if (st == SPMVLAB_OK)
+        st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
     free(first);
     free(last);
     return spmvlab_converted(st, f, dia_destroy, out);
@@ -164,13 +176,13 @@ SPMVLAB_SPMV_BY_LAUNCHER(dia, dia_fmt, f)
 #define DIA_HOST(T, FMA, SUFFIX)                                                                      \
     static void dia_host_##SUFFIX(const dia_fmt *f, const T *x, T *y)                                 \
     {                                                                                                 \
-        const T *val = f->val;                                                                        \
         for (int32_t i = 0; i < f->rows; i++) {                                                       \
             T sum = 0;                                                                                \
             for (int32_t d = 0; d < f->ndiag; d++) {                                                  \
                 const dia_diag *g = &f->diags[d];                                                     \
                 if (i >= g->begin && i < g->end)                                                      \
-                    sum = FMA(val[(size_t)g->start + (size_t)(i - g->begin)], x[(int64_t)i + g->offset], sum); \
+                    sum = FMA(SPMVLAB_VALUE_HOST(T, &f->vs, f->val, (size_t)g->start + (size_t)(i - g->begin)),    \
+                              x[(int64_t)i + g->offset], sum);                                                         \
             }                                                                                         \
             y[i] = sum;                                                                               \
         }                                                                                             \
@@ -182,12 +194,12 @@ SPMVLAB_SPMV_HOST_FMA_F64_F32(dia, dia_fmt, DIA_HOST)
 static void dia_describe(const void *fmt, char *buf, size_t len)
 {
     const dia_fmt *f = fmt;
-    snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s", f->ndiag, f->min_off,
-             f->max_off, (long long)f->stored, f->nnz > 0 ? (double)f->stored / f->nnz : 0.0,
-             f->shared ? "shared" : "l1");
+    snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s values=%s table=%d", f->ndiag,
+             f->min_off, f->max_off, (long long)f->stored, f->nnz > 0 ? (double)f->stored / f->nnz : 0.0,
+             f->shared ? "shared" : "l1", spmvlab_value_store_name(&f->vs), f->vs.count);
 }
 
-SPMVLAB_PLUGIN_DEFINE(dia, "1.0.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,
                       "diagonals with their own start and length, fill guard, x window in shared memory",
                       "Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM 2003, sec. 3.4; "
                       "N. Bell, M. Garland, SC'09 (the DIA kernel)");

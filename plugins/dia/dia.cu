@@ -10,16 +10,17 @@
 
 #include "dia.h"
 #include "../common/launch.cuh"
+#include "../common/value_store.cuh"
 
 namespace {
 
 __device__ __forceinline__ double dia_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float dia_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
-template <typename T, bool Shared>
+template <typename T, bool Shared, typename V>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
-           const int4 *__restrict__ diags, const T *__restrict__ val, const T *__restrict__ x, T *__restrict__ y)
+           const int4 *__restrict__ diags, V vals, const T *__restrict__ x, T *__restrict__ y)
 {
     extern __shared__ unsigned char dia_smem[];
     T *xs = reinterpret_cast<T *>(dia_smem);
@@ -39,7 +40,7 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     for (int32_t d = 0; d < ndiag; d++) {
         const int4 g = __ldg(diags + d); // offset, begin, end, start
         if (i >= g.y && i < g.z) {
-            const T v = __ldg(val + g.w + (i - g.y));
+            const T v = vals(g.w + (i - g.y)); // the value itself, its code's table entry, or the pattern
             const int64_t col = i + g.x;
             sum = dia_fma(v, Shared ? xs[col - wlo] : __ldg(x + col), sum);
         }
@@ -52,16 +53,17 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_BLOCK - 1) / DIA_BLOCK);
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
-    const T *val = static_cast<const T *>(f->d_val);
-    if (f->shared) {
-        const size_t smem = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * sizeof(T);
-        dia_kernel<T, true><<<grid, DIA_BLOCK, smem, s>>>(f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags,
-                                                          val, x, y);
-    } else {
-        dia_kernel<T, false><<<grid, DIA_BLOCK, 0, s>>>(f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags,
-                                                        val, x, y);
-    }
-    return cudaGetLastError();
+    return with_values<T>(&f->vs, f->d_val, [&](auto vals) {
+        if (f->shared) {
+            const size_t smem = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * sizeof(T);
+            dia_kernel<T, true><<<grid, DIA_BLOCK, smem, s>>>(f->rows, f->cols, f->ndiag, f->min_off, f->max_off,
+                                                              diags, vals, x, y);
+        } else {
+            dia_kernel<T, false><<<grid, DIA_BLOCK, 0, s>>>(f->rows, f->cols, f->ndiag, f->min_off, f->max_off,
+                                                            diags, vals, x, y);
+        }
+        return cudaGetLastError();
+    });
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <spmvlab/plugin.h>
 
 #include "../common/launch.h"
+#include "../common/value_store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +25,7 @@ typedef struct dia_opts {
     double max_fill; /* refuse when stored entries exceed max_fill * nnz */
     int max_diags;   /* refuse when the matrix has more diagonals */
     int x_reuse;     /* enum dia_reuse */
+    int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
@@ -47,7 +49,8 @@ typedef struct dia_fmt {
     int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
     int shared;           /* 1: the kernel stages the x window in shared memory */
     dia_diag *diags;      /* host, ndiag */
-    void *val;            /* host, stored values of dtype */
+    spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
+    void *val;            /* host, stored entries (vs.elem bytes each: values or codes) */
     dia_diag *d_diags;    /* device copies */
     void *d_val;
 } dia_fmt;

@@ -12,5 +12,10 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_AUTO, "auto", "", "shared when the band spans at most 256 columns, else l1"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_SHARED, "shared", "", "the block's x window staged in shared memory"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_L1, "l1", "", "x read through the L1 cache"),
+    SPMVLAB_OPTION(dia_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
+    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
+    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
+    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP " (no fill)"),
+    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     {NULL},
 };

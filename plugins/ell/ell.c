@@ -22,7 +22,10 @@
  * Options: max_fill (float, default 3.0): the padded size rows * width may be
  * at most max_fill * nnz; convert refuses a larger one with SPMVLAB_LIMIT
  * before allocating anything (one long row makes ELL huge — use hyb there).
- * A matrix without non-zeros has width 0 and is accepted.
+ * A matrix without non-zeros has width 0 and is accepted. values
+ * (native|indexed|pattern|auto, default native): lossless storage
+ * (plugins/common/value_store.h): codes into the core's value table, or
+ * one value; padding is code 0 and never read.
  * Limits: dtypes f64 and f32.
  */
 #include <math.h>
@@ -35,19 +38,27 @@
 
 #include "spmvlab/plugin.h"
 
+#include "../common/value_store.h"
+
 #define ELL_BLOCK 256 /* threads (rows) per block */
 
 /* Launcher in ell.cu: one thread per row; returns the first CUDA error. */
 cudaError_t ell_launch(int f64, int32_t rows, int block, const int32_t *row_len,
-                       const int32_t *col, const void *val, const void *x, void *y,
+                       const int32_t *col, const spmvlab_value_store *vs, const void *val, const void *x, void *y,
                        cudaStream_t stream);
 
 typedef struct ell_opts {
     double max_fill; /* padded slots allowed per non-zero */
+    int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
 } ell_opts;
 
 static const spmvlab_option ell_options[] = {
     SPMVLAB_OPTION(ell_opts, max_fill, SPMVLAB_OPT_FLOAT, "3.0", "1..1000000000", "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
+    SPMVLAB_OPTION(ell_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
+    SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
+    SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
+    SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
+    SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     {NULL}};
 
 /* One ELL-R matrix: host arrays for spmv_host, device arrays for spmv. */
@@ -61,7 +72,8 @@ typedef struct ell_fmt {
     size_t slots;           /* rows * width */
     int32_t *row_len;       /* host, rows true row lengths */
     int32_t *col;           /* host, slots column indices, column-major */
-    void *val;              /* host, slots values of dtype, column-major */
+    spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
+    void *val;              /* host, slots values of dtype (or codes), column-major */
     int32_t *d_row_len;     /* device copies of the three arrays */
     int32_t *d_col;
     void *d_val;
@@ -71,7 +83,7 @@ typedef struct ell_fmt {
 static void ell_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(ell_fmt, f, fmt);
-    void *const dev[] = {f->d_row_len, f->d_col, f->d_val}, *const host[] = {f->row_len, f->col, f->val};
+    void *const dev[] = {f->d_row_len, f->d_col, f->d_val, f->vs.d_table}, *const host[] = {f->row_len, f->col, f->val};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -79,9 +91,9 @@ static void ell_destroy(void *fmt)
  * with value 0 and the row's last real column (0 for an empty row). */
 static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
 {
-    size_t vs = spmvlab_dtype_size(f->dtype);
+    size_t vs = f->vs.elem; /* values or codes (padding: +0.0 or code 0), none for a pattern */
     char *val = f->val;
-    const char *src = A->val;
+    const char *src = f->vs.src;
     for (int32_t i = 0; i < f->rows; i++) {
         int32_t start = A->row_ptr[i], len = A->row_ptr[i + 1] - start;
         int32_t pad_col = len > 0 ? A->col_idx[start + len - 1] : 0;
@@ -90,10 +102,12 @@ static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
             size_t s = (size_t)k * (size_t)f->rows + (size_t)i;
             if (k < len) {
                 f->col[s] = A->col_idx[start + k];
-                memcpy(val + s * vs, src + (size_t)(start + k) * vs, vs);
+                if (vs)
+                    memcpy(val + s * vs, src + (size_t)(start + k) * vs, vs);
             } else {
                 f->col[s] = pad_col;
-                memset(val + s * vs, 0, vs); /* all-zero bits are +0.0 in f64 and f32 */
+                if (vs) /* all-zero bits are +0.0 in f64 and f32, and code 0 (+0.0) */
+                    memset(val + s * vs, 0, vs);
             }
         }
     }
@@ -133,12 +147,15 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
 {
     SPMVLAB_CONVERT_BEGIN(ell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
-    spmvlab_status st = ell_measure(f, A, ((const ell_opts *)spmvlab_opts_fields(opts))->max_fill, err);
+    const ell_opts *o = spmvlab_opts_fields(opts);
+    spmvlab_status st = ell_measure(f, A, o->max_fill, err);
+    if (st == SPMVLAB_OK) /* padding is never read: any layout takes a pattern */
+        st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
     if (st != SPMVLAB_OK) {
         ell_destroy(f);
         return st;
     }
-    size_t vs = spmvlab_dtype_size(A->dtype);
+    size_t vs = f->vs.elem;
     /* one extra byte each so that NULL always means failure, even for 0 bytes */
     f->row_len = malloc((size_t)A->rows * sizeof(int32_t) + 1);
     f->col = malloc(f->slots * sizeof(int32_t) + 1);
@@ -156,7 +173,11 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         {(void **)&f->d_col, f->col, f->slots * sizeof(int32_t)},
         {&f->d_val, f->val, f->slots * vs},
     };
-    return spmvlab_converted(spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err), f, ell_destroy, out);
+    size_t unused = 0;
+    st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
+    return spmvlab_converted(st, f, ell_destroy, out);
 }
 
 /* y = A x on the device, one thread per row. Returns CUDA_ERROR with the
@@ -165,7 +186,7 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
 {
     ell_fmt *f = fmt;
     cudaError_t e = ell_launch(f->dtype == SPMVLAB_F64, f->rows, ELL_BLOCK, f->d_row_len,
-                               f->d_col, f->d_val, x, y, (cudaStream_t)stream);
+                               f->d_col, &f->vs, f->d_val, x, y, (cudaStream_t)stream);
     if (e != cudaSuccess)
         return f->ctx->fail(f->ctx, err, SPMVLAB_CUDA_ERROR, "ell kernel failed: %s",
                             cudaGetErrorString(e));
@@ -177,12 +198,11 @@ static spmvlab_status ell_spmv(void *fmt, const void *x, void *y, void *stream, 
 #define ELL_HOST(T, FMA, SUFFIX)                                                         \
     static void ell_host_##SUFFIX(const ell_fmt *f, const T *x, T *y)                    \
     {                                                                                    \
-        const T *val = f->val;                                                           \
         size_t rows = (size_t)f->rows;                                                   \
         for (size_t i = 0; i < rows; i++) {                                              \
             T sum = 0;                                                                   \
             for (size_t k = 0, s = i; k < (size_t)f->row_len[i]; k++, s += rows)         \
-                sum = FMA(val[s], x[f->col[s]], sum);                                    \
+                sum = FMA(SPMVLAB_VALUE_HOST(T, &f->vs, f->val, s), x[f->col[s]], sum);  \
             y[i] = sum;                                                                  \
         }                                                                                \
     }
@@ -193,13 +213,14 @@ static void ell_describe(const void *fmt, char *buf, size_t len)
 {
     const ell_fmt *f = fmt;
     if (f->nnz > 0)
-        snprintf(buf, len, "width=%d slots=%zu fill=%.3f", f->width, f->slots,
-                 (double)f->slots / (double)f->nnz);
+        snprintf(buf, len, "width=%d slots=%zu fill=%.3f values=%s", f->width, f->slots,
+                 (double)f->slots / (double)f->nnz, spmvlab_value_store_name(&f->vs));
     else
-        snprintf(buf, len, "width=%d slots=%zu fill=n/a", f->width, f->slots);
+        snprintf(buf, len, "width=%d slots=%zu fill=n/a values=%s", f->width, f->slots,
+                 spmvlab_value_store_name(&f->vs));
 }
 
-SPMVLAB_PLUGIN_DEFINE(ell, "1.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(ell, "1.2.0", SPMVLAB_DTYPES_F64_F32,
                       "ELLPACK-R: rows padded to the longest, column-major, per-row lengths",
                       "W. Hwu, D. Kirk, I. El Hajj, Programming Massively Parallel Processors, "
                       "4th ed., Morgan Kaufmann 2022, ch. 14 (ELL); F. Vazquez et al., "

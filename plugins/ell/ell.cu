@@ -5,15 +5,19 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "../common/value_store.cuh"
+
 namespace {
 
 // Fused multiply-add in the dtype, the same operation spmv_host uses.
 __device__ __forceinline__ double ell_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float ell_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
-template <typename T>
+// val: the values functor (value_store.cuh): the value, its code's table
+// entry, or the pattern's value.
+template <typename T, typename V>
 __global__ void ell_kernel(int32_t rows, const int32_t *__restrict__ row_len,
-                           const int32_t *__restrict__ col, const T *__restrict__ val,
+                           const int32_t *__restrict__ col, V val,
                            const T *__restrict__ x, T *__restrict__ y)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,18 +28,21 @@ __global__ void ell_kernel(int32_t rows, const int32_t *__restrict__ row_len,
     size_t s = (size_t)i;
     T sum = 0;
     for (int32_t k = 0; k < len; k++, s += stride)
-        sum = ell_fma(__ldg(&val[s]), __ldg(&x[__ldg(&col[s])]), sum);
+        sum = ell_fma(val((int64_t)s), __ldg(&x[__ldg(&col[s])]), sum);
     y[i] = sum;
 }
 
 template <typename T>
 cudaError_t ell_launch_typed(int32_t rows, int block, const int32_t *row_len, const int32_t *col,
-                             const void *val, const void *x, void *y, cudaStream_t stream)
+                             const spmvlab_value_store *vs, const void *val, const void *x, void *y,
+                             cudaStream_t stream)
 {
     const unsigned grid = (unsigned)(((long long)rows + block - 1) / block);
-    ell_kernel<T><<<grid, block, 0, stream>>>(rows, row_len, col, static_cast<const T *>(val),
-                                              static_cast<const T *>(x), static_cast<T *>(y));
-    return cudaGetLastError();
+    return with_values<T>(vs, val, [&](auto vals) {
+        ell_kernel<T><<<grid, block, 0, stream>>>(rows, row_len, col, vals, static_cast<const T *>(x),
+                                                  static_cast<T *>(y));
+        return cudaGetLastError();
+    });
 }
 
 } // namespace
@@ -44,11 +51,11 @@ cudaError_t ell_launch_typed(int32_t rows, int block, const int32_t *row_len, co
 // non-zeros still runs the kernel, which writes 0 to every row). Returns the
 // launch's error, cudaSuccess otherwise.
 extern "C" cudaError_t ell_launch(int f64, int32_t rows, int block, const int32_t *row_len,
-                                  const int32_t *col, const void *val, const void *x, void *y,
-                                  cudaStream_t stream)
+                                  const int32_t *col, const spmvlab_value_store *vs, const void *val,
+                                  const void *x, void *y, cudaStream_t stream)
 {
     if (rows <= 0)
         return cudaSuccess;
-    return f64 ? ell_launch_typed<double>(rows, block, row_len, col, val, x, y, stream)
-               : ell_launch_typed<float>(rows, block, row_len, col, val, x, y, stream);
+    return f64 ? ell_launch_typed<double>(rows, block, row_len, col, vs, val, x, y, stream)
+               : ell_launch_typed<float>(rows, block, row_len, col, vs, val, x, y, stream);
 }

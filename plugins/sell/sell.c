@@ -30,7 +30,9 @@
  * by the fill), threads_per_row (auto: by the mean slice width and the
  * device's resident warps), long_row (auto: max(64, 4 x mean row length)),
  * index (auto: 16 when the slices that qualify hold half the slots), values
- * (native, or f32 storage for an f64 run, declared to the core).
+ * (native, f32 storage for an f64 run, declared to the core, or lossless:
+ * indexed codes, a pattern, auto; plugins/common/value_store.h; the long
+ * rows keep native values).
  *
  * Execution: sell.cu; spmv_host (sell_host.c) replays the kernels' adds.
  * Limits: f64 and f32.
@@ -54,7 +56,7 @@ static spmvlab_status sell_check_options(const spmvlab_opts *opts, spmvlab_err *
 static void sell_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(sell_fmt, f, fmt);
-    void *dev[] = {f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
+    void *dev[] = {f->vs.d_table, f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
                    f->d_long_ptr,  f->d_piece_ptr, f->d_piece_of, f->d_long_col, f->d_long_val,
                    f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux};
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
@@ -70,7 +72,7 @@ static void sell_destroy(void *fmt)
 static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
 {
     size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t), i2 = sizeof(uint16_t);
-    size_t ss = f->val_f32 ? sizeof(float) : vs; /* slice values' storage size */
+    size_t ss = f->val_f32 ? sizeof(float) : f->vs.elem; /* slice values' (or codes') storage size */
     size_t stored = (size_t)f->stored, nl = (size_t)f->nlong;
     int i16 = f->index_bits == 16;
     const spmvlab_array a[] = {
@@ -89,7 +91,9 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
         {&f->d_long_val, f->long_val, (size_t)f->long_nnz * vs},
         {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * vs : 0},
     };
-    return spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 14, err);
+    size_t unused = 0;
+    spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, &unused, err);
+    return st != SPMVLAB_OK ? st : spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 14, err);
 }
 
 /* Builds SELL-C-sigma and its long-row tail from the CSR input. Returns OK,
@@ -104,7 +108,9 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     char why[SPMVLAB_ERR_LEN];
     spmvlab_status st = sell_check_values(o->C, o->sigma, o->threads_per_row, why, sizeof why) != 0
                             ? ctx->fail(ctx, err, SPMVLAB_INVALID_OPTION, "%s", why)
-                            : sell_build(f, A, o, err);
+                            : spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err); /* padding is never multiplied */
+    if (st == SPMVLAB_OK)
+        st = sell_build(f, A, o, err);
     if (st == SPMVLAB_OK && f->dtype == SPMVLAB_F64 && o->values == SELL_VALUES_F32)
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
@@ -135,7 +141,7 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
         .rows = f->rows, .C = f->C, .threads_per_row = f->threads_per_row,
         .is_f32 = f->dtype == SPMVLAB_F32, .val_f32 = f->dtype == SPMVLAB_F32 || f->val_f32,
         .index_mode = f->index_mode, .slice_ptr = f->d_slice_ptr, .perm = f->d_perm,
-        .col = f->d_col, .lo = f->d_lo, .hi = f->d_hi, .aux = f->d_aux, .val = f->d_val, .nlong = f->nlong, .npieces = f->npieces,
+        .col = f->d_col, .lo = f->d_lo, .hi = f->d_hi, .aux = f->d_aux, .val = f->d_val, .vs = &f->vs, .nlong = f->nlong, .npieces = f->npieces,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
         .long_val = f->d_long_val, .partial = f->d_partial};
@@ -176,10 +182,10 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
              f->index_bits, f->index_auto ? "yes" : "no", f->index_bits == 32 ? "none" : f->index_column ? "column" : "slice",
              f->compressed_slices,
              f->stored ? (double)f->compressed_slots / f->stored : 0.0,
-             sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : "native");
+             sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : spmvlab_value_store_name(&f->vs));
 }
 
-SPMVLAB_PLUGIN_DEFINE(sell, "2.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(sell, "2.2.0", SPMVLAB_DTYPES_F64_F32,
                       "SELL-C-sigma: rows sorted in windows of sigma, slices of C rows stored "
                       "column-major, SELL-P lanes per row, long rows split into warp pieces",
                       "Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36(5), C401-C423, "

@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include "../common/long_rows.cuh"
+#include "../common/value_store.cuh"
 #include "sell.h"
 
 namespace {
@@ -125,7 +126,7 @@ struct sell_cols {
  * every column and value load, then every x load, then the adds in slot
  * order. kTail: only the slots below the row's width w are real. */
 template <typename V, typename S, int IX, int T, bool kTail>
-__device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S *__restrict__ val,
+__device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &val,
                                            const V *__restrict__ x, int64_t i, int64_t step,
                                            int32_t k, int32_t w, V &sum)
 {
@@ -137,7 +138,7 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S *_
         l[u] = SELL_PAD_OFF, a[u] = 0, v[u] = V(0);
         if (!kTail || k + u * T < w) {
             cols.load(i + u * step, k + u * T, l[u], a[u]);
-            v[u] = (V)__ldg(val + i + u * step);
+            v[u] = (V)val(i + u * step);
         }
     }
 #pragma unroll
@@ -151,12 +152,13 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S *_
         sum = c[u] != SELL_PAD_COL ? long_rows_fma(v[u], xv[u], sum) : sum;
 }
 
-/* V: the type of x, y and the adds; S: the type the slice values are
- * stored in (V, or float for an f64 run with values = f32). */
+/* V: the type of x, y and the adds; S: the slice values' functor
+ * (value_store.cuh): native V, native float for an f64 run with values =
+ * f32, codes into the table, or a pattern's value; widened to V. */
 template <typename V, typename S, int IX, int T>
 __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
     sell_slice_kernel(int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
-                      const int32_t *__restrict__ perm, sell_cols<IX> cols, const S *__restrict__ val,
+                      const int32_t *__restrict__ perm, sell_cols<IX> cols, S val,
                       const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int R = SELL_WARP / T;
@@ -191,7 +193,7 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
                 cols.load(i, k, l, a);
                 const int32_t c = cols.decode(i, l, a);
                 if (c != SELL_PAD_COL)
-                    sum = long_rows_fma((V)__ldg(val + i), __ldg(x + c), sum);
+                    sum = long_rows_fma((V)val(i), __ldg(x + c), sum);
             }
         }
     }
@@ -208,39 +210,38 @@ unsigned sell_blocks(int64_t warps)
 }
 
 template <typename V, typename S, int IX, int T>
-cudaError_t sell_launch_t(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
     constexpr int R = SELL_WARP / T;
     const sell_cols<IX> cols = {A->col, A->lo, A->hi, A->aux, 0, 0, false, 0, 0};
     sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0,
-                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols,
-                                               static_cast<const S *>(A->val),
+                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols, val,
                                                static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
 template <typename V, typename S, int IX>
-cudaError_t sell_launch_ix(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+cudaError_t sell_launch_ix(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
     switch (A->threads_per_row) {
-    case 1: return sell_launch_t<V, S, IX, 1>(A, x, y, stream);
-    case 2: return sell_launch_t<V, S, IX, 2>(A, x, y, stream);
-    case 4: return sell_launch_t<V, S, IX, 4>(A, x, y, stream);
-    case 8: return sell_launch_t<V, S, IX, 8>(A, x, y, stream);
-    case 16: return sell_launch_t<V, S, IX, 16>(A, x, y, stream);
-    case 32: return sell_launch_t<V, S, IX, 32>(A, x, y, stream);
+    case 1: return sell_launch_t<V, S, IX, 1>(A, val, x, y, stream);
+    case 2: return sell_launch_t<V, S, IX, 2>(A, val, x, y, stream);
+    case 4: return sell_launch_t<V, S, IX, 4>(A, val, x, y, stream);
+    case 8: return sell_launch_t<V, S, IX, 8>(A, val, x, y, stream);
+    case 16: return sell_launch_t<V, S, IX, 16>(A, val, x, y, stream);
+    case 32: return sell_launch_t<V, S, IX, 32>(A, val, x, y, stream);
     default: return cudaErrorInvalidValue;
     }
 }
 
 template <typename V, typename S>
-cudaError_t sell_launch_s(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+cudaError_t sell_launch_s(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
     switch (A->index_mode) {
-    case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32>(A, x, y, stream);
-    case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16>(A, x, y, stream);
-    case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED>(A, x, y, stream);
-    case SELL_IX_COLUMN: return sell_launch_ix<V, S, SELL_IX_COLUMN>(A, x, y, stream);
+    case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32>(A, val, x, y, stream);
+    case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16>(A, val, x, y, stream);
+    case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED>(A, val, x, y, stream);
+    case SELL_IX_COLUMN: return sell_launch_ix<V, S, SELL_IX_COLUMN>(A, val, x, y, stream);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -248,10 +249,11 @@ cudaError_t sell_launch_s(const sell_device_view *A, const void *x, void *y, cud
 template <typename V>
 cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
 {
-    /* An f64 run reads its slice values as double, or as float (values = f32). */
-    cudaError_t e = sizeof(V) == sizeof(float) || A->val_f32
-                        ? sell_launch_s<V, float>(A, x, y, stream)
-                        : sell_launch_s<V, V>(A, x, y, stream);
+    /* An f64 run reads its slice values as float with values = f32; else
+     * the values in the run's type, or their codes, or a pattern's value. */
+    cudaError_t e = sizeof(V) == 8 && A->val_f32
+                        ? sell_launch_s<V>(A, native_values<float>{static_cast<const float *>(A->val)}, x, y, stream)
+                        : with_values<V>(A->vs, A->val, [&](auto val) { return sell_launch_s<V>(A, val, x, y, stream); });
     if (e != cudaSuccess)
         return e;
     /* 2 x SELL_UNROLL entries a lane in flight, then all their x */

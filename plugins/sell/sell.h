@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "../common/value_store.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -78,7 +80,8 @@ typedef struct sell_device_view {
     const uint16_t *hi;         /* SELL_IX_MIXED: high halves of the 32-bit slices' columns */
     const int32_t *aux;         /* per slice (SELL_IX_COLUMN: per slot column of a slice):
                                  * base column (>= 0), or ~(first hi slot) when 32-bit */
-    const void *val;            /* value of each slot, 0 for padding */
+    const void *val;            /* value of each slot, 0 for padding (or its code, by vs) */
+    const spmvlab_value_store *vs; /* how val holds the values (val_f32: native floats) */
     int32_t nlong;              /* long rows (0: no long-row path) */
     int32_t npieces;            /* pieces of the long rows */
     int32_t multi_piece;        /* 1 when some long row has more than one piece */

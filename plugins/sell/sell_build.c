@@ -197,9 +197,9 @@ static spmvlab_status sell_build_long(sell_fmt *f, const spmvlab_matrix *A, spmv
 static void sell_fill(sell_fmt *f, const spmvlab_matrix *A, const int32_t *len,
                       const int32_t *order)
 {
-    size_t vs = spmvlab_dtype_size(f->dtype);
+    size_t vs = f->vs.elem; /* values or codes (padding: +0.0 or code 0), none for a pattern */
     char *val = f->val;
-    const char *src = A->val;
+    const char *src = f->vs.src;
     for (int32_t s = 0; s < f->nslices; s++) {
         int32_t w = (f->slice_ptr[s + 1] - f->slice_ptr[s]) / f->C;
         for (int32_t r = 0; r < f->C; r++) {
@@ -209,9 +209,9 @@ static void sell_fill(sell_fmt *f, const spmvlab_matrix *A, const int32_t *len,
             for (int32_t k = 0; k < w; k++) {
                 int64_t i = f->slice_ptr[s] + (int64_t)k * f->C + r;
                 f->col[i] = k < n ? A->col_idx[first + k] : SELL_PAD_COL;
-                if (k < n)
+                if (k < n && vs)
                     memcpy(val + i * vs, src + (size_t)(first + k) * vs, vs);
-                else
+                else if (vs)
                     memset(val + i * vs, 0, vs);
             }
         }
@@ -295,7 +295,7 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
     f->tpr_auto = o->threads_per_row == SPMVLAB_AUTO;
     f->threads_per_row = f->tpr_auto ? sell_rule_tpr(mean, f->max_width, A->rows, warps) : o->threads_per_row;
 
-    size_t vs = spmvlab_dtype_size(f->dtype);
+    size_t vs = f->vs.elem;
     f->col = malloc((size_t)f->stored * sizeof(int32_t) + 1);
     f->val = malloc((size_t)f->stored * vs + 1);
     if (!f->col || !f->val) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../common/long_rows.h"
+#include "../common/value_store.h"
 #include "sell.h"
 #include "spmvlab/plugin.h"
 
@@ -39,7 +40,9 @@ typedef struct sell_fmt {
     int32_t *slice_ptr;        /* host, nslices + 1 slot offsets */
     int32_t *perm;             /* host, rows; NULL when the order is the identity */
     int32_t *col;              /* host, stored columns (SELL_PAD_COL for padding); index 32 */
-    void *val;                 /* host, stored values of dtype (float when val_f32) */
+    spmvlab_value_store vs;    /* how val holds the slice values: native, codes or a pattern value
+                                * (the long rows keep native values) */
+    void *val;                 /* host, stored values of dtype (float when val_f32), or codes */
     int val_f32;               /* slice values stored in f32 for an f64 run (values = f32) */
     int32_t index_bits;        /* 32 (col) or 16 (lo, hi, aux) */
     int index_auto;            /* index came from the rule */

@@ -25,11 +25,11 @@ static int32_t sell_host_col(const sell_fmt *f, int32_t s, int32_t i)
 /* Value of slot i widened from its storage type, as the kernels load it. */
 static double sell_host_val_f64(const sell_fmt *f, int32_t i)
 {
-    return f->val_f32 ? (double)((const float *)f->val)[i] : ((const double *)f->val)[i];
+    return f->val_f32 ? (double)((const float *)f->val)[i] : SPMVLAB_VALUE_HOST(double, &f->vs, f->val, i);
 }
 static float sell_host_val_f32(const sell_fmt *f, int32_t i)
 {
-    return ((const float *)f->val)[i];
+    return SPMVLAB_VALUE_HOST(float, &f->vs, f->val, i);
 }
 
 /* For one value type V with fused multiply-add FMA and slot values VAL(f, i):

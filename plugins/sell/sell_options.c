@@ -21,5 +21,8 @@ const spmvlab_option sell_options[] = {
     SPMVLAB_OPTION(sell_opts, values, SPMVLAB_OPT_ENUM, "native", "", "value storage of the slices"),
     SPMVLAB_CHOICE(sell_opts, values, SELL_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(sell_opts, values, SELL_VALUES_F32, "f32", "", "f32 values for an f64 run; x, y and the adds stay f64"),
+    SPMVLAB_CHOICE(sell_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP " (slices; long rows native)"),
+    SPMVLAB_CHOICE(sell_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
+    SPMVLAB_CHOICE(sell_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     {NULL},
 };

@@ -21,7 +21,9 @@
  * 4 + 4 (rows + 1) / nnz: SpMV moves bytes, and runs of width 1 (random
  * columns) cost more than CSR. Decided from the counts, before any
  * allocation. Options: max_bytes_ratio (0..4; 4 takes every matrix);
- * values (native|f32); remainder (auto|vector|merge: vbr_rem.c). Expert:
+ * values (native|f32|indexed|pattern|auto: the lossless ones code the
+ * block values, plugins/common/value_store.h; the remainder stays native);
+ * remainder (auto|vector|merge: vbr_rem.c). Expert:
  * min_height (1..1024, 1: pure 1D-VBL),
  * rem_lanes (auto: from the remainder's mean row length), steps (2, 4, 8; 4).
  * Kernels (vbr.cu): a warp per slice, lane i walking row i's blocks, the
@@ -50,8 +52,9 @@ static spmvlab_status vbr_check_options(const spmvlab_opts *opts, spmvlab_err *e
 static void vbr_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(vbr_fmt, f, fmt);
-    void *const dev[] = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid, f->d_bval, f->d_rrow,
-                         f->d_rptr, f->d_rcol, f->d_rval, f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val};
+    void *const dev[] = {f->d_qrow, f->d_qptr,  f->d_qblk,        f->d_bcol,          f->d_bwid,
+                         f->d_bval, f->d_rrow,  f->d_rptr,        f->d_rcol,          f->d_rval,
+                         f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val, f->vs.d_table};
     void *const host[] = {f->qrow, f->qptr, f->qblk, f->bcol, f->bwid, f->bval,
                           f->rrow, f->rptr, f->rcol, f->rval, f->s_end};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
@@ -129,6 +132,8 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         vbr_rem_path(f, A, in_block, o, &c);
         st = vbr_check_bytes(ctx, A, o, &c, f->store_f32, err);
     }
+    if (st == SPMVLAB_OK && !f->store_f32) /* the blocks hold no padding; the remainder stays native */
+        st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
     if (st == SPMVLAB_OK)
         st = vbr_build(f, A, in_block, &c, err);
     free(in_block);
@@ -146,7 +151,7 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         {(void **)&f->d_qblk, f->qblk, nq * i4},
         {(void **)&f->d_bcol, f->bcol, nq ? (size_t)f->nblocks * i4 : 0},
         {(void **)&f->d_bwid, f->bwid, nq ? (size_t)f->nblocks : 0},
-        {&f->d_bval, f->bval, nq ? (size_t)f->blocked_nnz * vs : 0},
+        {&f->d_bval, f->bval, nq ? (size_t)f->blocked_nnz * (f->vs.kind == SPMVLAB_STORE_NATIVE ? vs : f->vs.elem) : 0},
         {(void **)&f->d_rrow, f->rrow, f->rrow ? nr * i4 : 0},
         {(void **)&f->d_rptr, f->rptr, nr ? (nptr + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, nr ? (size_t)f->rem_nnz * i4 : 0},
@@ -156,8 +161,11 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         {(void **)&f->mdev.carry_row, NULL, mtiles * i4},
         {&f->mdev.carry_val, NULL, mtiles * run},
     };
+    size_t unused = 0;
     if (st == SPMVLAB_OK)
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
     f->mdev.row_ptr = f->d_rptr;
     f->mdev.col_idx = f->d_rcol;
     f->mdev.val = f->d_rval;
@@ -197,11 +205,11 @@ static void vbr_describe(const void *fmt, char *buf, size_t len)
              f->nbr, f->nbr > 0 ? (double)f->nq / f->nbr : 0.0, f->nblocks,
              f->nblocks > 0 ? (double)f->blocked_nnz / f->nblocks : 0.0,
              f->nnz > 0 ? (double)f->blocked_nnz / f->nnz : 0.0, f->nr, f->rem_nnz, f->rem_lanes, f->steps,
-             f->nnz > 0 ? vbr_bytes(f) / f->nnz : 0.0, f->store_f32 ? "f32" : "native",
+             f->nnz > 0 ? vbr_bytes(f) / f->nnz : 0.0, f->store_f32 ? "f32" : spmvlab_value_store_name(&f->vs),
              f->rem_merge ? "merge" : "vector", f->rem_cv, pass, f->mdev.tiles);
 }
 
-SPMVLAB_PLUGIN_DEFINE(vbr, "2.1.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(vbr, "2.2.0", SPMVLAB_DTYPES_F64_F32,
                       "variable block row (1D-VBL): dense blocks from runs of rows with one pattern, CSR remainder",
                       "A. Pinar, M. T. Heath, Improving performance of sparse matrix-vector multiplication, SC'99 "
                       "(1D-VBL); Y. Saad, SPARSKIT: a basic tool kit for sparse matrix computations, 1994 (VBR)",

@@ -18,7 +18,10 @@
 // atomics. vbr_host.c runs the same lanes in the same order.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "vbr.h"
+#include "../common/value_store.cuh"
 #include "../common/launch.cuh"
 #include "../common/merge_path.cuh"
 
@@ -38,13 +41,14 @@ struct vbr_block_arrays {
     const uint8_t *bwid;
 };
 
-// T: x, y and the arithmetic; V: the stored values (float for f32
-// storage); U steps per iteration, their value loads issued together.
-// add: y[row] += the row's sum (after the merge pass), else y[row] = it.
-template <typename T, typename V, int U>
+// T: x, y and the arithmetic; B: the block values' functor (value_store.cuh:
+// native T, float for f32 storage, codes into the table or a pattern), V
+// the type it returns; U steps per iteration, their value loads issued
+// together. add: y[row] += the row's sum (after the merge pass), else
+// y[row] = it.
+template <typename T, typename B, int U>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, const T *__restrict__ x,
-                 T *__restrict__ y, bool add)
+vbr_slice_kernel(int32_t nq, vbr_block_arrays a, B bval, const T *__restrict__ x, T *__restrict__ y, bool add)
 {
     const int lane = threadIdx.x & (VBR_WARP - 1);
     const int64_t q0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / VBR_WARP * VBR_WARP;
@@ -64,6 +68,7 @@ vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, con
             nleft = __ldg(a.bwid + k + 1);
         }
     }
+    using V = decltype(bval(0));
     T acc = 0;
     int32_t off = base; // the first value of the step
     for (int32_t t = 0; __any_sync(kFull, t < len); t += U) {
@@ -73,7 +78,7 @@ vbr_slice_kernel(int32_t nq, vbr_block_arrays a, const V *__restrict__ bval, con
         for (int u = 0; u < U; u++) {
             const bool run = t + u < len;
             const unsigned m = __ballot_sync(kFull, run);
-            v[u] = run ? __ldg(bval + off + __popc(m & below)) : V(0);
+            v[u] = run ? bval(off + __popc(m & below)) : V(0);
             c[u] = col;
             off += __popc(m);
             if (run) {
@@ -129,19 +134,30 @@ vbr_rem_kernel(int32_t nr, const int32_t *__restrict__ rrow, const int32_t *__re
 
 unsigned grid_for(int64_t threads) { return (unsigned)((threads + kThreads - 1) / kThreads); }
 
+// The block part with the block values' functor B.
+template <typename T, typename B>
+cudaError_t launch_blocks_with(const vbr_fmt *f, B bval, const T *x, T *y, bool add, cudaStream_t s)
+{
+    const vbr_block_arrays a = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid};
+    const unsigned grid = grid_for(((int64_t)f->nq + VBR_WARP - 1) / VBR_WARP * VBR_WARP);
+    if (f->steps == 2)
+        vbr_slice_kernel<T, B, 2><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
+    else if (f->steps == 8)
+        vbr_slice_kernel<T, B, 8><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
+    else
+        vbr_slice_kernel<T, B, 4><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
+    return cudaGetLastError();
+}
+
+// The block part: values stored as V (f32 storage), else by the value store.
 template <typename T, typename V>
 cudaError_t launch_blocks(const vbr_fmt *f, const T *x, T *y, bool add, cudaStream_t s)
 {
-    const vbr_block_arrays a = {f->d_qrow, f->d_qptr, f->d_qblk, f->d_bcol, f->d_bwid};
-    const V *bval = static_cast<const V *>(f->d_bval);
-    const unsigned grid = grid_for(((int64_t)f->nq + VBR_WARP - 1) / VBR_WARP * VBR_WARP);
-    if (f->steps == 2)
-        vbr_slice_kernel<T, V, 2><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
-    else if (f->steps == 8)
-        vbr_slice_kernel<T, V, 8><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
+    if constexpr (!std::is_same<T, V>::value)
+        return launch_blocks_with<T>(f, native_values<V>{static_cast<const V *>(f->d_bval)}, x, y, add, s);
     else
-        vbr_slice_kernel<T, V, 4><<<grid, kThreads, 0, s>>>(f->nq, a, bval, x, y, add);
-    return cudaGetLastError();
+        return with_values<T>(&f->vs, f->d_bval,
+                              [&](auto bval) { return launch_blocks_with<T>(f, bval, x, y, add, s); });
 }
 
 template <typename T, typename V>

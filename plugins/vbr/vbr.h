@@ -9,6 +9,7 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/value_store.h"
 #include "../common/launch.h"
 #include "../common/merge_path.h"
 
@@ -85,7 +86,9 @@ typedef struct vbr_fmt {
     int32_t *qblk;       /* host, nq: the first block of row q's block row */
     int32_t *bcol;       /* host, nblocks: first column of each block */
     uint8_t *bwid;       /* host, nblocks: columns of each block */
-    void *bval;          /* host, blocked_nnz values, slice by slice, step by step */
+    spmvlab_value_store vs; /* values = indexed | pattern | auto: how bval holds the block values
+                          * (codes or one pattern value); the remainder keeps native values */
+    void *bval;          /* host, blocked_nnz values (or codes), slice by slice, step by step */
     int32_t *rrow;       /* host, nr: matrix row of remainder row i, or NULL when nr = rows or merge */
     int32_t *rptr;       /* host, nr + 1 (merge: rows + 1) remainder row pointers, or NULL without remainder */
     int32_t *rcol;       /* host, rem_nnz remainder columns */

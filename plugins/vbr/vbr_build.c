@@ -142,8 +142,13 @@ static void fill_slices(vbr_fmt *f, const spmvlab_matrix *A)
         for (int32_t t = 0; t < most; t++)
             for (int32_t l = 0; l < lanes; l++) {
                 const int32_t q = q0 + l, row = f->qrow ? f->qrow[q] : q;
-                if (t < f->qptr[q + 1] - f->qptr[q])
+                if (t >= f->qptr[q + 1] - f->qptr[q])
+                    continue;
+                if (f->vs.kind == SPMVLAB_STORE_NATIVE)
                     put_value(f, f->bval, pos++, A, (int64_t)A->row_ptr[row] + t);
+                else if (f->vs.elem) /* the entry's code; a pattern stores nothing */
+                    memcpy((char *)f->bval + (size_t)pos++ * f->vs.elem,
+                           (const char *)f->vs.src + (size_t)(A->row_ptr[row] + t) * f->vs.elem, f->vs.elem);
             }
     }
 }
@@ -166,7 +171,7 @@ spmvlab_status vbr_build(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_
         f->qblk = malloc((size_t)f->nq * i4);
         f->bcol = malloc((size_t)f->nblocks * i4 + 1);
         f->bwid = malloc((size_t)f->nblocks + 1);
-        f->bval = malloc((size_t)f->blocked_nnz * vs + 1);
+        f->bval = malloc((size_t)f->blocked_nnz * (f->vs.kind == SPMVLAB_STORE_NATIVE ? vs : f->vs.elem) + 1);
         bad |= (f->nq < f->rows && !f->qrow) || !f->qptr || !f->qblk || !f->bcol || !f->bwid || !f->bval;
     }
     if (f->nr > 0) {
@@ -204,5 +209,7 @@ double vbr_bytes(const vbr_fmt *f)
     vbr_count c = {f->nbr, f->nq, f->nblocks, f->blocked_nnz, f->nr, f->rem_nnz, 0, 0, 0, f->rem_merge, 0};
     if (f->rem_merge)
         c.scratch = (double)merge_scratch_bytes(&f->mdev, (size_t)run);
-    return vbr_count_bytes(&c, f->rows, f->store_f32 ? 4 : run);
+    const double s = f->store_f32 ? 4 : run, coded = f->vs.kind == SPMVLAB_STORE_NATIVE ? s : (double)f->vs.elem;
+    /* codes: the block values' bytes less what they save, plus the table */
+    return vbr_count_bytes(&c, f->rows, s) - (s - coded) * f->blocked_nnz + (double)f->vs.table_bytes;
 }

@@ -15,10 +15,14 @@
 
 #include "vbr.h"
 
+/* Block value i as a T: stored as V (native or f32), or by the value store
+ * (a code's table entry, or the pattern's value). */
+#define VBR_BVAL(T, V, i)                                                                              \
+    (f->vs.kind == SPMVLAB_STORE_NATIVE ? (T)((const V *)f->bval)[i] : SPMVLAB_VALUE_HOST(T, &f->vs, f->bval, i))
+
 #define VBR_HOST(T, V, FMA, NAME)                                                                       \
     static void NAME##_blocks(const vbr_fmt *f, const T *x, T *y, int add)                             \
     {                                                                                                  \
-        const V *bval = f->bval;                                                                       \
         for (int32_t q0 = 0; q0 < f->nq; q0 += VBR_WARP) {                                             \
             const int32_t lanes = f->nq - q0 < VBR_WARP ? f->nq - q0 : VBR_WARP, base = f->qptr[q0];   \
             int32_t len[VBR_WARP], k[VBR_WARP], col[VBR_WARP], left[VBR_WARP], most = 0, off = 0;      \
@@ -36,7 +40,7 @@
                 for (int32_t l = 0; l < lanes; l++) {                                                  \
                     if (t >= len[l])                                                                   \
                         continue;                                                                      \
-                    acc[l] = FMA((T)bval[base + off + rank], x[col[l]], acc[l]);                       \
+                    acc[l] = FMA(VBR_BVAL(T, V, base + off + rank), x[col[l]], acc[l]);                \
                     rank++;                                                                            \
                     if (--left[l] > 0) {                                                               \
                         col[l]++;                                                                      \

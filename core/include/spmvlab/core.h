@@ -206,6 +206,9 @@ typedef struct spmvlab_prepared {
     void *dev_row_ptr, *dev_col_idx, *dev_val; /* device copies (owned) */
     int rt_device;              /* 1 when the copies are real device memory */
     char name[256];
+    /* the value table (ctx->value_table), built on the first request and
+     * shared by every instance on this matrix (owned) */
+    struct spmvlab_value_cache *values;
 } spmvlab_prepared;
 
 /* Converts A's values to dtype and uploads the CSR arrays when a GPU is in

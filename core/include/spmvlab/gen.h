@@ -61,7 +61,7 @@ const char *spmvlab_gen_params_get(const spmvlab_gen_params *p, const char *key)
  * INT, FLOAT and ENUM; key NULL ends it) parsed by the core's option engine
  * into the kind's own parameter struct, each row naming its member with
  * SPMVLAB_FIELD; every kind takes `seed` and `values` (random: ±[1/8, 1] in
- * steps of 2^-20; ones: all 1). */
+ * steps of 2^-20; ones: all 1; few:K: K distinct random values). */
 typedef struct spmvlab_gen_kind {
     const char *name;                 /* e.g. "stencil2d5" */
     const char *summary;              /* one line for `spmvlab gen --help` */

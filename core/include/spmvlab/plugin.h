@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define SPMVLAB_ABI_MAJOR 1
-#define SPMVLAB_ABI_MINOR 3
+#define SPMVLAB_ABI_MINOR 4
 
 #if defined(__GNUC__)
 #define SPMVLAB_EXPORT __attribute__((visibility("default")))
@@ -106,6 +106,28 @@ typedef struct spmvlab_device {
 } spmvlab_device;
 
 /* ------------------------------------------------------------------------
+ * The distinct values of a matrix (1.4), for a lossless value storage:
+ * a table of the values and one code per entry. The core builds it once per
+ * matrix and dtype and every instance on that matrix shares it (read-only,
+ * valid until destroy() returns).
+ * ---------------------------------------------------------------------- */
+typedef struct spmvlab_value_table {
+    spmvlab_dtype dtype;   /* type of values: the matrix's dtype */
+    int64_t distinct;      /* distinct bit patterns among A's entries (+0.0 and -0.0
+                            * differ); when more than 65,536 it is the exact count
+                            * only if count_all was asked, else 65,537 */
+    int32_t count;         /* entries of values: +0.0 at code 0 (padding stores
+                            * code 0), then A's other distinct values in ascending
+                            * bit order; 0 when no table was made */
+    int32_t code_bytes;    /* 1 (count <= 256) or 2 (count <= 65,536); 0: no table */
+    const void *values;    /* host, count values of dtype */
+    const void *codes;     /* host, A->nnz codes (uint8_t or uint16_t by code_bytes),
+                            * entry k's value is values[codes[k]] */
+} spmvlab_value_table;
+
+#define SPMVLAB_VALUE_CODES_MAX 65536 /* the most table entries 2-byte codes name */
+
+/* ------------------------------------------------------------------------
  * Services the core offers a plugin instance. One ctx per instance and
  * matrix; it outlives the format built with it. Keep the pointer in the
  * format to free device memory and to write errors later.
@@ -154,6 +176,17 @@ struct spmvlab_ctx {
      * every result, so the run is never shown as a plain f64 one. Call it
      * from convert; without the call storage is the run's dtype. (1.1) */
     void (*declare_storage)(spmvlab_ctx *ctx, spmvlab_dtype storage);
+
+    /* The value table of the matrix this instance converts (see
+     * spmvlab_value_table), built on the first call for the matrix and
+     * shared by every instance on it. OK with *table set; LIMIT with a
+     * sentence giving the count when the table would need more than 65,536
+     * entries (*table is then still set, code_bytes 0, so a caller can fall
+     * back to native values). count_all: count every distinct value for the
+     * sentence (a sort of the entries), else stop at 65,537. NOMEM when
+     * host memory runs out. (1.4) */
+    spmvlab_status (*value_table)(spmvlab_ctx *ctx, int count_all, const spmvlab_value_table **table,
+                                  spmvlab_err *err);
 };
 
 /* ------------------------------------------------------------------------

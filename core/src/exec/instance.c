@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spmvlab/core.h"
+#include "spmvlab/value_table.h"
 
 typedef struct alloc_entry {
     void *ptr;
@@ -122,6 +123,21 @@ static void ctx_declare_storage(spmvlab_ctx *ctx, spmvlab_dtype storage)
         in->storage = storage;
 }
 
+/* The shared value table of the instance's matrix (plugin.h), its refusal
+ * or failure as "instance on matrix: cause". */
+static spmvlab_status ctx_value_table(spmvlab_ctx *ctx, int count_all, const spmvlab_value_table **table,
+                                      spmvlab_err *err)
+{
+    spmvlab_instance *in = owner(ctx);
+    *table = NULL;
+    if (!in->matrix || !in->matrix->values)
+        return ctx_fail(ctx, err, SPMVLAB_INTERNAL, "the matrix was prepared without a value table");
+    char why[SPMVLAB_ERR_LEN];
+    spmvlab_status st = spmvlab_value_cache_get(in->matrix->values, &in->matrix->view, count_all, table, why,
+                                                sizeof why);
+    return st == SPMVLAB_OK ? st : ctx_fail(ctx, err, st, "%s", why);
+}
+
 /* Frees whatever the plugin left allocated and the records themselves. */
 static size_t release_all(spmvlab_instance *in)
 {
@@ -166,6 +182,7 @@ spmvlab_status spmvlab_instance_convert(spmvlab_instance *in, spmvlab_runtime *r
     c->log = ctx_log;
     c->core_private = in;
     c->declare_storage = ctx_declare_storage;
+    c->value_table = ctx_value_table;
     in->storage = m->view.dtype;
     const spmvlab_plugin *p = plugin->desc;
     if (!(p->dtypes & SPMVLAB_DTYPE_BIT(m->view.dtype))) {

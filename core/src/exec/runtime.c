@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "spmvlab/core.h"
+#include "spmvlab/value_table.h"
 
 static int cuda_ok(cudaError_t e, spmvlab_err *err, const char *what)
 {
@@ -183,8 +184,14 @@ spmvlab_result spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const 
     out->csr = A;
     size_t vs = spmvlab_dtype_size(dtype), nnz = (size_t)A->nnz;
     out->host_val = malloc(nnz ? nnz * vs : 1);
-    if (!out->host_val)
+    out->values = calloc(1, sizeof *out->values);
+    if (!out->host_val || !out->values) {
+        free(out->host_val);
+        free(out->values);
+        out->host_val = NULL;
+        out->values = NULL;
         return spmvlab_errf(err, "out of host memory for the values of %s", name), SPMVLAB_RESULT_NOMEM;
+    }
     for (size_t k = 0; k < nnz; k++) {
         if (dtype == SPMVLAB_F64)
             ((double *)out->host_val)[k] = A->val[k];
@@ -201,7 +208,9 @@ spmvlab_result spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const 
             spmvlab_errf(err, "%s holds the value %g, beyond the range of %s", name, A->val[k],
                          spmvlab_dtype_name(dtype));
             free(out->host_val);
+            free(out->values);
             out->host_val = NULL;
+            out->values = NULL;
             return SPMVLAB_RESULT_BAD_INPUT;
         }
     }
@@ -247,6 +256,8 @@ void spmvlab_prepared_free(spmvlab_prepared *p)
         cudaFree(p->dev_val);
     }
     free(p->host_val);
+    spmvlab_value_cache_free(p->values);
+    free(p->values);
     memset(p, 0, sizeof *p);
 }
 

@@ -149,9 +149,39 @@ int32_t gen_jitter_len(gen_rng *r, int32_t mean, int32_t cols)
     return (int32_t)(len > cols ? cols : len);
 }
 
-void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed)
+/* A random value ±m·2^-20 with m in [lo, lo + span) from one draw x. */
+static double gen_value(uint64_t x, int32_t lo, uint32_t span)
 {
-    if (mode == 1) {
+    int32_t m = lo + (int32_t)(((x >> 32) * span) >> 32);
+    return (x & 1 ? -(double)m : (double)m) * 0x1p-20;
+}
+
+/* few distinct values of the random kind into A: value j has a magnitude
+ * of its own step of [2^17, 2^20], so the K values differ; each entry takes
+ * one uniformly. */
+static void gen_fill_few(spmvlab_csr *A, int few, gen_rng *r)
+{
+    double *table = malloc((size_t)few * sizeof *table);
+    if (!table) /* a few KiB at most; without them every entry takes the first step */
+        few = 1;
+    uint32_t step = (uint32_t)(((1u << 20) - (1u << 17) + 1) / (uint32_t)few);
+    double first = gen_value(gen_next(r), 1 << 17, step);
+    for (int j = 0; table && j < few; j++)
+        table[j] = gen_value(gen_next(r), (1 << 17) + j * (int32_t)step, step);
+    for (int32_t k = 0; k < A->nnz; k++)
+        A->val[k] = table ? table[gen_below(r, (uint64_t)few)] : first;
+    free(table);
+}
+
+void gen_fill_values(spmvlab_csr *A, int mode, int few, uint64_t seed)
+{
+    if (mode == GEN_VALUES_FEW) {
+        gen_rng r;
+        gen_rng_seed(&r, seed, 0x66657776616c7565ull); /* "fewvalue" */
+        gen_fill_few(A, few, &r);
+        return;
+    }
+    if (mode == GEN_VALUES_ONES) {
         for (int32_t k = 0; k < A->nnz; k++)
             A->val[k] = 1.0;
         return;
@@ -161,9 +191,7 @@ void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed)
     gen_rng r;
     gen_rng_seed(&r, seed, 0x76616c756573ull); /* "values" */
     for (int32_t k = 0; k < A->nnz; k++) {
-        uint64_t x = gen_next(&r);
-        int32_t m = (1 << 17) + (int32_t)(((x >> 32) * ((1u << 20) - (1u << 17) + 1)) >> 32);
-        A->val[k] = (x & 1 ? -(double)m : (double)m) * 0x1p-20;
+        A->val[k] = gen_value(gen_next(&r), 1 << 17, (1u << 20) - (1u << 17) + 1);
     }
 }
 

@@ -85,15 +85,21 @@ int32_t gen_jitter_len(gen_rng *r, int32_t mean, int32_t cols);
 /* -1 with a sentence when a count exceeds the 32-bit index limit. */
 int gen_fits(const char *kind, const char *what, double count, spmvlab_err *err);
 
-/* Fills the values of A: mode 0 random ±[1/8, 1] in steps of 2^-20 (exact
- * in binary), mode 1 all ones. */
-void gen_fill_values(spmvlab_csr *A, int mode, uint64_t seed);
+/* The values choices: random, ones, few:K. */
+enum { GEN_VALUES_RANDOM, GEN_VALUES_ONES, GEN_VALUES_FEW };
+#define GEN_FEW_MAX 524288 /* the most distinct values few:K draws: K magnitudes apart in 2^-20 steps */
+
+/* Fills the values of A: random ±[1/8, 1] in steps of 2^-20 (exact in
+ * binary), all ones, or few: each entry one of `few` distinct values of the
+ * random kind, drawn uniformly. */
+void gen_fill_values(spmvlab_csr *A, int mode, int few, uint64_t seed);
 
 /* The parameters every kind takes: the first member of each kind's
  * parameter struct, so the dispatcher finds them in any of them. */
 typedef struct gen_common {
     int64_t seed;   /* seed of the structure and the values */
-    int values;     /* 0 random, 1 ones (the choice index) */
+    int values;     /* GEN_VALUES_*: the choice index */
+    int few;        /* K of values = few:K, else 0 */
 } gen_common;
 
 /* The rows of gen_common, ending every kind's table; T is the kind's
@@ -102,8 +108,8 @@ typedef struct gen_common {
 #define GEN_COMMON_PARAMS(T)                                                                   \
     {"seed", SPMVLAB_OPT_INT, "1", 0, GEN_MAX_SEED, NULL, "random seed (structure and values)", \
      SPMVLAB_FIELD(T, common.seed), NULL, 0, 0, NULL},                                               \
-    {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones",                                 \
-     "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1",                     \
+    {"values", SPMVLAB_OPT_ENUM, "random", 0, 0, "random|ones|few",                             \
+     "random: uniform sign and magnitude in [1/8, 1]; ones: every value 1; few:K: K distinct random values", \
      SPMVLAB_FIELD(T, common.values), NULL, 0, 0, NULL}
 
 /* A row of a kind's table: key, type, default, range, help, and member. */

@@ -148,6 +148,24 @@ static double field_value(const void *p, const spmvlab_option *o)
     return i;
 }
 
+/* values = few:K: the choice few into the struct p (NULL: check only) and
+ * K into its common part. Returns the row of values, or -1 with a sentence
+ * naming the kind. */
+static int parse_few(const spmvlab_gen_kind *kind, int row, const char *value, void *p, spmvlab_err *err)
+{
+    const char *digits = value + 4;
+    char *end = NULL;
+    long k = strncmp(value, "few:", 4) == 0 && isdigit((unsigned char)*digits) ? strtol(digits, &end, 10) : -1;
+    if (k < 1 || k > GEN_FEW_MAX || !end || *end)
+        return spmvlab_errf(err, "%s: values = '%s' is not few:K with K a whole number from 1 to %d", kind->name,
+                            value, GEN_FEW_MAX), -1;
+    if (parse_value(kind->name, &kind->params[row], "few", p, err))
+        return -1;
+    if (p)
+        ((gen_common *)p)->few = (int)k;
+    return row;
+}
+
 int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *value, void *p,
                   spmvlab_err *err)
 {
@@ -155,8 +173,11 @@ int gen_check_key(const spmvlab_gen_kind *kind, const char *key, const char *val
     while (kind->params[n].key)
         n++;
     for (int i = 0; i < n; i++)
-        if (strcmp(kind->params[i].key, key) == 0)
+        if (strcmp(kind->params[i].key, key) == 0) {
+            if (strcmp(key, "values") == 0 && strncmp(value, "few", 3) == 0)
+                return parse_few(kind, i, value, p, err);
             return parse_value(kind->name, &kind->params[i], value, p, err) ? -1 : i;
+        }
     char names[512] = "", hint[96];
     const char *keys[64];
     for (int i = 0; i < n; i++) {
@@ -218,7 +239,7 @@ int spmvlab_gen(const char *name, const spmvlab_gen_params *p, spmvlab_csr *out,
     if (!kind || kind->generate(&b, out, err))
         return -1;
     const gen_common *c = (const gen_common *)(const void *)&b;
-    gen_fill_values(out, c->values, (uint64_t)c->seed);
+    gen_fill_values(out, c->values, c->few, (uint64_t)c->seed);
     return 0;
 }
 
@@ -249,6 +270,8 @@ int spmvlab_gen_describe(const char *name, const spmvlab_gen_params *p, char *bu
             for (int k = 0; k < (int)v; k++)
                 c += strcspn(c, "|") + 1;
             snprintf(val, sizeof val, "%.*s", (int)strcspn(c, "|"), c);
+            if (strcmp(o->key, "values") == 0 && (int)v == GEN_VALUES_FEW)
+                snprintf(val, sizeof val, "few:%d", ((const gen_common *)(const void *)&b)->few);
         } else if (o->type == SPMVLAB_OPT_INT) {
             snprintf(val, sizeof val, "%.0f", v);
         } else {

@@ -1,0 +1,68 @@
+// The device side of value_store.h: a kernel takes its values as a functor
+// V, vals(k) the value of stored entry k, so one kernel body serves native
+// values, 1- and 2-byte codes into the table (read through the read-only
+// path: 256 doubles stay in L1) and a pattern's one value. with_values
+// launches the kernel with the functor of a format's storage.
+#ifndef SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
+#define SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "value_store.h"
+
+// Values of type T stored as they are.
+template <typename T> struct native_values {
+    const T *__restrict__ val;
+    __device__ __forceinline__ T operator()(int64_t k) const { return __ldg(val + k); }
+};
+
+// Codes of type C (uint8_t, uint16_t) into a table of values of type T.
+template <typename T, typename C> struct coded_values {
+    const C *__restrict__ code;
+    const T *__restrict__ table;
+    __device__ __forceinline__ T operator()(int64_t k) const { return __ldg(table + __ldg(code + k)); }
+};
+
+// One value for every entry.
+template <typename T> struct pattern_values {
+    T value;
+    __device__ __forceinline__ T operator()(int64_t) const { return value; }
+};
+
+// The functor of the same storage over another stored array of the format
+// (a remainder beside the blocks): the same table or pattern value.
+template <typename T> __host__ __device__ native_values<T> values_over(native_values<T>, const void *stored)
+{
+    return native_values<T>{static_cast<const T *>(stored)};
+}
+template <typename T, typename C>
+__host__ __device__ coded_values<T, C> values_over(coded_values<T, C> v, const void *stored)
+{
+    return coded_values<T, C>{static_cast<const C *>(stored), v.table};
+}
+template <typename T> __host__ __device__ pattern_values<T> values_over(pattern_values<T> v, const void *) { return v; }
+
+// launch(vals) with the functor of storage s over the device array stored
+// (its entries of s->elem bytes), values of type T; returns what launch
+// returns (a cudaError_t).
+template <typename T, typename Launch>
+static inline cudaError_t with_values(const spmvlab_value_store *s, const void *stored, Launch launch)
+{
+    switch (s->kind) {
+    case SPMVLAB_STORE_CODES8:
+        return launch(coded_values<T, uint8_t>{static_cast<const uint8_t *>(stored), static_cast<const T *>(s->d_table)});
+    case SPMVLAB_STORE_CODES16:
+        return launch(coded_values<T, uint16_t>{static_cast<const uint16_t *>(stored), static_cast<const T *>(s->d_table)});
+    case SPMVLAB_STORE_PATTERN: {
+        T v;
+        memcpy(&v, s->pattern, sizeof v);
+        return launch(pattern_values<T>{v});
+    }
+    default:
+        return launch(native_values<T>{static_cast<const T *>(stored)});
+    }
+}
+
+#endif
