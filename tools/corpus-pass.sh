@@ -45,6 +45,11 @@ case $part in
     tune|heldout) ;;
     *) say "--part must be tune or heldout."; exit 2 ;;
 esac
+# The baseline of every speedup is among the instances.
+case ",$plugins," in
+    *,cusparse,*) ;;
+    *) plugins="cusparse,$plugins" ;;
+esac
 case $call_s in
     ''|*[!0-9]*) say "--call-s takes whole seconds."; exit 2 ;;
 esac
@@ -86,11 +91,12 @@ if [ ! -s "$setfile" ]; then
     say "$(printf '%s\n' "$list" | grep -c .) members of the $part part in $setfile"
 fi
 
+exec 3>&1 # the script's own stdout, for --dry-run beside redirected steps
 # run_step SECONDS COMMAND...: a step under what is left of the call's time;
 # SIGINT first (run keeps every finished row), a kill 20 s later.
 run_step() {
     local left=$1; shift
-    if [ "$dry" = 1 ]; then printf 'would run: %s\n' "$*"; return 0; fi
+    if [ "$dry" = 1 ]; then printf 'would run: %s\n' "$*" >&3; return 0; fi
     timeout -s INT -k 20 "$left" "$@"
 }
 
