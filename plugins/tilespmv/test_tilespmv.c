@@ -262,7 +262,7 @@ static void test_merge_path_on_power_law_rows(void)
     const char *merge[] = {"deferred=merge", NULL};
     size_t bytes = test_convert_both("tilespmv", &A, merge, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "deferred_path=merge");
-    TEST_CONTAINS(desc, "merge_pass=staged/6/block"); /* random gathers in f64: the merge plugin's rule */
+    TEST_CONTAINS(desc, "merge_pass=direct/4/block"); /* f64: the merge plugin's rule, direct/4 */
     TEST_CONTAINS(desc, "chunks=0 split=0"); /* no tiles: the merge pass alone */
     TEST_CHECK(fact(desc, "defer_cv") > 1.0 && fact(desc, "merge_tiles") > 1);
     TEST_CHECK((int)fact(desc, "deferred") == A.nnz && (int)fact(desc, "tiles") == 0);
