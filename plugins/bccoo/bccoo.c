@@ -46,9 +46,16 @@ static spmvlab_status bccoo_check_options(const spmvlab_opts *opts, spmvlab_err 
 
 /* The shape of fewest device bytes among h, w in {1, 2, 4} (a fixed option
  * keeps its value); ties go to the smaller block, which wastes no padding.
- * Returns 0, or -1 when out of host memory. */
+ * A shape whose blocks fill fewer than min_chunks chunks gives way to 1x1
+ * (when 1x1 is a candidate): there the device is short of thread blocks,
+ * not of bytes (banded and clustered members of 6e4 to 6e5 non-zeros in
+ * 4x4 or 1x4 blocks ran below 0.8x cuSPARSE, and 1x1 members of the same
+ * sizes at 0.9x to 1.3x; measured on the corpus tune part, README.md,
+ * docs/perf/2026-11-28-corpus-tune). Returns 0, or -1 when out of host
+ * memory. */
 static int choose_shape(const spmvlab_matrix *A, const bccoo_opts *o, size_t vs, int *h, int *w)
 {
+    int64_t best_blocks = 0, unit_blocks = -1;
     double best = -1;
     for (int hh = 1; hh <= 4; hh *= 2)
         for (int ww = 1; ww <= 4; ww *= 2) {
@@ -57,13 +64,18 @@ static int choose_shape(const spmvlab_matrix *A, const bccoo_opts *o, size_t vs,
             int64_t blocks = block_count(A, hh, ww);
             if (blocks < 0)
                 return -1;
+            if (hh * ww == 1)
+                unit_blocks = blocks;
             double bytes = (double)blocks * ((double)(hh * ww) * (double)vs + BCCOO_INDEX_BYTES_PER_BLOCK);
             if (best < 0 || bytes < best || (bytes == best && hh * ww < *h * *w)) {
                 best = bytes;
+                best_blocks = blocks;
                 *h = hh;
                 *w = ww;
             }
         }
+    if (unit_blocks > best_blocks && best_blocks < (int64_t)o->min_chunks * BCCOO_CHUNK)
+        *h = *w = 1;
     return 0;
 }
 

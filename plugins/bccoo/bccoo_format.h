@@ -51,6 +51,7 @@ SPMVLAB_HOST_DECLS_F64_F32(bccoo, bccoo_format)
 typedef struct bccoo_opts {
     int height; /* 1, 2, 4 or SPMVLAB_AUTO */
     int width;  /* 1, 2, 4 or SPMVLAB_AUTO */
+    int min_chunks; /* auto: a shape of fewer chunks gives way to 1x1; 0: off */
 } bccoo_opts;
 
 /* The option table (bccoo_options.c). */

@@ -81,6 +81,23 @@ static void test_long_jumps_escape(void)
     spmvlab_csr_free(&A);
 }
 
+/* The chunk floor: 2x2 blocks that fill 64 chunks (16,384 block rows of 4
+ * blocks: 65,536) keep their shape; one block row fewer gives way to 1x1,
+ * as does the small matrix of test_rule_picks_the_blocks (6 chunks). */
+static void test_few_chunks_give_way_to_1x1(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen("blocks", "block_rows=16384 bpr=4 r=2 c=2 spread=30", &A) == 0);
+    test_convert_says("bccoo", &A, NULL, 7, "shape=2x2(auto) blocks=65536 fill=1.000 chunks=64");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("blocks", "block_rows=16383 bpr=4 r=2 c=2 spread=30", &A) == 0);
+    test_convert_says("bccoo", &A, NULL, 7, "shape=1x1(auto)");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("blocks", "block_rows=1500 bpr=4 r=2 c=2 spread=30", &A) == 0);
+    test_convert_says("bccoo", &A, NULL, 7, "shape=1x1(auto) blocks=24000");
+    spmvlab_csr_free(&A);
+}
+
 /* A block matrix: auto picks its 2x2 (fill 1); the bytes follow the formula. */
 static void test_rule_picks_the_blocks(void)
 {
@@ -90,7 +107,8 @@ static void test_rule_picks_the_blocks(void)
     TEST_CHECK(spmvlab_gen_params_parse(&p, "block_rows=1500 bpr=4 r=2 c=2 spread=30", &err) == 0);
     TEST_CHECK(spmvlab_gen("blocks", &p, &A, &err) == 0);
     char desc[256] = "";
-    size_t bytes = test_convert_both("bccoo", &A, NULL, 7, desc, sizeof desc);
+    const char *any_chunks[] = {"min_chunks=0", NULL};
+    size_t bytes = test_convert_both("bccoo", &A, any_chunks, 7, desc, sizeof desc);
     TEST_CONTAINS(desc, "shape=2x2(auto) blocks=6000 fill=1.000 chunks=6");
     size_t chunks = 6, slots = chunks * BCCOO_CHUNK, threads = chunks * BCCOO_THREADS;
     TEST_CHECK(bytes == slots * 4 * 8 + slots * 2 + threads * 5 + chunks * 4 + chunks * (4 + 2 * 8));
@@ -115,5 +133,6 @@ int main(void)
     test_long_jumps_escape();
     test_rule_picks_the_blocks();
     test_uncompiled_shape_is_refused();
+    test_few_chunks_give_way_to_1x1();
     return test_done("bccoo layout");
 }

@@ -78,6 +78,19 @@ static spmvlab_status bcsr_pick_shape(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     return SPMVLAB_OK;
 }
 
+/* Refuses, with status LIMIT, a large matrix whose blocks the slice layout
+ * does not take (uneven block rows, or long remainder rows): the warp
+ * kernel, a warp a block row, fell below 0.8x cuSPARSE on every such corpus
+ * member of 6e6 non-zeros (measured on the corpus tune part, docs/perf/
+ * 2026-11-28-corpus-tune). */
+static spmvlab_status bcsr_refuse_uneven(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
+{
+    return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
+                        "uneven block rows: the %dx%d blocks of this matrix of %d non-zeros (%d of them "
+                        "in the remainder) need the warp kernel, which runs below 0.8x CSR from %d non-zeros",
+                        f->r, f->c, A->nnz, f->rem_nnz, BCSR_WARP_MAX_NNZ);
+}
+
 /* Builds the blocks and the remainder from the CSR input. Returns OK;
  * UNSUPPORTED for f16; LIMIT when auto finds no shape better than CSR or
  * c exceeds the columns; NOMEM or the core's status when an allocation
@@ -99,6 +112,8 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         f->nslots = f->nblocks;
         if (o->kernel == BCSR_KERNEL_SLICE || (o->kernel == BCSR_KERNEL_AUTO && bcsr_slice_pays(f)))
             st = bcsr_slice(f, err);
+        else if (o->kernel == BCSR_KERNEL_AUTO && A->nnz >= BCSR_WARP_MAX_NNZ)
+            st = bcsr_refuse_uneven(f, A, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }
     const size_t vs = f->vs.elem, rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);

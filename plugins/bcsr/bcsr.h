@@ -38,6 +38,10 @@ static inline int32_t bcsr_div(int32_t col, int c)
 
 /* The kernel option's choices, in the option table's order. */
 enum { BCSR_KERNEL_AUTO, BCSR_KERNEL_WARP, BCSR_KERNEL_SLICE };
+/* kernel = auto: from this many non-zeros a matrix the slice layout does
+ * not pay for is refused (status limit) rather than run by the warp kernel
+ * (README.md, "When bcsr refuses"). */
+#define BCSR_WARP_MAX_NNZ (1 << 19)
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct bcsr_opts {

@@ -155,6 +155,25 @@ static void test_block_wider_than_the_matrix_is_refused(void)
     spmvlab_csr_free(&A);
 }
 
+/* Rows of 32 columns in one run near the diagonal (the corpus's clustered
+ * members): 1xN blocks whose block rows the slice layout does not take, so
+ * auto runs the warp kernel below 2^19 non-zeros and refuses from there,
+ * naming the structure; a forced kernel still converts. */
+static void test_auto_refuses_large_matrices_for_the_warp_kernel(void)
+{
+    spmvlab_csr small, large;
+    if (test_gen("clustered", "n=16383 k=32 runs=1 spread=256", &small) ||
+        test_gen("clustered", "n=16384 k=32 runs=1 spread=256", &large))
+        return;
+    TEST_CHECK(large.nnz == 1 << 19);
+    test_convert_says("bcsr", &small, NULL, 17, "kernel=warp");
+    test_refuses_saying("bcsr", &large, SPMVLAB_F64, NULL, SPMVLAB_LIMIT, "uneven block rows");
+    const char *warp[] = {"kernel=warp", NULL};
+    test_convert_says("bcsr", &large, warp, 17, "kernel=warp");
+    spmvlab_csr_free(&small);
+    spmvlab_csr_free(&large);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* block-row pointers only; y written as 0 */
@@ -172,5 +191,6 @@ int main(void)
     test_slices_pad_to_their_longest_block_row();
     test_block_wider_than_the_matrix_is_refused();
     test_no_nonzeros_converts();
+    test_auto_refuses_large_matrices_for_the_warp_kernel();
     return test_done("bcsr shape_rule");
 }

@@ -49,6 +49,39 @@ static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resid
     return t;
 }
 
+/* threads_per_row = auto, fitted on the corpus's tune part (sell and jds
+ * README.md; docs/perf/2026-11-28-corpus-tune, "Round 2"): uneven rows
+ * (coefficient of variation of the row lengths from LONG_ROWS_UNEVEN_CV_MIN
+ * to below LONG_ROWS_UNEVEN_CV_MAX) with a mean of LONG_ROWS_UNEVEN_MEAN
+ * entries or more take LONG_ROWS_UNEVEN_TPR lanes a row, whatever the
+ * residency: power-law and mixed rows of 2e5 - 1.5e7 non-zeros that the
+ * rule above kept at 1 or 2 lanes ran at 0.52 - 0.72x cuSPARSE there and
+ * at 0.77 - 0.93x with 8. Past the upper bound a few huge rows hold the
+ * unevenness, and 8 lanes lost. */
+#define LONG_ROWS_UNEVEN_MEAN 10.0
+#define LONG_ROWS_UNEVEN_CV_MIN 1.0
+#define LONG_ROWS_UNEVEN_CV_MAX 100.0
+#define LONG_ROWS_UNEVEN_TPR 8
+
+/* 1 when the rows of row_ptr (rows of them) are uneven and long enough on
+ * average for LONG_ROWS_UNEVEN_TPR lanes (the rule above); 0 otherwise. */
+static inline int long_rows_uneven_wide(int32_t rows, const int32_t *row_ptr)
+{
+    if (rows <= 0 || row_ptr[rows] == row_ptr[0])
+        return 0;
+    const double mean = (double)(row_ptr[rows] - row_ptr[0]) / rows;
+    if (mean < LONG_ROWS_UNEVEN_MEAN)
+        return 0;
+    double sq = 0.0;
+    for (int32_t i = 0; i < rows; i++) {
+        const double len = (double)(row_ptr[i + 1] - row_ptr[i]);
+        sq += len * len;
+    }
+    const double cv2 = sq / rows / (mean * mean) - 1.0; /* squared: no sqrt needed */
+    return cv2 >= LONG_ROWS_UNEVEN_CV_MIN * LONG_ROWS_UNEVEN_CV_MIN &&
+           cv2 < LONG_ROWS_UNEVEN_CV_MAX * LONG_ROWS_UNEVEN_CV_MAX;
+}
+
 /* The CPU replay for one value type V with fused multiply-add FMA and
  * pieces of PIECE entries:
  * - NAME_tree: lane 0's value after the butterfly __shfl_xor_sync tree over

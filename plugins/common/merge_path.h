@@ -107,14 +107,13 @@ typedef struct merge_dev {
 
 /* ---- host side: the auto rules, the tiles' starts, the scratch ---- */
 
-/* Under auto in f64, the products and items follow the column locality
- * (merge_gather_share): random gathers take staged products and few items,
- * local ones direct loads and more items (plugins/merge/README.md, "auto
- * in f64"). */
-#define MERGE_ITEMS_F64_RANDOM 6
-#define MERGE_ITEMS_F64_LOCAL 10
-/* Random gathers from this share on: the fitted random matrices measure 0.86 - 1, local ones 0.33 - 0.49. */
-#define MERGE_RANDOM_GATHER_SHARE 0.75
+/* Under auto in f64: direct products with 4 items whatever the column
+ * locality. On the corpus's tune part it beat the locality rule (staged/6
+ * for random gathers, direct/10 for local ones) on nearly every member,
+ * random gathers included (plugins/merge/README.md, "auto in f64";
+ * docs/perf/2026-11-28-corpus-tune, "Round 2"). The share is still
+ * measured and reported. */
+#define MERGE_ITEMS_F64 4
 /* Rows sampled (evenly spread) for the share, so conversion stays cheap. */
 #define MERGE_SHARE_SAMPLE_ROWS 65536
 /* f32 under auto: direct products with 6 items whatever the share, the best
@@ -166,13 +165,14 @@ static inline double merge_length_cv(int64_t n, double sum, double sq)
     return var > 0 ? sqrt(var) / mean : 0.0;
 }
 
-/* auto's products and items for a share of new sectors (f64: the rule of
- * plugins/merge/README.md; f32: direct, whatever the share). */
+/* auto's products and items: direct in both dtypes, MERGE_ITEMS_F64 or
+ * MERGE_ITEMS_F32 items, whatever the share of new sectors (kept in the
+ * signature: the facts line reports it beside the choice). */
 static inline void merge_auto_choice(int f64, double share, int *products, int *items)
 {
-    const int random = share >= MERGE_RANDOM_GATHER_SHARE;
-    *products = f64 && random ? MERGE_PRODUCTS_STAGED : MERGE_PRODUCTS_DIRECT;
-    *items = !f64 ? MERGE_ITEMS_F32 : random ? MERGE_ITEMS_F64_RANDOM : MERGE_ITEMS_F64_LOCAL;
+    (void)share;
+    *products = MERGE_PRODUCTS_DIRECT;
+    *items = f64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
 }
 
 /* search = auto on the device's size: block below

@@ -32,8 +32,11 @@ csr_stats csr_row_stats(int32_t rows, const int32_t *row_ptr)
  * mean) idle the lanes of a fixed-width kernel and serialise on the longest
  * row: adaptive balances them. Regular rows: scalar when they are a few
  * entries (a warp's rows are then one contiguous stretch), vector when they
- * are long enough for 32 lanes and there are rows enough to fill the device,
- * adaptive otherwise (its staged loads coalesce across short rows). */
+ * are long enough for 32 lanes and there are rows enough to fill the device
+ * or every row is longer than a row block takes (adaptive would split each
+ * into a piece of its own, one block and one ticket per row: the collapse of
+ * const-k512, measured on the corpus tune part, docs/perf), adaptive
+ * otherwise (its staged loads coalesce across short rows). */
 csr_kernel csr_auto_kernel(const csr_stats *s, int32_t rows)
 {
     if (s->max == 0)
@@ -43,7 +46,7 @@ csr_kernel csr_auto_kernel(const csr_stats *s, int32_t rows)
         return CSR_ADAPTIVE;
     if (s->max <= CSR_SCALAR_MAX)
         return CSR_SCALAR;
-    if (s->mean >= CSR_VECTOR_MEAN && rows >= CSR_VECTOR_MIN_ROWS)
+    if (s->mean >= CSR_VECTOR_MEAN && (rows >= CSR_VECTOR_MIN_ROWS || s->max > CSR_AD_LONG))
         return CSR_VECTOR;
     return CSR_ADAPTIVE;
 }

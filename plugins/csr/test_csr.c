@@ -86,6 +86,17 @@ static void test_long_regular_rows_run_vector_when_rows_are_many(void)
     expect_rows(1000, 2000, len100, NULL, (const char *const[]){"kernel=adaptive", NULL});
 }
 
+/* Regular rows longer than a row block takes (257 and more) run vector even
+ * when they are few: adaptive would make every row a piece of its own. Rows
+ * of 256 still fit a row block and stay adaptive. */
+static int32_t len256(int32_t i) { (void)i; return 256; }
+static int32_t len300(int32_t i) { (void)i; return 300; }
+static void test_few_regular_rows_past_the_row_block_run_vector(void)
+{
+    expect_rows(400, 1000, len300, NULL, (const char *const[]){"kernel=vector", "width=32", "pieces=0", NULL});
+    expect_rows(400, 1000, len256, NULL, (const char *const[]){"kernel=adaptive", "long_rows=0", NULL});
+}
+
 /* One row of 5000 among rows of 4: uneven (max far beyond the mean), so
  * adaptive, the long row in three pieces. */
 static void test_a_long_row_makes_rows_uneven_and_is_split(void)
@@ -136,6 +147,7 @@ int main(void)
     test_regular_short_rows_run_scalar();
     test_regular_medium_rows_run_adaptive_blocks();
     test_long_regular_rows_run_vector_when_rows_are_many();
+    test_few_regular_rows_past_the_row_block_run_vector();
     test_a_long_row_makes_rows_uneven_and_is_split();
     test_piece_edges();
     test_runs_of_empty_rows_pack_into_wide_blocks();

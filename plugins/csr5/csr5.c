@@ -34,7 +34,8 @@
  * (csr5_build.c); host copies of all arrays are kept for spmv_host.
  *
  * Options: sigma (auto or 1..32; auto: 4 for mean row length <= 4, the
- * rounded mean up to 32, 32 above), calibrate (kernel, default: a second
+ * rounded mean up to 32, 32 above; 4 again where that fills fewer than
+ * min_tiles tiles), min_tiles, calibrate (kernel, default: a second
  * launch finishes the crossing rows; inline: the last tile to finish a
  * crossing row writes it, one launch), launch (overlap: the calibration as
  * a programmatic dependent launch on sm_90+; serial), arrive (inline:
@@ -62,14 +63,26 @@
 #undef CSR5_OPT
 
 /* The paper's rule for GPUs, from the mean row length. */
-static int csr5_auto_sigma(const spmvlab_matrix *A)
+static int csr5_mean_sigma(const spmvlab_matrix *A)
 {
     double mean = A->rows ? (double)A->nnz / A->rows : 0.0;
     if (mean <= 4.0)
-        return 4;
+        return CSR5_SMALL_SIGMA;
     if (mean >= 32.0)
         return 32;
     return (int)(mean + 0.5);
+}
+
+/* sigma = auto: the mean rule, unless its tiles number fewer than
+ * min_tiles; then CSR5_SMALL_SIGMA, whose smaller tiles spread a small
+ * matrix over more of the GPU. Fitted on the corpus's tune part, where
+ * sigma 4 lifted the small matrices of long rows from 0.63x cuSPARSE and
+ * lost past about 512 tiles (README.md, "sigma = auto";
+ * docs/perf/2026-11-28-corpus-tune, "Round 2"). */
+static int csr5_auto_sigma(const spmvlab_matrix *A, int min_tiles)
+{
+    int sigma = csr5_mean_sigma(A);
+    return A->nnz / ((int64_t)CSR5_OMEGA * sigma) < min_tiles ? CSR5_SMALL_SIGMA : sigma;
 }
 
 static void csr5_destroy(void *handle)
@@ -102,7 +115,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     f->rows_all = A->rows;
     const csr5_opts *o = spmvlab_opts_fields(opts);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
-    csr5_set_sigma(f, f->sigma_auto ? csr5_auto_sigma(A) : o->sigma);
+    csr5_set_sigma(f, f->sigma_auto ? csr5_auto_sigma(A, o->min_tiles) : o->sigma);
     f->d.rows = A->rows;
     f->d.calib_inline = o->calibrate == CSR5_CAL_INLINE;
     f->d.arrive_release = o->arrive == CSR5_ARRIVE_RELEASE;
@@ -137,7 +150,7 @@ static spmvlab_status csr5_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     }
     if (f->compress && f->sigma_auto && o->sigma_mean == CSR5_MEAN_STORED) {
         /* The paper's rule over the rows the tiles hold. */
-        csr5_set_sigma(f, csr5_auto_sigma(&Ac));
+        csr5_set_sigma(f, csr5_auto_sigma(&Ac, o->min_tiles));
     }
     if (st == SPMVLAB_OK)
         st = f->on_gpu ? csr5_convert_gpu(f, &Ac, err) : csr5_convert_host(f, &Ac, err);

@@ -45,6 +45,9 @@ typedef struct csr5_dev {
     int32_t n_runs;             /* entries of run_start / run_len, zeroed by the main launch */
 } csr5_dev;
 
+/* sigma = auto's smallest: short rows, and matrices too small to fill
+ * min_tiles tiles at the mean's sigma. */
+#define CSR5_SMALL_SIGMA 4
 /* stores = auto: the largest sigma that stages the stores (no empty rows). */
 #define CSR5_STAGE_SIGMA_MAX 12
 

@@ -50,6 +50,7 @@ typedef struct csr5_fmt {
  * order of each option's choices. */
 typedef struct csr5_opts {
     int sigma;          /* 1..CSR5_SIGMA_MAX or SPMVLAB_AUTO */
+    int min_tiles;      /* sigma = auto: 4 below this many tiles at the mean's sigma; 0: off */
     int calibrate;      /* CSR5_CAL_KERNEL, CSR5_CAL_INLINE */
     int arrive;         /* CSR5_ARRIVE_RELEASE, CSR5_ARRIVE_ACQ_REL */
     int occupancy;      /* blocks per SM the f64 main kernel targets: 3 or 4 */

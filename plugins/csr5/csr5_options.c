@@ -7,6 +7,7 @@
 
 const spmvlab_option csr5_options[] = {
     SPMVLAB_OPTION(csr5_opts, sigma, SPMVLAB_OPT_INT_AUTO, "auto", "1..32", "entries per lane of a 32-lane tile; auto: 4 up to mean row length 4, the rounded mean up to 32, then 32"),
+    SPMVLAB_OPTION(csr5_opts, min_tiles, SPMVLAB_OPT_INT, "512", "0..2147483647", "sigma = auto: 4 when the mean's sigma fills fewer tiles than this; 0: the mean rule alone"),
     SPMVLAB_OPTION(csr5_opts, calibrate, SPMVLAB_OPT_ENUM, "kernel", "", "how rows crossing tiles are finished"),
     SPMVLAB_CHOICE(csr5_opts, calibrate, CSR5_CAL_KERNEL, "kernel", "", "a second kernel, one thread per tile"),
     SPMVLAB_CHOICE(csr5_opts, calibrate, CSR5_CAL_INLINE, "inline", "", "the last tile to arrive, one launch"),

@@ -111,6 +111,9 @@ int main(void)
     /* empty = compress: tiles over the non-empty rows, the row map, runs. */
     const char *c4[] = {"sigma=4", "empty=compress", NULL}, *c32[] = {"sigma=32", "empty=compress", NULL},
                *c16k[] = {"sigma=16", "empty=compress", "calibrate=kernel", NULL};
+    /* sigma = auto from the mean row length alone (these matrices fill fewer
+     * than min_tiles tiles, where auto takes 4). */
+    const char *m0[] = {"min_tiles=0", NULL};
 
     check_cases(gen(&A, 3000, 500, len_gappy, 1), &A, (const csr5_case[]){
         {"many_empty_rows", NULL, NULL},
@@ -133,7 +136,8 @@ int main(void)
         {"leading_trailing_empty compress sigma=32", c32, "empty=compress"},
         {NULL}});
     check_cases(test_gen_uniform(&A, 1, 3000, 3000, 4), &A, (const csr5_case[]){
-        {"single_row", NULL, "sigma=32(auto)"},
+        {"single_row", m0, "sigma=32(auto)"},
+        {"single_row few tiles", NULL, "sigma=4(auto) tiles=23 "},
         {"single_row sigma=4", s4, NULL},
         {"single_row sigma=1", s1k, NULL},
         {NULL}});
@@ -158,19 +162,30 @@ int main(void)
     check_cases(test_gen_uniform(&A, 300, 1000, 33, 8), &A, (const csr5_case[]){
         {"crossing_rows sigma=1", s1k, NULL},
         {"crossing_rows sigma=7", s7, NULL},
-        {"crossing_rows auto", NULL, "sigma=32(auto)"},
-        {"crossing_rows stores", NULL, "stores=direct(auto)"}, /* sigma above 12 */
+        {"crossing_rows auto", m0, "sigma=32(auto)"},
+        {"crossing_rows stores", m0, "stores=direct(auto)"}, /* sigma above 12 */
         {"crossing_rows compress", c4, "empty=offsets"}, /* no empty row: the same format */
         {NULL}});
     check_cases(test_gen_uniform(&A, 2000, 2000, 10, 9), &A, (const csr5_case[]){
-        {"mean_row_10", NULL, "sigma=10(auto)"},
+        {"mean_row_10", m0, "sigma=10(auto)"},
+        {"mean_row_10 few tiles", NULL, "sigma=4(auto)"},
+        {NULL}});
+    /* rows of 10: at sigma 10, 16384 rows fill 512 tiles and keep it;
+     * 16383 fill 511 (fewer than min_tiles = 512) and take 4 */
+    check_cases(test_gen_uniform(&A, 16384, 20000, 10, 12), &A, (const csr5_case[]){
+        {"512 tiles", NULL, "sigma=10(auto) tiles=512 "},
+        {NULL}});
+    check_cases(test_gen_uniform(&A, 16383, 20000, 10, 13), &A, (const csr5_case[]){
+        {"511 tiles", NULL, "sigma=4(auto) tiles=1279 "},
+        {"511 tiles min_tiles=511", (const char *[]){"min_tiles=511", NULL}, "sigma=10(auto) tiles=511 "},
         {NULL}});
     /* sigma = auto over all rows or the stored ones */
-    const char *cs[] = {"empty=compress", "sigma_mean=stored", NULL}, *ca[] = {"empty=compress", NULL};
+    const char *cs[] = {"empty=compress", "sigma_mean=stored", "min_tiles=0", NULL},
+               *ca[] = {"empty=compress", "min_tiles=0", NULL};
     check_cases(gen(&A, 2000, 2000, len_halves, 11), &A, (const csr5_case[]){
         {"halves compress stored", cs, "sigma=12(auto)"},
         {"halves compress all", ca, "sigma=6(auto)"},
-        {"halves offsets stored", (const char *[]){"sigma_mean=stored", NULL}, "sigma=6(auto)"},
+        {"halves offsets stored", (const char *[]){"sigma_mean=stored", "min_tiles=0", NULL}, "sigma=6(auto)"},
         {NULL}});
     check_cases(test_gen_uniform(&A, 2000, 2000, 2, 10), &A, (const csr5_case[]){
         {"mean_row_2", NULL, "sigma=4(auto)"},

@@ -82,9 +82,10 @@
  * spanning warps are summed from per-warp pieces by the last warp to finish
  * them (dasp_balanced.c, dasp_balanced.cu; bal_kernel = merge), or cut into
  * tiles of 32 stream_k non-zeros (bal_kernel = stream, the default,
- * dasp_stream.cu). auto takes it when the
- * coefficient of variation of the row lengths is at least DASP_BALANCE_CV
- * = 2 (power-law and long-row matrices; regular ones are below 1). Its
+ * dasp_stream.cu). auto (the default) takes it when the coefficient of
+ * variation of the row lengths is at least DASP_AUTO_BALANCE_CV, unless
+ * most rows are empty or a large matrix's unevenness is a few huge rows
+ * (dasp_format.h, fitted on the corpus's tune part). Its
  * device bytes: 4 (rows + 1) + nnz (V + 4) for the CSR, 8 (W + 1) + (8 + Pz) W
  * for the W warps' coordinates, crossing ids and tail pieces, (16 + Pz) X
  * for the X crossing rows (row, warps, head piece, counter); stream: the

@@ -31,7 +31,26 @@ double dasp_row_cv(const spmvlab_matrix *A)
     return var > 0.0 ? sqrt(var) / mean : 0.0;
 }
 
-int dasp_balance_rule(const spmvlab_matrix *A) { return A->nnz > 0 && dasp_row_cv(A) >= DASP_BALANCE_CV; }
+/* The share of A's rows without entries (0 for a matrix without rows). */
+static double empty_row_share(const spmvlab_matrix *A)
+{
+    int64_t empty = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        empty += A->row_ptr[i + 1] == A->row_ptr[i];
+    return A->rows > 0 ? (double)empty / A->rows : 0.0;
+}
+
+/* balance = auto's rule (dasp_format.h): uneven rows go balanced, unless
+ * most rows are empty or a large matrix's unevenness is a few huge rows. */
+int dasp_balance_rule(const spmvlab_matrix *A)
+{
+    if (A->nnz == 0)
+        return 0;
+    double cv = dasp_row_cv(A);
+    if (cv < DASP_AUTO_BALANCE_CV || empty_row_share(A) >= DASP_CLASSES_EMPTY_SHARE)
+        return 0;
+    return !(A->nnz >= DASP_CLASSES_SKEW_NNZ && cv >= DASP_CLASSES_SKEW_CV);
+}
 
 /* Allocates the host copy of array id, n elements of es bytes set to fill. */
 static int bal_make(dasp_format *f, int id, size_t n, size_t es, int fill)

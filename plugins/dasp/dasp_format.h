@@ -220,17 +220,29 @@ static inline int32_t dasp_out_row(const dasp_format *f, int32_t r)
     return dasp_staged(f) ? ((const int32_t *)f->a[DASP_A_STAGE_POS].host)[r] : r;
 }
 
-/* balance = auto: the balanced path takes the matrix when the coefficient
- * of variation (standard deviation over mean) of its row lengths is at
- * least this: power-law and long-row matrices lie above it, regular ones
- * below 1 (README.md, "Two paths"). */
+/* block_warps = auto: the row lengths' coefficient of variation below
+ * which large matrices get blocks of DASP_BW_LARGE warps (dasp_options.c). */
 #define DASP_BALANCE_CV 2.0
+
+/* balance = auto (the default), fitted on the corpus's tune part (README.md,
+ * "Two paths"; docs/perf/2026-11-28-corpus-tune, "Round 2"): the balanced
+ * path takes the matrix when the coefficient of variation of its row
+ * lengths is at least DASP_AUTO_BALANCE_CV (power-law and mixed rows; the
+ * row classes fell to a quarter of cuSPARSE there), unless at least
+ * DASP_CLASSES_EMPTY_SHARE of the rows are empty (the classes skip them,
+ * the balanced path walks them) or the matrix has DASP_CLASSES_SKEW_NNZ
+ * non-zeros or more with a CV of DASP_CLASSES_SKEW_CV or more (a few huge
+ * rows, which the classes' long-row split serves). */
+#define DASP_AUTO_BALANCE_CV 1.2
+#define DASP_CLASSES_EMPTY_SHARE 0.75
+#define DASP_CLASSES_SKEW_CV 16.0
+#define DASP_CLASSES_SKEW_NNZ (INT64_C(1) << 22)
 
 /* The coefficient of variation of A's row lengths over all rows (0 for a
  * matrix without rows or non-zeros). */
 double dasp_row_cv(const spmvlab_matrix *A);
 
-/* 1 when balance = auto sends A to the balanced path (row_cv >= DASP_BALANCE_CV). */
+/* 1 when balance = auto sends A to the balanced path (the rule above). */
 int dasp_balance_rule(const spmvlab_matrix *A);
 
 /* Builds the balanced path's host arrays of f from A (f->bal_stream says

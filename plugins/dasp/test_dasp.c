@@ -322,38 +322,81 @@ static void test_real_matrices(void)
 }
 
 /* balance = auto: the coefficient of variation of the row lengths against
- * DASP_BALANCE_CV = 2, checked by the value describe() prints and the path
- * taken on either side of the cut. */
+ * DASP_AUTO_BALANCE_CV = 1.2, checked by the value describe() prints and
+ * the path taken on either side of the cut. */
 static void test_balance_rule(void)
 {
     spmvlab_csr A = uniform(64, 9, 100);
     expect_describe("equal rows", &A, (const char *[]){"balance=auto", NULL},
                     (const char *[]){"path=classes(auto)", "row_cv=0.000", NULL});
     spmvlab_csr_free(&A);
-    /* {13, 1, 1, 1}: mean 4, CV^2 = (172 / 4) / 16 - 1 = 1.6875 (CV 1.299).
-     * {a, 1 x 11}: mean (a + 11) / 12, CV^2 = 12 (a^2 + 11) / (a + 11)^2 - 1:
-     * a = 19 gives 3.96 (CV 1.990, classes), a = 20 gives 4.132 (CV 2.033,
-     * balanced). */
-    int32_t four[4] = {13, 1, 1, 1};
+    /* {a, 1, 1, 1}: mean (a + 3) / 4, CV^2 = 4 (a^2 + 3) / (a + 3)^2 - 1:
+     * a = 10 gives 1.438 (CV 1.199, classes), a = 11 gives 1.531 (CV 1.237,
+     * balanced). Under the cut of 2 before, both took the classes. */
+    int32_t four[4] = {10, 1, 1, 1};
     A = make(50, four, 4, 21);
-    expect_describe("cv 1.30", &A, (const char *[]){"balance=auto", NULL},
-                    (const char *[]){"path=classes(auto)", "row_cv=1.299", NULL});
+    expect_describe("cv 1.199", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", "row_cv=1.199", NULL});
     spmvlab_csr_free(&A);
-    int32_t twelve[12] = {19, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    A = make(50, twelve, 12, 22);
-    expect_describe("cv 1.99", &A, (const char *[]){"balance=auto", NULL},
-                    (const char *[]){"path=classes(auto)", "row_cv=1.990", NULL});
-    spmvlab_csr_free(&A);
-    twelve[0] = 20;
-    A = make(50, twelve, 12, 23);
-    expect_describe("cv 2.03", &A, (const char *[]){"balance=auto", NULL},
-                    (const char *[]){"path=balanced(auto)", "row_cv=2.033", NULL});
-    check_all("cv 2.03", &A);
+    four[0] = 11;
+    A = make(50, four, 4, 22);
+    expect_describe("cv 1.237", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=balanced(auto)", "row_cv=1.237", NULL});
+    check_all("cv 1.237", &A);
     spmvlab_csr_free(&A);
     /* Forced either way, whatever the rule says. */
     A = uniform(64, 9, 100);
     expect_describe("forced on", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
                     (const char *[]){"path=balanced", "warps=3", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* balance = auto's exceptions: uneven rows stay on the classes when at
+ * least DASP_CLASSES_EMPTY_SHARE = 0.75 of them are empty, or from
+ * DASP_CLASSES_SKEW_NNZ = 2^22 non-zeros with a CV of 16 or more. */
+static void test_balance_rule_exceptions(void)
+{
+    /* {8, 0, 0, 0, 0}: 0.8 empty, CV 2.000; {8, 1, 0, 0, 0}: 0.6 empty, CV 1.736. */
+    int32_t five[5] = {8, 0, 0, 0, 0};
+    spmvlab_csr A = make(50, five, 5, 24);
+    expect_describe("mostly empty", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", "row_cv=2.000", NULL});
+    spmvlab_csr_free(&A);
+    five[1] = 1;
+    A = make(50, five, 5, 25);
+    expect_describe("0.6 empty", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=balanced(auto)", "row_cv=1.736", NULL});
+    spmvlab_csr_free(&A);
+    /* 65,536 rows of 1 entry but every 1024th, which holds 65,536 (CV about
+     * 31): 2^22 + 65,472 non-zeros take the classes; with one long row
+     * fewer, 2^22 - 63 non-zeros, the balanced path. */
+    int32_t n = 1 << 16, *len = malloc((size_t)n * sizeof *len);
+    for (int32_t i = 0; i < n; i++)
+        len[i] = i % 1024 == 0 ? n : 1;
+    A = make(n, len, n, 26);
+    TEST_CHECK(A.nnz == (1 << 22) + 65472);
+    expect_describe("2^22 skewed", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=classes(auto)", NULL});
+    spmvlab_csr_free(&A);
+    len[0] = 1;
+    A = make(n, len, n, 27);
+    TEST_CHECK(A.nnz == (1 << 22) - 63);
+    expect_describe("below 2^22 skewed", &A, (const char *[]){"balance=auto", NULL},
+                    (const char *[]){"path=balanced(auto)", NULL});
+    spmvlab_csr_free(&A);
+    free(len);
+}
+
+/* balance is auto by default: the rule decides without being named. */
+static void test_balance_default(void)
+{
+    int32_t four[4] = {11, 1, 1, 1};
+    spmvlab_csr A = make(50, four, 4, 28);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "path=balanced(auto)");
+    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
@@ -417,6 +460,8 @@ int main(void)
     test_mixture();
     test_real_matrices();
     test_balance_rule();
+    test_balance_rule_exceptions();
+    test_balance_default();
     test_balanced_pieces();
     test_refusals();
     return test_done("dasp");

@@ -19,9 +19,15 @@
  * with fused multiply-adds in the dtype, y[i] = sum; matrix arrays and x
  * through the read-only path. spmv_host runs the same loop with fma().
  *
- * Options: max_fill (float, default 3.0): the padded size rows * width may be
+ * Options: max_fill (float, default 1.45): the padded size rows * width may be
  * at most max_fill * nnz; convert refuses a larger one with SPMVLAB_LIMIT
- * before allocating anything (one long row makes ELL huge — use hyb there).
+ * before allocating anything (uneven rows: the padding is read or skipped
+ * by a whole warp; one long row makes ELL huge — use hyb there).
+ * min_rows_per_width (default 384): fewer rows than that many per slot of
+ * the width are refused too (few long rows: one thread a row walks the
+ * width while the device idles). Both were fitted on the corpus tune part,
+ * where ELL fell below 0.8x cuSPARSE on either side of them (README.md,
+ * "When ell refuses"; docs/perf/2026-11-28-corpus-tune).
  * A matrix without non-zeros has width 0 and is accepted. values
  * (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h): codes into the core's value table, or
@@ -48,12 +54,14 @@ cudaError_t ell_launch(int f64, int32_t rows, int block, const int32_t *row_len,
                        cudaStream_t stream);
 
 typedef struct ell_opts {
-    double max_fill; /* padded slots allowed per non-zero */
-    int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
+    double max_fill;           /* padded slots allowed per non-zero */
+    double min_rows_per_width; /* rows needed per slot of the width */
+    int values;                /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
 } ell_opts;
 
 static const spmvlab_option ell_options[] = {
-    SPMVLAB_OPTION(ell_opts, max_fill, SPMVLAB_OPT_FLOAT, "3.0", "1..1000000000", "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
+    SPMVLAB_OPTION(ell_opts, max_fill, SPMVLAB_OPT_FLOAT, "1.45", "1..1000000000", "refuse when rows * width (padded slots) exceeds max_fill * nnz"),
+    SPMVLAB_OPTION(ell_opts, min_rows_per_width, SPMVLAB_OPT_FLOAT, "384", "0..1000000000", "refuse when rows < min_rows_per_width * width (few long rows); 0: off"),
     SPMVLAB_OPTION(ell_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
     SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(ell_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
@@ -114,9 +122,11 @@ static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
 }
 
 /* f->width (the longest row) and f->slots. Returns OK, or LIMIT when the
- * padded size exceeds max_fill * nnz or would not fit size_t. */
-static spmvlab_status ell_measure(ell_fmt *f, const spmvlab_matrix *A, double max_fill, spmvlab_err *err)
+ * padded size exceeds max_fill * nnz, when the rows are fewer than
+ * min_rows_per_width per slot of the width, or when it would not fit size_t. */
+static spmvlab_status ell_measure(ell_fmt *f, const spmvlab_matrix *A, const ell_opts *o, spmvlab_err *err)
 {
+    const double max_fill = o->max_fill;
     int32_t width = 0;
     for (int32_t i = 0; i < A->rows; i++) {
         int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
@@ -128,9 +138,14 @@ static spmvlab_status ell_measure(ell_fmt *f, const spmvlab_matrix *A, double ma
         double fill = (double)slots / (double)A->nnz;
         if ((double)slots > max_fill * (double)A->nnz)
             return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
-                                "ell width %d (the longest row) x %d rows gives %llu padded "
+                                "uneven row lengths: ell width %d (the longest row) x %d rows gives %llu padded "
                                 "entries for %d non-zeros, fill %.2f exceeds max_fill %.2f",
                                 width, A->rows, slots, A->nnz, fill, max_fill);
+        if ((double)A->rows < o->min_rows_per_width * width)
+            return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
+                                "few long rows: %d rows of up to %d non-zeros are fewer than "
+                                "min_rows_per_width %.0f per slot, so one thread a row leaves the device idle",
+                                A->rows, width, o->min_rows_per_width);
     }
     if (slots > (SIZE_MAX - 1) / (sizeof(int32_t) + spmvlab_dtype_size(A->dtype)))
         return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT, "ell needs %llu slots, beyond this host's size_t", slots);
@@ -148,7 +163,7 @@ static spmvlab_status ell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 {
     SPMVLAB_CONVERT_BEGIN(ell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     const ell_opts *o = spmvlab_opts_fields(opts);
-    spmvlab_status st = ell_measure(f, A, o->max_fill, err);
+    spmvlab_status st = ell_measure(f, A, o, err);
     if (st == SPMVLAB_OK) /* padding is never read: any layout takes a pattern */
         st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
     if (st != SPMVLAB_OK) {

@@ -205,6 +205,23 @@ static spmvlab_status hyb_choose_width(hyb_format *f, const spmvlab_matrix *A, c
     return SPMVLAB_OK;
 }
 
+/* An auto-width ELL part of few lane groups with long slot chains (rows x
+ * lanes below HYB_THIN_THREADS, more than HYB_THIN_SLOTS slots a lane) goes
+ * to COO whole (guarded=4): each thread's dependent gathers then set the
+ * time. Rows of 128 to 512 over 7,812 to 29,297 rows (one lane: random
+ * columns) ran at 0.18x to 0.80x cuSPARSE where pure COO ran the same rows
+ * at 0.87x to 1.37x (measured on the corpus tune part, docs/perf/
+ * 2026-11-28-corpus-tune). */
+static void hyb_guard_thin_ell(hyb_format *f, int32_t rows, const hyb_opts *o)
+{
+    if (o->ell_width != SPMVLAB_AUTO || o->ell_guard <= 0 || f->width == 0)
+        return;
+    if ((long long)rows * f->lanes < HYB_THIN_THREADS && f->width > HYB_THIN_SLOTS * f->lanes) {
+        f->guarded = 4;
+        f->width = 0;
+    }
+}
+
 /* Builds the format: width, lanes, split, COO plan, device copies. */
 static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                   const spmvlab_opts *opts, void **out, spmvlab_err *err)
@@ -231,6 +248,7 @@ static spmvlab_status hyb_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                                             : hyb_auto_lanes(ctx->device, A->rows, f->width, es, A->nnz, random);
     if (es < 8 && f->lanes > HYB_MAX_LANES / 2)
         f->lanes = HYB_MAX_LANES / 2;
+    hyb_guard_thin_ell(f, A->rows, o);
     f->ell_entries = (int32_t)hyb_ell_entries(A, f->width);
     f->coo_entries = A->nnz - f->ell_entries;
 

@@ -31,6 +31,11 @@ enum { HYB_COO_BLOCKED = 0, HYB_COO_SEGMENTED = 1, HYB_COO_AUTO = 2 };
 /* Most lanes per row of the ELL kernel (f64; f32 takes at most 4, so that
  * each lane group still reads whole 32-byte sectors). */
 #define HYB_MAX_LANES 8
+/* An ELL part of fewer lane groups than this (rows x lanes), each walking
+ * more than HYB_THIN_SLOTS slots a lane, leaves the device waiting on each
+ * thread's chain of gathers: pure COO instead (guarded=4, README.md). */
+#define HYB_THIN_THREADS 32768
+#define HYB_THIN_SLOTS 64
 
 typedef struct hyb_format {
     spmvlab_ctx *ctx;     /* services; outlives the format */
@@ -41,7 +46,7 @@ typedef struct hyb_format {
     int32_t lanes;        /* G: lanes of the ELL kernel per row (1, 2, 4, 8) */
     int32_t ell_entries;  /* non-zeros in the ELL part (slots minus padding) */
     int32_t coo_entries;  /* non-zeros in the COO part */
-    int guarded;          /* auto width made pure COO: 1 by the byte guard, 2 by the COO share */
+    int guarded;          /* auto width made pure COO: 1 byte guard, 2 COO share, 3 launch-bound, 4 thin ELL */
     int coo_kernel;       /* HYB_COO_BLOCKED or HYB_COO_SEGMENTED */
     coo_seg_plan plan;    /* chunk per warp of the COO kernel (coo_segmented.h) */
     int owner;            /* pure COO written without a memset (../coo/coo_owner.h) */

@@ -130,6 +130,30 @@ static void test_lanes_on_large_and_random_matrices(void)
     spmvlab_csr_free(&A);
 }
 
+/* The thin-ELL guard: 5000 rows of 240 random columns (1.2 M non-zeros:
+ * one lane) would give 5000 threads of 240 slots each, so the matrix runs
+ * as pure COO (guarded=4); rows of 64 (not more than 64 slots a lane) keep
+ * their ELL part, and an explicit width is never guarded. */
+static void test_thin_ell_part_goes_to_coo(void)
+{
+    const char *none[] = {NULL}, *fixed[] = {"ell_width=240", NULL};
+    spmvlab_csr A = test_uniform(5000, 200000, 240, 5);
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, none);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 0 && test_describe_value(t, "guarded") == 4);
+    TEST_CHECK(t && test_describe_value(t, "coo_entries") == 5000 * 240);
+    test_instance_free(t);
+    t = convert_ok(&A, SPMVLAB_F64, fixed);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 240 && test_describe_value(t, "guarded") == 0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+    A = test_uniform(20000, 200000, 64, 5);
+    t = convert_ok(&A, SPMVLAB_F64, none);
+    TEST_CHECK(t && test_describe_value(t, "ell_width") == 64 && test_describe_value(t, "ell_lanes") == 1 &&
+               test_describe_value(t, "guarded") == 0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
 static void test_default_splits_rows_at_the_auto_width(const spmvlab_csr *A)
 {
     const char *sets[] = {"min_rows=0", "ell_guard=0", NULL};
@@ -234,6 +258,7 @@ int main(void)
     test_min_rows_raises_the_rows_that_must_reach_k(&A);
     test_guard_sends_a_non_paying_ell_part_to_coo(&A);
     test_lanes_per_row_of_the_ell_kernel(&A);
+    test_thin_ell_part_goes_to_coo();
     test_lanes_on_large_and_random_matrices();
     test_default_splits_rows_at_the_auto_width(&A);
     test_width_beyond_the_longest_row_is_reduced_to_it(&A);

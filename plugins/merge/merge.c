@@ -22,10 +22,10 @@
  * block searches its own ends; launch: a search kernel before every SpMV;
  * convert: once, on the host; auto: as the original, block on small
  * matrices, launch on large ones); products (expert: staged or direct).
- * Under auto, f64 picks products and items from the share of non-zeros
- * whose x load starts a new 32-byte sector in its row (merge_gather_share):
- * random gathers staged with 6 items, local ones direct with 10; f32 takes
- * direct with 6. Each option set overrides its part alone.
+ * Under auto, direct products with 4 items in f64 (fitted on the corpus's
+ * tune part) and 6 in f32; the share of non-zeros whose x load starts a new
+ * 32-byte sector in its row (merge_gather_share) is measured and reported.
+ * Each option set overrides its part alone.
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
  * The kernels, their launch, the auto rules and the CPU replay are shared
  * with tilespmv's deferred part: ../common/merge_path.h, merge_path.cuh.

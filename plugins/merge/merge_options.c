@@ -13,7 +13,7 @@ const spmvlab_option merge_options[] = {
     SPMVLAB_CHOICE(merge_opts, search, MERGE_SEARCH_LAUNCH, "launch", "", "by a kernel before every SpMV"),
     SPMVLAB_CHOICE(merge_opts, search, MERGE_SEARCH_CONVERT, "convert", "", "once on the host at convert"),
     SPMVLAB_EXPERT(merge_opts, products, SPMVLAB_OPT_ENUM, "auto", "", "how a tile's products val * x[col] are made"),
-    SPMVLAB_CHOICE(merge_opts, products, MERGE_PRODUCTS_AUTO, "auto", "", "f64: staged/6 items if x gathers are random, else direct/10; f32: direct/6"),
+    SPMVLAB_CHOICE(merge_opts, products, MERGE_PRODUCTS_AUTO, "auto", "", "direct products, 4 items in f64, 6 in f32"),
     SPMVLAB_CHOICE(merge_opts, products, MERGE_PRODUCTS_STAGED, "staged", "", "the tile's products in shared memory by coalesced loads first"),
     SPMVLAB_CHOICE(merge_opts, products, MERGE_PRODUCTS_DIRECT, "direct", "", "each thread loads its own non-zeros before it walks"),
     {NULL},

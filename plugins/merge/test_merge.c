@@ -179,28 +179,28 @@ static void test_fixup_only_when_a_row_is_cut(void)
     spmvlab_csr_free(&A);
 }
 
-/* auto follows the share of non-zeros starting a new x sector: random
- * columns (uniform, 70,000 rows: the share is taken on 65,536 of them) give
- * staged products with 6 items in f64, a band direct loads with 10; f32
- * takes direct with 6 on both. Each set option overrides its part alone.
- * The search goes in the tile blocks on these sizes. */
-static void test_auto_follows_column_locality(void)
+/* auto takes direct products with 4 items in f64 and 6 in f32 whether
+ * the columns are random (uniform, 70,000 rows: the share is taken on
+ * 65,536 of them) or local (a band); before the corpus fit, random columns
+ * took staged/6 and the band direct/10 in f64. Each set option overrides
+ * its part alone. The search goes in the tile blocks on these sizes. */
+static void test_auto_is_direct_whatever_the_locality(void)
 {
     spmvlab_csr rnd, band;
     if (test_gen("uniform", "n=70000 k=8", &rnd) || test_gen("banded", "n=70000 bandwidth=4", &band))
         return;
     test_expect_facts("merge", &rnd, SPMVLAB_F64, NULL, 2,
-                      (const char *[]){"items=6", "products=staged", "auto=staged/6", "search=block", NULL});
+                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=block", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F64, NULL, 2,
-                      (const char *[]){"items=10", "products=direct", "auto=direct/10", "search=block", NULL});
+                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=block", NULL});
     test_expect_facts("merge", &rnd, SPMVLAB_F32, NULL, 2,
                       (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F32, NULL, 2,
                       (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
-    test_expect_facts("merge", &rnd, SPMVLAB_F64, (const char *[]){"items=4", NULL}, 2,
-                      (const char *[]){"items=4", "products=staged", "auto=staged/6", NULL});
+    test_expect_facts("merge", &rnd, SPMVLAB_F64, (const char *[]){"items=10", NULL}, 2,
+                      (const char *[]){"items=10", "products=direct", "auto=direct/4", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F64, (const char *[]){"products=staged", NULL}, 2,
-                      (const char *[]){"items=10", "products=staged", "auto=direct/10", NULL});
+                      (const char *[]){"items=4", "products=staged", "auto=direct/4", NULL});
     /* the shares: 8 random columns of 70,000 fall in 8 sectors nearly
      * always; 9 consecutive columns span 3 sectors of 4 wherever they start */
     test_instance *t = test_convert_ok("merge", &rnd, SPMVLAB_F64, NULL, 2);
@@ -218,14 +218,14 @@ static void test_auto_follows_column_locality(void)
     spmvlab_csr_free(&band);
 }
 
-/* A matrix without entries writes zeros; its share is 0 (local: direct/10). */
+/* A matrix without entries writes zeros; its share is 0 (auto: direct/4). */
 static void test_empty_matrix(void)
 {
     char desc[256];
     size_t bytes = test_convert_empty("merge", 4, desc, sizeof desc);
     TEST_CONTAINS(desc, "tiles=1");
     TEST_CONTAINS(desc, "fixup=0");
-    TEST_CONTAINS(desc, "new_sector_share=0.000 auto=direct/10");
+    TEST_CONTAINS(desc, "new_sector_share=0.000 auto=direct/4");
     TEST_CHECK(bytes == 4 * 6 + 12); /* row_ptr and one tile's carry, no tile starts */
 }
 
@@ -243,7 +243,7 @@ int main(void)
     test_rows_across_threads_and_tiles();
     test_edge_shapes();
     test_fixup_only_when_a_row_is_cut();
-    test_auto_follows_column_locality();
+    test_auto_is_direct_whatever_the_locality();
     test_empty_matrix();
     test_uncompiled_tile_shape_is_refused();
     return test_done("merge");

@@ -70,7 +70,7 @@ static void test_the_rule_picks_each_kind(void)
     spmvlab_csr A;
     seven_kinds(&A);
     char desc[512] = "";
-    const char *keep[] = {"defer_max=0", NULL};
+    const char *keep[] = {"defer_max=0", "whole_merge=false", NULL};
     size_t bytes = test_convert_both("tilespmv", &A, keep, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "tiles=7 csr=1 coo=1 ell=1 hyb=1 dense=1 dense_row=1 dense_col=1 deferred=0");
     /* values: dense 256, COO 5, dense rows 2x16, dense columns 2x16, ELL
@@ -79,7 +79,7 @@ static void test_the_rule_picks_each_kind(void)
     size_t nvals = 256 + 5 + 32 + 32 + 32 + 31 + 32, nidx = 5 + 2 + 2 + 32 + 31 + 48;
     TEST_CHECK(bytes == f64_bytes(2, 0, 7, nvals, nidx, 32, 0));
     /* defer_max 12 (the paper's coo_max) defers the 5-entry tile: CSR rows instead */
-    const char *coo_max[] = {"defer_max=12", NULL};
+    const char *coo_max[] = {"defer_max=12", "whole_merge=false", NULL};
     bytes = test_convert_says("tilespmv", &A, coo_max, 17, "tiles=6 csr=1 coo=0 ell=1");
     test_convert_says("tilespmv", &A, coo_max, 17, "deferred=5 deferred_tiles=1");
     TEST_CHECK(bytes == f64_bytes(2, 0, 6, nvals - 5, nidx - 5, 32, 5));
@@ -125,7 +125,7 @@ static void test_ragged_edges_and_uniform_rows(void)
 static void test_everything_deferred(void)
 {
     spmvlab_csr A = test_uniform(1000, 5000, 9, 3); /* 9 random columns of 5000: tiles of 1 or 2 */
-    const char *all[] = {"defer_max=256", NULL};
+    const char *all[] = {"defer_max=256", "whole_merge=false", NULL};
     size_t bytes = test_convert_says("tilespmv", &A, all, 17, "tiles=0 csr=0");
     test_convert_says("tilespmv", &A, all, 17, "deferred=9000 deferred_tiles="); /* mean 9: */
     test_convert_says("tilespmv", &A, all, 17, "deferred_share=1.000 lanes=16 chunks=63 split=0");
@@ -187,7 +187,7 @@ static void test_long_tile_rows_split(void)
     spmvlab_csr_free(&A);
     /* the seven kinds' tile row split into a PIECE chunk a tile */
     seven_kinds(&A);
-    const char *one[] = {"chunk_tiles=1", "defer_max=0", NULL};
+    const char *one[] = {"chunk_tiles=1", "defer_max=0", "whole_merge=false", NULL};
     test_convert_says("tilespmv", &A, one, 17, "chunks=8 split=1");
     spmvlab_csr_free(&A);
 }
@@ -262,7 +262,7 @@ static void test_merge_path_on_power_law_rows(void)
     const char *merge[] = {"deferred=merge", NULL};
     size_t bytes = test_convert_both("tilespmv", &A, merge, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "deferred_path=merge");
-    TEST_CONTAINS(desc, "merge_pass=staged/6/block"); /* random gathers in f64: the merge plugin's rule */
+    TEST_CONTAINS(desc, "merge_pass=direct/4/block"); /* f64: the merge plugin's rule, direct/4 */
     TEST_CONTAINS(desc, "chunks=0 split=0"); /* no tiles: the merge pass alone */
     TEST_CHECK(fact(desc, "defer_cv") > 1.0 && fact(desc, "merge_tiles") > 1);
     TEST_CHECK((int)fact(desc, "deferred") == A.nnz && (int)fact(desc, "tiles") == 0);
@@ -323,7 +323,7 @@ static void test_auto_path_follows_the_rows_variation(void)
 {
     /* even deferred rows (9 each): fused, whatever their count */
     spmvlab_csr U = test_uniform(1000, 5000, 9, 3);
-    const char *all[] = {"defer_max=256", NULL};
+    const char *all[] = {"defer_max=256", "whole_merge=false", NULL};
     test_convert_says("tilespmv", &U, all, 17, "deferred_path=fused defer_cv=0.000 merge_pass=none merge_tiles=0");
     spmvlab_csr_free(&U);
     /* nothing deferred: fused even when merge is asked for */
@@ -337,6 +337,41 @@ static void test_auto_path_follows_the_rows_variation(void)
     long_tile_rows(&A);
     const char *d12[] = {"defer_max=12", NULL};
     test_convert_says("tilespmv", &A, d12, 17, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+}
+
+/* The whole-matrix rule: rows of 8 random columns (short, every tile
+ * deferred) keep the fused path; rows of 9 go whole to the merge pass, as
+ * do rows of 8 from 2^21 non-zeros; a band of half-width 16 keeps its dense
+ * tiles; tiles beside an uneven deferred part go whole to the merge pass;
+ * whole_merge = false keeps the built format. */
+static void test_whole_matrix_rule(void)
+{
+    const char *off[] = {"whole_merge=false", NULL};
+    spmvlab_csr A = test_uniform(1000, 5000, 8, 3);
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_share=1.000 lanes=8");
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=fused");
+    spmvlab_csr_free(&A);
+    A = test_uniform(1000, 5000, 9, 3);
+    test_convert_says("tilespmv", &A, NULL, 17, "tiles=0 ");
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_share=1.000");
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge");
+    test_convert_says("tilespmv", &A, off, 17, "deferred_path=fused");
+    spmvlab_csr_free(&A);
+    A = test_uniform(1 << 18, 1 << 18, 8, 3); /* 2^21 non-zeros */
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("banded", "n=2000 bandwidth=16", &A) == 0);
+    test_instance *t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, NULL, 17);
+    TEST_CHECK(t && test_describe_value(t, "tiles") > 0 && test_describe_value(t, "dense") > 0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+    long_tile_rows(&A);
+    const char *d12[] = {"defer_max=12", NULL}, *d12_off[] = {"defer_max=12", "whole_merge=false", NULL};
+    test_convert_says("tilespmv", &A, d12, 17, "tiles=0 ");
+    t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, d12_off, 17);
+    TEST_CHECK(t && test_describe_value(t, "tiles") > 0);
+    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
@@ -361,5 +396,6 @@ int main(void)
     test_merge_path_with_empty_rows_and_a_long_row();
     test_auto_path_follows_the_rows_variation();
     test_no_nonzeros_converts();
+    test_whole_matrix_rule();
     return test_done("tilespmv rule");
 }

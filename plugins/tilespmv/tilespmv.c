@@ -56,6 +56,19 @@ static void tilespmv_destroy(void *fmt)
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
+/* Frees the host arrays a build, the deferred path and the plan made and
+ * clears f (but its services and shape) for another build. Nothing is on
+ * the device yet. */
+static void tilespmv_unbuild(tilespmv_fmt *f)
+{
+    void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx,
+                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end};
+    for (size_t i = 0; i < SPMVLAB_COUNT(host); i++)
+        free(host[i]);
+    const tilespmv_fmt keep = {.ctx = f->ctx, .dtype = f->dtype, .rows = f->rows, .cols = f->cols, .nnz = f->nnz};
+    *f = keep;
+}
+
 /* Builds the tiles from the CSR input and uploads them. Returns OK;
  * UNSUPPORTED for f16; LIMIT when the stored values or index bytes pass
  * 2^31 - 1; NOMEM or the core's status when an allocation fails. On failure
@@ -68,6 +81,17 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
     spmvlab_status st = tilespmv_build(f, A, o, err);
     if (st == SPMVLAB_OK)
         st = tilespmv_defer(f, o, err);
+    tilespmv_opts whole = *o; /* every tile deferred, summed by the merge pass */
+    whole.defer_max = TILE * TILE;
+    whole.deferred = TILESPMV_DEFER_MERGE;
+    if (st == SPMVLAB_OK && o->deferred == TILESPMV_DEFER_AUTO && o->tile_format == TILESPMV_FORMAT_AUTO && o->whole_merge &&
+        tilespmv_whole_merge(f, A)) {
+        tilespmv_unbuild(f);
+        o = &whole;
+        st = tilespmv_build(f, A, o, err);
+        if (st == SPMVLAB_OK)
+            st = tilespmv_defer(f, o, err);
+    }
     if (st == SPMVLAB_OK)
         st = tilespmv_plan(f, o, err);
     const size_t i4 = sizeof(int32_t), nt = (size_t)f->ntiles, vs = spmvlab_dtype_size(f->dtype);

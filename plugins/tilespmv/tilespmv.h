@@ -64,7 +64,19 @@ typedef struct tilespmv_opts {
     int chunk_tiles;      /* a warp's bound: tiles, and loop trips a lane over deferred entries */
     int defer_lanes;      /* lanes per row over a whole tile row's deferred entries; SPMVLAB_AUTO */
     int deferred;         /* TILESPMV_DEFER_*: how the deferred part is summed */
+    int whole_merge;      /* bool: deferred = auto may send the whole matrix to the merge pass */
 } tilespmv_opts;
+
+/* The whole-matrix rule (deferred = auto, tile_format = auto, whole_merge
+ * on; tilespmv_whole.c):
+ * the tiles are kept for short rows (a mean of at most TILESPMV_SHORT_MEAN)
+ * on a matrix under TILESPMV_SHORT_NNZ non-zeros, or when the stored tiles
+ * hold TILESPMV_DENSE_TILE entries or more on average, and never beside an
+ * uneven deferred part; otherwise every entry is deferred and summed by
+ * the merge pass. */
+#define TILESPMV_SHORT_MEAN 8.0
+#define TILESPMV_SHORT_NNZ (1 << 21)
+#define TILESPMV_DENSE_TILE 128.0
 
 /* One tiled matrix. Tile row tr covers rows [16 tr, 16 tr + 16); its tiles
  * are tptr[tr] .. tptr[tr + 1] - 1 in column order. Tile t stores its values
@@ -122,6 +134,10 @@ spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_e
  * tilespmv_defer) and picks f->lanes from the deferred part
  * (tilespmv_plan.c). Returns OK or NOMEM. */
 spmvlab_status tilespmv_plan(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err);
+
+/* 1 when the whole-matrix rule (above) replaces the format f built from A
+ * by every entry deferred to the merge pass (tilespmv_whole.c). */
+int tilespmv_whole_merge(const tilespmv_fmt *f, const spmvlab_matrix *A);
 
 /* The device bytes the format holds (README.md, Footprint). */
 size_t tilespmv_bytes(const tilespmv_fmt *f);

@@ -22,6 +22,7 @@ const spmvlab_option tilespmv_options[] = {
     SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_AUTO, "auto", "", "merge when the deferred rows' lengths vary (std/mean > 1), else fused"),
     SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_FUSED, "fused", "", "inside the tile kernel, lanes per row; y written once"),
     SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_MERGE, "merge", "", "load-balanced merge-path CSR first, as the paper's CSR5; tiles then added to y"),
+    SPMVLAB_OPTION(tilespmv_opts, whole_merge, SPMVLAB_OPT_BOOL, "true", "", "deferred = auto: the whole matrix to the merge pass where the tiles do not pay (README.md)"),
     SPMVLAB_EXPERT(tilespmv_opts, chunk_tiles, SPMVLAB_OPT_INT, "128", "1..65536", "a warp's bound: tiles, and a lane's trips over deferred entries; longer tile rows split"),
     SPMVLAB_EXPERT(tilespmv_opts, defer_lanes, SPMVLAB_OPT_INT_AUTO, "auto", "2..32", "lanes per row over deferred entries, a power of two; auto: mean deferred row length"),
     {NULL},

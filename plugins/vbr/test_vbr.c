@@ -22,6 +22,8 @@
 
 /* Every matrix converts (no byte rule); and so with single rows in the remainder. */
 static const char *const loose[] = {"max_bytes_ratio=4", NULL};
+/* the defaults without the structure rule (few block rows, thin blocks) */
+static const char *const small[] = {"min_block_rows=0", "min_block_entries=0", NULL};
 static const char *const remainder[] = {"min_height=2", "max_bytes_ratio=4", NULL};
 
 /* A generated matrix of kind with its parameters as text. */
@@ -73,7 +75,7 @@ static void test_mixed_blocks_are_found_whole(void)
 {
     spmvlab_csr A;
     TEST_CHECK(gen(&A, "vblocks", "nodes=200 bpr=5 min_size=2 max_size=6 spread=10") == 0);
-    test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, NULL, 17);
+    test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, small, 17);
     /* one block row per node, every entry in blocks, no row map */
     const char *facts[] = {"block_rows=200", "blocked=1.000", "rem_rows=0", "rem_nnz=0", NULL};
     test_describe_says(t, facts);
@@ -84,7 +86,7 @@ static void test_mixed_blocks_are_found_whole(void)
                test_describe_value(t, "bytes_per_nnz") < bytes / A.nnz + 0.006);
     test_instance_free(t);
     /* f32 storage of the f64 run: 4 bytes a value, declared */
-    const char *f32[] = {"values=f32", NULL};
+    const char *f32[] = {"values=f32", "min_block_rows=0", NULL};
     test_convert_says("vbr", &A, f32, 17, "values=f32");
     spmvlab_csr_free(&A);
 }
@@ -101,7 +103,7 @@ static void test_a_long_run_is_cut(void)
     spmvlab_csr A;
     TEST_CHECK(from_pairs(&A, 2, 700, (const int32_t(*)[2])rc, 1200) == 0);
     free(rc);
-    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=1 mean_height=2.00 blocks=3 mean_block=400.00 "
+    size_t bytes = test_convert_says("vbr", &A, small, 17, "block_rows=1 mean_height=2.00 blocks=3 mean_block=400.00 "
                                                         "blocked=1.000 rem_rows=0");
     TEST_CHECK(bytes == 4 * 3 + 4 * 2 + 5 * 3 + 8 * 1200);
     spmvlab_csr_free(&A);
@@ -133,7 +135,7 @@ static void test_a_band_converts_in_single_rows(void)
 {
     spmvlab_csr A;
     TEST_CHECK(gen(&A, "banded", "n=500 bandwidth=2") == 0);
-    size_t bytes = test_convert_says("vbr", &A, NULL, 17, "block_rows=500 mean_height=1.00 blocks=500 mean_block=4.99 "
+    size_t bytes = test_convert_says("vbr", &A, small, 17, "block_rows=500 mean_height=1.00 blocks=500 mean_block=4.99 "
                                                         "blocked=1.000 rem_rows=0");
     TEST_CHECK(bytes == 4 * 501 + 4 * 500 + 5 * 500 + 8 * 2494);
     bytes = test_convert_says("vbr", &A, remainder, 17, "block_rows=0 mean_height=0.00 blocks=0 mean_block=0.00 "
@@ -141,6 +143,28 @@ static void test_a_band_converts_in_single_rows(void)
     TEST_CHECK(bytes == 4 * 501 + 12 * 2494);
     const char *lanes[] = {"min_height=2", "max_bytes_ratio=4", "rem_lanes=1", NULL};
     test_convert_says("vbr", &A, lanes, 17, "rem_lanes=1");
+    spmvlab_csr_free(&A);
+}
+
+/* The structure rule at its defaults: a band of 16,384 rows (one block row
+ * each, blocks of about 5 entries) converts; one row fewer is refused as
+ * few block rows. Blocks of at most min_block_entries are refused as no
+ * dense blocks; max_bytes_ratio = 4 turns both off. */
+static void test_few_block_rows_and_thin_blocks_are_refused(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(gen(&A, "banded", "n=16384 bandwidth=2") == 0);
+    test_convert_says("vbr", &A, NULL, 17, "block_rows=16384");
+    const char *thin[] = {"min_block_entries=5", NULL}, *thinner[] = {"min_block_entries=4.99", NULL};
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, thin, SPMVLAB_LIMIT,
+                                   "no dense blocks: 16384 blocks of 5.00 entries on average"));
+    test_convert_says("vbr", &A, thinner, 17, "blocks=16384");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(gen(&A, "banded", "n=16383 bandwidth=2") == 0);
+    TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F64, NULL, SPMVLAB_LIMIT,
+                                   "few block rows: 16383 block rows (of 16383 rows) are fewer than "
+                                   "min_block_rows = 16384"));
+    test_convert_says("vbr", &A, loose, 17, "block_rows=16383");
     spmvlab_csr_free(&A);
 }
 
@@ -155,7 +179,7 @@ static void test_random_columns_are_refused(void)
                                    "vbr would move 14.00 bytes per non-zero, CSR 12.50: more than max_bytes_ratio = "
                                    "0.9 times CSR's, too small a saving for its index work (4000 blocks of 1.00 "
                                    "entries on average hold 100.0% of the entries, 0 rows are CSR remainder)"));
-    const char *f32[] = {"values=f32", NULL};
+    const char *f32[] = {"values=f32", "min_block_rows=0", "min_block_entries=0", NULL};
     test_instance *t = test_convert_ok("vbr", &A, SPMVLAB_F64, f32, 17);
     const char *facts[] = {"bytes_per_nnz=10.00", "values=f32", NULL};
     test_describe_says(t, facts);
@@ -163,7 +187,7 @@ static void test_random_columns_are_refused(void)
     TEST_CHECK(test_refuses_saying("vbr", &A, SPMVLAB_F32, NULL, SPMVLAB_LIMIT,
                                    "vbr would move 10.00 bytes per non-zero, CSR 8.50"));
     /* a looser ratio takes it */
-    const char *ratio[] = {"max_bytes_ratio=1.2", NULL};
+    const char *ratio[] = {"max_bytes_ratio=1.2", "min_block_rows=0", "min_block_entries=0", NULL};
     test_convert_says("vbr", &A, ratio, 17, "blocks=4000 mean_block=1.00");
     spmvlab_csr_free(&A);
 }
@@ -241,8 +265,8 @@ static void test_long_remainder_rows_take_the_merge_pass(void)
      * spread is small (the remainder costs about CSR's bytes: no byte rule) */
     size_t bytes = test_convert_both("vbr", &A, loose, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "rem_rows=3 rem_nnz=45000");
-    TEST_CONTAINS(desc, "remainder=merge rem_cv=0.272 merge_pass=direct/10/block"); /* columns in steps of 2: local */
-    TEST_CHECK(fact(desc, "merge_tiles") == 37); /* 47000 path items over tiles of 1280 */
+    TEST_CONTAINS(desc, "remainder=merge rem_cv=0.272 merge_pass=direct/4/block"); /* f64: the merge plugin's rule */
+    TEST_CHECK(fact(desc, "merge_tiles") == 92); /* 47000 path items over tiles of 512 */
     const char *vector[] = {"max_bytes_ratio=4", "remainder=vector", NULL};
     size_t vbytes = test_convert_both("vbr", &A, vector, 17, vdesc, sizeof vdesc);
     TEST_CONTAINS(vdesc, "remainder=vector rem_cv=0.272 merge_pass=none merge_tiles=0");
@@ -329,6 +353,7 @@ static void test_f32_storage_refuses_what_it_cannot_hold(void)
 
 int main(void)
 {
+    test_few_block_rows_and_thin_blocks_are_refused();
     test_known_blocks();
     test_mixed_blocks_are_found_whole();
     test_a_long_run_is_cut();

@@ -96,6 +96,31 @@ static spmvlab_status vbr_check_bytes(spmvlab_ctx *ctx, const spmvlab_matrix *A,
                      c->nblocks > 0 ? (double)c->blocked_nnz / c->nblocks : 0.0, 100.0 * c->blocked_nnz / A->nnz, c->nr);
 }
 
+/* LIMIT naming the structure when the block part is too thin to pay: fewer
+ * block rows than min_block_rows (one warp's slice of rows each, too few to
+ * fill the device) or blocks of at most min_block_entries entries on
+ * average (column runs, not dense blocks). Below either, vbr ran under 0.8x
+ * cuSPARSE on the corpus (measured on the corpus tune part, README.md "When
+ * vbr refuses", docs/perf/2026-11-28-corpus-tune). max_bytes_ratio = 4
+ * (never refuse) turns it off too. */
+static spmvlab_status vbr_check_structure(spmvlab_ctx *ctx, const spmvlab_matrix *A, const vbr_opts *o,
+                                          const vbr_count *c, spmvlab_err *err)
+{
+    if (A->nnz == 0 || o->max_bytes_ratio >= 4)
+        return SPMVLAB_OK;
+    const double mean = c->nblocks > 0 ? (double)c->blocked_nnz / c->nblocks : 0.0;
+    if (c->nbr < o->min_block_rows)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "few block rows: %d block rows (of %d rows) are fewer than min_block_rows = %d, too few "
+                         "to fill the device",
+                         c->nbr, A->rows, o->min_block_rows);
+    if (o->min_block_entries > 0 && mean <= o->min_block_entries)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "no dense blocks: %d blocks of %.2f entries on average, at most min_block_entries = %g",
+                         c->nblocks, mean, o->min_block_entries);
+    return SPMVLAB_OK;
+}
+
 /* The remainder's lanes per row: the option, or the smallest power of two
  * at least the remainder's mean row length (1 .. 32). */
 static int vbr_rem_lanes(const vbr_opts *o, const vbr_count *c)
@@ -131,6 +156,8 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         f->rem_lanes = vbr_rem_lanes(o, &c);
         vbr_rem_path(f, A, in_block, o, &c);
         st = vbr_check_bytes(ctx, A, o, &c, f->store_f32, err);
+        if (st == SPMVLAB_OK)
+            st = vbr_check_structure(ctx, A, o, &c, err);
     }
     if (st == SPMVLAB_OK && !f->store_f32) /* the blocks hold no padding; the remainder stays native */
         st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);

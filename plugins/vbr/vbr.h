@@ -47,6 +47,8 @@ typedef struct vbr_opts {
     int min_height;         /* rows of one column pattern a block row needs (expert) */
     int rem_lanes;          /* lanes per remainder row, or SPMVLAB_AUTO (expert) */
     int steps;              /* steps a lane issues per iteration of the block kernel (expert) */
+    int min_block_rows;     /* refuse (limit) fewer block rows; 0: off */
+    double min_block_entries; /* refuse (limit) blocks of at most this many entries on average; 0: off */
 } vbr_opts;
 
 /* One matrix as a block part and a CSR remainder; every row lies in

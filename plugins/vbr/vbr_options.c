@@ -7,6 +7,8 @@
 
 const spmvlab_option vbr_options[] = {
     SPMVLAB_OPTION(vbr_opts, max_bytes_ratio, SPMVLAB_OPT_FLOAT, VBR_TEXT(VBR_MIN_SAVING), "0..4", "refuse (limit) unless vbr's bytes per non-zero are at most this times CSR's; 4: never"),
+    SPMVLAB_OPTION(vbr_opts, min_block_rows, SPMVLAB_OPT_INT, "16384", "0..2147483647", "refuse (limit) a matrix of fewer block rows (too few to fill the device); 0: off"),
+    SPMVLAB_OPTION(vbr_opts, min_block_entries, SPMVLAB_OPT_FLOAT, "4.1", "0..1000000", "refuse (limit) when the blocks hold at most this many entries on average (no dense blocks); 0: off"),
     SPMVLAB_OPTION(vbr_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the block and remainder values are stored"),
     SPMVLAB_CHOICE(vbr_opts, values, VBR_VALUES_NATIVE, "native", "", "in the run's dtype"),
     SPMVLAB_CHOICE(vbr_opts, values, VBR_VALUES_F32, "f32", "", "f32 for an f64 run (declared; computes in f64)"),

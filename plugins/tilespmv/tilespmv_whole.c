@@ -1,0 +1,25 @@
+/*
+ * tilespmv's whole-matrix rule (deferred = auto): where the tiles do not
+ * pay, every entry goes to the deferred CSR part and the merge pass sums
+ * it, as the merge plugin would. Fitted on the corpus tune part (README.md,
+ * "Where the tiles pay"; docs/perf/2026-11-28-corpus-tune): there the tile
+ * kernel beat the whole-matrix merge pass only on short rows of matrices
+ * under about 2e6 non-zeros and on bands whose tiles are dense, a tile part
+ * beside an uneven deferred part collapsed (Maragal_6, mbeacxc), and a
+ * fused deferred part of long rows or of a large matrix ran below the
+ * merge pass, which ran those members at the merge plugin's level.
+ */
+#include "tilespmv.h"
+
+int tilespmv_whole_merge(const tilespmv_fmt *f, const spmvlab_matrix *A)
+{
+    if (A->nnz == 0 || (f->ntiles == 0 && f->path == TILESPMV_DEFER_MERGE))
+        return 0; /* nothing to sum, or already the whole-matrix merge pass */
+    if (f->ntiles > 0 && f->ndef > 0 && f->path == TILESPMV_DEFER_MERGE)
+        return 1; /* tiles beside an uneven deferred part */
+    const int shortrows = (double)A->nnz <= TILESPMV_SHORT_MEAN * A->rows && A->nnz < TILESPMV_SHORT_NNZ;
+    if (shortrows)
+        return 0;
+    const double per_tile = f->ntiles > 0 ? (double)(A->nnz - f->ndef) / f->ntiles : 0.0;
+    return per_tile < TILESPMV_DENSE_TILE;
+}
