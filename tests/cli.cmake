@@ -57,9 +57,10 @@ set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu SKIP_RETURN_
   PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
 set(cli_gpu_run "\"$0\" run -p csr --reps 10 \"$@\" > /dev/null 2> gpu_run.err; rc=$?; if grep -q 'no CUDA device found' gpu_run.err; then echo 'no GPU: skipped'; exit 77; fi; [ $rc -eq 0 ] || { cat gpu_run.err; exit $rc; }")
 # On a GPU every timed row carries its bound: counted from the end, past the
-# six ordering columns and part, so commas quoted in earlier text fields do not shift it.
+# six ordering columns, part and the seven structure features, so commas quoted in
+# earlier text fields do not shift it.
 add_test(NAME cli.run.bound_columns
-  COMMAND sh -c "${cli_gpu_run}; tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-8) \" frac=\" $(NF-7)}'"
+  COMMAND sh -c "${cli_gpu_run}; tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-15) \" frac=\" $(NF-14)}'"
           $<TARGET_FILE:spmvlab> -o bound.csv ${cli_data}/bcsstk16.mtx.gz
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
