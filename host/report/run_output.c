@@ -210,49 +210,6 @@ void table_row(FILE *f, const run_row *r)
                 r->message + strlen(ORIGIN_SELECTED));
 }
 
-/* ---- progress ------------------------------------------------------------ */
-
-void progress_init(run_progress *p, int nmat)
-{
-    memset(p, 0, sizeof *p);
-    p->enabled = isatty(STDERR_FILENO);
-    p->t0 = spmvlab_now_ms();
-    p->nmat = nmat;
-}
-
-void progress_matrix(run_progress *p, int imat, const char *matrix)
-{
-    p->imat = imat;
-    snprintf(p->matrix, sizeof p->matrix, "%s", matrix);
-}
-
-void progress_update(void *arg, const char *instance, const char *phase, int done, int total)
-{
-    run_progress *p = arg;
-    if (!p || !p->enabled)
-        return;
-    double frac = p->nmat ? (p->imat + (total > 0 ? (double)done / total : 0)) / p->nmat : 0;
-    double el = (spmvlab_now_ms() - p->t0) / 1e3;
-    char eta[32] = "?";
-    if (frac > 0.001) {
-        double left = el * (1 - frac) / frac;
-        snprintf(eta, sizeof eta, "%dm%02ds", (int)(left / 60), (int)left % 60);
-    }
-    fprintf(stderr, "\r\033[K[%d/%d] %.40s: %.40s %s, ETA %s", p->imat + 1, p->nmat, p->matrix, instance, phase,
-            eta);
-    fflush(stderr);
-    p->shown = 1;
-}
-
-void progress_clear(run_progress *p)
-{
-    if (p && p->enabled && p->shown) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-        p->shown = 0;
-    }
-}
-
 void columns_print(FILE *f)
 {
     for (int c = 0; c < run_column_count(); c++) {

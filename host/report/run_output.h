@@ -1,4 +1,4 @@
-/* Where results go: the terminal table and progress line, the CSV file
+/* Where results go: the terminal table, the CSV file
  * (appended row by row) and the JSON file (written at the end). */
 #ifndef SPMVLAB_HOST_RUN_OUTPUT_H
 #define SPMVLAB_HOST_RUN_OUTPUT_H
@@ -32,22 +32,6 @@ void table_header(FILE *f, const run_meta *m, const char *timing);
 void table_row(FILE *f, const run_row *r);
 /* "12.3 MB" style byte counts (powers of 1000) into buf. */
 const char *human_bytes(double b, char *buf, size_t len);
-
-/* The progress line on stderr, shown only when stderr is a terminal. */
-typedef struct run_progress {
-    int enabled;
-    double t0;         /* start, ms */
-    int imat, nmat;    /* current matrix (0-based) and count */
-    char matrix[64];
-    int shown;         /* a line is on the screen */
-} run_progress;
-
-void progress_init(run_progress *p, int nmat);
-void progress_matrix(run_progress *p, int imat, const char *matrix);
-/* Callback for run_group (see run_engine.h). */
-void progress_update(void *arg, const char *instance, const char *phase, int done, int total);
-/* Erases the line (before anything else is printed). */
-void progress_clear(run_progress *p);
 
 /* v printed with fmt, or "-" for NaN (no value): the table's numbers. */
 const char *table_num(double v, const char *fmt, char *buf, size_t len);
