@@ -159,35 +159,12 @@ static void test_footprint_follows_the_formula(const spmvlab_csr *A)
     }
 }
 
-/* The uneven-rows rule of ../common/long_rows.h: a mean of 10 or more
- * entries and a row-length CV from 1 to below 100 take 8 lanes a row,
- * overriding the rule above; even rows, short rows and a few huge rows do
- * not. */
+/* The uneven-rows rule of ../common/long_rows.h through jds: the rule
+ * itself (its cuts of mean and CV) is tested once, in sell's
+ * test_uneven_rows_rule; here that jds takes it, and that a set
+ * threads_per_row keeps it. */
 static void test_uneven_rows_rule(void)
 {
-    /* {100, 4 x 9}: mean 13.6, CV 2.12; {50, 2 x 9}: mean 6.8, CV 2.12;
-     * 10 rows of 14: CV 0 */
-    int32_t uneven[11], short_rows[11], even[11];
-    uneven[0] = short_rows[0] = even[0] = 0;
-    for (int i = 0; i < 10; i++) {
-        uneven[i + 1] = uneven[i] + (i == 0 ? 100 : 4);
-        short_rows[i + 1] = short_rows[i] + (i == 0 ? 50 : 2);
-        even[i + 1] = even[i] + 14;
-    }
-    TEST_CHECK(long_rows_uneven_wide(10, uneven) == 1);
-    TEST_CHECK(long_rows_uneven_wide(10, short_rows) == 0);
-    TEST_CHECK(long_rows_uneven_wide(10, even) == 0);
-    TEST_CHECK(long_rows_uneven_wide(0, even) == 0);
-    /* 40,000 rows of 10 and one of 10^5 (CV 40.0) or 2 x 10^6 (CV 166.7) */
-    int32_t n = 40001, *rp = malloc(((size_t)n + 1) * sizeof *rp);
-    rp[0] = 0;
-    for (int32_t i = 0; i < n; i++)
-        rp[i + 1] = rp[i] + (i == 0 ? 100000 : 10);
-    TEST_CHECK(long_rows_uneven_wide(n, rp) == 1);
-    for (int32_t i = 0; i < n; i++)
-        rp[i + 1] = rp[i] + (i == 0 ? 2000000 : 10);
-    TEST_CHECK(long_rows_uneven_wide(n, rp) == 0);
-    free(rp);
     /* through the plugin: {100, 4 x 9} repeated over 100 rows takes 8
      * lanes; the same rows with threads_per_row set keep it */
     int32_t len[100];
