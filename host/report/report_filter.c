@@ -5,8 +5,7 @@
 
 #include "report_filter.h"
 
-/* The next pattern of a comma-separated list into out; NULL at its end. */
-static const char *next_pattern(const char *s, char *out, size_t len)
+const char *report_next_item(const char *s, char *out, size_t len)
 {
     while (*s == ',' || *s == ' ')
         s++;
@@ -14,6 +13,8 @@ static const char *next_pattern(const char *s, char *out, size_t len)
         return NULL;
     size_t n = strcspn(s, ",");
     snprintf(out, len, "%.*s", (int)n, s);
+    for (size_t e = strlen(out); e > 0 && out[e - 1] == ' '; e--)
+        out[e - 1] = '\0';
     return s + n;
 }
 
@@ -21,7 +22,7 @@ static const char *next_pattern(const char *s, char *out, size_t len)
 static int matches(const char *list, const char *name)
 {
     char pat[512];
-    for (const char *p = list; (p = next_pattern(p, pat, sizeof pat));)
+    for (const char *p = list; (p = report_next_item(p, pat, sizeof pat));)
         if (fnmatch(pat, name, 0) == 0)
             return 1;
     return 0;
@@ -34,7 +35,7 @@ static const char *field_of(const run_row *r, int which) { return which ? r->mat
 static int unmatched(const run_rows *rows, const char *list, int which, char *out, size_t len)
 {
     char pat[512];
-    for (const char *p = list; (p = next_pattern(p, pat, sizeof pat));) {
+    for (const char *p = list; (p = report_next_item(p, pat, sizeof pat));) {
         int hit = 0;
         for (int i = 0; i < rows->n && !hit; i++)
             hit = fnmatch(pat, field_of(&rows->v[i], which), 0) == 0;

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report_filter.h"
 #include "report_plot.h"
 #include "report_plot_view.h"
 #include "spmvlab/stats.h"
@@ -36,27 +37,13 @@ int report_find_gnuplot(char *out, size_t len)
     return -1;
 }
 
-/* The next name of a comma-separated list into out; NULL at its end. */
-static const char *next_name(const char *s, char *out, size_t len)
-{
-    while (*s == ',' || *s == ' ')
-        s++;
-    if (!*s)
-        return NULL;
-    size_t n = strcspn(s, ",");
-    snprintf(out, len, "%.*s", (int)n, s);
-    for (size_t e = strlen(out); e > 0 && out[e - 1] == ' '; e--)
-        out[e - 1] = '\0';
-    return s + n;
-}
-
 int report_check_highlight(const run_summary *sum, const report_style *style, spmvlab_err *err)
 {
     if (!style || !style->highlight || !style->highlight[0])
         return 0;
     char name[128];
     int n = 0;
-    for (const char *p = style->highlight; (p = next_name(p, name, sizeof name)); n++) {
+    for (const char *p = style->highlight; (p = report_next_item(p, name, sizeof name)); n++) {
         int found = 0;
         for (int k = 0; k < sum->ninst && !found; k++)
             found = strcmp(sum->inst[k].instance, name) == 0;
@@ -77,7 +64,7 @@ static void pick_highlight(dt_view *v, const run_summary *sum)
     v->nhl = 0;
     if (v->style->highlight && v->style->highlight[0]) {
         char name[128];
-        for (const char *p = v->style->highlight; (p = next_name(p, name, sizeof name)) && v->nhl < VIEW_HIGHLIGHT_MAX;)
+        for (const char *p = v->style->highlight; (p = report_next_item(p, name, sizeof name)) && v->nhl < VIEW_HIGHLIGHT_MAX;)
             for (int k = 0; k < v->ni; k++)
                 if (strcmp(v->inst[k], name) == 0 && view_slot(v, k) < 0)
                     v->hl[v->nhl++] = k;
