@@ -151,6 +151,28 @@ static void csv_num(FILE *f, double v)
         fprintf(f, "%.6g", v);
 }
 
+/* An interval as three CSV fields: point, lo, hi. */
+static void csv_ci(FILE *f, spmvlab_ci c)
+{
+    csv_num(f, c.point);
+    fputc(',', f);
+    csv_num(f, c.lo);
+    fputc(',', f);
+    csv_num(f, c.hi);
+}
+
+/* An interval as three JSON members, NAME_speedup, NAME_lo and NAME_hi,
+ * each after ", ". */
+static void json_ci(FILE *f, const char *name, spmvlab_ci c)
+{
+    fprintf(f, ", \"%s_speedup\": ", name);
+    json_number(f, c.point);
+    fprintf(f, ", \"%s_lo\": ", name);
+    json_number(f, c.lo);
+    fprintf(f, ", \"%s_hi\": ", name);
+    json_number(f, c.hi);
+}
+
 int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
 {
     FILE *f = fopen(path, "w");
@@ -167,11 +189,7 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         fputc(',', f);
         csv_write_field(f, s->baseline);
         fprintf(f, ",%d,%d,%d,%d,%d,%d,", si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
-        csv_num(f, si->geo.point);
-        fputc(',', f);
-        csv_num(f, si->geo.lo);
-        fputc(',', f);
-        csv_num(f, si->geo.hi);
+        csv_ci(f, si->geo);
         fprintf(f, ",%d,%d,%d,%d", si->wins, si->losses, si->ties, si->best);
         for (int t = 0; t < RUN_NTAU; t++) {
             fputc(',', f);
@@ -181,13 +199,8 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         const sum_inputs *in = inputs_of(s, si->dtype);
         fprintf(f, ",%d,%d,", in ? in->skipped : 0, in ? in->unreadable : 0);
         csv_num(f, si->bound_frac);
-        fprintf(f, ",%d", si->matrices);
-        fputc(',', f);
-        csv_num(f, si->vendor.point);
-        fputc(',', f);
-        csv_num(f, si->vendor.lo);
-        fputc(',', f);
-        csv_num(f, si->vendor.hi);
+        fprintf(f, ",%d,", si->matrices);
+        csv_ci(f, si->vendor);
         fputc('\n', f);
     }
     for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
@@ -212,14 +225,9 @@ void summary_write_json(FILE *f, const run_summary *s)
         fputs(", \"instance\": ", f);
         json_string(f, si->instance);
         fprintf(f,
-                ", \"cells\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, \"compared\": %d, "
-                "\"geomean_speedup\": ",
+                ", \"cells\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, \"compared\": %d",
                 si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
-        json_number(f, si->geo.point);
-        fputs(", \"geomean_lo\": ", f);
-        json_number(f, si->geo.lo);
-        fputs(", \"geomean_hi\": ", f);
-        json_number(f, si->geo.hi);
+        json_ci(f, "geomean", si->geo);
         fprintf(f, ", \"wins\": %d, \"losses\": %d, \"ties\": %d, \"best\": %d, \"profile\": [", si->wins, si->losses,
                 si->ties, si->best);
         for (int t = 0; t < RUN_NTAU; t++) {
@@ -230,12 +238,7 @@ void summary_write_json(FILE *f, const run_summary *s)
         fputs("], \"bound_frac\": ", f);
         json_number(f, si->bound_frac);
         fprintf(f, ", \"matrices\": %d", si->matrices);
-        fputs(", \"vendor_best_speedup\": ", f);
-        json_number(f, si->vendor.point);
-        fputs(", \"vendor_best_lo\": ", f);
-        json_number(f, si->vendor.lo);
-        fputs(", \"vendor_best_hi\": ", f);
-        json_number(f, si->vendor.hi);
+        json_ci(f, "vendor_best", si->vendor);
         fputs("}", f);
     }
     fputs("\n    ],\n    \"matrices\": [", f);
