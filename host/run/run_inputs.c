@@ -122,19 +122,34 @@ int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err
     return 0;
 }
 
-long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nspecs)
+void inputs_each_cell(const run_settings *s, char *const *paths, int npaths,
+                      void (*fn)(void *arg, const char *matrix, spmvlab_dtype d), void *arg)
 {
-    long cells = 0;
     for (int i = 0; i < npaths; i++) {
         char label[256], ordered[300];
         spmvlab_matrix_label(paths[i], label, sizeof label);
         for (int o = 0; o < run_order_count(s); o++) {
             run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
             for (int d = 0; d < s->ndtypes; d++)
-                cells += shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]) ? nspecs : 0;
+                if (shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]))
+                    fn(arg, ordered, s->dtypes[d]);
         }
     }
-    return cells;
+}
+
+/* inputs_each_cell's counter. */
+static void count_cell(void *arg, const char *matrix, spmvlab_dtype d)
+{
+    (void)matrix;
+    (void)d;
+    ++*(long *)arg;
+}
+
+long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nspecs)
+{
+    long cells = 0;
+    inputs_each_cell(s, paths, npaths, count_cell, &cells);
+    return cells * nspecs;
 }
 
 static char *cell_key(const char *matrix, const char *instance, const char *dtype, const char *options)

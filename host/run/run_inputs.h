@@ -14,6 +14,11 @@
  * sentence. */
 int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err *err);
 
+/* Calls fn for every matrix x dtype of paths that belongs to s's shard,
+ * the matrix named by its label with the ordering's suffix (NAME@rcm). */
+void inputs_each_cell(const run_settings *s, char *const *paths, int npaths,
+                      void (*fn)(void *arg, const char *matrix, spmvlab_dtype d), void *arg);
+
 /* The cells (matrix x dtype x instance) of paths that belong to s's shard,
  * with nspecs instances. */
 long inputs_cells(const run_settings *s, char *const *paths, int npaths, int nspecs);

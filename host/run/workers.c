@@ -24,9 +24,8 @@
 #include "merge.h"
 #include "output_file.h"
 #include "progress.h"
+#include "run_inputs.h"
 #include "run_summary.h"
-#include "run_order.h"
-#include "shard.h"
 #include "spmvlab/core.h"
 #include "workers.h"
 
@@ -169,6 +168,27 @@ static int has_row(run_row *const *sorted, int n, const char *label, const char 
     return bsearch(&k, sorted, (size_t)n, sizeof *sorted, by_matrix_dtype) != NULL;
 }
 
+/* The cells owed without a row, as count_missing walks them. */
+typedef struct missing_cells {
+    run_row *const *sorted; /* the output's rows, by_matrix_dtype */
+    int nrows;
+    int owed, missing;
+    char names[512];        /* the first five missing, for the sentence */
+    size_t used;
+} missing_cells;
+
+/* inputs_each_cell's visitor: counts a cell owed, and one without a row. */
+static void note_cell(void *arg, const char *matrix, spmvlab_dtype d)
+{
+    missing_cells *mc = arg;
+    mc->owed++;
+    if (has_row(mc->sorted, mc->nrows, matrix, spmvlab_dtype_name(d)))
+        return;
+    if (mc->missing++ < 5 && mc->used < sizeof mc->names)
+        mc->used += (size_t)snprintf(mc->names + mc->used, sizeof mc->names - mc->used, "%s%s (%s)",
+                                     mc->missing > 1 ? ", " : "", matrix, spmvlab_dtype_name(d));
+}
+
 /* Every matrix x dtype this process's shard owes must have a row in the
  * merged output: a worker that ended early must not leave a matrix out
  * without a word. Names the missing ones on stderr; returns their count
@@ -190,33 +210,15 @@ static int count_missing(const run_settings *s, char **paths, int npaths, const 
     for (int i = 0; i < rows.n; i++)
         sorted[i] = &rows.v[i];
     qsort(sorted, (size_t)rows.n, sizeof *sorted, by_matrix_dtype);
-    int missing = 0, owed = 0;
-    char names[512] = "";
-    size_t used = 0;
-    for (int p = 0; p < npaths; p++) {
-        char label[256], ordered[300];
-        spmvlab_matrix_label(paths[p], label, sizeof label);
-        for (int o = 0; o < run_order_count(s); o++) {
-            run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
-            for (int d = 0; d < s->ndtypes; d++) {
-                if (!shard_owns(s->shard_index, s->shard_count, ordered, s->dtypes[d]))
-                    continue;
-                owed++;
-                if (has_row(sorted, rows.n, ordered, spmvlab_dtype_name(s->dtypes[d])))
-                    continue;
-                if (missing++ < 5 && used < sizeof names)
-                    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s (%s)", missing > 1 ? ", " : "",
-                                             ordered, spmvlab_dtype_name(s->dtypes[d]));
-            }
-        }
-    }
+    missing_cells mc = {sorted, rows.n, 0, 0, "", 0};
+    inputs_each_cell(s, paths, npaths, note_cell, &mc);
     free(sorted);
     run_rows_free(&rows);
-    if (missing)
+    if (mc.missing)
         fprintf(stderr, "%s: %d of %d matrix x dtype cells have no row in %s, as a worker ended before them: "
-                "%s%s; the workers' logs are in %s/, and --resume %s measures them.\n", s->prog, missing, owed,
-                s->output, names, missing > 5 ? ", ..." : "", dir, s->output);
-    return missing;
+                "%s%s; the workers' logs are in %s/, and --resume %s measures them.\n", s->prog, mc.missing,
+                mc.owed, s->output, mc.names, mc.missing > 5 ? ", ..." : "", dir, s->output);
+    return mc.missing;
 }
 
 int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int argc, char **argv)
@@ -252,15 +254,10 @@ int workers_run(const run_settings *s, char **paths, int npaths, int nspecs, int
         memcpy(w[j].device, dev[j], sizeof w[j].device);
         snprintf(w[j].part, sizeof w[j].part, "%s/part-%d-of-%d.csv", dir, w[j].shard, count);
         snprintf(w[j].log, sizeof w[j].log, "%s/part-%d-of-%d.log", dir, w[j].shard, count);
-        for (int p = 0; p < npaths; p++) {
-            char label[256], ordered[300];
-            spmvlab_matrix_label(paths[p], label, sizeof label);
-            for (int o = 0; o < run_order_count(s); o++) {
-                run_order_label(label, run_order_at(s, o), ordered, sizeof ordered);
-                for (int d = 0; d < s->ndtypes; d++)
-                    w[j].cells += shard_of(count, ordered, s->dtypes[d]) == w[j].shard ? nspecs : 0;
-            }
-        }
+        run_settings mine = *s; /* the worker's shard of the count */
+        mine.shard_index = w[j].shard;
+        mine.shard_count = count;
+        w[j].cells = inputs_cells(&mine, paths, npaths, nspecs);
         if (start(s, &w[j], count, argc, argv, &err)) {
             fprintf(stderr, "%s: %s.\n", s->prog, err.msg);
             w[j].status = EXIT_FAILED;
