@@ -193,21 +193,29 @@ static void series_style(FILE *b, const dt_view *v, int k, int *others_titled, c
     }
 }
 
-/* Starts a plot body in a memory stream. */
-static FILE *body_open(char **buf, size_t *len)
+/* One plot's body, written to memory before the script learns its sizes. */
+typedef struct plot_body {
+    FILE *f;
+    char *buf;
+    size_t len;
+} plot_body;
+
+/* Starts a plot body in a memory stream; returns its stream, NULL when
+ * memory is short (the plot is then left out). */
+static FILE *body_open(plot_body *pb)
 {
-    *buf = NULL;
-    *len = 0;
-    return open_memstream(buf, len);
+    pb->buf = NULL;
+    pb->len = 0;
+    return pb->f = open_memstream(&pb->buf, &pb->len);
 }
 
 /* Ends a plot body and draws it into the script; resets what it set. */
-static void body_emit(FILE *f, FILE *b, char **buf, const dt_view *v, const char *name, double ws, double hs)
+static void body_emit(FILE *f, plot_body *pb, const dt_view *v, const char *name, double ws, double hs)
 {
-    fclose(b);
-    gp_outputs(f, v, name, *buf, ws, hs);
-    free(*buf);
-    *buf = NULL;
+    fclose(pb->f);
+    gp_outputs(f, v, name, pb->buf, ws, hs);
+    free(pb->buf);
+    pb->buf = NULL;
     fputs("reset\nset encoding utf8\nset termoption noenhanced\nset grid\n", f);
 }
 
@@ -426,9 +434,8 @@ static void script_head(FILE *f, const dt_view *v)
 /* The performance profile: grey instances under the highlighted ones. */
 static void plot_profile(FILE *f, const dt_view *v, double tau_max)
 {
-    char *buf;
-    size_t len;
-    FILE *b = body_open(&buf, &len);
+    plot_body pb;
+    FILE *b = body_open(&pb);
     if (!b)
         return;
     fprintf(b, "set title '%s: performance profile (%s, %d matrices)'\nset xlabel 'tau (time / fastest time)'\n"
@@ -443,15 +450,14 @@ static void plot_profile(FILE *f, const dt_view *v, double tau_max)
         fprintf(b, "%s'profile-%s.dat' using 1:%d with steps", i ? ", \\\n  " : "", v->file, k + 2);
         series_style(b, v, k, &titled, "lw 1");
     }
-    body_emit(f, b, &buf, v, "profile", 1, 1);
+    body_emit(f, &pb, v, "profile", 1, 1);
 }
 
 /* GFLOP/s against non-zeros: a scatter, one marker per highlighted instance. */
 static void plot_gflops(FILE *f, const dt_view *v)
 {
-    char *buf;
-    size_t len;
-    FILE *b = body_open(&buf, &len);
+    plot_body pb;
+    FILE *b = body_open(&pb);
     if (!b)
         return;
     /* smaller markers as the cloud thickens */
@@ -468,7 +474,7 @@ static void plot_gflops(FILE *f, const dt_view *v)
                 view_slot(v, k) >= 0 ? ps : ps * 0.5);
         series_style(b, v, k, &titled, "");
     }
-    body_emit(f, b, &buf, v, "gflops", 1, 1);
+    body_emit(f, &pb, v, "gflops", 1, 1);
 }
 
 /* The line at a speedup of 1: grey, dotted and behind the data, so it never
@@ -484,9 +490,8 @@ static void one_line(FILE *b, const char *axis)
 /* Each instance's speedups in increasing order (the S-curve), with the line at 1. */
 static void plot_sorted(FILE *f, const dt_view *v)
 {
-    char *buf;
-    size_t len;
-    FILE *b = body_open(&buf, &len);
+    plot_body pb;
+    FILE *b = body_open(&pb);
     if (!b)
         return;
     double lo, hi;
@@ -508,7 +513,7 @@ static void plot_sorted(FILE *f, const dt_view *v)
     }
     if (!any)
         fputs("1 notitle", b);
-    body_emit(f, b, &buf, v, "sorted", 1, 1);
+    body_emit(f, &pb, v, "sorted", 1, 1);
 }
 
 /* Box plots of the speedups per instance, by median, the baseline left out. */
@@ -523,9 +528,8 @@ static int count_speedups(const dt_view *v, int k)
 
 static void plot_boxes(FILE *f, const dt_view *v, const int *box)
 {
-    char *buf;
-    size_t len;
-    FILE *b = body_open(&buf, &len);
+    plot_body pb;
+    FILE *b = body_open(&pb);
     if (!b)
         return;
     double lo, hi;
@@ -565,16 +569,15 @@ static void plot_boxes(FILE *f, const dt_view *v, const int *box)
     }
     if (!n)
         fputs("1 notitle", b);
-    body_emit(f, b, &buf, v, "boxes", n > 12 ? 1 + (n - 12) * 0.04 : 1, 1);
+    body_emit(f, &pb, v, "boxes", n > 12 ? 1 + (n - 12) * 0.04 : 1, 1);
 }
 
 /* Speedup per matrix, the highlighted instances: every matrix named up to
  * VIEW_LABELS_MAX, past it binned by non-zeros. */
 static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *range)
 {
-    char *buf;
-    size_t len;
-    FILE *b = body_open(&buf, &len);
+    plot_body pb;
+    FILE *b = body_open(&pb);
     if (!b)
         return;
     double lo, hi;
@@ -624,7 +627,7 @@ static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *ran
     }
     if (!shown)
         fputs("1 notitle", b);
-    body_emit(f, b, &buf, v, "speedup", 1, 1);
+    body_emit(f, &pb, v, "speedup", 1, 1);
 }
 
 /* plots-G.gp: every plot of the group, drawn from the data files beside it. */
