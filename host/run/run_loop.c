@@ -128,7 +128,7 @@ static void pick_candidates(run_state *st, run_member *m, run_row **rows, const 
 }
 
 static void run_dtype(run_state *st, const char *path, const char *label, const spmvlab_csr *A, spmvlab_dtype d,
-                      const char *todo)
+                      const char *todo, run_select_matrix *features)
 {
     /* a selector builds up to SELECT_MAX_CANDIDATES members */
     size_t slots = (size_t)st->nspecs * SELECT_MAX_CANDIDATES;
@@ -137,7 +137,6 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     const char **base_of = calloc(slots, sizeof *base_of);
     run_selection *chosen = calloc((size_t)st->nspecs, sizeof *chosen); /* per selector spec */
     int *spec_of = calloc(slots, sizeof *spec_of);
-    run_select_matrix features = {.A = A, .label = label};
     if (!m || !rows || !base_of || !chosen || !spec_of) {
         run_say(st, "out of host memory for %s", label);
         st->failures++;
@@ -148,7 +147,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         if ((!todo[k] && k != st->base) || cells_has(&st->excluded, label, &st->specs[k], d))
             continue;
         if (st->specs[k].selector) { /* runs as the candidates it chooses, or gets a row saying why not */
-            run_select_choose(&st->selectors, st->reg, &st->specs[k], k, d, &features, &chosen[k]);
+            run_select_choose(&st->selectors, st->reg, &st->specs[k], k, d, features, &chosen[k]);
             for (int j = 0; j < chosen[k].ncandidates; j++) {
                 /* each candidate's fault is the selector's; once all ran,
                  * only the picked one's row is emitted (pick_candidates) */
@@ -168,7 +167,7 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
     run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
                    st->flush_bytes, st->sink ? worker_progress : progress_line_update,
                    st->sink ? (void *)st : &st->prog, NULL, st->order, st->per_call,
-                   run_select_features(&features)};
+                   run_select_features(features)};
     int done = n;
     if (st->sink) {
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));
@@ -265,10 +264,12 @@ static void run_ordering(run_state *st, const char *path, const char *label, con
     run_per_call per_call = {A, perm};
     st->order = st->s.norders ? &facts : NULL;
     st->per_call = o.per_call ? &per_call : NULL;
+    const spmvlab_csr *M = o.ordering == SPMVLAB_ORDER_NONE ? A : &B;
+    /* the matrix's features, computed once for all its dtypes (every row carries them) */
+    run_select_matrix features = {.A = M, .label = label};
     for (int d = 0; d < st->s.ndtypes && !run_stop_flag; d++)
         if (memchr(todo + d * st->nspecs, 1, (size_t)st->nspecs))
-            run_dtype(st, path, label, o.ordering == SPMVLAB_ORDER_NONE ? A : &B, st->s.dtypes[d],
-                      todo + d * st->nspecs);
+            run_dtype(st, path, label, M, st->s.dtypes[d], todo + d * st->nspecs, &features);
     st->order = NULL;
     st->per_call = NULL;
     free(perm);
