@@ -12,10 +12,11 @@
  * first and last entry; zeros are stored only inside a diagonal's range
  * (the fill). Metadata: one {offset, begin, end, start} of 4 int32 per
  * diagonal, ascending offsets.
- * Device bytes: 16 ndiag + e stored + s table, s = 8 (f64) or 4 (f32), e
- * = s for native values, 1 or 2 for codes into the value table (values =
- * indexed; table entries), 0 for a pattern; on a full band e bytes per
- * non-zero, no index at all.
+ * Device bytes: 16 ndiag + e n + s table, s = 8 (f64) or 4 (f32), e = s
+ * for native values (n = stored), 1 or 2 for codes into the value table
+ * (values = indexed; table entries; n = slots: the coded layout keeps whole
+ * chunks of DIA_CHUNK rows, lane-interleaved, dia.h), 0 for a pattern; on
+ * a full band e bytes per non-zero, no index at all.
  *
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
@@ -27,8 +28,9 @@
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill.
- * Kernel: one thread per row over the diagonals (dia.cu); spmv_host runs
- * the same loop with the same fused multiply-adds.
+ * Kernel: one thread per row over the diagonals (dia.cu); with codes, 4
+ * rows a thread and their codes as one word; spmv_host runs the same loop
+ * with the same fused multiply-adds.
  * Limits: dtypes f64 and f32; stored entries up to 2^31 - 1.
  */
 #include <math.h>
