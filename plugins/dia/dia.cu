@@ -79,10 +79,8 @@ template <> struct code_word<uint16_t> {
 // y = A x with codes of type C into table (count entries; staged in shared
 // memory when Staged, i.e. 1-byte codes). Shared: x window as dia_kernel's,
 // over the block's DIA_CODED_BLOCK_ROWS rows.
-// 3 blocks of 256 an SM allow 80 registers a thread: with fewer, ptxas
-// sinks each load next to its multiply and a batch's loads wait in turn.
 template <typename T, typename C, bool Shared, bool Staged>
-__global__ void __launch_bounds__(DIA_BLOCK, 3)
+__global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
                  const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
                  int32_t count, const T *__restrict__ x, T *__restrict__ y)
@@ -111,32 +109,18 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++)
         sum[j] = 0;
-    // A batch's metadata is read one batch ahead; its codes and x values
-    // are all loaded (x at a clamped column where a row is outside the
-    // diagonal) before the first table lookup and multiply.
-    int4 g[DIA_BATCH];
-#pragma unroll
-    for (int b = 0; b < DIA_BATCH; b++) // offset, begin, end, start; past the last: an empty diagonal
-        g[b] = b < ndiag ? __ldg(diags + b) : make_int4(0, 0, 0, 0);
     for (int32_t d0 = 0; d0 < ndiag; d0 += DIA_BATCH) {
+        int4 g[DIA_BATCH];
         code_word<C> cw[DIA_BATCH];
-        T xv[DIA_BATCH][DIA_CODED_ROWS];
+#pragma unroll
+        for (int b = 0; b < DIA_BATCH; b++) // offset, begin, end, start; past the last: an empty diagonal
+            g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
 #pragma unroll
         for (int b = 0; b < DIA_BATCH; b++) {
             cw[b].clear();
             if (q + DIA_CHUNK > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
                 cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
-#pragma unroll
-            for (int j = 0; j < DIA_CODED_ROWS; j++) {
-                const int64_t i = q + lane + 32 * j;
-                const int64_t col = i >= g[b].y && i < g[b].z ? i + g[b].x : (Shared ? wlo : 0);
-                xv[b][j] = Shared ? xs[col - wlo] : __ldg(x + col);
-            }
         }
-        int4 next[DIA_BATCH];
-#pragma unroll
-        for (int b = 0; b < DIA_BATCH; b++)
-            next[b] = d0 + DIA_BATCH + b < ndiag ? __ldg(diags + d0 + DIA_BATCH + b) : make_int4(0, 0, 0, 0);
 #pragma unroll
         for (int b = 0; b < DIA_BATCH; b++)
 #pragma unroll
@@ -144,12 +128,10 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
                 const int64_t i = q + lane + 32 * j;
                 if (i >= g[b].y && i < g[b].z) {
                     const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
-                    sum[j] = dia_fma(v, xv[b][j], sum[j]);
+                    const int64_t col = i + g[b].x;
+                    sum[j] = dia_fma(v, Shared ? xs[col - wlo] : __ldg(x + col), sum[j]);
                 }
             }
-#pragma unroll
-        for (int b = 0; b < DIA_BATCH; b++)
-            g[b] = next[b];
     }
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++) {
