@@ -57,15 +57,10 @@ __device__ __forceinline__ T slice_x(const T *__restrict__ x, int32_t col, int j
 template <typename T, int C, bool XS, typename V>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
 bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__restrict__ bptr,
-                  const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, V bval_in,
-                  const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol, V rval_in,
+                  const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, V bval,
+                  const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol, V rval,
                   const T *__restrict__ x, T *__restrict__ y)
 {
-    // A table of 1-byte codes is read from shared memory: staged once per
-    // block, before any thread leaves.
-    extern __shared__ __align__(16) unsigned char slice_smem[];
-    const auto bval = stage_values(bval_in, slice_smem);
-    const auto rval = staged_view(rval_in, slice_smem);
     constexpr int U = steps<C, XS>::value;
     const int lane = threadIdx.x & (BCSR_WARP - 1);
     const int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / BCSR_WARP;
@@ -147,7 +142,7 @@ cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
     return with_values<T>(&f->vs, f->d_bval, [&](auto bval) {
         using V = decltype(bval);
         auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), V> : bcsr_slice_kernel<T, C, false, V>;
-        kernel<<<grid, kThreads, staged_bytes<V>::value, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
+        kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
                                          f->d_rptr, f->d_rcol, values_over(bval, f->d_rval), x, y);
         return cudaGetLastError();
     });

@@ -1,9 +1,8 @@
 // The device side of value_store.h: a kernel takes its values as a functor
 // V, vals(k) the value of stored entry k, so one kernel body serves native
 // values, 1- and 2-byte codes into the table (read through the read-only
-// path: 256 doubles stay in L1, or, for 1-byte codes, staged in the
-// block's shared memory by stage_values) and a pattern's one value.
-// with_values launches the kernel with the functor of a format's storage.
+// path: 256 doubles stay in L1) and a pattern's one value. with_values
+// launches the kernel with the functor of a format's storage.
 #ifndef SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
 #define SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
 
@@ -19,20 +18,11 @@ template <typename T> struct native_values {
     __device__ __forceinline__ T operator()(int64_t k) const { return __ldg(val + k); }
 };
 
-// Codes of type C (uint8_t, uint16_t) into a table of count values of type T.
+// Codes of type C (uint8_t, uint16_t) into a table of values of type T.
 template <typename T, typename C> struct coded_values {
     const C *__restrict__ code;
     const T *__restrict__ table;
-    int32_t count;
     __device__ __forceinline__ T operator()(int64_t k) const { return __ldg(table + __ldg(code + k)); }
-};
-
-// 1-byte codes into the table staged in the block's shared memory
-// (stage_values): a lookup is a shared load, not a second global one.
-template <typename T> struct shared_table_values {
-    const uint8_t *__restrict__ code;
-    const T *table; // shared memory, SPMVLAB_TABLE8_MAX entries at most
-    __device__ __forceinline__ T operator()(int64_t k) const { return table[__ldg(code + k)]; }
 };
 
 // One value for every entry.
@@ -50,46 +40,9 @@ template <typename T> __host__ __device__ native_values<T> values_over(native_va
 template <typename T, typename C>
 __host__ __device__ coded_values<T, C> values_over(coded_values<T, C> v, const void *stored)
 {
-    return coded_values<T, C>{static_cast<const C *>(stored), v.table, v.count};
+    return coded_values<T, C>{static_cast<const C *>(stored), v.table};
 }
 template <typename T> __host__ __device__ pattern_values<T> values_over(pattern_values<T> v, const void *) { return v; }
-
-// The most entries of a 1-byte code's table (2 KiB in f64): what a kernel
-// that stages it reserves in shared memory (staged_bytes).
-#define SPMVLAB_TABLE8_MAX 256
-
-// The shared memory stage_values needs for the functor type V: the table
-// of 1-byte codes, nothing for other storages.
-template <typename V> struct staged_bytes {
-    static constexpr size_t value = 0;
-};
-template <typename T> struct staged_bytes<coded_values<T, uint8_t>> {
-    static constexpr size_t value = (size_t)SPMVLAB_TABLE8_MAX * sizeof(T);
-};
-
-// The functor of v reading its table from smem (staged_bytes at the
-// start of the block's dynamic shared memory): 1-byte codes only; other
-// storages unchanged. No copy: stage_values copies once per block.
-template <typename V> __device__ __forceinline__ V staged_view(V v, void *) { return v; }
-template <typename T>
-__device__ __forceinline__ shared_table_values<T> staged_view(coded_values<T, uint8_t> v, void *smem)
-{
-    return shared_table_values<T>{v.code, static_cast<const T *>(smem)};
-}
-
-// Copies v's table (1-byte codes) into smem with the block's threads and
-// waits for it; every thread of the block must call it, before any leaves.
-// Returns staged_view(v, smem).
-template <typename V> __device__ __forceinline__ V stage_values(V v, void *) { return v; }
-template <typename T>
-__device__ __forceinline__ shared_table_values<T> stage_values(coded_values<T, uint8_t> v, void *smem)
-{
-    T *t = static_cast<T *>(smem);
-    for (int k = threadIdx.x; k < v.count; k += blockDim.x)
-        t[k] = __ldg(v.table + k);
-    __syncthreads();
-    return staged_view(v, smem);
-}
 
 // launch(vals) with the functor of storage s over the device array stored
 // (its entries of s->elem bytes), values of type T; returns what launch
@@ -99,11 +52,9 @@ static inline cudaError_t with_values(const spmvlab_value_store *s, const void *
 {
     switch (s->kind) {
     case SPMVLAB_STORE_CODES8:
-        return launch(coded_values<T, uint8_t>{static_cast<const uint8_t *>(stored), static_cast<const T *>(s->d_table),
-                                               s->count});
+        return launch(coded_values<T, uint8_t>{static_cast<const uint8_t *>(stored), static_cast<const T *>(s->d_table)});
     case SPMVLAB_STORE_CODES16:
-        return launch(coded_values<T, uint16_t>{static_cast<const uint16_t *>(stored), static_cast<const T *>(s->d_table),
-                                                s->count});
+        return launch(coded_values<T, uint16_t>{static_cast<const uint16_t *>(stored), static_cast<const T *>(s->d_table)});
     case SPMVLAB_STORE_PATTERN: {
         T v;
         memcpy(&v, s->pattern, sizeof v);

@@ -97,7 +97,7 @@ template <typename T> struct values_from<native_values<T>> {
 template <typename T, typename C> struct values_from<coded_values<T, C>> {
     static coded_values<T, C> of(const csrdu_dev *d)
     {
-        return {static_cast<const C *>(d->val), static_cast<const T *>(d->vs->d_table), d->vs->count};
+        return {static_cast<const C *>(d->val), static_cast<const T *>(d->vs->d_table)};
     }
 };
 template <typename T> struct values_from<pattern_values<T>> {

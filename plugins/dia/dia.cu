@@ -87,7 +87,7 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
 {
     extern __shared__ __align__(16) unsigned char dia_smem[];
     T *tab = reinterpret_cast<T *>(dia_smem);
-    T *xs = tab + (Staged ? SPMVLAB_TABLE8_MAX : 0);
+    T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
     if (Staged)
         for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
             tab[k] = __ldg(table + k);
@@ -150,7 +150,7 @@ cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
     const C *code = static_cast<const C *>(f->d_val);
     const T *table = static_cast<const T *>(f->vs.d_table);
-    size_t smem = staged ? (size_t)SPMVLAB_TABLE8_MAX * sizeof(T) : 0;
+    size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
     if (f->shared) {
         smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
         dia_coded_kernel<T, C, true, staged><<<grid, DIA_BLOCK, smem, s>>>(

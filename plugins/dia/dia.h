@@ -23,6 +23,7 @@ extern "C" {
 #define DIA_CODED_ROWS 4
 #define DIA_CHUNK (32 * DIA_CODED_ROWS)
 #define DIA_CODED_BLOCK_ROWS (DIA_BLOCK * DIA_CODED_ROWS) /* rows of a thread block of the coded kernel */
+#define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* How the kernel reuses x across the diagonals (option x_reuse). */
 enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1 };

@@ -158,14 +158,9 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &v
 template <typename V, typename S, int IX, int T>
 __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
     sell_slice_kernel(int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
-                      const int32_t *__restrict__ perm, sell_cols<IX> cols, S val_in,
+                      const int32_t *__restrict__ perm, sell_cols<IX> cols, S val,
                       const V *__restrict__ x, V *__restrict__ y)
 {
-    /* A table of 1-byte codes is read from shared memory, staged once per
-     * block (no thread has left yet). */
-    extern __shared__ __align__(16) unsigned char sell_smem[];
-    const auto val = stage_values(val_in, sell_smem);
-    using SV = decltype(val);
     constexpr int R = SELL_WARP / T;
     const int lane = threadIdx.x % SELL_WARP;
     const int t = lane / R;
@@ -183,14 +178,14 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
         for (; k + (SELL_UNROLL - 1) * T < w; k += SELL_UNROLL * T, i += SELL_UNROLL * step)
-            sell_batch<V, SV, IX, T, false>(cols, val, x, i, step, k, w, sum);
+            sell_batch<V, S, IX, T, false>(cols, val, x, i, step, k, w, sum);
         /* The rest of the row: with T > 1 (launch-bound matrices) one
          * predicated batch, its loads in flight together; one lane a row
          * keeps a plain loop, faster on large uneven matrices and equal on
          * regular ones (README.md, "Execution"). */
         if constexpr (T > 1) {
             if (k < w)
-                sell_batch<V, SV, IX, T, true>(cols, val, x, i, step, k, w, sum);
+                sell_batch<V, S, IX, T, true>(cols, val, x, i, step, k, w, sum);
         } else {
             for (; k < w; k += T, i += step) {
                 uint32_t l;
@@ -219,7 +214,7 @@ cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void 
 {
     constexpr int R = SELL_WARP / T;
     const sell_cols<IX> cols = {A->col, A->lo, A->hi, A->aux, 0, 0, false, 0, 0};
-    sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, staged_bytes<S>::value,
+    sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0,
                                      stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols, val,
                                                static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
