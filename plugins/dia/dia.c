@@ -136,11 +136,12 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
 }
 
 /* The shared memory of the x window: a thread block's rows plus the
- * offsets' span. */
+ * offsets' span, and beside it the coded kernel's table of 1-byte codes. */
 static size_t dia_window(const dia_fmt *f)
 {
     size_t rows = f->coded ? DIA_CODED_BLOCK_ROWS : DIA_BLOCK;
-    return (rows + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
+    size_t table = f->vs.kind == SPMVLAB_STORE_CODES8 ? DIA_TABLE8_MAX : 0;
+    return (rows + table + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
 }
 
 /* Chooses how x is read (option x_reuse) once the layout is known. Returns
