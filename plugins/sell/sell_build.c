@@ -317,3 +317,24 @@ out:
     free(key);
     return st;
 }
+
+int32_t *sell_device_perm(const sell_fmt *f)
+{
+    if (f->nlong == 0)
+        return NULL;
+    int32_t *dp = malloc((size_t)f->rows * sizeof(int32_t) + 1);
+    unsigned char *is_long = calloc((size_t)f->rows + 1, 1);
+    if (dp && is_long) {
+        for (int32_t j = 0; j < f->nlong; j++)
+            is_long[f->long_row[j]] = 1;
+        for (int32_t p = 0; p < f->rows; p++) {
+            const int32_t row = f->perm ? f->perm[p] : p;
+            dp[p] = is_long[row] ? ~row : row;
+        }
+    } else {
+        free(dp);
+        dp = NULL;
+    }
+    free(is_long);
+    return dp;
+}

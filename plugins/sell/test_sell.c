@@ -128,7 +128,10 @@ static void test_sigma_rule_and_footprint(void)
 
 /* Rows of 4 entries and two of 1500: the two leave the slices (long_row =
  * 64) as 3 pieces of <= 512 entries each, and the result meets the bound
- * (partial sums added by the second long-row step). */
+ * (partial sums added by the warp finishing a row's last piece). The
+ * device's row order marks the two long rows (~row), so that the slices,
+ * in the same kernel, leave them to the pieces; without long rows there
+ * is none. */
 static void test_long_rows_split(void)
 {
     int32_t len[300];
@@ -144,16 +147,45 @@ static void test_long_rows_split(void)
     if (t) {
         test_describe_says(t, (const char *const[]){"long_row=64", "long_rows=2", "long_nnz=3000", "pieces=6",
                                                     "max_width=4", NULL});
-        /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no perm);
-         * long: row 8 + ptrs 2 * 12 + piece_of 24 + 12 * 3000 + partial 48 */
+        /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no host perm)
+         * + the device's order 4 * 300; long: row 8 + ptrs 2 * 12 + piece_of
+         * 24 + 12 * 3000 + partial 48 + counters 8 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
-                   44 + 12 * 1280 + 8 + 24 + 24 + 12 * 3000 + 48);
+                   44 + 12 * 1280 + 4 * 300 + 8 + 24 + 24 + 12 * 3000 + 48 + 8);
+        const sell_fmt *f = t->in.fmt;
+        int32_t *dp = sell_device_perm(f);
+        TEST_CHECK(f->perm == NULL && dp != NULL);
+        if (dp) {
+            TEST_CHECK(dp[17] == ~17 && dp[250] == ~250 && dp[0] == 0 && dp[18] == 18 && dp[299] == 299);
+            free(dp);
+        }
         test_instance_free(t);
     }
+    /* sorted globally, the emptied long rows go last: the marks follow them */
+    const char *sorted[] = {"sigma=1073741824", NULL};
+    t = convert_ok(&A, SPMVLAB_F64, sorted);
+    if (t) {
+        const sell_fmt *f = t->in.fmt;
+        int32_t *dp = sell_device_perm(f);
+        TEST_CHECK(f->perm != NULL && dp != NULL);
+        if (f->perm && dp) {
+            int marked = 0;
+            for (int32_t p = 0; p < f->rows; p++) {
+                const int32_t row = f->perm[p];
+                TEST_CHECK(dp[p] == (row == 17 || row == 250 ? ~row : row));
+                marked += dp[p] < 0;
+            }
+            TEST_CHECK(marked == 2 && f->perm[298] == 17 && f->perm[299] == 250);
+        }
+        free(dp);
+    }
+    test_instance_free(t);
     const char *off[] = {"long_row=2147483647", NULL};
     t = convert_ok(&A, SPMVLAB_F32, off);
-    if (t)
+    if (t) {
         test_describe_says(t, (const char *const[]){"long_rows=0", "max_width=1500", NULL});
+        TEST_CHECK(sell_device_perm(t->in.fmt) == NULL);
+    }
     test_instance_free(t);
     spmvlab_csr_free(&A);
 }
