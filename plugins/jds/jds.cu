@@ -79,7 +79,7 @@ __device__ __forceinline__ void jds_short_rows(int64_t block, int32_t nshort, in
 }
 
 /* The one kernel of a product: the long rows' pieces in the front blocks
- * (long_rows.cuh; 2 x JDS_UNROLL entries a lane in flight, each x loaded
+ * (long_rows.cuh; JDS_UNROLL entries a lane in flight, each x loaded
  * where it is added), the short rows in the blocks after them. */
 template <typename V, int T>
 __global__ void __launch_bounds__(kBlock)
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(kBlock)
 {
     const int64_t front = long_rows_blocks<V, kWarps>(L);
     if (blockIdx.x < front) {
-        long_rows_front<V, JDS_PIECE, 2 * JDS_UNROLL, kWarps, false>(L, x, y);
+        long_rows_front<V, JDS_PIECE, JDS_UNROLL, kWarps, false>(L, x, y);
         return;
     }
     jds_short_rows<V, T>(blockIdx.x - front, nshort, nlong, diagonals, perm, jd_ptr, col, val, x, y);

@@ -212,7 +212,7 @@ __device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int
 }
 
 /* The one kernel of a product: the long rows' pieces in the front blocks
- * (long_rows.cuh; 2 x SELL_UNROLL entries a lane in flight, then all their
+ * (long_rows.cuh; SELL_UNROLL entries a lane in flight, then all their
  * x), the slices in the blocks after them. */
 template <typename V, typename S, int IX, int T>
 __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
