@@ -180,6 +180,26 @@ static void test_uneven_rows_rule(void)
     }
 }
 
+/* The short-chain rule of ../common/long_rows.h through jds (the rule's
+ * cuts are tested in sell's test_short_chains_rule): 2,000 rows of 2 with
+ * every 100th of 40 take 8 lanes (one lane before); with rows of 31
+ * instead, 1. */
+static void test_short_chains_rule(void)
+{
+    const int32_t widest[] = {40, 31};
+    const char *want[] = {"diagonals=40 threads_per_row=8 tpr_auto=yes", "diagonals=31 threads_per_row=1 tpr_auto=yes"};
+    int32_t len[2000];
+    for (int c = 0; c < 2; c++) {
+        for (int i = 0; i < 2000; i++)
+            len[i] = i % 100 == 0 ? widest[c] : 2;
+        spmvlab_csr A;
+        if (test_gen_rows(&A, 2000, 4000, len, 5) == 0) {
+            test_convert_says("jds", &A, NULL, 5, want[c]);
+            spmvlab_csr_free(&A);
+        }
+    }
+}
+
 int main(void)
 {
     spmvlab_csr A;
@@ -190,6 +210,7 @@ int main(void)
     test_long_row_rule();
     test_tpr_rule();
     test_uneven_rows_rule();
+    test_short_chains_rule();
     test_long_rows_leave_the_diagonals();
     test_all_empty_rows_are_written();
     test_footprint_follows_the_formula(&A);

@@ -213,15 +213,18 @@ __device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int
 
 /* The one kernel of a product: the long rows' pieces in the front blocks
  * (long_rows.cuh; SELL_UNROLL entries a lane in flight, then all their
- * x), the slices in the blocks after them. */
-template <typename V, typename S, int IX, int T>
+ * x), the slices in the blocks after them. Without long rows (FRONT
+ * false) the slices alone: the pieces' code, compiled in, would cost the
+ * slices registers they keep otherwise (spills under the 32-register
+ * bound) and about 10 % on large regular matrices (README.md). */
+template <typename V, typename S, int IX, int T, bool FRONT>
 __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
     sell_kernel(long_rows_view<V> L, int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
                 const int32_t *__restrict__ perm, sell_cols<IX> cols, S val, const V *__restrict__ x,
                 V *__restrict__ y)
 {
-    const int64_t front = long_rows_blocks<V, kWarpsPerBlock>(L);
-    if (blockIdx.x < front) {
+    const int64_t front = FRONT ? long_rows_blocks<V, kWarpsPerBlock>(L) : 0;
+    if (FRONT && blockIdx.x < front) {
         long_rows_front<V, SELL_PIECE, SELL_UNROLL, kWarpsPerBlock, true>(L, x, y);
         return;
     }
@@ -241,8 +244,12 @@ cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void 
     const long_rows_view<V> L = {A->npieces, A->long_row, A->long_ptr, A->piece_ptr, A->piece_of, A->long_col,
                                  static_cast<const V *>(A->long_val), static_cast<V *>(A->partial), A->count};
     const int64_t blocks = long_rows_blocks<V, kWarpsPerBlock>(L) + sell_blocks(((int64_t)A->rows + R - 1) / R);
-    sell_kernel<V, S, IX, T><<<(unsigned)blocks, kBlock, 0, stream>>>(
-        L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
+    if (L.npieces > 0)
+        sell_kernel<V, S, IX, T, true><<<(unsigned)blocks, kBlock, 0, stream>>>(
+            L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
+    else
+        sell_kernel<V, S, IX, T, false><<<(unsigned)blocks, kBlock, 0, stream>>>(
+            L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 

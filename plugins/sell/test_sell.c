@@ -233,6 +233,40 @@ static void test_uneven_rows_rule(void)
     }
 }
 
+/* The short-chain rule of ../common/long_rows.h: a widest row of 32 or
+ * more, 2.5 times the mean or more, and rows that fit 5 waves of resident
+ * warps at 8 lanes take 8 lanes; one entry less, a mean a little higher or
+ * one row more do not. Through the plugin (no GPU: 132 x 64 resident
+ * warps): 100,000 rows of 1 with every 100th of 40 (mean slice width
+ * below 2, three waves at 8 lanes: the launch-bound rule kept 1 lane)
+ * take 8; 200,000 such rows (six waves), or rows of 31 instead of 40, keep
+ * 1. */
+static void test_short_chains_rule(void)
+{
+    const int64_t warps = 132 * 64, fit = 5 * warps * 32 / LONG_ROWS_UNEVEN_TPR; /* 168,960 rows */
+    TEST_CHECK(long_rows_short_chains(32, 12.8, 1000, warps) == 1);
+    TEST_CHECK(long_rows_short_chains(31, 2.0, 1000, warps) == 0);
+    TEST_CHECK(long_rows_short_chains(32, 12.9, 1000, warps) == 0);
+    TEST_CHECK(long_rows_short_chains(64, 2.0, fit, warps) == 1);
+    TEST_CHECK(long_rows_short_chains(64, 2.0, fit + 1, warps) == 0);
+    const int32_t sizes[] = {100000, 200000, 100000}, widest[] = {40, 40, 31};
+    const char *want[] = {"threads_per_row=8 tpr_auto=yes", "threads_per_row=1 tpr_auto=yes",
+                          "threads_per_row=1 tpr_auto=yes"};
+    for (int c = 0; c < 3; c++) {
+        int32_t *len = malloc((size_t)sizes[c] * sizeof *len);
+        spmvlab_csr A;
+        if (!len)
+            continue;
+        for (int32_t i = 0; i < sizes[c]; i++)
+            len[i] = i % 100 == 0 ? widest[c] : 1;
+        if (test_gen_rows(&A, sizes[c], 4000, len, 7) == 0) {
+            test_convert_says("sell", &A, NULL, 7, want[c]);
+            spmvlab_csr_free(&A);
+        }
+        free(len);
+    }
+}
+
 int main(void)
 {
     spmvlab_csr A; /* bcspwr10: 5300 rows of 2 to 14 entries, a bundled real matrix */
@@ -244,6 +278,7 @@ int main(void)
     test_long_row_rule();
     test_tpr_rule();
     test_uneven_rows_rule();
+    test_short_chains_rule();
     test_auto_through_the_plugin();
     test_sigma_rule_and_footprint();
     test_long_rows_split();
