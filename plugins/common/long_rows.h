@@ -58,11 +58,24 @@ static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resid
  * residency: power-law and mixed rows of 2e5 - 1.5e7 non-zeros that the
  * rule above kept at 1 or 2 lanes ran at 0.52 - 0.72x cuSPARSE there and
  * at 0.77 - 0.93x with 8. Past the upper bound a few huge rows hold the
- * unevenness, and 8 lanes lost. */
+ * unevenness, and 8 lanes lost. Refitted with one launch a product (H200):
+ * the rule holds while the rows fit LONG_ROWS_UNEVEN_WAVES waves of
+ * resident warps at 8 lanes; to 10.9 waves 8 lanes gained (mixed-b-6e6
+ * 0.67 -> 0.84x, pl-a2.5-k16-6e6 0.75 -> 0.85x), from 17.5 they lost
+ * (wide4-pl-6e6 0.75 -> 0.69x, pl-a2.0-k16-15e6 0.83 -> 0.68x, rmat-s21-ef16
+ * 0.86 -> 0.67x). */
 #define LONG_ROWS_UNEVEN_MEAN 10.0
 #define LONG_ROWS_UNEVEN_CV_MIN 1.0
 #define LONG_ROWS_UNEVEN_CV_MAX 100.0
 #define LONG_ROWS_UNEVEN_TPR 8
+#define LONG_ROWS_UNEVEN_WAVES 12
+
+/* Whether rows rows at LONG_ROWS_UNEVEN_TPR lanes each fit `waves` waves
+ * of resident_warps warps. */
+static inline int long_rows_waves_fit(int64_t rows, int64_t waves, int64_t resident_warps)
+{
+    return (rows * LONG_ROWS_UNEVEN_TPR + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= waves * resident_warps;
+}
 
 /* 1 when the rows of row_ptr (rows of them) are uneven and long enough on
  * average for LONG_ROWS_UNEVEN_TPR lanes (the rule above); 0 otherwise. */
@@ -103,7 +116,7 @@ static inline int long_rows_uneven_wide(int32_t rows, const int32_t *row_ptr)
 static inline int long_rows_short_chains(int32_t max_len, double mean_len, int64_t rows, int64_t resident_warps)
 {
     return max_len >= LONG_ROWS_CHAIN_LEN && (double)max_len >= LONG_ROWS_CHAIN_UNEVEN * mean_len &&
-           (rows * LONG_ROWS_UNEVEN_TPR + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= LONG_ROWS_CHAIN_WAVES * resident_warps;
+           long_rows_waves_fit(rows, LONG_ROWS_CHAIN_WAVES, resident_warps);
 }
 
 /* The CPU replay for one value type V with fused multiply-add FMA and

@@ -294,7 +294,8 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
                         : SELL_DEFAULT_WARPS;
     f->tpr_auto = o->threads_per_row == SPMVLAB_AUTO;
     f->threads_per_row = f->tpr_auto ? sell_rule_tpr(mean, f->max_width, A->rows, warps) : o->threads_per_row;
-    if (f->tpr_auto && (long_rows_uneven_wide(A->rows, A->row_ptr) || /* ../common/long_rows.h */
+    if (f->tpr_auto && ((long_rows_uneven_wide(A->rows, A->row_ptr) && /* ../common/long_rows.h */
+                         long_rows_waves_fit(A->rows, LONG_ROWS_UNEVEN_WAVES, warps)) ||
                         (f->threads_per_row < LONG_ROWS_UNEVEN_TPR &&
                          long_rows_short_chains(f->max_width, mean, A->rows, warps))))
         f->threads_per_row = LONG_ROWS_UNEVEN_TPR;

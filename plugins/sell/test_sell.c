@@ -192,8 +192,8 @@ static void test_long_rows_split(void)
 
 /* The uneven-rows rule of ../common/long_rows.h: a mean of 10 or more
  * entries and a row-length CV from 1 to below 100 take 8 lanes a row,
- * overriding the rule above; even rows, short rows and a few huge rows do
- * not. */
+ * overriding the rule above, while the rows fit 12 waves at 8 lanes; even
+ * rows, short rows and a few huge rows do not. */
 static void test_uneven_rows_rule(void)
 {
     /* {100, 4 x 9}: mean 13.6, CV 2.12; {50, 2 x 9}: mean 6.8, CV 2.12;
@@ -219,6 +219,12 @@ static void test_uneven_rows_rule(void)
         rp[i + 1] = rp[i] + (i == 0 ? 2000000 : 10);
     TEST_CHECK(long_rows_uneven_wide(n, rp) == 0);
     free(rp);
+    /* the rule holds while the rows fit 12 waves at 8 lanes: 405,504 rows
+     * of 132 x 64 resident warps do, one more does not */
+    TEST_CHECK(long_rows_waves_fit(405504, LONG_ROWS_UNEVEN_WAVES, 132 * 64) == 1);
+    TEST_CHECK(long_rows_waves_fit(405505, LONG_ROWS_UNEVEN_WAVES, 132 * 64) == 0);
+    TEST_CHECK(long_rows_waves_fit(168960, LONG_ROWS_CHAIN_WAVES, 132 * 64) == 1);
+    TEST_CHECK(long_rows_waves_fit(168961, LONG_ROWS_CHAIN_WAVES, 132 * 64) == 0);
     /* through the plugin: {100, 4 x 9} repeated over 100 rows takes 8
      * lanes; the same rows with threads_per_row set keep it */
     int32_t len[100];
