@@ -19,10 +19,12 @@
  *
  * Arrays (device and host), all offsets 32-bit (more than 2^31 - 1 slots is
  * refused, LIMIT): slice_ptr (nslices + 1), perm (rows, only when the order
- * is not the identity), col and val (stored slots); long rows: long_row and
- * long_ptr / piece_ptr (nlong, nlong + 1), piece_of (npieces), long_col and
- * long_val (their entries), partial (npieces values, only when a long row
- * has several pieces). With index = 16, col is replaced by 16-bit offsets
+ * is not the identity; on the device, with long rows, always, long rows
+ * marked ~row: sell_device_perm), col and val (stored slots); long rows:
+ * long_row and long_ptr / piece_ptr (nlong, nlong + 1), piece_of
+ * (npieces), long_col and long_val (their entries), partial and a counter
+ * a long row (npieces values and nlong counters, only when a long row has
+ * several pieces). With index = 16, col is replaced by 16-bit offsets
  * from a per-slice base (lo, aux), slices spanning more than 65534 columns
  * keeping 32 bits in lo and hi (sell_index.c). Footprint: README.md.
  *
