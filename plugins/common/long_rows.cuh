@@ -1,7 +1,9 @@
 /*
- * The long-row kernels shared by sell and jds (layout and order in
- * long_rows.h) and their launches. Each plugin instantiates them with its
- * piece size, loads in flight and instruction order.
+ * The long-row pieces shared by sell and jds (layout and order in
+ * long_rows.h), run by the front blocks of the plugin's one kernel: the
+ * regular part takes the blocks after them, so one launch computes y. Each
+ * plugin instantiates them with its piece size, loads in flight and
+ * instruction order.
  */
 #ifndef SPMVLAB_PLUGINS_LONG_ROWS_CUH
 #define SPMVLAB_PLUGINS_LONG_ROWS_CUH
@@ -24,28 +26,20 @@ __device__ __forceinline__ V long_rows_tree(V sum)
     return sum;
 }
 
-/* The piece of this thread's warp (WARPS warps a block, a warp a piece;
- * whole warps leave together past npieces): U columns and values in flight
- * a lane, then their x, then the adds; the sum goes to y[row_of[j]] for a
- * row of one piece, else to partial[piece]. Column -1 marks an entry past
- * the piece's end. AHEAD keeps the instruction order each plugin was
- * measured with: the row's end before its start and all U x values before
- * the adds (sell), or each load where it is first used (jds). */
-template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
-__device__ __forceinline__ void long_rows_piece(int32_t npieces,
-                                                const int32_t *__restrict__ row_of,
-                                                const int32_t *__restrict__ long_ptr,
-                                                const int32_t *__restrict__ piece_ptr,
-                                                const int32_t *__restrict__ piece_of,
-                                                const int32_t *__restrict__ col, const V *__restrict__ val,
-                                                const V *__restrict__ x, V *__restrict__ partial,
-                                                V *__restrict__ y)
+/* The sum of piece `piece` of long row j (both known to the whole warp),
+ * on every lane: U columns and values in flight a lane, then their x, then
+ * the adds; lane l adds entries b + l, b + l + 32, ... in order, whatever U,
+ * so U sets only the loads in flight. Column -1 marks an entry past the
+ * piece's end. AHEAD keeps the instruction order each plugin was measured
+ * with: the row's end before its start and all U x values before the adds
+ * (sell), or each load where it is first used (jds). */
+template <typename V, int PIECE, int U, bool AHEAD>
+__device__ __forceinline__ V long_rows_piece_sum(int64_t piece, int32_t j, int32_t first,
+                                                 const int32_t *__restrict__ long_ptr,
+                                                 const int32_t *__restrict__ col, const V *__restrict__ val,
+                                                 const V *__restrict__ x)
 {
     const int lane = threadIdx.x % LONG_ROWS_WARP;
-    const int64_t piece = (int64_t)blockIdx.x * WARPS + threadIdx.x / LONG_ROWS_WARP;
-    if (piece >= npieces)
-        return;
-    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
     int32_t b, row_end;
     if (AHEAD) {
         row_end = __ldg(long_ptr + j + 1);
@@ -80,81 +74,97 @@ __device__ __forceinline__ void long_rows_piece(int32_t npieces,
                 sum = c[u] >= 0 ? long_rows_fma(v[u], __ldg(x + c[u]), sum) : sum;
         }
     }
-    sum = long_rows_tree<V, 1>(sum);
-    if (lane == 0) {
-        if (__ldg(piece_ptr + j + 1) - first == 1)
+    return long_rows_tree<V, 1>(sum);
+}
+
+/* The pieces' sum of long row j (first piece first, n of them) on every
+ * lane: lane l adds partials l, l + 32, ... in order, then the butterfly;
+ * LOAD reads one partial (from L2: the kernel that reads them wrote them). */
+template <typename V, typename LOAD>
+__device__ __forceinline__ V long_rows_add_pieces(int32_t first, int32_t n, LOAD load)
+{
+    V sum = 0;
+    for (int32_t q = threadIdx.x % LONG_ROWS_WARP; q < n; q += LONG_ROWS_WARP)
+        sum = sum + load(first + q);
+    return long_rows_tree<V, 1>(sum);
+}
+
+/* Piece `piece` (this warp's, below npieces) inside a kernel that also runs
+ * the regular part: a row of one piece is written at once; otherwise the
+ * piece's sum goes to partial[piece], and the warp that finishes a row's
+ * last piece (count[j], reset to 0 for the next launch, says which) adds
+ * the row's partials in a fixed order (long_rows_add_pieces), so the result does not
+ * depend on which warp finished last. */
+template <typename V, int PIECE, int U, bool AHEAD>
+__device__ __forceinline__ void long_rows_piece_fused(int64_t piece, const int32_t *__restrict__ row_of,
+                                                      const int32_t *__restrict__ long_ptr,
+                                                      const int32_t *__restrict__ piece_ptr,
+                                                      const int32_t *__restrict__ piece_of,
+                                                      const int32_t *__restrict__ col, const V *__restrict__ val,
+                                                      const V *__restrict__ x, V *partial, int32_t *count,
+                                                      V *__restrict__ y)
+{
+    const int lane = threadIdx.x % LONG_ROWS_WARP;
+    const int32_t j = __ldg(piece_of + piece), first = __ldg(piece_ptr + j);
+    const int32_t n = __ldg(piece_ptr + j + 1) - first;
+    const V sum = long_rows_piece_sum<V, PIECE, U, AHEAD>(piece, j, first, long_ptr, col, val, x);
+    if (n == 1) {
+        if (lane == 0)
             y[__ldg(row_of + j)] = sum;
-        else
-            partial[piece] = sum;
+        return;
+    }
+    int32_t done = 0;
+    if (lane == 0) {
+        partial[piece] = sum;
+        __threadfence(); /* the partial is visible before the count says so */
+        done = atomicAdd(count + j, 1);
+    }
+    done = __shfl_sync(0xffffffffu, done, 0);
+    if (done != n - 1)
+        return;
+    __threadfence(); /* the other warps' partials, published before their counts */
+    const V row = long_rows_add_pieces<V>(first, n, [&](int32_t i) { return __ldcg(partial + i); });
+    if (lane == 0) {
+        y[__ldg(row_of + j)] = row;
+        count[j] = 0;
     }
 }
 
-/* Long row j, this thread's warp (WARPS a block; past nlong: nothing), of
- * several pieces: the warp adds their partial sums into y[row_of[j]]; a
- * row of one piece was written already. */
+/* The long rows as a kernel that also runs a regular part reads them
+ * (long_rows.h has the layout): count holds one finished-piece counter a
+ * row, 0 between launches. */
+template <typename V>
+struct long_rows_view {
+    int32_t npieces;
+    const int32_t *__restrict__ row_of;
+    const int32_t *__restrict__ long_ptr;
+    const int32_t *__restrict__ piece_ptr;
+    const int32_t *__restrict__ piece_of;
+    const int32_t *__restrict__ col;
+    const V *__restrict__ val;
+    V *partial;
+    int32_t *count;
+};
+
+/* Blocks of WARPS warps that the pieces of L take at the front of a fused
+ * grid (a warp a piece). */
 template <typename V, int WARPS>
-__device__ __forceinline__ void long_rows_sum(int32_t nlong,
-                                              const int32_t *__restrict__ row_of,
-                                              const int32_t *__restrict__ piece_ptr,
-                                              const V *__restrict__ partial, V *__restrict__ y)
+__host__ __device__ inline int64_t long_rows_blocks(const long_rows_view<V> &L)
 {
-    const int lane = threadIdx.x % LONG_ROWS_WARP;
-    const int64_t j = (int64_t)blockIdx.x * WARPS + threadIdx.x / LONG_ROWS_WARP;
-    if (j >= nlong)
-        return;
-    const int32_t first = __ldg(piece_ptr + j), n = __ldg(piece_ptr + j + 1) - first;
-    if (n <= 1)
-        return;
-    V sum = 0;
-    for (int32_t q = lane; q < n; q += LONG_ROWS_WARP)
-        sum = sum + partial[first + q];
-    sum = long_rows_tree<V, 1>(sum);
-    if (lane == 0)
-        y[__ldg(row_of + j)] = sum;
+    return ((int64_t)L.npieces + WARPS - 1) / WARPS;
 }
 
-/* The two kernels, blocks of WARPS warps. */
+/* The front blocks of a fused grid (blockIdx.x below long_rows_blocks):
+ * this warp's piece of L, if any (long_rows_piece_fused). */
 template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
-__global__ void __launch_bounds__(WARPS * LONG_ROWS_WARP)
-    long_rows_piece_kernel(int32_t npieces, const int32_t *__restrict__ row_of,
-                           const int32_t *__restrict__ long_ptr, const int32_t *__restrict__ piece_ptr,
-                           const int32_t *__restrict__ piece_of, const int32_t *__restrict__ col,
-                           const V *__restrict__ val, const V *__restrict__ x, V *__restrict__ partial,
-                           V *__restrict__ y)
+__device__ __forceinline__ void long_rows_front(const long_rows_view<V> &L, const V *__restrict__ x,
+                                                V *__restrict__ y)
 {
-    long_rows_piece<V, PIECE, U, WARPS, AHEAD>(npieces, row_of, long_ptr, piece_ptr, piece_of, col, val, x,
-                                               partial, y);
+    const int64_t piece = (int64_t)blockIdx.x * WARPS + threadIdx.x / LONG_ROWS_WARP;
+    if (piece < L.npieces)
+        long_rows_piece_fused<V, PIECE, U, AHEAD>(piece, L.row_of, L.long_ptr, L.piece_ptr, L.piece_of,
+                                                  L.col, L.val, x, L.partial, L.count, y);
 }
 
-template <typename V, int WARPS>
-__global__ void __launch_bounds__(WARPS * LONG_ROWS_WARP)
-    long_rows_sum_kernel(int32_t nlong, const int32_t *__restrict__ row_of, const int32_t *__restrict__ piece_ptr,
-                         const V *__restrict__ partial, V *__restrict__ y)
-{
-    long_rows_sum<V, WARPS>(nlong, row_of, piece_ptr, partial, y);
-}
-
-/* The long rows' launches on stream s, blocks of WARPS warps: one warp a
- * piece, then, when a row has several pieces, one warp a row adding them.
- * Returns the first launch error (nothing to launch without pieces). */
-template <typename V, int PIECE, int U, int WARPS, bool AHEAD>
-cudaError_t long_rows_launch(cudaStream_t s, int32_t npieces, int32_t nlong, int multi_piece,
-                             const int32_t *row_of, const int32_t *long_ptr, const int32_t *piece_ptr,
-                             const int32_t *piece_of, const int32_t *col, const void *val, const void *x,
-                             void *partial, void *y)
-{
-    if (npieces == 0)
-        return cudaSuccess;
-    long_rows_piece_kernel<V, PIECE, U, WARPS, AHEAD>
-        <<<(unsigned)(((int64_t)npieces + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
-            npieces, row_of, long_ptr, piece_ptr, piece_of, col, static_cast<const V *>(val),
-            static_cast<const V *>(x), static_cast<V *>(partial), static_cast<V *>(y));
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess || !multi_piece)
-        return e;
-    long_rows_sum_kernel<V, WARPS><<<(unsigned)(((int64_t)nlong + WARPS - 1) / WARPS), WARPS * LONG_ROWS_WARP, 0, s>>>(
-        nlong, row_of, piece_ptr, static_cast<const V *>(partial), static_cast<V *>(y));
-    return cudaGetLastError();
-}
 
 #endif

@@ -6,9 +6,10 @@
  * lane l taking entries b + l, b + l + 32, ... and a butterfly adding the
  * lanes; a row of one piece is written at once, the pieces of a longer row
  * go to partial[] and one warp a row adds them (lane l: pieces l, l + 32,
- * ...). long_rows.cuh holds the kernels' bodies; this header the rules and
- * the CPU replay, which adds in the kernels' order so both agree bit for
- * bit. Header only: each plugin compiles its own copy.
+ * ...): the warp finishing a row's last piece in the same kernel.
+ * long_rows.cuh holds the kernels' bodies; this header the rules and the
+ * CPU replay, which adds in the kernels' order so both agree bit for bit.
+ * Header only: each plugin compiles its own copy.
  */
 #ifndef SPMVLAB_PLUGINS_LONG_ROWS_H
 #define SPMVLAB_PLUGINS_LONG_ROWS_H
@@ -57,11 +58,24 @@ static inline int32_t long_rows_tpr(double mean_len, int64_t rows, int64_t resid
  * residency: power-law and mixed rows of 2e5 - 1.5e7 non-zeros that the
  * rule above kept at 1 or 2 lanes ran at 0.52 - 0.72x cuSPARSE there and
  * at 0.77 - 0.93x with 8. Past the upper bound a few huge rows hold the
- * unevenness, and 8 lanes lost. */
+ * unevenness, and 8 lanes lost. Refitted with one launch a product (H200):
+ * the rule holds while the rows fit LONG_ROWS_UNEVEN_WAVES waves of
+ * resident warps at 8 lanes; to 10.9 waves 8 lanes gained (mixed-b-6e6
+ * 0.67 -> 0.84x, pl-a2.5-k16-6e6 0.75 -> 0.85x), from 17.5 they lost
+ * (wide4-pl-6e6 0.75 -> 0.69x, pl-a2.0-k16-15e6 0.83 -> 0.68x, rmat-s21-ef16
+ * 0.86 -> 0.67x). */
 #define LONG_ROWS_UNEVEN_MEAN 10.0
 #define LONG_ROWS_UNEVEN_CV_MIN 1.0
 #define LONG_ROWS_UNEVEN_CV_MAX 100.0
 #define LONG_ROWS_UNEVEN_TPR 8
+#define LONG_ROWS_UNEVEN_WAVES 12
+
+/* Whether rows rows at LONG_ROWS_UNEVEN_TPR lanes each fit `waves` waves
+ * of resident_warps warps. */
+static inline int long_rows_waves_fit(int64_t rows, int64_t waves, int64_t resident_warps)
+{
+    return (rows * LONG_ROWS_UNEVEN_TPR + LONG_ROWS_WARP - 1) / LONG_ROWS_WARP <= waves * resident_warps;
+}
 
 /* 1 when the rows of row_ptr (rows of them) are uneven and long enough on
  * average for LONG_ROWS_UNEVEN_TPR lanes (the rule above); 0 otherwise. */
@@ -80,6 +94,29 @@ static inline int long_rows_uneven_wide(int32_t rows, const int32_t *row_ptr)
     const double cv2 = sq / rows / (mean * mean) - 1.0; /* squared: no sqrt needed */
     return cv2 >= LONG_ROWS_UNEVEN_CV_MIN * LONG_ROWS_UNEVEN_CV_MIN &&
            cv2 < LONG_ROWS_UNEVEN_CV_MAX * LONG_ROWS_UNEVEN_CV_MAX;
+}
+
+/* threads_per_row = auto, short chains (fitted on the corpus's tune part
+ * with one launch a product; sell and jds README.md): where the widest row
+ * of the regular part holds LONG_ROWS_CHAIN_LEN entries or more and
+ * LONG_ROWS_CHAIN_UNEVEN times the mean or more, one lane a row leaves the
+ * widest rows a chain of 32 - 64 dependent entries, which sets the time
+ * while the launch is a few waves: power-law, R-MAT and 70 - 90 %-empty
+ * members of 2e4 - 6e5 non-zeros ran at 0.53 - 0.79x cuSPARSE with 1 lane
+ * and at 0.89 - 1.9x with LONG_ROWS_UNEVEN_TPR. They take that many lanes
+ * while the rows fit LONG_ROWS_CHAIN_WAVES waves of resident warps at that
+ * width: the last member that gained had 4.4 waves, the first that lost
+ * 5.6 (jds 1.25 -> 0.64x); at 15 and more 8 lanes sank every such member. */
+#define LONG_ROWS_CHAIN_LEN 32
+#define LONG_ROWS_CHAIN_UNEVEN 2.5
+#define LONG_ROWS_CHAIN_WAVES 5
+
+/* 1 when rows rows of mean mean_len entries, the longest max_len, take
+ * LONG_ROWS_UNEVEN_TPR lanes by the short-chain rule above; 0 otherwise. */
+static inline int long_rows_short_chains(int32_t max_len, double mean_len, int64_t rows, int64_t resident_warps)
+{
+    return max_len >= LONG_ROWS_CHAIN_LEN && (double)max_len >= LONG_ROWS_CHAIN_UNEVEN * mean_len &&
+           long_rows_waves_fit(rows, LONG_ROWS_CHAIN_WAVES, resident_warps);
 }
 
 /* The CPU replay for one value type V with fused multiply-add FMA and

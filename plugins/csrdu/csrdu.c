@@ -28,9 +28,10 @@
  * kernel = auto (default): vector for rows of 128 and more (90th
  * percentile), else stream.
  * All: a row piece longer than `piece` is split into equal pieces whose
- * partial sums a combine kernel adds.
+ * partial sums the warp finishing the row's last piece adds (stream,
+ * vector; a counter a split row) or a combine kernel (tiles).
  * Device bytes: 4(rows + 1) + (s + d/8)·nnz + 4·ceil(nnz/32)
- *   + 32·h·escaped chunks + 16·tasks + 16·split rows + s'·pieces of split
+ *   + 32·h·escaped chunks + 16·tasks + 20·split rows + s'·pieces of split
  *   rows + s'·table (s: stored value bytes, or 1 or 2 for codes, 0 for a
  *   pattern; d: delta_bits, h: 1 or 2, s': run dtype).
  * Options: kernel, delta_bits, values (native|f32: f32 storage for an f64
@@ -139,7 +140,7 @@ static void csrdu_destroy(void *handle)
     SPMVLAB_DESTROY_BEGIN(csrdu_format, f, handle);
     void *const dev[] = {(void *)f->dev.row_ptr, (void *)f->dev.val, (void *)f->dev.off, (void *)f->dev.base,
                          (void *)f->dev.hi, (void *)f->dev.tasks, (void *)f->dev.splits, (void *)f->dev.partial,
-                         f->vs.d_table};
+                         f->vs.d_table, f->dev.count};
     void *const host[] = {f->row_ptr, f->val, f->host_partial};
     csrdu_index_free(&f->ix);
     csrdu_plan_free(&f->plan);
@@ -152,6 +153,9 @@ static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
     const csrdu_index *ix = &f->ix;
     const csrdu_plan *p = &f->plan;
     size_t vs = f->vmode == CSRDU_V_F32_F64 ? 4 : f->vs.elem, as = spmvlab_dtype_size(f->dtype);
+    int32_t *zeros = calloc((size_t)p->nsplits + 1, sizeof(int32_t));
+    if (!zeros)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %d split rows", p->nsplits);
     const spmvlab_array arrays[] = {
         {(void **)&f->dev.row_ptr, f->row_ptr, ((size_t)f->rows + 1) * 4},
         {(void **)&f->dev.val, f->val, (size_t)f->nnz * vs},
@@ -162,8 +166,11 @@ static spmvlab_status upload_all(csrdu_format *f, spmvlab_err *err)
         {(void **)&f->dev.splits, p->splits, (size_t)p->nsplits * sizeof(csrdu_split)},
         /* scratch the kernel writes before the combine reads it */
         {(void **)&f->dev.partial, NULL, (size_t)p->nslots * as},
+        /* finished pieces of each split row (stream, vector), 0 between launches */
+        {(void **)&f->dev.count, zeros, (size_t)p->nsplits * sizeof(int32_t)},
     };
     spmvlab_status st = spmvlab_dev_put_all(f->ctx, arrays, SPMVLAB_COUNT(arrays), &f->dev_bytes, err);
+    free(zeros);
     return st != SPMVLAB_OK ? st : spmvlab_value_store_upload(f->ctx, &f->vs, &f->dev_bytes, err);
 }
 

@@ -182,8 +182,9 @@ template <typename A> cudaError_t combine(const csrdu_dev *d, void *y, cudaStrea
 
 } // namespace
 
-// The main kernel of either kind, then the combine of split rows (its
-// partial sums are in the run's dtype: f32 only for an f32 run).
+// The main kernel of its kind; after the tiles kernel, the combine of split
+// rows (its partial sums are in the run's dtype: f32 only for an f32 run).
+// The stream and vector kernels add their split rows themselves.
 extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
@@ -194,7 +195,7 @@ extern "C" int csrdu_launch(const csrdu_dev *d, const void *x, void *y, void *st
         e = static_cast<cudaError_t>(csrdu_launch_stream(d, x, y, stream));
     else if (d->ntasks > 0)
         e = csrdu_gpu::by_values<TilesLaunch>(d, x, y, s);
-    if (e != cudaSuccess || d->nsplits == 0)
+    if (e != cudaSuccess || d->nsplits == 0 || d->kernel != CSRDU_K_TILES)
         return e;
     return d->vmode == CSRDU_V_F32 ? combine<float>(d, y, s) : combine<double>(d, y, s);
 }

@@ -110,6 +110,7 @@ typedef struct csrdu_dev {
     const csrdu_task *tasks;  /* pieces first, then row tiles */
     const csrdu_split *splits;
     void *partial;            /* one accumulator per split piece */
+    int32_t *count;           /* stream and vector: finished pieces of each split row, 0 between launches */
     int32_t ntasks, nsplits;
     int32_t npieces;          /* tasks [0, npieces) are row pieces */
     int vmode, off_bytes, hi_bytes;
@@ -121,12 +122,13 @@ typedef struct csrdu_dev {
     int steps;                /* vector: row groups a warp runs in turn */
 } csrdu_dev;
 
-/* y = A*x: the main kernel (tiles, stream or vector by d->kernel),
- * then the combine kernel when rows were split. Asynchronous on stream.
+/* y = A*x: the main kernel (tiles, stream or vector by d->kernel); the
+ * tiles kernel then the combine kernel when rows were split (the stream
+ * and vector kernels add split rows themselves). Asynchronous on stream.
  * Returns 0 or a cudaError_t code. */
 SPMVLAB_LAUNCHER_DECLS(csrdu, csrdu_dev)
-/* The vector and stream kernels alone (csrdu_vector.cu, csrdu_stream.cu);
- * the combine is the caller's. */
+/* The vector and stream kernels (csrdu_vector.cu, csrdu_stream.cu), split
+ * rows included. */
 int csrdu_launch_vector(const csrdu_dev *d, const void *x, void *y, void *stream);
 int csrdu_launch_stream(const csrdu_dev *d, const void *x, void *y, void *stream);
 

@@ -43,12 +43,67 @@ template <typename OffT> struct cols {
     }
 };
 
+// Where split rows' pieces meet in the kernel that runs them: a partial
+// sum a piece (partial[task.r1]), and a counter of finished pieces a split
+// row (count, 0 between launches); the warp that finishes a row's last
+// piece adds the row (combine_row).
+template <typename A> struct split_sink {
+    A *partial;
+    const csrdu_split *__restrict__ splits;
+    int32_t nsplits;
+    int32_t *count;
+};
+
+// The split row whose slots hold `slot` (splits in slot order).
+__device__ __forceinline__ int32_t split_of(const csrdu_split *__restrict__ splits, int32_t nsplits, int32_t slot)
+{
+    int32_t lo = 0, hi = nsplits - 1;
+    while (lo < hi) {
+        const int32_t mid = (lo + hi + 1) >> 1;
+        if (__ldg(&splits[mid].slot0) <= slot)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+// Split row sp's sum on lane 0, in the combine kernel's order: thread t of
+// CSRDU_COMBINE_THREADS adds slots t, t + threads, ... from 0, then the
+// block's halving tree. Lane l plays threads l, l + 32, ...: the tree's
+// steps above 32 are additions between a lane's registers, the rest
+// shuffles, so every addition has the same operands in the same order.
+template <typename A>
+__device__ __forceinline__ A combine_row(const A *partial, csrdu_split sp, int lane)
+{
+    constexpr int M = CSRDU_COMBINE_THREADS / 32;
+    A r[M];
+#pragma unroll
+    for (int m = 0; m < M; m++) {
+        A s = 0;
+        for (int32_t i = lane + 32 * m; i < sp.count; i += CSRDU_COMBINE_THREADS)
+            s += __ldcg(partial + sp.slot0 + i); // L2: written in this kernel
+        r[m] = s;
+    }
+#pragma unroll
+    for (int w = M / 2; w > 0; w /= 2)
+#pragma unroll
+        for (int m = 0; m < w; m++)
+            r[m] += r[m + w];
+    A t = r[0];
+    for (int w = 16; w > 0; w /= 2)
+        t += __shfl_down_sync(kFull, t, w);
+    return t;
+}
+
 // Row piece: entries [k0, k1) strided over the 32 lanes, J loads a lane in
 // flight per batch, one fma chain a lane in entry order, then the warp's
-// shuffle tree (spmv_host's order).
+// shuffle tree (spmv_host's order). A whole row is written at once; a
+// split row's piece stores its partial sum, and the warp that finishes the
+// row's last piece adds them (combine_row).
 template <typename V, typename A, typename OffT>
 __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, V val, cols<OffT> ix,
-                                          A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
+                                          const split_sink<A> &sink, const A *__restrict__ x, A *__restrict__ y)
 {
     constexpr int J = CSRDU_PIECE_J;
     A sum = 0;
@@ -80,11 +135,28 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, V val, 
     }
     for (int s = 16; s > 0; s /= 2)
         sum += __shfl_down_sync(kFull, sum, s);
-    if (lane == 0) {
-        if (tk.r1 < 0)
+    if (tk.r1 < 0) {
+        if (lane == 0)
             y[~tk.r0] = sum;
-        else
-            partial[tk.r1] = sum;
+        return;
+    }
+    int32_t id = 0, done = 0;
+    if (lane == 0) {
+        sink.partial[tk.r1] = sum;
+        __threadfence(); // the partial is visible before the count says so
+        id = split_of(sink.splits, sink.nsplits, tk.r1);
+        done = atomicAdd(sink.count + id, 1);
+    }
+    id = __shfl_sync(kFull, id, 0);
+    done = __shfl_sync(kFull, done, 0);
+    const csrdu_split sp = sink.splits[id];
+    if (done != sp.count - 1)
+        return;
+    __threadfence(); // the other pieces' partials, published before their counts
+    const A row = combine_row<A>(sink.partial, sp, lane);
+    if (lane == 0) {
+        y[sp.row] = row;
+        sink.count[id] = 0;
     }
 }
 

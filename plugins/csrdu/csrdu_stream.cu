@@ -8,7 +8,8 @@
 // products and meet in a shuffle tree. Three dependent
 // global loads a tile (task, entries, x) and 1024 entries in flight a
 // block. Rows longer than CSRDU_STREAM_LONG are row pieces of one warp (the
-// blocks before the tiles); split rows' partial sums go to the combine.
+// blocks before the tiles); a split row's pieces add up in the warp that
+// finishes the last of them (row_piece), so one launch computes y.
 #include <cuda_runtime.h>
 
 #include <stdint.h>
@@ -27,7 +28,7 @@ static_assert(CSRDU_STREAM_ROWS <= 2 * kThreads, "a tile's rows are at most two 
 template <typename V, typename A, typename OffT>
 __global__ void __launch_bounds__(kThreads)
     csrdu_stream(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks,
-                 const int32_t *__restrict__ rp, V val, cols<OffT> ix, A *__restrict__ partial,
+                 const int32_t *__restrict__ rp, V val, cols<OffT> ix, split_sink<A> sink,
                  const A *__restrict__ x, A *__restrict__ y)
 {
     __shared__ A prod[CSRDU_STREAM_TILE];
@@ -36,7 +37,7 @@ __global__ void __launch_bounds__(kThreads)
     if ((int32_t)blockIdx.x < piece_blocks) { // block-uniform: no barrier below is reached
         const int64_t t = (int64_t)blockIdx.x * CSRDU_WARPS + (tid >> 5);
         if (t < npieces)
-            row_piece<V, A, OffT>(tasks[t], tid & 31, val, ix, partial, x, y);
+            row_piece<V, A, OffT>(tasks[t], tid & 31, val, ix, sink, x, y);
         return;
     }
     const csrdu_task tk = tasks[npieces + (blockIdx.x - piece_blocks)];
@@ -100,7 +101,7 @@ struct StreamLaunch {
         const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
         csrdu_stream<V, A, OffT><<<(unsigned)blocks, kThreads, 0, s>>>(
             (int32_t)piece_blocks, d->npieces, d->tasks, d->row_ptr, values_of<V>(d), ix,
-            static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
+            split_sink<A>{static_cast<A *>(d->partial), d->splits, d->nsplits, d->count}, static_cast<const A *>(x), static_cast<A *>(y));
         return cudaGetLastError();
     }
 };

@@ -7,7 +7,8 @@
 // entries in flight even when rows are a few entries long. A shuffle tree
 // of W lanes ends each row. Rows longer than long_len are row pieces of one
 // warp (tasks, in the blocks before the row blocks); a split row's pieces
-// go to partial sums that the combine kernel (csrdu.cu) adds.
+// go to partial sums that the warp finishing a row's last piece adds
+// (row_piece), in the combine kernel's order.
 #include <cuda_runtime.h>
 
 #include <stdint.h>
@@ -109,13 +110,13 @@ template <typename V, typename A, typename OffT, int W, int U>
 __global__ void __launch_bounds__(32 * CSRDU_WARPS, 8)
     csrdu_vector(int32_t piece_blocks, int32_t npieces, const csrdu_task *__restrict__ tasks, int32_t rows,
                  int32_t long_len, int steps, const int32_t *__restrict__ rp, V val, cols<OffT> ix,
-                 A *__restrict__ partial, const A *__restrict__ x, A *__restrict__ y)
+                 split_sink<A> sink, const A *__restrict__ x, A *__restrict__ y)
 {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     if ((int32_t)blockIdx.x < piece_blocks) {
         const int64_t t = (int64_t)blockIdx.x * CSRDU_WARPS + warp;
         if (t < npieces) // the whole warp leaves together
-            row_piece<V, A, OffT>(tasks[t], lane, val, ix, partial, x, y);
+            row_piece<V, A, OffT>(tasks[t], lane, val, ix, sink, x, y);
         return;
     }
     // `steps` row groups a warp, in turn; the next group's bounds are
@@ -158,7 +159,7 @@ cudaError_t launch(const csrdu_dev *d, const void *x, void *y, cudaStream_t s)
     const cols<OffT> ix = {static_cast<const OffT *>(d->off), d->base, d->hi, d->hi_bytes};
     csrdu_vector<V, A, OffT, W, U><<<(unsigned)blocks, 32 * CSRDU_WARPS, 0, s>>>(
         (int32_t)piece_blocks, d->npieces, d->tasks, d->rows, d->long_len, d->steps, d->row_ptr, values_of<V>(d),
-        ix, static_cast<A *>(d->partial), static_cast<const A *>(x), static_cast<A *>(y));
+        ix, split_sink<A>{static_cast<A *>(d->partial), d->splits, d->nsplits, d->count}, static_cast<const A *>(x), static_cast<A *>(y));
     return cudaGetLastError();
 }
 

@@ -181,6 +181,23 @@ static void test_long_rows_split_and_combined(void)
     spmvlab_csr_free(&A);
 }
 
+/* The default piece is 512 entries (fitted on the corpus's tune part,
+ * README.md): with no options (the vector kernel here, long 256) the rows
+ * of 3000 and 10000 are split into 6 and 20 pieces (with 4096: 1 and 3). */
+static void test_default_piece(void)
+{
+    const int32_t lengths[] = {0, 5, 3000, 10000, 1, 129};
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "pieces=26 split_rows=2");
+    TEST_CHECK(test_verify_host(t, 21) <= 1.0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
 /* The vector kernel's auto shape follows the 90th-percentile row: rows of
  * 5 take 8 lanes; rows of 60 take 32 lanes and a batch of 2; explicit
  * lanes below 32 with a batch above 1 are refused, as are lanes = 1.
@@ -234,6 +251,7 @@ int main(void)
     test_decode_random_columns_with_long_jumps();
     test_f32_storage_refusals();
     test_long_rows_split_and_combined();
+    test_default_piece();
     test_vector_shape();
     return test_done("csrdu layout");
 }

@@ -16,9 +16,10 @@
  * Footprint: README.md.
  *
  * Execution (jds.cu): the diagonal kernel, threads_per_row lanes per short
- * row, writes y[perm[nlong + r]]; the long rows take one warp per piece and,
- * when a row has several pieces, a second kernel adding their partial sums.
- * Every row of y is written exactly once; no atomics.
+ * row, writes y[perm[nlong + r]]; the long rows take one warp per piece in
+ * the front blocks of the same kernel and, when a row has several pieces,
+ * the warp finishing its last piece (a counter a row) adds their partial
+ * sums. Every row of y is written exactly once.
  *
  * Options: threads_per_row (auto: by the mean short row and the device's
  * resident warps), long_row (auto: max(64, 4 x mean row length)).
@@ -50,17 +51,21 @@ static void jds_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(jds_format, f, fmt);
     void *dev[] = {f->d_perm, f->d_jd_ptr, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of,
-                   f->d_col,  f->d_val,    f->d_partial};
+                   f->d_col,  f->d_val,    f->d_partial, f->d_count};
     void *host[] = {f->perm, f->jd_ptr, f->long_ptr, f->piece_ptr, f->piece_of, f->col, f->val};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
-/* Device copies of what the kernels read: the diagonals, then the long
- * rows' arrays when there are long rows (partial only when a row has
- * several pieces). Returns the core's status. */
+/* Device copies of what the kernel reads: the diagonals, then the long
+ * rows' arrays when there are long rows (partial and the zeroed counters
+ * only when a row has several pieces). Returns the core's status. */
 static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
 {
     size_t i4 = sizeof(int32_t), es = spmvlab_dtype_size(f->dtype), nl = (size_t)f->nlong;
+    size_t counters = f->multi_piece ? nl * i4 : 0;
+    int32_t *zeros = calloc(counters + 1, 1);
+    if (!zeros)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for %d long rows", f->nlong);
     const spmvlab_array a[] = {
         {(void **)&f->d_perm, f->perm, (size_t)f->rows * i4},
         {(void **)&f->d_jd_ptr, f->jd_ptr, ((size_t)f->diagonals + 1) * i4},
@@ -70,8 +75,11 @@ static spmvlab_status jds_upload(jds_format *f, spmvlab_err *err)
         {(void **)&f->d_piece_ptr, f->piece_ptr, (nl + 1) * i4},
         {(void **)&f->d_piece_of, f->piece_of, (size_t)f->npieces * i4},
         {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * es : 0},
+        {(void **)&f->d_count, zeros, counters},
     };
-    return spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 4 : 8, err);
+    spmvlab_status st = spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 4 : 9, err);
+    free(zeros);
+    return st;
 }
 
 /* Builds the format: sort, split, diagonals, device copies (the options
@@ -87,7 +95,7 @@ static spmvlab_status jds_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     return spmvlab_converted(st, f, jds_destroy, out);
 }
 
-/* The diagonal kernel, then the long-row kernels. */
+/* One kernel: the long rows' pieces and the diagonals. */
 static spmvlab_status jds_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
     jds_format *f = fmt;

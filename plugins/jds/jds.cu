@@ -1,7 +1,7 @@
 /*
- * jds kernels. The diagonal kernel writes every short row; the long-row
- * kernels write the long rows (sorted positions 0 .. nlong - 1). Every row
- * of y is written exactly once, through perm; no atomics.
+ * jds kernel: one launch a product. Its front blocks take the long rows'
+ * pieces (sorted positions 0 .. nlong - 1), the blocks after them the short
+ * rows. Every row of y is written exactly once, through perm.
  *
  * Diagonal kernel. T = threads_per_row lanes share a short row; a warp
  * covers R = 32 / T consecutive short rows. Lane l takes row
@@ -16,7 +16,8 @@
  * Long rows. One warp per piece of at most JDS_PIECE entries (lane l adds
  * entries b + l, b + l + 32, ...; a butterfly sums the warp); a row of one
  * piece is written at once, otherwise the pieces' sums go to partial[] and
- * a warp per row adds them (lane l: pieces l, l + 32, ...).
+ * the warp that finishes the row's last piece (a counter a row) adds them
+ * (lane l: pieces l, l + 32, ...).
  *
  * spmv_host (jds_host.c) replays these operations in this order.
  */
@@ -30,16 +31,16 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / JDS_WARP;
 
+/* The short rows of block `block` of the diagonal part. */
 template <typename V, int T>
-__global__ void __launch_bounds__(kBlock)
-    jds_diagonal_kernel(int32_t nshort, int32_t nlong, int32_t diagonals,
-                        const int32_t *__restrict__ perm, const int32_t *__restrict__ jd_ptr,
-                        const int32_t *__restrict__ col, const V *__restrict__ val,
-                        const V *__restrict__ x, V *__restrict__ y)
+__device__ __forceinline__ void jds_short_rows(int64_t block, int32_t nshort, int32_t nlong, int32_t diagonals,
+                                               const int32_t *__restrict__ perm, const int32_t *__restrict__ jd_ptr,
+                                               const int32_t *__restrict__ col, const V *__restrict__ val,
+                                               const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int R = JDS_WARP / T;
     const int lane = threadIdx.x % JDS_WARP, t = lane / R;
-    const int64_t r64 = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / JDS_WARP * R + lane % R;
+    const int64_t r64 = (block * kBlock + threadIdx.x) / JDS_WARP * R + lane % R;
     const bool active = r64 < nshort;
     const int32_t r = (int32_t)r64;
     V sum = 0;
@@ -77,6 +78,24 @@ __global__ void __launch_bounds__(kBlock)
         y[__ldg(perm + nlong + r)] = sum;
 }
 
+/* The one kernel of a product: the long rows' pieces in the front blocks
+ * (long_rows.cuh; JDS_UNROLL entries a lane in flight, each x loaded
+ * where it is added), the short rows in the blocks after them. */
+template <typename V, int T>
+__global__ void __launch_bounds__(kBlock)
+    jds_kernel(long_rows_view<V> L, int32_t nshort, int32_t nlong, int32_t diagonals,
+               const int32_t *__restrict__ perm, const int32_t *__restrict__ jd_ptr,
+               const int32_t *__restrict__ col, const V *__restrict__ val, const V *__restrict__ x,
+               V *__restrict__ y)
+{
+    const int64_t front = long_rows_blocks<V, kWarps>(L);
+    if (blockIdx.x < front) {
+        long_rows_front<V, JDS_PIECE, JDS_UNROLL, kWarps, false>(L, x, y);
+        return;
+    }
+    jds_short_rows<V, T>(blockIdx.x - front, nshort, nlong, diagonals, perm, jd_ptr, col, val, x, y);
+}
+
 unsigned jds_blocks(int64_t warps)
 {
     return (unsigned)((warps + kWarps - 1) / kWarps);
@@ -87,33 +106,29 @@ cudaError_t jds_launch_t(const jds_format *f, const void *x, void *y, cudaStream
 {
     constexpr int R = JDS_WARP / T;
     const int32_t nshort = f->rows - f->nlong;
-    if (nshort <= 0)
+    const long_rows_view<V> L = {f->npieces, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of, f->d_col,
+                                 static_cast<const V *>(f->d_val), static_cast<V *>(f->d_partial), f->d_count};
+    const int64_t blocks = long_rows_blocks<V, kWarps>(L) + (nshort > 0 ? jds_blocks(((int64_t)nshort + R - 1) / R) : 0);
+    if (blocks == 0)
         return cudaSuccess;
-    jds_diagonal_kernel<V, T><<<jds_blocks(((int64_t)nshort + R - 1) / R), kBlock, 0, s>>>(
-        nshort, f->nlong, f->diagonals, f->d_perm, f->d_jd_ptr, f->d_col,
-        static_cast<const V *>(f->d_val), static_cast<const V *>(x), static_cast<V *>(y));
+    jds_kernel<V, T><<<(unsigned)blocks, kBlock, 0, s>>>(
+        L, nshort, f->nlong, f->diagonals, f->d_perm, f->d_jd_ptr, f->d_col, static_cast<const V *>(f->d_val),
+        static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
 template <typename V>
 cudaError_t jds_launch_v(const jds_format *f, const void *x, void *y, cudaStream_t s)
 {
-    cudaError_t e;
     switch (f->threads_per_row) {
-    case 1: e = jds_launch_t<V, 1>(f, x, y, s); break;
-    case 2: e = jds_launch_t<V, 2>(f, x, y, s); break;
-    case 4: e = jds_launch_t<V, 4>(f, x, y, s); break;
-    case 8: e = jds_launch_t<V, 8>(f, x, y, s); break;
-    case 16: e = jds_launch_t<V, 16>(f, x, y, s); break;
-    case 32: e = jds_launch_t<V, 32>(f, x, y, s); break;
+    case 1: return jds_launch_t<V, 1>(f, x, y, s);
+    case 2: return jds_launch_t<V, 2>(f, x, y, s);
+    case 4: return jds_launch_t<V, 4>(f, x, y, s);
+    case 8: return jds_launch_t<V, 8>(f, x, y, s);
+    case 16: return jds_launch_t<V, 16>(f, x, y, s);
+    case 32: return jds_launch_t<V, 32>(f, x, y, s);
     default: return cudaErrorInvalidValue;
     }
-    if (e != cudaSuccess)
-        return e;
-    /* 2 x JDS_UNROLL entries a lane in flight; each x loaded where it is added */
-    return long_rows_launch<V, JDS_PIECE, 2 * JDS_UNROLL, kWarps, false>(
-        s, f->npieces, f->nlong, f->multi_piece, f->d_perm, f->d_long_ptr, f->d_piece_ptr, f->d_piece_of, f->d_col,
-        f->d_val, x, f->d_partial, y);
 }
 
 } // namespace

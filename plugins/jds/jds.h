@@ -50,6 +50,7 @@ typedef struct jds_format {
     int32_t *d_perm, *d_jd_ptr, *d_long_ptr, *d_piece_ptr, *d_piece_of, *d_col;
     void *d_val;
     void *d_partial; /* npieces partial sums when multi_piece */
+    int32_t *d_count; /* nlong finished-piece counters (0 between launches) when multi_piece */
 } jds_format;
 
 /* The long-row rule of ../common/long_rows.h: max(64, 4 ceil(nnz / rows)). */
@@ -70,8 +71,8 @@ spmvlab_status jds_build(jds_format *f, const spmvlab_matrix *A, const jds_opts 
 void jds_host_f64(const jds_format *f, const double *x, double *y);
 void jds_host_f32(const jds_format *f, const float *x, float *y);
 
-/* Launches the diagonal kernel and the long-row kernels on stream (a
- * cudaStream_t) with f's device arrays. Returns the first cudaError_t as
+/* Launches the one kernel (long rows' pieces, then the diagonals) on
+ * stream (a cudaStream_t) with f's device arrays. Returns the first cudaError_t as
  * an int (0 = cudaSuccess). */
 int jds_spmv_launch(const jds_format *f, const void *x, void *y, void *stream);
 

@@ -116,7 +116,10 @@ spmvlab_status jds_build(jds_format *f, const spmvlab_matrix *A, const jds_opts 
     double mean = nshort > 0 ? (double)f->short_nnz / nshort : 0.0;
     f->tpr_auto = o->threads_per_row == SPMVLAB_AUTO;
     f->threads_per_row = f->tpr_auto ? jds_rule_tpr(mean, nshort, warps) : o->threads_per_row;
-    if (f->tpr_auto && long_rows_uneven_wide(A->rows, A->row_ptr)) /* ../common/long_rows.h */
+    if (f->tpr_auto && ((long_rows_uneven_wide(A->rows, A->row_ptr) && /* ../common/long_rows.h */
+                         long_rows_waves_fit(nshort, LONG_ROWS_UNEVEN_WAVES, warps)) ||
+                        (f->threads_per_row < LONG_ROWS_UNEVEN_TPR &&
+                         long_rows_short_chains(f->diagonals, mean, nshort, warps))))
         f->threads_per_row = LONG_ROWS_UNEVEN_TPR;
 
     const size_t es = spmvlab_dtype_size(A->dtype), n = (size_t)A->nnz;

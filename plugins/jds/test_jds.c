@@ -114,9 +114,10 @@ static void test_long_rows_leave_the_diagonals(void)
         TEST_CHECK(f->short_nnz == 98 * 3 && f->long_ptr[0] == 98 * 3);
         TEST_CHECK(f->col[f->long_ptr[1]] == A.col_idx[A.row_ptr[40]]);
         TEST_CHECK(f->multi_piece == 1 && f->piece_of[3] == 1);
-        /* perm, jd_ptr, col + val, long_ptr + piece_ptr, piece_of, partial */
+        /* perm, jd_ptr, col + val, long_ptr + piece_ptr, piece_of, partial,
+         * a finished-piece counter a long row */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
-                   4 * 100 + 4 * 4 + 12 * (size_t)A.nnz + 2 * 12 + 4 * 6 + 8 * 6);
+                   4 * 100 + 4 * 4 + 12 * (size_t)A.nnz + 2 * 12 + 4 * 6 + 8 * 6 + 4 * 2);
     }
     test_instance_free(t);
     const char *off[] = {"long_row=2147483647", "threads_per_row=4", NULL};
@@ -179,6 +180,26 @@ static void test_uneven_rows_rule(void)
     }
 }
 
+/* The short-chain rule of ../common/long_rows.h through jds (the rule's
+ * cuts are tested in sell's test_short_chains_rule): 2,000 rows of 2 with
+ * every 100th of 40 take 8 lanes (one lane before); with rows of 31
+ * instead, 1. */
+static void test_short_chains_rule(void)
+{
+    const int32_t widest[] = {40, 31};
+    const char *want[] = {"diagonals=40 threads_per_row=8 tpr_auto=yes", "diagonals=31 threads_per_row=1 tpr_auto=yes"};
+    int32_t len[2000];
+    for (int c = 0; c < 2; c++) {
+        for (int i = 0; i < 2000; i++)
+            len[i] = i % 100 == 0 ? widest[c] : 2;
+        spmvlab_csr A;
+        if (test_gen_rows(&A, 2000, 4000, len, 5) == 0) {
+            test_convert_says("jds", &A, NULL, 5, want[c]);
+            spmvlab_csr_free(&A);
+        }
+    }
+}
+
 int main(void)
 {
     spmvlab_csr A;
@@ -189,6 +210,7 @@ int main(void)
     test_long_row_rule();
     test_tpr_rule();
     test_uneven_rows_rule();
+    test_short_chains_rule();
     test_long_rows_leave_the_diagonals();
     test_all_empty_rows_are_written();
     test_footprint_follows_the_formula(&A);

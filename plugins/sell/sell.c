@@ -19,10 +19,12 @@
  *
  * Arrays (device and host), all offsets 32-bit (more than 2^31 - 1 slots is
  * refused, LIMIT): slice_ptr (nslices + 1), perm (rows, only when the order
- * is not the identity), col and val (stored slots); long rows: long_row and
- * long_ptr / piece_ptr (nlong, nlong + 1), piece_of (npieces), long_col and
- * long_val (their entries), partial (npieces values, only when a long row
- * has several pieces). With index = 16, col is replaced by 16-bit offsets
+ * is not the identity; on the device, with long rows, always, long rows
+ * marked ~row: sell_device_perm), col and val (stored slots); long rows:
+ * long_row and long_ptr / piece_ptr (nlong, nlong + 1), piece_of
+ * (npieces), long_col and long_val (their entries), partial and a counter
+ * a long row (npieces values and nlong counters, only when a long row has
+ * several pieces). With index = 16, col is replaced by 16-bit offsets
  * from a per-slice base (lo, aux), slices spanning more than 65534 columns
  * keeping 32 bits in lo and hi (sell_index.c). Footprint: README.md.
  *
@@ -58,26 +60,35 @@ static void sell_destroy(void *fmt)
     SPMVLAB_DESTROY_BEGIN(sell_fmt, f, fmt);
     void *dev[] = {f->vs.d_table, f->d_slice_ptr, f->d_perm,     f->d_col,      f->d_val,      f->d_long_row,
                    f->d_long_ptr,  f->d_piece_ptr, f->d_piece_of, f->d_long_col, f->d_long_val,
-                   f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux};
+                   f->d_partial,   f->d_lo,       f->d_hi,       f->d_aux,      f->d_count};
     void *host[] = {f->slice_ptr, f->perm,     f->col,      f->val,      f->long_row,
                     f->long_ptr,  f->piece_ptr, f->piece_of, f->long_col, f->long_val,
                     f->lo,        f->hi,       f->aux};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
-/* Device copies of every array spmv reads: the slices (perm when sorted;
- * 32-bit columns, or 16-bit offsets with their bases and high halves),
- * then the long rows' arrays when there are long rows (partial only when a
- * row has several pieces). Returns the core's status. */
+/* Device copies of every array spmv reads: the slices (perm when sorted,
+ * or with long rows: sell_device_perm; 32-bit columns, or 16-bit offsets
+ * with their bases and high halves), then the long rows' arrays when there
+ * are long rows (partial and the zeroed counters only when a row has
+ * several pieces). Returns the core's status. */
 static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
 {
     size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t), i2 = sizeof(uint16_t);
     size_t ss = f->val_f32 ? sizeof(float) : f->vs.elem; /* slice values' (or codes') storage size */
     size_t stored = (size_t)f->stored, nl = (size_t)f->nlong;
+    size_t counters = f->multi_piece ? nl * i4 : 0;
     int i16 = f->index_bits == 16;
+    int32_t *dperm = sell_device_perm(f);
+    int32_t *zeros = calloc(counters + 1, 1);
+    if ((f->nlong > 0 && !dperm) || !zeros) {
+        free(dperm);
+        free(zeros);
+        return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the device's row order");
+    }
     const spmvlab_array a[] = {
         {(void **)&f->d_slice_ptr, f->slice_ptr, ((size_t)f->nslices + 1) * i4},
-        {(void **)&f->d_perm, f->perm, f->perm ? (size_t)f->rows * i4 : 0},
+        {(void **)&f->d_perm, dperm ? dperm : f->perm, dperm || f->perm ? (size_t)f->rows * i4 : 0},
         {(void **)&f->d_col, f->col, f->index_bits == 32 ? stored * i4 : 0},
         {(void **)&f->d_lo, f->lo, i16 ? stored * i2 : 0},
         {(void **)&f->d_aux, f->aux, i16 ? (size_t)f->ngroups * i4 : 0},
@@ -90,10 +101,15 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
         {(void **)&f->d_long_col, f->long_col, (size_t)f->long_nnz * i4},
         {&f->d_long_val, f->long_val, (size_t)f->long_nnz * vs},
         {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * vs : 0},
+        {(void **)&f->d_count, zeros, counters},
     };
     size_t unused = 0;
     spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, &unused, err);
-    return st != SPMVLAB_OK ? st : spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 14, err);
+    if (st == SPMVLAB_OK)
+        st = spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 15, err);
+    free(dperm);
+    free(zeros);
+    return st;
 }
 
 /* Builds SELL-C-sigma and its long-row tail from the CSR input. Returns OK,
@@ -132,7 +148,7 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 
 SPMVLAB_SPMV_HOST_F64_F32(sell, sell_fmt, dtype)
 
-/* y = A x on the device: the slice kernel, then the long-row kernels.
+/* y = A x on the device: one kernel, the long rows' pieces and the slices.
  * Returns CUDA_ERROR with the runtime's text when a launch failed. */
 static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream, spmvlab_err *err)
 {
@@ -144,7 +160,7 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
         .col = f->d_col, .lo = f->d_lo, .hi = f->d_hi, .aux = f->d_aux, .val = f->d_val, .vs = &f->vs, .nlong = f->nlong, .npieces = f->npieces,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
-        .long_val = f->d_long_val, .partial = f->d_partial};
+        .long_val = f->d_long_val, .partial = f->d_partial, .count = f->d_count};
     return spmvlab_launched(f->ctx, err, sell_spmv_launch(&v, x, y, stream), sell_cuda_error_text,
                             "sell kernels (threads_per_row = %d, %d long rows)", f->threads_per_row, f->nlong);
 }

@@ -1,7 +1,8 @@
 /*
- * SELL-C-sigma kernels. The slice kernel writes every row of y (long rows
- * are empty in the slices and get 0); the long-row kernels then overwrite
- * the long rows. All three run on one stream, in that order.
+ * SELL-C-sigma kernel: one launch a product. Its front blocks take the long
+ * rows' pieces, the blocks after them the slices; the slices write every
+ * row of y but the long rows (perm < 0 on the device), the pieces the long
+ * rows. Every row of y is written once.
  *
  * Slice kernel. T = threads_per_row lanes share a row; one warp covers
  * R = 32 / T consecutive sorted positions. Lane l works on position
@@ -27,8 +28,9 @@
  * Long rows. One warp per piece of at most SELL_PIECE entries; lane l adds
  * entries b + l, b + l + 32, ... (consecutive lanes, consecutive addresses);
  * a butterfly tree sums the warp. A row of one piece is written at once;
- * otherwise the piece's sum goes to partial[] and a warp per row adds its
- * pieces (lane l takes pieces l, l + 32, ...) and writes the row.
+ * otherwise the piece's sum goes to partial[], and the warp that finishes
+ * the row's last piece (a counter a row) adds its pieces (lane l takes
+ * pieces l, l + 32, ...) and writes the row.
  *
  * spmv_host (sell_host.c) replays these operations in this order.
  */
@@ -152,19 +154,21 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &v
         sum = c[u] != SELL_PAD_COL ? long_rows_fma(v[u], xv[u], sum) : sum;
 }
 
-/* V: the type of x, y and the adds; S: the slice values' functor
- * (value_store.cuh): native V, native float for an f64 run with values =
- * f32, codes into the table, or a pattern's value; widened to V. */
+/* The slices' rows of block `block` of the slice part. V: the type of x,
+ * y and the adds; S: the slice values' functor (value_store.cuh): native V,
+ * native float for an f64 run with values = f32, codes into the table, or a
+ * pattern's value; widened to V. perm < 0 marks a long row: its pieces
+ * write it. */
 template <typename V, typename S, int IX, int T>
-__global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
-    sell_slice_kernel(int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
-                      const int32_t *__restrict__ perm, sell_cols<IX> cols, S val,
-                      const V *__restrict__ x, V *__restrict__ y)
+__device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int32_t C,
+                                                const int32_t *__restrict__ slice_ptr,
+                                                const int32_t *__restrict__ perm, sell_cols<IX> cols,
+                                                S val, const V *__restrict__ x, V *__restrict__ y)
 {
     constexpr int R = SELL_WARP / T;
     const int lane = threadIdx.x % SELL_WARP;
     const int t = lane / R;
-    const int64_t warp = ((int64_t)blockIdx.x * kBlock + threadIdx.x) / SELL_WARP;
+    const int64_t warp = (block * kBlock + threadIdx.x) / SELL_WARP;
     const int64_t pos = warp * R + lane % R;
     const bool active = pos < rows;
 
@@ -200,8 +204,31 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
     /* All 32 lanes reach the tree: blocks hold whole warps and inactive
      * lanes only skip the loops above. */
     sum = long_rows_tree<V, R>(sum);
-    if (active && t == 0)
-        y[perm ? __ldg(perm + pos) : pos] = sum;
+    if (active && t == 0) {
+        const int32_t row = perm ? __ldg(perm + pos) : (int32_t)pos;
+        if (row >= 0)
+            y[row] = sum;
+    }
+}
+
+/* The one kernel of a product: the long rows' pieces in the front blocks
+ * (long_rows.cuh; SELL_UNROLL entries a lane in flight, then all their
+ * x), the slices in the blocks after them. Without long rows (FRONT
+ * false) the slices alone: the pieces' code, compiled in, would cost the
+ * slices registers they keep otherwise (spills under the 32-register
+ * bound) and about 10 % on large regular matrices (README.md). */
+template <typename V, typename S, int IX, int T, bool FRONT>
+__global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
+    sell_kernel(long_rows_view<V> L, int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
+                const int32_t *__restrict__ perm, sell_cols<IX> cols, S val, const V *__restrict__ x,
+                V *__restrict__ y)
+{
+    const int64_t front = FRONT ? long_rows_blocks<V, kWarpsPerBlock>(L) : 0;
+    if (FRONT && blockIdx.x < front) {
+        long_rows_front<V, SELL_PIECE, SELL_UNROLL, kWarpsPerBlock, true>(L, x, y);
+        return;
+    }
+    sell_slice_rows<V, S, IX, T>(blockIdx.x - front, rows, C, slice_ptr, perm, cols, val, x, y);
 }
 
 unsigned sell_blocks(int64_t warps)
@@ -214,9 +241,15 @@ cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void 
 {
     constexpr int R = SELL_WARP / T;
     const sell_cols<IX> cols = {A->col, A->lo, A->hi, A->aux, 0, 0, false, 0, 0};
-    sell_slice_kernel<V, S, IX, T><<<sell_blocks(((int64_t)A->rows + R - 1) / R), kBlock, 0,
-                                     stream>>>(A->rows, A->C, A->slice_ptr, A->perm, cols, val,
-                                               static_cast<const V *>(x), static_cast<V *>(y));
+    const long_rows_view<V> L = {A->npieces, A->long_row, A->long_ptr, A->piece_ptr, A->piece_of, A->long_col,
+                                 static_cast<const V *>(A->long_val), static_cast<V *>(A->partial), A->count};
+    const int64_t blocks = long_rows_blocks<V, kWarpsPerBlock>(L) + sell_blocks(((int64_t)A->rows + R - 1) / R);
+    if (L.npieces > 0)
+        sell_kernel<V, S, IX, T, true><<<(unsigned)blocks, kBlock, 0, stream>>>(
+            L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
+    else
+        sell_kernel<V, S, IX, T, false><<<(unsigned)blocks, kBlock, 0, stream>>>(
+            L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
@@ -251,15 +284,9 @@ cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cud
 {
     /* An f64 run reads its slice values as float with values = f32; else
      * the values in the run's type, or their codes, or a pattern's value. */
-    cudaError_t e = sizeof(V) == 8 && A->val_f32
-                        ? sell_launch_s<V>(A, native_values<float>{static_cast<const float *>(A->val)}, x, y, stream)
-                        : with_values<V>(A->vs, A->val, [&](auto val) { return sell_launch_s<V>(A, val, x, y, stream); });
-    if (e != cudaSuccess)
-        return e;
-    /* 2 x SELL_UNROLL entries a lane in flight, then all their x */
-    return long_rows_launch<V, SELL_PIECE, SELL_UNROLL * 2, kWarpsPerBlock, true>(
-        stream, A->npieces, A->nlong, A->multi_piece, A->long_row, A->long_ptr, A->piece_ptr, A->piece_of,
-        A->long_col, A->long_val, x, A->partial, y);
+    return sizeof(V) == 8 && A->val_f32
+               ? sell_launch_s<V>(A, native_values<float>{static_cast<const float *>(A->val)}, x, y, stream)
+               : with_values<V>(A->vs, A->val, [&](auto val) { return sell_launch_s<V>(A, val, x, y, stream); });
 }
 
 } // namespace

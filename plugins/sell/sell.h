@@ -42,8 +42,8 @@ enum { SELL_IX_32 = 0, SELL_IX_16 = 1, SELL_IX_MIXED = 2, SELL_IX_COLUMN = 3 };
 #define SELL_TPR_UNEVEN 2.5
 
 /* Long-row path: one warp adds one piece of at most SELL_PIECE entries of a
- * long row, each lane SELL_PIECE / 32 of them; rows of several pieces are
- * finished by a second kernel that adds the pieces' partial sums. */
+ * long row, each lane SELL_PIECE / 32 of them; in a row of several pieces
+ * the warp that finishes last adds the pieces' partial sums. */
 #define SELL_PIECE 512
 
 /* The options struct the core fills (ABI 1.1); INT_AUTO members hold
@@ -73,7 +73,8 @@ typedef struct sell_device_view {
     int32_t val_f32;            /* slice values are float (always when is_f32) */
     int32_t index_mode;         /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
     const int32_t *slice_ptr;   /* first slot of each slice, nslices + 1 (width = diff / C) */
-    const int32_t *perm;        /* original row of each sorted position; NULL = identity */
+    const int32_t *perm;        /* original row of each sorted position, ~row for a long row;
+                                 * NULL = identity (only without long rows) */
     const int32_t *col;         /* SELL_IX_32: column of each slot, SELL_PAD_COL for padding */
     const uint16_t *lo;         /* otherwise: offset from the slice's base (SELL_PAD_OFF for
                                  * padding), or the low half of the column in a 32-bit slice */
@@ -92,10 +93,11 @@ typedef struct sell_device_view {
     const int32_t *long_col;    /* columns of the long rows' entries */
     const void *long_val;       /* values of the long rows' entries */
     void *partial;              /* one partial sum per piece (dtype) */
+    int32_t *count;             /* finished pieces of each long row, 0 between launches */
 } sell_device_view;
 
-/* Launches y = A*x on stream (a cudaStream_t): the slices, then the long
- * rows (which overwrite their rows of y). Returns the first cudaError_t as
+/* Launches y = A*x on stream (a cudaStream_t): one kernel, the long rows'
+ * pieces and the slices. Returns the first cudaError_t as
  * an int (0 = cudaSuccess). */
 int sell_spmv_launch(const sell_device_view *A, const void *x, void *y, void *stream);
 

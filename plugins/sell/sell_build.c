@@ -294,7 +294,10 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
                         : SELL_DEFAULT_WARPS;
     f->tpr_auto = o->threads_per_row == SPMVLAB_AUTO;
     f->threads_per_row = f->tpr_auto ? sell_rule_tpr(mean, f->max_width, A->rows, warps) : o->threads_per_row;
-    if (f->tpr_auto && long_rows_uneven_wide(A->rows, A->row_ptr)) /* ../common/long_rows.h */
+    if (f->tpr_auto && ((long_rows_uneven_wide(A->rows, A->row_ptr) && /* ../common/long_rows.h */
+                         long_rows_waves_fit(A->rows, LONG_ROWS_UNEVEN_WAVES, warps)) ||
+                        (f->threads_per_row < LONG_ROWS_UNEVEN_TPR &&
+                         long_rows_short_chains(f->max_width, mean, A->rows, warps))))
         f->threads_per_row = LONG_ROWS_UNEVEN_TPR;
 
     size_t vs = f->vs.elem;
@@ -316,4 +319,25 @@ out:
     free(order);
     free(key);
     return st;
+}
+
+int32_t *sell_device_perm(const sell_fmt *f)
+{
+    if (f->nlong == 0)
+        return NULL;
+    int32_t *dp = malloc((size_t)f->rows * sizeof(int32_t) + 1);
+    unsigned char *is_long = calloc((size_t)f->rows + 1, 1);
+    if (dp && is_long) {
+        for (int32_t j = 0; j < f->nlong; j++)
+            is_long[f->long_row[j]] = 1;
+        for (int32_t p = 0; p < f->rows; p++) {
+            const int32_t row = f->perm ? f->perm[p] : p;
+            dp[p] = is_long[row] ? ~row : row;
+        }
+    } else {
+        free(dp);
+        dp = NULL;
+    }
+    free(is_long);
+    return dp;
 }

@@ -71,6 +71,7 @@ typedef struct sell_fmt {
     int32_t *d_long_row, *d_long_ptr, *d_piece_ptr, *d_piece_of, *d_long_col;
     void *d_long_val;
     void *d_partial;           /* device, npieces partial sums (dtype) when multi_piece */
+    int32_t *d_count;          /* device, nlong finished-piece counters (0) when multi_piece */
 } sell_fmt;
 
 /* The long-row threshold rule of ../common/long_rows.h: max(64, 4 ceil(nnz / rows)). */
@@ -121,6 +122,13 @@ spmvlab_status sell_narrow_values(sell_fmt *f, const spmvlab_matrix *A, spmvlab_
  * with the sentence in err; the caller frees f on failure. */
 spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts *o,
                           spmvlab_err *err);
+
+/* The device's copy of the sorted order, with long rows (f->nlong > 0):
+ * the original row at each sorted position (the identity without perm),
+ * ~row for a long row, so that the slices skip the rows the long-row
+ * pieces write in the same kernel. NULL without long rows (then the device
+ * takes perm as it is) or without host memory; the caller frees it. */
+int32_t *sell_device_perm(const sell_fmt *f);
 
 /* y = A x on the CPU from f's host arrays, the kernels' operations in the
  * kernels' order (values of dtype f->dtype). */

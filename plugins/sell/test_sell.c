@@ -128,7 +128,10 @@ static void test_sigma_rule_and_footprint(void)
 
 /* Rows of 4 entries and two of 1500: the two leave the slices (long_row =
  * 64) as 3 pieces of <= 512 entries each, and the result meets the bound
- * (partial sums added by the second long-row step). */
+ * (partial sums added by the warp finishing a row's last piece). The
+ * device's row order marks the two long rows (~row), so that the slices,
+ * in the same kernel, leave them to the pieces; without long rows there
+ * is none. */
 static void test_long_rows_split(void)
 {
     int32_t len[300];
@@ -144,24 +147,53 @@ static void test_long_rows_split(void)
     if (t) {
         test_describe_says(t, (const char *const[]){"long_row=64", "long_rows=2", "long_nnz=3000", "pieces=6",
                                                     "max_width=4", NULL});
-        /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no perm);
-         * long: row 8 + ptrs 2 * 12 + piece_of 24 + 12 * 3000 + partial 48 */
+        /* slices: ptr 4 * 11 + 12 * 1280 slots (10 slices of 4, no host perm)
+         * + the device's order 4 * 300; long: row 8 + ptrs 2 * 12 + piece_of
+         * 24 + 12 * 3000 + partial 48 + counters 8 */
         TEST_CHECK(spmvlab_instance_footprint(&t->in) ==
-                   44 + 12 * 1280 + 8 + 24 + 24 + 12 * 3000 + 48);
+                   44 + 12 * 1280 + 4 * 300 + 8 + 24 + 24 + 12 * 3000 + 48 + 8);
+        const sell_fmt *f = t->in.fmt;
+        int32_t *dp = sell_device_perm(f);
+        TEST_CHECK(f->perm == NULL && dp != NULL);
+        if (dp) {
+            TEST_CHECK(dp[17] == ~17 && dp[250] == ~250 && dp[0] == 0 && dp[18] == 18 && dp[299] == 299);
+            free(dp);
+        }
         test_instance_free(t);
     }
+    /* sorted globally, the emptied long rows go last: the marks follow them */
+    const char *sorted[] = {"sigma=1073741824", NULL};
+    t = convert_ok(&A, SPMVLAB_F64, sorted);
+    if (t) {
+        const sell_fmt *f = t->in.fmt;
+        int32_t *dp = sell_device_perm(f);
+        TEST_CHECK(f->perm != NULL && dp != NULL);
+        if (f->perm && dp) {
+            int marked = 0;
+            for (int32_t p = 0; p < f->rows; p++) {
+                const int32_t row = f->perm[p];
+                TEST_CHECK(dp[p] == (row == 17 || row == 250 ? ~row : row));
+                marked += dp[p] < 0;
+            }
+            TEST_CHECK(marked == 2 && f->perm[298] == 17 && f->perm[299] == 250);
+        }
+        free(dp);
+    }
+    test_instance_free(t);
     const char *off[] = {"long_row=2147483647", NULL};
     t = convert_ok(&A, SPMVLAB_F32, off);
-    if (t)
+    if (t) {
         test_describe_says(t, (const char *const[]){"long_rows=0", "max_width=1500", NULL});
+        TEST_CHECK(sell_device_perm(t->in.fmt) == NULL);
+    }
     test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
 /* The uneven-rows rule of ../common/long_rows.h: a mean of 10 or more
  * entries and a row-length CV from 1 to below 100 take 8 lanes a row,
- * overriding the rule above; even rows, short rows and a few huge rows do
- * not. */
+ * overriding the rule above, while the rows fit 12 waves at 8 lanes; even
+ * rows, short rows and a few huge rows do not. */
 static void test_uneven_rows_rule(void)
 {
     /* {100, 4 x 9}: mean 13.6, CV 2.12; {50, 2 x 9}: mean 6.8, CV 2.12;
@@ -187,6 +219,12 @@ static void test_uneven_rows_rule(void)
         rp[i + 1] = rp[i] + (i == 0 ? 2000000 : 10);
     TEST_CHECK(long_rows_uneven_wide(n, rp) == 0);
     free(rp);
+    /* the rule holds while the rows fit 12 waves at 8 lanes: 405,504 rows
+     * of 132 x 64 resident warps do, one more does not */
+    TEST_CHECK(long_rows_waves_fit(405504, LONG_ROWS_UNEVEN_WAVES, 132 * 64) == 1);
+    TEST_CHECK(long_rows_waves_fit(405505, LONG_ROWS_UNEVEN_WAVES, 132 * 64) == 0);
+    TEST_CHECK(long_rows_waves_fit(168960, LONG_ROWS_CHAIN_WAVES, 132 * 64) == 1);
+    TEST_CHECK(long_rows_waves_fit(168961, LONG_ROWS_CHAIN_WAVES, 132 * 64) == 0);
     /* through the plugin: {100, 4 x 9} repeated over 100 rows takes 8
      * lanes; the same rows with threads_per_row set keep it */
     int32_t len[100];
@@ -201,6 +239,40 @@ static void test_uneven_rows_rule(void)
     }
 }
 
+/* The short-chain rule of ../common/long_rows.h: a widest row of 32 or
+ * more, 2.5 times the mean or more, and rows that fit 5 waves of resident
+ * warps at 8 lanes take 8 lanes; one entry less, a mean a little higher or
+ * one row more do not. Through the plugin (no GPU: 132 x 64 resident
+ * warps): 100,000 rows of 1 with every 100th of 40 (mean slice width
+ * below 2, three waves at 8 lanes: the launch-bound rule kept 1 lane)
+ * take 8; 200,000 such rows (six waves), or rows of 31 instead of 40, keep
+ * 1. */
+static void test_short_chains_rule(void)
+{
+    const int64_t warps = 132 * 64, fit = 5 * warps * 32 / LONG_ROWS_UNEVEN_TPR; /* 168,960 rows */
+    TEST_CHECK(long_rows_short_chains(32, 12.8, 1000, warps) == 1);
+    TEST_CHECK(long_rows_short_chains(31, 2.0, 1000, warps) == 0);
+    TEST_CHECK(long_rows_short_chains(32, 12.9, 1000, warps) == 0);
+    TEST_CHECK(long_rows_short_chains(64, 2.0, fit, warps) == 1);
+    TEST_CHECK(long_rows_short_chains(64, 2.0, fit + 1, warps) == 0);
+    const int32_t sizes[] = {100000, 200000, 100000}, widest[] = {40, 40, 31};
+    const char *want[] = {"threads_per_row=8 tpr_auto=yes", "threads_per_row=1 tpr_auto=yes",
+                          "threads_per_row=1 tpr_auto=yes"};
+    for (int c = 0; c < 3; c++) {
+        int32_t *len = malloc((size_t)sizes[c] * sizeof *len);
+        spmvlab_csr A;
+        if (!len)
+            continue;
+        for (int32_t i = 0; i < sizes[c]; i++)
+            len[i] = i % 100 == 0 ? widest[c] : 1;
+        if (test_gen_rows(&A, sizes[c], 4000, len, 7) == 0) {
+            test_convert_says("sell", &A, NULL, 7, want[c]);
+            spmvlab_csr_free(&A);
+        }
+        free(len);
+    }
+}
+
 int main(void)
 {
     spmvlab_csr A; /* bcspwr10: 5300 rows of 2 to 14 entries, a bundled real matrix */
@@ -212,6 +284,7 @@ int main(void)
     test_long_row_rule();
     test_tpr_rule();
     test_uneven_rows_rule();
+    test_short_chains_rule();
     test_auto_through_the_plugin();
     test_sigma_rule_and_footprint();
     test_long_rows_split();
