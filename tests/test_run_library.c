@@ -56,7 +56,8 @@ static void fixture_close(fixture *f)
 
 /* Runs every spec of f on A in f64 and hands the members back (caller
  * frees them with group_release and free). */
-static run_member *run_group_of(fixture *f, const spmvlab_csr *A, const char *name, run_group *g)
+static run_member *run_group_of(fixture *f, const spmvlab_csr *A, const char *name, run_group *g,
+                                run_identity *id)
 {
     run_member *m = calloc((size_t)f->nspecs, sizeof *m);
     for (int i = 0; i < f->nspecs; i++) {
@@ -66,6 +67,8 @@ static run_member *run_group_of(fixture *f, const spmvlab_csr *A, const char *na
     run_group init = {.rt = &f->rt, .s = &f->s, .meta = &f->meta, .matrix = name, .source = name, .A = A,
                       .dtype = SPMVLAB_F64, .m = m, .n = f->nspecs};
     *g = init;
+    group_identity(g, id);
+    g->identity = id;
     TEST_CHECK(group_execute(g) == 0);
     return m;
 }
@@ -79,7 +82,8 @@ static void group_gives_ok_and_wrong_by_value(void)
         return;
     }
     run_group g;
-    run_member *m = run_group_of(&f, &A, "lp_e226", &g);
+    run_identity id;
+    run_member *m = run_group_of(&f, &A, "lp_e226", &g, &id);
     const run_row *ok = &m[0].row, *wrong = &m[1].row;
     TEST_CHECK(strcmp(ok->status, "ok") == 0);
     TEST_CHECK(ok->error_ratio <= 1.0);
@@ -108,7 +112,8 @@ static void input_with_nan_is_unsupported(void)
     spmvlab_err err = {{0}};
     TEST_CHECK(spmvlab_csr_build(&A, 3, 3, 3, ri, ci, v, &err) == 0);
     run_group g;
-    run_member *m = run_group_of(&f, &A, "nan3", &g);
+    run_identity id;
+    run_member *m = run_group_of(&f, &A, "nan3", &g, &id);
     TEST_CHECK(strcmp(m[0].row.status, "unsupported") == 0);
     TEST_CONTAINS(m[0].row.message, "NaN or Inf");
     group_release(&g);

@@ -1,5 +1,5 @@
 /*
- * Timing on the GPU (docs/design.md §6, docs/methodology.md): warm-up,
+ * The timing rounds of a group on the GPU (docs/design.md §6, docs/methodology.md): warm-up,
  * a batch size per instance so one back-to-back sample lasts about 1 ms,
  * the batch captured once as a CUDA graph, then rounds in which every
  * instance in turn gives one single-launch sample (its own event pair,
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_engine.h"
 #include "spmvlab/bandwidth.h"
+#include "spmvlab/trial.h"
 
 #define BATCH_TARGET_MS 1.0 /* a back-to-back sample lasts about this long */
 #define BATCH_MAX 1000      /* calls per back-to-back sample */
@@ -23,34 +23,35 @@ typedef struct timer {
     cudaEvent_t e0, e1;
 } timer;
 
-static cudaStream_t stream_of(run_group *g) { return (cudaStream_t)g->rt->stream; }
+static cudaStream_t stream_of(const spmvlab_trial_group *g) { return (cudaStream_t)g->rt->stream; }
 
-static int cuda_check(run_member *mb, cudaError_t e, const char *what)
+/* 0 for cudaSuccess; else the member fails naming the call. */
+static int cuda_check(spmvlab_trial_member *mb, cudaError_t e, const char *what)
 {
     if (e == cudaSuccess)
         return 0;
     cudaGetLastError();
-    member_fail(mb, e == cudaErrorMemoryAllocation ? SPMVLAB_RESULT_NOMEM : SPMVLAB_RESULT_CUDA_ERROR,
-                "%s on %s: %s failed: %s", mb->in.label, mb->in.matrix->name, what,
-                cudaGetErrorString(e));
+    spmvlab_member_fail(mb, e == cudaErrorMemoryAllocation ? SPMVLAB_RESULT_NOMEM : SPMVLAB_RESULT_CUDA_ERROR,
+                        "%s on %s: %s failed: %s", mb->in.label, mb->in.matrix->name, what,
+                        cudaGetErrorString(e));
     return -1;
 }
 
 /* One call of the instance on the group's stream (the runtime's), the
  * permutations of ORDER+call included. */
-static int call_spmv(run_member *mb, const spmvlab_trial *tr)
+static int call_spmv(spmvlab_trial_member *mb, const spmvlab_trial *tr)
 {
     spmvlab_err err = {{0}};
     spmvlab_status st = spmvlab_instance_spmv(&mb->in, tr->dx, mb->dy, &err);
     if (st == SPMVLAB_OK)
         return 0;
-    member_fail(mb, spmvlab_result_of(st), "%s", err.msg[0] ? err.msg : "spmv failed without a sentence");
+    spmvlab_member_fail(mb, spmvlab_result_of(st), "%s", err.msg[0] ? err.msg : "spmv failed without a sentence");
     return -1;
 }
 
 /* The stream idle, then: event, spmv, event. ms = time between events, which
  * holds the host's launch work because the GPU waits for it. */
-static int time_single(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t, double *ms)
+static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, double *ms)
 {
     cudaStream_t s = stream_of(g);
     if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
@@ -68,7 +69,7 @@ static int time_single(run_group *g, run_member *mb, const spmvlab_trial *tr, ti
 }
 
 /* n calls back to back (the graph when there is one) between two events. */
-static int time_batch(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t, int n, int use_graph,
+static int time_batch(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, int n, int use_graph,
                       double *ms)
 {
     cudaStream_t s = stream_of(g);
@@ -94,7 +95,7 @@ static int time_batch(run_group *g, run_member *mb, const spmvlab_trial *tr, tim
 
 /* Captures batch_n calls as a graph; on any refusal falls back to stream
  * launches (noted in batch_method). */
-static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
+static void capture_graph(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr)
 {
     cudaStream_t s = stream_of(g);
     cudaGraph_t graph = NULL;
@@ -104,7 +105,7 @@ static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
     cudaStreamSynchronize(s);
     cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
-        for (int k = 0; k < mb->batch_n && st == SPMVLAB_OK; k++)
+        for (int k = 0; k < mb->res.batch_n && st == SPMVLAB_OK; k++)
             st = spmvlab_instance_spmv(&mb->in, tr->dx, mb->dy, &err); /* with an ORDER+call permutation */
         e = cudaStreamEndCapture(s, &graph);
     }
@@ -117,17 +118,17 @@ static void capture_graph(run_group *g, run_member *mb, const spmvlab_trial *tr)
         if (exec)
             cudaGraphExecDestroy(exec);
         mb->graph_exec = NULL;
-        snprintf(mb->row.batch_method, sizeof mb->row.batch_method, "stream");
+        snprintf(mb->res.batch_method, sizeof mb->res.batch_method, "stream");
         return;
     }
     mb->graph_exec = exec;
-    snprintf(mb->row.batch_method, sizeof mb->row.batch_method, "graph");
+    snprintf(mb->res.batch_method, sizeof mb->res.batch_method, "graph");
 }
 
 /* Warm-up, then the batch size from one single launch and one short batch. */
-static int calibrate(run_group *g, run_member *mb, const spmvlab_trial *tr, timer *t)
+static int calibrate(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t)
 {
-    for (int k = 0; k < g->s->warmup; k++)
+    for (int k = 0; k < g->timing.warmup; k++)
         if (call_spmv(mb, tr))
             return -1;
     double one, per;
@@ -136,101 +137,110 @@ static int calibrate(run_group *g, run_member *mb, const spmvlab_trial *tr, time
     int probe = one >= BATCH_TARGET_MS ? 1 : (int)fmin(BATCH_MAX, ceil(BATCH_TARGET_MS / fmax(one, 1e-4)));
     if (time_batch(g, mb, tr, t, probe, 0, &per))
         return -1;
-    mb->batch_n = (int)fmax(1, fmin(BATCH_MAX, ceil(BATCH_TARGET_MS / fmax(per, 1e-5))));
+    mb->res.batch_n = (int)fmax(1, fmin(BATCH_MAX, ceil(BATCH_TARGET_MS / fmax(per, 1e-5))));
     capture_graph(g, mb, tr);
     return 0;
 }
 
-static int push_sample(run_member *mb, double single, double batch)
+/* Keeps one sample of each kind. */
+static int push_sample(spmvlab_trial_member *mb, double single, double batch)
 {
-    if (mb->nsamples == mb->cap) {
+    spmvlab_member_result *r = &mb->res;
+    if (r->nsamples == mb->cap) {
         int cap = mb->cap ? 2 * mb->cap : 128;
-        double *a = realloc(mb->single, (size_t)cap * sizeof *a);
+        double *a = realloc(r->single, (size_t)cap * sizeof *a);
         if (a)
-            mb->single = a;
-        double *b = a ? realloc(mb->batch, (size_t)cap * sizeof *b) : NULL;
+            r->single = a;
+        double *b = a ? realloc(r->batch, (size_t)cap * sizeof *b) : NULL;
         if (b)
-            mb->batch = b;
+            r->batch = b;
         if (!a || !b) {
-            member_fail(mb, SPMVLAB_RESULT_NOMEM, "out of host memory for samples");
+            spmvlab_member_fail(mb, SPMVLAB_RESULT_NOMEM, "out of host memory for samples");
             return -1;
         }
         mb->cap = cap;
     }
-    mb->single[mb->nsamples] = single;
-    mb->batch[mb->nsamples++] = batch;
+    r->single[r->nsamples] = single;
+    r->batch[r->nsamples++] = batch;
     return 0;
 }
 
-static void flush(run_group *g, run_member *mb)
+/* Writes the flush buffer so no sample finds the member's data in L2. */
+static void flush(const spmvlab_trial_group *g, spmvlab_trial_member *mb)
 {
     spmvlab_err err;
-    if (g->flush_buf && spmvlab_l2_flush(g->rt, g->flush_buf, g->flush_bytes, &err))
-        member_fail(mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
+    if (g->timing.flush_buf && spmvlab_l2_flush(g->rt, g->timing.flush_buf, g->timing.flush_bytes, &err))
+        spmvlab_member_fail(mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
 }
 
-void measure_group(run_group *g, const spmvlab_trial *tr)
+int spmvlab_trial_time(const spmvlab_trial_group *g, const spmvlab_trial *tr, spmvlab_trial_member *m, int n)
 {
+    const spmvlab_timing *tm = &g->timing;
+    int faulted = -1;
     timer t = {NULL, NULL};
     if (cudaEventCreate(&t.e0) != cudaSuccess || cudaEventCreate(&t.e1) != cudaSuccess) {
         cudaGetLastError();
-        for (int i = 0; i < g->n; i++)
-            if (g->m[i].timed)
-                member_fail(&g->m[i], SPMVLAB_RESULT_CUDA_ERROR, "cudaEventCreate failed");
+        for (int i = 0; i < n; i++)
+            if (m[i].timed)
+                spmvlab_member_fail(&m[i], SPMVLAB_RESULT_CUDA_ERROR, "cudaEventCreate failed");
         goto out;
     }
-    for (int i = 0; i < g->n; i++) {
-        run_member *mb = &g->m[i];
+    for (int i = 0; i < n; i++) {
+        spmvlab_trial_member *mb = &m[i];
         if (!mb->timed)
             continue;
         if (g->progress)
-            g->progress(g->progress_arg, mb->in.label, "calibrating", i, g->n);
+            g->progress(g->progress_arg, mb->in.label, "calibrating", i, n);
         double t0 = spmvlab_now_ms();
-        if (calibrate(g, mb, tr, &t) && group_fault_check(g, mb))
+        if (calibrate(g, mb, tr, &t) && spmvlab_member_faulted(g->rt, mb)) {
+            faulted = i;
             goto out;
-        mb->wall_ms += spmvlab_now_ms() - t0;
+        }
+        mb->res.wall_ms += spmvlab_now_ms() - t0;
     }
     double start = spmvlab_now_ms();
     int active = 0;
-    for (int i = 0; i < g->n; i++)
-        active += g->m[i].timed;
-    int min_rounds = g->s->reps < MIN_ROUNDS ? g->s->reps : MIN_ROUNDS;
+    for (int i = 0; i < n; i++)
+        active += m[i].timed;
+    int min_rounds = tm->reps < MIN_ROUNDS ? tm->reps : MIN_ROUNDS;
     double said = start;
-    for (int round = 0; round < g->s->reps && active; round++) {
-        if (g->stop && *g->stop)
+    for (int round = 0; round < tm->reps && active; round++) {
+        if (tm->stop && *tm->stop)
             break;
         /* every 10 rounds, and at least once a second: slow rounds keep
-         * the worker's watchdog (run_supervise.c) from taking them for a hang */
+         * the worker's watchdog (host/run/run_supervise.c) from taking them for a hang */
         if (g->progress && (round % 10 == 0 || spmvlab_now_ms() - said >= 1000)) {
-            g->progress(g->progress_arg, "", "timing", round, g->s->reps);
+            g->progress(g->progress_arg, "", "timing", round, tm->reps);
             said = spmvlab_now_ms();
         }
         /* Round r starts at member r mod n (A B C, B C A, C A B, ...): every
          * instance takes every position equally often. */
-        for (int step = 0; step < g->n; step++) {
-            run_member *mb = &g->m[(round + step) % g->n];
+        for (int step = 0; step < n; step++) {
+            int i = (round + step) % n;
+            spmvlab_trial_member *mb = &m[i];
             if (!mb->timed)
                 continue;
             double t0 = spmvlab_now_ms(), one = NAN, per = NAN;
-            if (g->flush_buf)
+            if (tm->flush_buf)
                 flush(g, mb);
             if (mb->timed)
                 time_single(g, mb, tr, &t, &one);
-            if (mb->timed && g->flush_buf)
+            if (mb->timed && tm->flush_buf)
                 flush(g, mb);
             if (mb->timed)
-                time_batch(g, mb, tr, &t, mb->batch_n, 1, &per);
+                time_batch(g, mb, tr, &t, mb->res.batch_n, 1, &per);
             if (mb->timed)
                 push_sample(mb, one, per);
-            mb->wall_ms += spmvlab_now_ms() - t0;
-            if (!mb->timed && group_fault_check(g, mb))
+            mb->res.wall_ms += spmvlab_now_ms() - t0;
+            if (!mb->timed && spmvlab_member_faulted(g->rt, mb)) {
+                faulted = i;
                 goto out;
+            }
         }
         active = 0;
-        for (int i = 0; i < g->n; i++)
-            active += g->m[i].timed;
-        if (g->s->time_budget_ms > 0 && round + 1 >= min_rounds &&
-            spmvlab_now_ms() - start >= g->s->time_budget_ms * active)
+        for (int i = 0; i < n; i++)
+            active += m[i].timed;
+        if (tm->budget_ms > 0 && round + 1 >= min_rounds && spmvlab_now_ms() - start >= tm->budget_ms * active)
             break;
     }
 out:
@@ -238,13 +248,14 @@ out:
         cudaEventDestroy(t.e0);
     if (t.e1)
         cudaEventDestroy(t.e1);
+    return faulted;
 }
 
-void measure_release(run_group *g)
+void spmvlab_trial_time_release(spmvlab_trial_member *m, int n)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->m[i].graph_exec) {
-            cudaGraphExecDestroy((cudaGraphExec_t)g->m[i].graph_exec);
-            g->m[i].graph_exec = NULL;
+    for (int i = 0; i < n; i++)
+        if (m[i].graph_exec) {
+            cudaGraphExecDestroy((cudaGraphExec_t)m[i].graph_exec);
+            m[i].graph_exec = NULL;
         }
 }

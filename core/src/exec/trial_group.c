@@ -1,0 +1,225 @@
+/*
+ * A group's members from conversion to their result records, on one trial
+ * (spmvlab/trial.h): the whole sequence of a member lives here, so the
+ * host only hands the group over and copies each result into its row.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spmvlab/bound.h"
+#include "spmvlab/stats.h"
+#include "spmvlab/trial.h"
+
+void spmvlab_member_fail(spmvlab_trial_member *mb, spmvlab_result o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mb->res.message, sizeof mb->res.message, fmt, ap);
+    va_end(ap);
+    mb->res.outcome = o;
+    mb->timed = 0;
+}
+
+int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb)
+{
+    spmvlab_err err = {{0}};
+    if (!spmvlab_runtime_fault(rt, mb->plugin->desc->name, &err))
+        return 0;
+    spmvlab_member_fail(mb, SPMVLAB_RESULT_DEVICE_FAULT,
+                        "plugin %s (instance %s) faulted on the device: %s; the other cells ran in a fresh CUDA "
+                        "context",
+                        mb->plugin->desc->name, mb->label, err.msg);
+    return 1;
+}
+
+/* Adds a note to the member's message, "; " after what stands there. */
+static void add_note(spmvlab_member_result *r, const char *note)
+{
+    size_t n = strlen(r->message);
+    snprintf(r->message + n, sizeof r->message - n, "%s%s", n ? "; " : "", note);
+}
+
+static void start_result(spmvlab_member_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->outcome = SPMVLAB_RESULT_OK;
+    r->footprint = r->convert_ms = r->convert_peak_bytes = r->error_ratio = NAN;
+    r->single_ms = r->single_p10 = r->single_p90 = NAN;
+    r->batch_ms = r->batch_p10 = r->batch_p90 = NAN;
+    r->ms = r->ms_p10 = r->ms_p90 = r->bound_us = r->bound_frac = r->wall_ms = NAN;
+}
+
+/* Runs the member once into poisoned y (or, after the rounds, reads y as
+ * the timed launches left it) and keeps the largest error ratio. Returns 0
+ * when within the bound; else the result says why. */
+static int verify(spmvlab_trial *t, spmvlab_trial_member *mb, spmvlab_trial_run how)
+{
+    spmvlab_trial_check c;
+    spmvlab_err err = {{0}};
+    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
+    if (c.compared && !(mb->res.error_ratio >= c.verdict.max_ratio))
+        mb->res.error_ratio = c.verdict.max_ratio;
+    if (o == SPMVLAB_RESULT_OK)
+        return 0;
+    spmvlab_member_fail(mb, o, "%s", err.msg);
+    return -1;
+}
+
+/* Converts and checks member i; on success it is ready to be timed. */
+static void convert_and_check(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int i,
+                              int n)
+{
+    spmvlab_trial_member *mb = &m[i];
+    spmvlab_member_result *r = &mb->res;
+    spmvlab_err err = {{0}};
+    double t0 = spmvlab_now_ms();
+    if (g->progress)
+        g->progress(g->progress_arg, mb->label, "converting", i, n);
+    spmvlab_conversion conv;
+    spmvlab_result o = spmvlab_trial_convert(t, &mb->in, mb->plugin, mb->label, mb->opts, &conv, &err);
+    r->convert_ms = mb->in.convert_ms;
+    r->convert_peak_bytes = (double)mb->in.peak_bytes;
+    if (o != SPMVLAB_RESULT_OK) {
+        spmvlab_member_fail(mb, o, "%s", err.msg);
+        r->wall_ms += spmvlab_now_ms() - t0;
+        return;
+    }
+    mb->converted = r->converted = 1;
+    snprintf(r->storage, sizeof r->storage, "%s", spmvlab_dtype_name(mb->in.storage));
+    r->footprint = (double)conv.footprint;
+    if (!conv.footprint_matches)
+        add_note(r, conv.note);
+    spmvlab_instance_describe(&mb->in, r->describe, sizeof r->describe);
+    snprintf(r->log, sizeof r->log, "%s", mb->in.log);
+    size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
+    spmvlab_status st = spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err);
+    if (st != SPMVLAB_OK) {
+        spmvlab_member_fail(mb, spmvlab_result_of(st), "y for %s: %s", mb->label, err.msg);
+    } else {
+        if (g->progress)
+            g->progress(g->progress_arg, mb->label, "checking", i, n);
+        if (verify(t, mb, g->rt->device.present ? SPMVLAB_TRIAL_DEVICE : SPMVLAB_TRIAL_HOST) == 0)
+            mb->timed = g->rt->device.present;
+    }
+    r->wall_ms += spmvlab_now_ms() - t0;
+}
+
+/* The medians and percentiles of the samples, the primary kind's, and the
+ * bound of the cell (sectors: the matrix's gather sectors, computed by the
+ * first member that needs them). */
+static void summarise(const spmvlab_trial_group *g, spmvlab_trial_member *mb, double *sectors)
+{
+    spmvlab_member_result *r = &mb->res;
+    int n = r->nsamples;
+    mb->summarised = 1;
+    r->single_ms = spmvlab_median(r->single, n);
+    r->single_p10 = spmvlab_quantile(r->single, n, 0.1);
+    r->single_p90 = spmvlab_quantile(r->single, n, 0.9);
+    r->batch_ms = spmvlab_median(r->batch, n);
+    r->batch_p10 = spmvlab_quantile(r->batch, n, 0.1);
+    r->batch_p90 = spmvlab_quantile(r->batch, n, 0.9);
+    int single = g->timing.single;
+    r->ms = single ? r->single_ms : r->batch_ms;
+    r->ms_p10 = single ? r->single_p10 : r->batch_p10;
+    r->ms_p90 = single ? r->single_p90 : r->batch_p90;
+    const spmvlab_csr *A = g->permuted ? g->permuted : g->A; /* the matrix the formats were built from */
+    double vs = (double)spmvlab_dtype_size(g->dtype);
+    if (!(r->ms > 0) || !(r->footprint >= 0) || !g->timing.ceilings)
+        return;
+    if (isnan(*sectors))
+        *sectors = spmvlab_gather_sectors(A, (size_t)vs);
+    if (*sectors < 0)
+        return;
+    spmvlab_bound_work w = {r->footprint + (A->cols + (double)A->rows) * vs, A->cols * vs, *sectors, single};
+    spmvlab_bound b;
+    if (spmvlab_bound_of(g->timing.ceilings, &w, &b))
+        return;
+    r->bound_us = b.us;
+    snprintf(r->bound_kind, sizeof r->bound_kind, "%s", spmvlab_bound_kind_name(b.kind));
+    r->bound_frac = b.us / (r->ms * 1e3);
+}
+
+/* Drops the samples of a member whose result they no longer stand for. */
+static void drop_samples(spmvlab_member_result *r)
+{
+    free(r->single);
+    free(r->batch);
+    r->single = r->batch = NULL;
+    r->nsamples = 0;
+}
+
+/* Destroys the member's format and y; a format that leaves bytes behind
+ * gets a note. */
+static void destroy_member(spmvlab_runtime *rt, spmvlab_trial_member *mb)
+{
+    if (mb->converted) {
+        size_t left = spmvlab_instance_destroy(&mb->in);
+        mb->converted = 0;
+        if (left) {
+            char note[128];
+            snprintf(note, sizeof note, "destroy() left %zu bytes allocated", left);
+            add_note(&mb->res, note);
+        }
+    }
+    spmvlab_dev_free(rt, mb->dy);
+    mb->dy = NULL;
+}
+
+/* The rounds, then each timed member checked on y as they left it and
+ * summarised. Returns the member that faulted, or -1. */
+static int time_members(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int n)
+{
+    int faulted = spmvlab_trial_time(g, t, m, n);
+    double sectors = NAN;
+    for (int i = 0; i < n && faulted < 0; i++) {
+        spmvlab_trial_member *mb = &m[i];
+        if (!mb->timed || mb->res.nsamples == 0)
+            continue;
+        if (verify(t, mb, SPMVLAB_TRIAL_AS_LEFT) == 0)
+            summarise(g, mb, &sectors);
+        else if (spmvlab_member_faulted(g->rt, mb))
+            faulted = i;
+    }
+    spmvlab_trial_time_release(m, n);
+    return faulted;
+}
+
+spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial_member *m, int n, int *faulted)
+{
+    *faulted = -1;
+    for (int i = 0; i < n; i++)
+        start_result(&m[i].res);
+    spmvlab_trial t;
+    spmvlab_err err = {{0}};
+    /* ORDER+call: x, y and the reference in the file's order, the
+     * instances converted from the permuted matrix */
+    spmvlab_result o = spmvlab_trial_open(&t, g->rt, g->A, g->name, g->dtype, g->seed, &err);
+    if (o == SPMVLAB_RESULT_OK && g->permuted && (o = spmvlab_trial_permute_calls(&t, g->permuted, g->perm, &err)))
+        spmvlab_trial_close(&t);
+    if (o != SPMVLAB_RESULT_OK) {
+        for (int i = 0; i < n; i++)
+            spmvlab_member_fail(&m[i], o, "%s", err.msg);
+        return o;
+    }
+    for (int i = 0; i < n; i++)
+        m[i].res.wall_ms = 0;
+    /* One device wait a member, between trials: a fault is pinned on the
+     * member that caused it before another one runs. */
+    for (int i = 0; i < n && *faulted < 0; i++) {
+        convert_and_check(g, &t, m, i, n);
+        if (spmvlab_member_faulted(g->rt, &m[i]))
+            *faulted = i;
+    }
+    if (g->rt->device.present && *faulted < 0)
+        *faulted = time_members(g, &t, m, n);
+    for (int i = 0; i < n; i++) {
+        if (!m[i].summarised || m[i].res.outcome != SPMVLAB_RESULT_OK)
+            drop_samples(&m[i].res);
+        destroy_member(g->rt, &m[i]);
+    }
+    spmvlab_trial_close(&t);
+    return SPMVLAB_RESULT_OK;
+}
