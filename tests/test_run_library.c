@@ -13,7 +13,7 @@
 #include "exit_codes.h"
 #include "run_driver.h"
 #include "run_engine.h"
-#include "run_status.h"
+#include "status.h"
 #include "testlib.h"
 
 typedef struct fixture {

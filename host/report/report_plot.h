@@ -7,8 +7,8 @@
 #ifndef SPMVLAB_HOST_REPORT_PLOT_H
 #define SPMVLAB_HOST_REPORT_PLOT_H
 
-#include "run_row.h"
-#include "run_summary.h"
+#include "row.h"
+#include "summary.h"
 
 /* How the figures look. */
 typedef struct report_style {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "report_plot.h"
-#include "run_row.h"
+#include "row.h"
 
 /* Up to this many matrices a per-matrix view names every matrix; past it
  * the view is sorted or binned instead. */

@@ -9,10 +9,10 @@
 
 #include <signal.h>
 
-#include "run_meta.h"
+#include "machine.h"
 #include "run_options.h"
 #include "run_order.h"
-#include "run_row.h"
+#include "row.h"
 #include "identity.h"
 #include "spmvlab/features.h"
 #include "spmvlab/config.h"

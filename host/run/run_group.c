@@ -6,7 +6,7 @@
 
 #include "run_engine.h"
 #include "run_resume.h"
-#include "run_status.h"
+#include "status.h"
 #include "spmvlab/gen.h"
 
 void group_identity(const run_group *g, run_identity *id)

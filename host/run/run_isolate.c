@@ -9,7 +9,7 @@
 
 #include "run_answer.h"
 #include "run_isolate.h"
-#include "run_status.h"
+#include "status.h"
 #include "spmvlab/sandbox.h"
 
 /* The running child's pid, written by the child itself into a page shared

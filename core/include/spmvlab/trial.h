@@ -27,6 +27,7 @@ typedef struct spmvlab_trial {
     spmvlab_prepared own;       /* prepared by spmvlab_trial_open */
     int owns;                   /* 1 when pm is &own */
     uint64_t seed;              /* seed of the current x */
+    size_t value_size;          /* bytes of one value of the dtype */
     void *x;                    /* host x, cols values of the dtype */
     void *dx;                   /* x on the device (the host stand-in without a GPU) */
     void *y;                    /* host y, rows values: spmv_host's output and the download buffer */

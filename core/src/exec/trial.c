@@ -11,7 +11,7 @@
 static spmvlab_result alloc_buffers(spmvlab_trial *t, spmvlab_err *err)
 {
     const spmvlab_matrix *m = &t->pm->view;
-    size_t vs = spmvlab_dtype_size(m->dtype), rows = (size_t)m->rows, cols = (size_t)m->cols;
+    size_t vs = t->value_size = spmvlab_dtype_size(m->dtype), rows = (size_t)m->rows, cols = (size_t)m->cols;
     t->x = malloc(cols ? cols * vs : 1);
     t->y = malloc(rows ? rows * vs : 1);
     t->ref = malloc((rows + 1) * sizeof *t->ref);

@@ -94,7 +94,7 @@ static void convert_and_check(const spmvlab_trial_group *g, spmvlab_trial *t, sp
         add_note(r, conv.note);
     spmvlab_instance_describe(&mb->in, r->describe, sizeof r->describe);
     snprintf(r->log, sizeof r->log, "%s", mb->in.log);
-    size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
+    size_t ybytes = (size_t)g->A->rows * t->value_size;
     spmvlab_status st = spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err);
     if (st != SPMVLAB_OK) {
         spmvlab_member_fail(mb, spmvlab_result_of(st), "y for %s: %s", mb->label, err.msg);
@@ -110,7 +110,8 @@ static void convert_and_check(const spmvlab_trial_group *g, spmvlab_trial *t, sp
 /* The medians and percentiles of the samples, the primary kind's, and the
  * bound of the cell (sectors: the matrix's gather sectors, computed by the
  * first member that needs them). */
-static void summarise(const spmvlab_trial_group *g, spmvlab_trial_member *mb, double *sectors)
+static void summarise(const spmvlab_trial_group *g, const spmvlab_trial *t, spmvlab_trial_member *mb,
+                      double *sectors)
 {
     spmvlab_member_result *r = &mb->res;
     int n = r->nsamples;
@@ -126,7 +127,7 @@ static void summarise(const spmvlab_trial_group *g, spmvlab_trial_member *mb, do
     r->ms_p10 = single ? r->single_p10 : r->batch_p10;
     r->ms_p90 = single ? r->single_p90 : r->batch_p90;
     const spmvlab_csr *A = g->permuted ? g->permuted : g->A; /* the matrix the formats were built from */
-    double vs = (double)spmvlab_dtype_size(g->dtype);
+    double vs = (double)t->value_size;
     if (!(r->ms > 0) || !(r->footprint >= 0) || !g->timing.ceilings)
         return;
     if (isnan(*sectors))
@@ -179,7 +180,7 @@ static int time_members(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_
         if (!mb->timed || mb->res.nsamples == 0)
             continue;
         if (verify(t, mb, SPMVLAB_TRIAL_AS_LEFT) == 0)
-            summarise(g, mb, &sectors);
+            summarise(g, t, mb, &sectors);
         else if (spmvlab_member_faulted(g->rt, mb))
             faulted = i;
     }

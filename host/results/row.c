@@ -1,11 +1,11 @@
-/* The result row, its column table and CSV reading and writing; see run_row.h. */
+/* The result row, its column table and CSV reading and writing; see row.h. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_row.h"
+#include "row.h"
 
 #define S(n, m, d) {n, RUN_COL_STR, offsetof(run_row, m), sizeof(((run_row *)0)->m), d}
 #define N(n, m, d) {n, RUN_COL_NUM, offsetof(run_row, m), 0, d}

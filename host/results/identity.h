@@ -7,7 +7,7 @@
 #ifndef SPMVLAB_HOST_RESULTS_IDENTITY_H
 #define SPMVLAB_HOST_RESULTS_IDENTITY_H
 
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/config.h"
 
 /* A row holding only the shared columns; its status is ok. */

@@ -1,9 +1,9 @@
-/* One run's results, checked across files and runs; see run_origin.h. */
+/* One run's results, checked across files and runs; see origin.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_origin.h"
+#include "origin.h"
 
 void origin_init(run_origin *o) { memset(o, 0, sizeof *o); }
 

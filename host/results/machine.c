@@ -1,4 +1,4 @@
-/* Run metadata and the bandwidth peak; see run_meta.h. */
+/* Run metadata and the bandwidth peak; see machine.h. */
 #include <cuda_runtime_api.h>
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "build_commit.h"
-#include "run_meta.h"
+#include "machine.h"
 #include "spmvlab/bandwidth.h"
 #include "spmvlab/cache.h"
 

@@ -1,10 +1,10 @@
-/* The A/B summary written out: the terminal table, CSV and JSON; see run_summary.h. */
+/* The A/B summary written out: the terminal table, CSV and JSON; see summary.h. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "run_output.h"
-#include "run_summary.h"
+#include "row_out.h"
+#include "summary.h"
 
 /* The inputs of dtype dt no instance ran on; NULL when there are none. */
 static const sum_inputs *inputs_of(const run_summary *s, const char *dt)
