@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report_filter.h"
+#include "report_heatmap.h"
 #include "report_plot.h"
 #include "report_plot_view.h"
 #include "spmvlab/stats.h"

@@ -1,4 +1,4 @@
-/* CSV, JSON, the terminal table and the progress line; see row_out.h. */
+/* CSV, JSON and the terminal table of result rows; see row_out.h. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * The trial engine (spmvlab/trial.h): the one sequence by which a plugin
  * instance is converted and its result judged, for run and check alike.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +205,26 @@ spmvlab_result spmvlab_trial_verify(spmvlab_trial *t, const spmvlab_instance *in
     spmvlab_verdict_sentence(&c->verdict, m, fn, how == SPMVLAB_TRIAL_AS_LEFT ? " after the timed launches" : "",
                              err);
     return c->verdict.nonfinite_ref ? SPMVLAB_RESULT_BAD_INPUT : SPMVLAB_RESULT_WRONG;
+}
+
+void spmvlab_member_fail(spmvlab_trial_member *mb, spmvlab_result o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mb->res.message, sizeof mb->res.message, fmt, ap);
+    va_end(ap);
+    mb->res.outcome = o;
+    mb->timed = 0;
+}
+
+int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb)
+{
+    spmvlab_err err = {{0}};
+    if (!spmvlab_runtime_fault(rt, mb->plugin->desc->name, &err))
+        return 0;
+    spmvlab_member_fail(mb, SPMVLAB_RESULT_DEVICE_FAULT,
+                        "plugin %s (instance %s) faulted on the device: %s; the other cells ran in a fresh CUDA "
+                        "context",
+                        mb->plugin->desc->name, mb->label, err.msg);
+    return 1;
 }

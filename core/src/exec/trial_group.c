@@ -4,7 +4,6 @@
  * host only hands the group over and copies each result into its row.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,28 +11,6 @@
 #include "spmvlab/bound.h"
 #include "spmvlab/stats.h"
 #include "spmvlab/trial.h"
-
-void spmvlab_member_fail(spmvlab_trial_member *mb, spmvlab_result o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(mb->res.message, sizeof mb->res.message, fmt, ap);
-    va_end(ap);
-    mb->res.outcome = o;
-    mb->timed = 0;
-}
-
-int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb)
-{
-    spmvlab_err err = {{0}};
-    if (!spmvlab_runtime_fault(rt, mb->plugin->desc->name, &err))
-        return 0;
-    spmvlab_member_fail(mb, SPMVLAB_RESULT_DEVICE_FAULT,
-                        "plugin %s (instance %s) faulted on the device: %s; the other cells ran in a fresh CUDA "
-                        "context",
-                        mb->plugin->desc->name, mb->label, err.msg);
-    return 1;
-}
 
 /* Adds a note to the member's message, "; " after what stands there. */
 static void add_note(spmvlab_member_result *r, const char *note)
