@@ -194,18 +194,22 @@ typedef struct spmvlab_trial_member {
  * are void), else -1. Returns OK, or the outcome of a group that could not
  * run at all (every member's result says why). */
 spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial_member *m, int n, int *faulted);
-/* The timing rounds of spmvlab_trial_measure (trial_time.c): every member
- * with timed = 1 on the trial's x; one that fails leaves them with its
- * outcome. Returns the member that faulted the device, or -1. */
-int spmvlab_trial_time(const spmvlab_trial_group *g, const spmvlab_trial *t, spmvlab_trial_member *m, int n);
-/* Frees the members' graphs (idempotent). */
-void spmvlab_trial_time_release(spmvlab_trial_member *m, int n);
+/* The timing of spmvlab_trial_measure (trial_time.c): warm-up,
+ * calibration and the rounds of every member with timed = 1 on the trial's
+ * x, then each checked again on y as the launches left it, its medians and
+ * bound taken. A member that fails leaves the rounds with its outcome.
+ * Returns the member that faulted the device, or -1. */
+int spmvlab_trial_time(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int n);
 /* Ends a member's part: the outcome and the sentence, no more timing. */
 void spmvlab_member_fail(spmvlab_trial_member *mb, spmvlab_result o, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Runs the member once into poisoned y (or, with AS_LEFT, reads y as the
+ * timed launches left it) and keeps the largest error ratio. Returns 0
+ * within the bound; else -1, the member failed with the sentence. */
+int spmvlab_member_verify(spmvlab_trial *t, spmvlab_trial_member *mb, spmvlab_trial_run how);
 /* After mb failed or finished a step: 1 when the CUDA context is unusable
  * (spmvlab_runtime_fault); mb's outcome then is DEVICE_FAULT. */
 int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb);

@@ -228,3 +228,16 @@ int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb)
                         mb->plugin->desc->name, mb->label, err.msg);
     return 1;
 }
+
+int spmvlab_member_verify(spmvlab_trial *t, spmvlab_trial_member *mb, spmvlab_trial_run how)
+{
+    spmvlab_trial_check c;
+    spmvlab_err err = {{0}};
+    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
+    if (c.compared && !(mb->res.error_ratio >= c.verdict.max_ratio))
+        mb->res.error_ratio = c.verdict.max_ratio;
+    if (o == SPMVLAB_RESULT_OK)
+        return 0;
+    spmvlab_member_fail(mb, o, "%s", err.msg);
+    return -1;
+}

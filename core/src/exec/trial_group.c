@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spmvlab/bound.h"
-#include "spmvlab/stats.h"
 #include "spmvlab/trial.h"
 
 /* Adds a note to the member's message, "; " after what stands there. */
@@ -27,22 +25,6 @@ static void start_result(spmvlab_member_result *r)
     r->single_ms = r->single_p10 = r->single_p90 = NAN;
     r->batch_ms = r->batch_p10 = r->batch_p90 = NAN;
     r->ms = r->ms_p10 = r->ms_p90 = r->bound_us = r->bound_frac = r->wall_ms = NAN;
-}
-
-/* Runs the member once into poisoned y (or, after the rounds, reads y as
- * the timed launches left it) and keeps the largest error ratio. Returns 0
- * when within the bound; else the result says why. */
-static int verify(spmvlab_trial *t, spmvlab_trial_member *mb, spmvlab_trial_run how)
-{
-    spmvlab_trial_check c;
-    spmvlab_err err = {{0}};
-    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
-    if (c.compared && !(mb->res.error_ratio >= c.verdict.max_ratio))
-        mb->res.error_ratio = c.verdict.max_ratio;
-    if (o == SPMVLAB_RESULT_OK)
-        return 0;
-    spmvlab_member_fail(mb, o, "%s", err.msg);
-    return -1;
 }
 
 /* Converts and checks member i; on success it is ready to be timed. */
@@ -78,46 +60,10 @@ static void convert_and_check(const spmvlab_trial_group *g, spmvlab_trial *t, sp
     } else {
         if (g->progress)
             g->progress(g->progress_arg, mb->label, "checking", i, n);
-        if (verify(t, mb, g->rt->device.present ? SPMVLAB_TRIAL_DEVICE : SPMVLAB_TRIAL_HOST) == 0)
+        if (spmvlab_member_verify(t, mb, g->rt->device.present ? SPMVLAB_TRIAL_DEVICE : SPMVLAB_TRIAL_HOST) == 0)
             mb->timed = g->rt->device.present;
     }
     r->wall_ms += spmvlab_now_ms() - t0;
-}
-
-/* The medians and percentiles of the samples, the primary kind's, and the
- * bound of the cell (sectors: the matrix's gather sectors, computed by the
- * first member that needs them). */
-static void summarise(const spmvlab_trial_group *g, const spmvlab_trial *t, spmvlab_trial_member *mb,
-                      double *sectors)
-{
-    spmvlab_member_result *r = &mb->res;
-    int n = r->nsamples;
-    mb->summarised = 1;
-    r->single_ms = spmvlab_median(r->single, n);
-    r->single_p10 = spmvlab_quantile(r->single, n, 0.1);
-    r->single_p90 = spmvlab_quantile(r->single, n, 0.9);
-    r->batch_ms = spmvlab_median(r->batch, n);
-    r->batch_p10 = spmvlab_quantile(r->batch, n, 0.1);
-    r->batch_p90 = spmvlab_quantile(r->batch, n, 0.9);
-    int single = g->timing.single;
-    r->ms = single ? r->single_ms : r->batch_ms;
-    r->ms_p10 = single ? r->single_p10 : r->batch_p10;
-    r->ms_p90 = single ? r->single_p90 : r->batch_p90;
-    const spmvlab_csr *A = g->permuted ? g->permuted : g->A; /* the matrix the formats were built from */
-    double vs = (double)t->value_size;
-    if (!(r->ms > 0) || !(r->footprint >= 0) || !g->timing.ceilings)
-        return;
-    if (isnan(*sectors))
-        *sectors = spmvlab_gather_sectors(A, (size_t)vs);
-    if (*sectors < 0)
-        return;
-    spmvlab_bound_work w = {r->footprint + (A->cols + (double)A->rows) * vs, A->cols * vs, *sectors, single};
-    spmvlab_bound b;
-    if (spmvlab_bound_of(g->timing.ceilings, &w, &b))
-        return;
-    r->bound_us = b.us;
-    snprintf(r->bound_kind, sizeof r->bound_kind, "%s", spmvlab_bound_kind_name(b.kind));
-    r->bound_frac = b.us / (r->ms * 1e3);
 }
 
 /* Drops the samples of a member whose result they no longer stand for. */
@@ -144,25 +90,6 @@ static void destroy_member(spmvlab_runtime *rt, spmvlab_trial_member *mb)
     }
     spmvlab_dev_free(rt, mb->dy);
     mb->dy = NULL;
-}
-
-/* The rounds, then each timed member checked on y as they left it and
- * summarised. Returns the member that faulted, or -1. */
-static int time_members(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int n)
-{
-    int faulted = spmvlab_trial_time(g, t, m, n);
-    double sectors = NAN;
-    for (int i = 0; i < n && faulted < 0; i++) {
-        spmvlab_trial_member *mb = &m[i];
-        if (!mb->timed || mb->res.nsamples == 0)
-            continue;
-        if (verify(t, mb, SPMVLAB_TRIAL_AS_LEFT) == 0)
-            summarise(g, t, mb, &sectors);
-        else if (spmvlab_member_faulted(g->rt, mb))
-            faulted = i;
-    }
-    spmvlab_trial_time_release(m, n);
-    return faulted;
 }
 
 spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial_member *m, int n, int *faulted)
@@ -192,7 +119,7 @@ spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial
             *faulted = i;
     }
     if (g->rt->device.present && *faulted < 0)
-        *faulted = time_members(g, &t, m, n);
+        *faulted = spmvlab_trial_time(g, &t, m, n);
     for (int i = 0; i < n; i++) {
         if (!m[i].summarised || m[i].res.outcome != SPMVLAB_RESULT_OK)
             drop_samples(&m[i].res);

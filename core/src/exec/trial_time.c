@@ -9,10 +9,13 @@
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spmvlab/bandwidth.h"
+#include "spmvlab/bound.h"
+#include "spmvlab/stats.h"
 #include "spmvlab/trial.h"
 
 #define BATCH_TARGET_MS 1.0 /* a back-to-back sample lasts about this long */
@@ -51,7 +54,8 @@ static int call_spmv(spmvlab_trial_member *mb, const spmvlab_trial *tr)
 
 /* The stream idle, then: event, spmv, event. ms = time between events, which
  * holds the host's launch work because the GPU waits for it. */
-static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, double *ms)
+static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t,
+                       double *ms)
 {
     cudaStream_t s = stream_of(g);
     if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
@@ -69,8 +73,8 @@ static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, c
 }
 
 /* n calls back to back (the graph when there is one) between two events. */
-static int time_batch(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, int n, int use_graph,
-                      double *ms)
+static int time_batch(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, int n,
+                      int use_graph, double *ms)
 {
     cudaStream_t s = stream_of(g);
     if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
@@ -173,7 +177,9 @@ static void flush(const spmvlab_trial_group *g, spmvlab_trial_member *mb)
         spmvlab_member_fail(mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
 }
 
-int spmvlab_trial_time(const spmvlab_trial_group *g, const spmvlab_trial *tr, spmvlab_trial_member *m, int n)
+/* The calibration and the rounds of every member with timed = 1. Returns
+ * the member that faulted the device, or -1. */
+static int run_rounds(const spmvlab_trial_group *g, const spmvlab_trial *tr, spmvlab_trial_member *m, int n)
 {
     const spmvlab_timing *tm = &g->timing;
     int faulted = -1;
@@ -251,7 +257,8 @@ out:
     return faulted;
 }
 
-void spmvlab_trial_time_release(spmvlab_trial_member *m, int n)
+/* Frees the members' graphs. */
+static void release_graphs(spmvlab_trial_member *m, int n)
 {
     for (int i = 0; i < n; i++)
         if (m[i].graph_exec) {
@@ -259,3 +266,57 @@ void spmvlab_trial_time_release(spmvlab_trial_member *m, int n)
             m[i].graph_exec = NULL;
         }
 }
+
+/* The medians and percentiles of the samples, the primary kind's, and the
+ * bound of the cell (sectors: the matrix's gather sectors, computed by the
+ * first member that needs them). */
+static void summarise(const spmvlab_trial_group *g, const spmvlab_trial *t, spmvlab_trial_member *mb,
+                      double *sectors)
+{
+    spmvlab_member_result *r = &mb->res;
+    int n = r->nsamples;
+    mb->summarised = 1;
+    r->single_ms = spmvlab_median(r->single, n);
+    r->single_p10 = spmvlab_quantile(r->single, n, 0.1);
+    r->single_p90 = spmvlab_quantile(r->single, n, 0.9);
+    r->batch_ms = spmvlab_median(r->batch, n);
+    r->batch_p10 = spmvlab_quantile(r->batch, n, 0.1);
+    r->batch_p90 = spmvlab_quantile(r->batch, n, 0.9);
+    int single = g->timing.single;
+    r->ms = single ? r->single_ms : r->batch_ms;
+    r->ms_p10 = single ? r->single_p10 : r->batch_p10;
+    r->ms_p90 = single ? r->single_p90 : r->batch_p90;
+    const spmvlab_csr *A = g->permuted ? g->permuted : g->A; /* the matrix the formats were built from */
+    double vs = (double)t->value_size;
+    if (!(r->ms > 0) || !(r->footprint >= 0) || !g->timing.ceilings)
+        return;
+    if (isnan(*sectors))
+        *sectors = spmvlab_gather_sectors(A, (size_t)vs);
+    if (*sectors < 0)
+        return;
+    spmvlab_bound_work w = {r->footprint + (A->cols + (double)A->rows) * vs, A->cols * vs, *sectors, single};
+    spmvlab_bound b;
+    if (spmvlab_bound_of(g->timing.ceilings, &w, &b))
+        return;
+    r->bound_us = b.us;
+    snprintf(r->bound_kind, sizeof r->bound_kind, "%s", spmvlab_bound_kind_name(b.kind));
+    r->bound_frac = b.us / (r->ms * 1e3);
+}
+
+int spmvlab_trial_time(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int n)
+{
+    int faulted = run_rounds(g, t, m, n);
+    double sectors = NAN;
+    for (int i = 0; i < n && faulted < 0; i++) {
+        spmvlab_trial_member *mb = &m[i];
+        if (!mb->timed || mb->res.nsamples == 0)
+            continue;
+        if (spmvlab_member_verify(t, mb, SPMVLAB_TRIAL_AS_LEFT) == 0)
+            summarise(g, t, mb, &sectors);
+        else if (spmvlab_member_faulted(g->rt, mb))
+            faulted = i;
+    }
+    release_graphs(m, n);
+    return faulted;
+}
+
