@@ -4,7 +4,10 @@
  * run` and `spmvlab check` both go through it, so the sequence — prepare,
  * random x, reference, upload x; convert with the footprint cross-check;
  * poisoned y, spmv (or spmv_host), download, bound — and the sentences that
- * report a failure exist once (docs/design.md §5 and §7).
+ * report a failure exist once (docs/design.md §5 and §7). For `run` it
+ * also owns a group's whole sequence (spmvlab_trial_measure): every member
+ * converted, checked, fault-checked and timed, handed back as one result
+ * record each, so the host never drives these steps one by one.
  */
 #ifndef SPMVLAB_TRIAL_H
 #define SPMVLAB_TRIAL_H
