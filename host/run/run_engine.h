@@ -9,13 +9,13 @@
 
 #include <signal.h>
 
+#include "identity.h"
 #include "machine.h"
+#include "row.h"
 #include "run_options.h"
 #include "run_order.h"
-#include "row.h"
-#include "identity.h"
-#include "spmvlab/features.h"
 #include "spmvlab/config.h"
+#include "spmvlab/features.h"
 #include "spmvlab/core.h"
 #include "spmvlab/trial.h"
 
@@ -25,9 +25,6 @@ typedef struct run_member {
     int emit;                   /* 1: its row is a result; 0: measured only as the speedup reference */
     run_row row;                /* its identity, then its result */
 } run_member;
-
-/* Called as work proceeds, for the progress line (spmvlab_progress_fn). */
-typedef spmvlab_progress_fn run_progress_fn;
 
 /* One matrix and dtype with its instances. */
 typedef struct run_group {
@@ -43,7 +40,7 @@ typedef struct run_group {
     volatile sig_atomic_t *stop; /* set by SIGINT: end the rounds early */
     void *flush_buf;            /* device buffer larger than L2 (with --flush-l2), or NULL */
     size_t flush_bytes;
-    run_progress_fn progress;
+    spmvlab_progress_fn progress; /* the progress line, or a worker's heartbeat; or NULL */
     void *progress_arg;
     run_member *faulted;        /* the member that left the CUDA context unusable, or NULL */
     const run_order_facts *order; /* the ordering A went through (--reorder), or NULL */

@@ -17,8 +17,14 @@ static void add_note(spmvlab_member_result *r, const char *note)
     snprintf(r->message + n, sizeof r->message - n, "%s%s", n ? "; " : "", note);
 }
 
-static void start_result(spmvlab_member_result *r)
+/* A member before its sequence: the engine's state empty, its result
+ * ok with every number NaN. */
+static void start_member(spmvlab_trial_member *mb)
 {
+    spmvlab_member_result *r = &mb->res;
+    memset(&mb->in, 0, sizeof mb->in);
+    mb->converted = mb->timed = mb->cap = mb->summarised = 0;
+    mb->dy = mb->graph_exec = NULL;
     memset(r, 0, sizeof *r);
     r->outcome = SPMVLAB_RESULT_OK;
     r->footprint = r->convert_ms = r->convert_peak_bytes = r->error_ratio = NAN;
@@ -96,7 +102,7 @@ spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial
 {
     *faulted = -1;
     for (int i = 0; i < n; i++)
-        start_result(&m[i].res);
+        start_member(&m[i]);
     spmvlab_trial t;
     spmvlab_err err = {{0}};
     /* ORDER+call: x, y and the reference in the file's order, the
