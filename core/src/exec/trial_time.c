@@ -257,16 +257,6 @@ out:
     return faulted;
 }
 
-/* Frees the members' graphs. */
-static void release_graphs(spmvlab_trial_member *m, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (m[i].graph_exec) {
-            cudaGraphExecDestroy((cudaGraphExec_t)m[i].graph_exec);
-            m[i].graph_exec = NULL;
-        }
-}
-
 /* The medians and percentiles of the samples, the primary kind's, and the
  * bound of the cell (sectors: the matrix's gather sectors, computed by the
  * first member that needs them). */
@@ -275,7 +265,6 @@ static void summarise(const spmvlab_trial_group *g, const spmvlab_trial *t, spmv
 {
     spmvlab_member_result *r = &mb->res;
     int n = r->nsamples;
-    mb->summarised = 1;
     r->single_ms = spmvlab_median(r->single, n);
     r->single_p10 = spmvlab_quantile(r->single, n, 0.1);
     r->single_p90 = spmvlab_quantile(r->single, n, 0.9);
@@ -306,17 +295,25 @@ static void summarise(const spmvlab_trial_group *g, const spmvlab_trial *t, spmv
 int spmvlab_trial_time(const spmvlab_trial_group *g, spmvlab_trial *t, spmvlab_trial_member *m, int n)
 {
     int faulted = run_rounds(g, t, m, n);
-    double sectors = NAN;
+    /* every timed member checked on y as the launches left it, then the
+     * medians and bounds of those that passed */
     for (int i = 0; i < n && faulted < 0; i++) {
         spmvlab_trial_member *mb = &m[i];
         if (!mb->timed || mb->res.nsamples == 0)
             continue;
         if (spmvlab_member_verify(t, mb, SPMVLAB_TRIAL_AS_LEFT) == 0)
-            summarise(g, t, mb, &sectors);
+            mb->summarised = 1;
         else if (spmvlab_member_faulted(g->rt, mb))
             faulted = i;
     }
-    release_graphs(m, n);
+    double sectors = NAN;
+    for (int i = 0; i < n; i++)
+        if (m[i].summarised)
+            summarise(g, t, &m[i], &sectors);
+    for (int i = 0; i < n; i++) /* the graphs, once no check reads y any more */
+        if (m[i].graph_exec) {
+            cudaGraphExecDestroy((cudaGraphExec_t)m[i].graph_exec);
+            m[i].graph_exec = NULL;
+        }
     return faulted;
 }
-
