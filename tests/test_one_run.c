@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_origin.h"
-#include "run_status.h"
+#include "origin.h"
+#include "status.h"
 #include "testlib_cli.h"
 #include "testlib_rows.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "run_status.h"
-#include "run_summary.h"
+#include "status.h"
+#include "summary.h"
 #include "testlib_cli.h"
 #include "testlib_rows.h"
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_compare.h"
-#include "run_summary.h"
+#include "speedup.h"
+#include "summary.h"
 #include "testlib.h"
 #include "testlib_rows.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 
 /* An f64 row of matrix and instance with status, every other field as
  * run_row_init leaves it. */

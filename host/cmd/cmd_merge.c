@@ -7,9 +7,9 @@
 
 #include "commands.h"
 #include "spmvlab/core.h"
-#include "run_status.h"
+#include "status.h"
 #include "merge.h"
-#include "run_summary.h"
+#include "summary.h"
 
 /* The merged rows' verdict: the exit code one unsharded run would give. */
 static int merged_exit_code(const char *out)

@@ -18,11 +18,11 @@
 #include "report_filter.h"
 #include "report_plot.h"
 #include "report_table.h"
-#include "run_compare.h"
-#include "run_origin.h"
-#include "run_row.h"
-#include "run_status.h"
-#include "run_summary.h"
+#include "speedup.h"
+#include "origin.h"
+#include "row.h"
+#include "status.h"
+#include "summary.h"
 
 static void usage(FILE *out)
 {

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "merge.h"
-#include "run_origin.h"
-#include "run_summary.h"
+#include "origin.h"
+#include "summary.h"
 
 /* A row and the part it came from, for the duplicate check. */
 typedef struct tagged {

@@ -6,7 +6,7 @@
 #ifndef SPMVLAB_HOST_MERGE_H
 #define SPMVLAB_HOST_MERGE_H
 
-#include "run_row.h"
+#include "row.h"
 
 /* What merge_parts does besides merging (flags, or-ed). */
 enum {
@@ -21,7 +21,7 @@ enum {
  * part named where the output belongs), a part with other columns than
  * this version writes, rows of another commit, version, device or
  * measurement setting than the first part's, one instance label with two
- * option sets (run_origin.h),
+ * option sets (origin.h),
  * and a cell (matrix, instance, options, dtype) that appears twice.
  * Returns 0 (rows merged into *nrows, may be NULL), or -1 with the
  * sentence in err (nothing written). */

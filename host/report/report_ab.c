@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "report_ab.h"
-#include "run_output.h"
-#include "run_summary.h"
+#include "row_out.h"
+#include "summary.h"
 #include "spmvlab/cache.h"
 #include "spmvlab/stats.h"
 

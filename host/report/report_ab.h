@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 
 /* 1 when the two files were measured alike (device, timing, L2 flushing,
  * warm-up); else 0 with the first difference as a phrase in why. */

@@ -3,7 +3,7 @@
 #ifndef SPMVLAB_HOST_REPORT_FILTER_H
 #define SPMVLAB_HOST_REPORT_FILTER_H
 
-#include "run_row.h"
+#include "row.h"
 
 /* Keeps the rows whose instance matches one pattern of instances and whose
  * matrix matches one of matrices: comma-separated shell patterns (fnmatch,

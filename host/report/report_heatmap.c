@@ -1,4 +1,4 @@
-/* The speedup heatmap, the bound plot and the line styles; see report_plot_view.h. */
+/* The speedup heatmap, the bound plot and the line styles; see report_heatmap.h. */
 #define _GNU_SOURCE /* open_memstream */
 #include <ctype.h>
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_plot_view.h"
+#include "report_heatmap.h"
 
 #define HEAT_MAX_LOG2 3      /* the colour scale saturates at 8x either way */
 #define HEAT_VALUES_MAX_INST 35 /* beyond these, cells are too small for their numbers */

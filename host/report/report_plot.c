@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report_filter.h"
+#include "report_heatmap.h"
 #include "report_plot.h"
 #include "report_plot_view.h"
 #include "spmvlab/stats.h"
@@ -207,6 +208,13 @@ static FILE *body_open(plot_body *pb)
     pb->buf = NULL;
     pb->len = 0;
     return pb->f = open_memstream(&pb->buf, &pb->len);
+}
+
+/* body_open for a plot of speedups, with the view's speedup range. */
+static FILE *speedup_body_open(plot_body *pb, const dt_view *v, double *lo, double *hi)
+{
+    view_speedup_range(v, lo, hi);
+    return body_open(pb);
 }
 
 /* Ends a plot body and draws it into the script; resets what it set. */
@@ -487,22 +495,27 @@ static void one_line(FILE *b, const char *axis)
         fputs("set arrow 1 from first 1, graph 0 to first 1, graph 1 nohead dt 3 lw 2 lc rgb '#606060' back\n", b);
 }
 
+/* A speedup axis on y from lo to hi with the line at 1, then "plot ". */
+static void speedup_plot_start(FILE *b, double lo, double hi)
+{
+    gp_speedup_axis(b, "y", lo, hi);
+    one_line(b, "y");
+    fputs("plot ", b);
+}
+
 /* Each instance's speedups in increasing order (the S-curve), with the line at 1. */
 static void plot_sorted(FILE *f, const dt_view *v)
 {
     plot_body pb;
-    FILE *b = body_open(&pb);
+    double lo, hi;
+    FILE *b = speedup_body_open(&pb, v, &lo, &hi);
     if (!b)
         return;
-    double lo, hi;
-    view_speedup_range(v, &lo, &hi);
     fprintf(b, "set title '%s: speedup over %s, sorted per instance (%s, %d matrices)'\n"
                "set xlabel 'share of matrices (each instance sorted by its speedup)'\n"
                "set ylabel 'speedup (baseline time / time)'\nset xrange [0:1]\nset key outside right top\n",
             v->title, v->baseline[0] ? v->baseline : "the baseline", v->dtype, v->nm);
-    gp_speedup_axis(b, "y", lo, hi);
-    one_line(b, "y");
-    fputs("plot ", b);
+    speedup_plot_start(b, lo, hi);
     int titled = 0, any = 0;
     for (int i = 0; i < v->ni; i++) {
         int k = draw_order(v, i);
@@ -529,11 +542,10 @@ static int count_speedups(const dt_view *v, int k)
 static void plot_boxes(FILE *f, const dt_view *v, const int *box)
 {
     plot_body pb;
-    FILE *b = body_open(&pb);
+    double lo, hi;
+    FILE *b = speedup_body_open(&pb, v, &lo, &hi);
     if (!b)
         return;
-    double lo, hi;
-    view_speedup_range(v, &lo, &hi);
     /* a box for every instance with a speedup, the baseline's (all 1) left out */
     int n = 0;
     for (int i = 0; i < v->ni; i++)
@@ -556,9 +568,7 @@ static void plot_boxes(FILE *f, const dt_view *v, const int *box)
         fprintf(b, " %d", x++);
     }
     fputs(")\n", b);
-    gp_speedup_axis(b, "y", lo, hi);
-    one_line(b, "y");
-    fputs("plot ", b);
+    speedup_plot_start(b, lo, hi);
     for (int i = 0, x = 0; i < v->ni; i++) {
         if (box[i] == v->base || !count_speedups(v, box[i]))
             continue;
@@ -577,11 +587,10 @@ static void plot_boxes(FILE *f, const dt_view *v, const int *box)
 static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *range)
 {
     plot_body pb;
-    FILE *b = body_open(&pb);
+    double lo, hi;
+    FILE *b = speedup_body_open(&pb, v, &lo, &hi);
     if (!b)
         return;
-    double lo, hi;
-    view_speedup_range(v, &lo, &hi);
     const char *base = v->baseline[0] ? v->baseline : "the baseline";
     int shown = 0;
     for (int s = 0; s < v->nhl; s++)
@@ -593,9 +602,7 @@ static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *ran
                    "set xrange [-0.5:%d.5]\nset xtics rotate by -45 font ',%g'\nset grid noxtics\n"
                    "set key outside right top\n",
                 v->title, base, v->dtype, v->nm > 0 ? v->nm - 1 : 0, v->style->font * 0.8);
-        gp_speedup_axis(b, "y", lo, hi);
-        one_line(b, "y");
-        fputs("plot ", b);
+        speedup_plot_start(b, lo, hi);
         for (int s = 0, j = 0; s < v->nhl; s++) {
             int k = v->hl[s];
             if (k == v->base)
@@ -613,9 +620,7 @@ static void plot_speedup(FILE *f, const dt_view *v, int nbins, const double *ran
                    "set ylabel 'speedup, geometric mean of the bin'\nset key outside right top\n",
                 v->title, base, v->dtype, v->nm, nbins);
         gp_nnz_axis(b, "x");
-        gp_speedup_axis(b, "y", range[0], range[1]);
-        one_line(b, "y");
-        fputs("plot ", b);
+        speedup_plot_start(b, range[0], range[1]);
         for (int s = 0, j = 0; s < v->nhl; s++) {
             int k = v->hl[s];
             if (k == v->base)

@@ -7,18 +7,9 @@
 #ifndef SPMVLAB_HOST_REPORT_PLOT_H
 #define SPMVLAB_HOST_REPORT_PLOT_H
 
-#include "run_row.h"
-#include "run_summary.h"
-
-/* How the figures look. */
-typedef struct report_style {
-    int width, height;     /* PNG and SVG size in pixels; the PDF's in inches is a hundredth of it */
-    double font;           /* font size in points */
-    const char *highlight; /* comma-separated instances drawn in colour (at most 8); NULL or "": the
-                              baseline and the instances with the largest performance profile */
-} report_style;
-
-#define REPORT_STYLE_DEFAULT {1000, 640, 11, NULL}
+#include "report_plot_view.h"
+#include "row.h"
+#include "summary.h"
 
 /* Finds gnuplot: $SPMVLAB_GNUPLOT, else gnuplot on PATH. Returns 0 with
  * the path in out, or -1. */

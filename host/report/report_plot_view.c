@@ -20,16 +20,7 @@ int view_slot(const dt_view *v, int k)
     return -1;
 }
 
-void gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
+void gp_quote(FILE *f, const char *s) { write_quoted(f, s, '\''); }
 
 FILE *open_in(const char *dir, const char *name, const dt_view *v, const char *ext, char *fname, size_t len,
               spmvlab_err *err)

@@ -9,8 +9,18 @@
 
 #include <stdio.h>
 
-#include "report_plot.h"
-#include "run_row.h"
+#include "row.h"
+#include "spmvlab/core.h"
+
+/* How the figures look. */
+typedef struct report_style {
+    int width, height;     /* PNG and SVG size in pixels; the PDF's in inches is a hundredth of it */
+    double font;           /* font size in points */
+    const char *highlight; /* comma-separated instances drawn in colour (at most 8); NULL or "": the
+                              baseline and the instances with the largest performance profile */
+} report_style;
+
+#define REPORT_STYLE_DEFAULT {1000, 640, 11, NULL}
 
 /* Up to this many matrices a per-matrix view names every matrix; past it
  * the view is sorted or binned instead. */
@@ -63,12 +73,5 @@ void gp_speedup_axis(FILE *f, const char *axis, double lo, double hi);
 void gp_nnz_axis(FILE *f, const char *axis);
 /* Smallest and largest speedup of the view's timed cells (1, 1 when none). */
 void view_speedup_range(const dt_view *v, double *lo, double *hi);
-
-/* heatmap-G.dat and bound-G.dat. Return 0, or -1 with a sentence. */
-int write_heatmap_data(const dt_view *v, const char *dir, spmvlab_err *err);
-int write_bound_data(const dt_view *v, const char *dir, spmvlab_err *err);
-/* Their plots, appended to the script f. */
-void write_heatmap_plot(FILE *f, const dt_view *v);
-void write_bound_plot(FILE *f, const dt_view *v);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report_table.h"
-#include "run_output.h"
+#include "row_out.h"
 
 /* A name in a cell: code span in Markdown (no emphasis from '_', '|'
  * escaped), LaTeX specials escaped. */

@@ -3,7 +3,7 @@
 #ifndef SPMVLAB_HOST_REPORT_TABLE_H
 #define SPMVLAB_HOST_REPORT_TABLE_H
 
-#include "run_summary.h"
+#include "summary.h"
 
 typedef enum report_table_kind { REPORT_TABLE_MD = 0, REPORT_TABLE_TEX = 1 } report_table_kind;
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run_output.h"
+#include "row_out.h"
 #include "tune_table.h"
 
 /* The label a sweep instance came from: "sell[sigma=32]" -> "sell". */

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 
 /* Prints the best combination of every group of rows whose tune_best is 1
  * (set by tune_rows), the search time and memory, and the spread between

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "run_answer.h"
-#include "run_output.h"
+#include "row_out.h"
 
 static void write_samples(FILE *f, const char *tag, const double *v, int n)
 {

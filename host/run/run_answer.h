@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 
 /* Writes r (its samples included) as one answer. */
 void answer_write(FILE *f, const run_row *r);

@@ -1,19 +1,17 @@
-/* One matrix and dtype with its instances, from preparation to rows; see run_engine.h. */
+/* One matrix and dtype with its instances, from the identity to rows; see run_engine.h. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_engine.h"
-#include "run_bound.h"
 #include "run_resume.h"
-#include "run_status.h"
+#include "status.h"
 #include "spmvlab/gen.h"
-#include "spmvlab/stats.h"
 
-void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, run_row *r)
+void group_identity(const run_group *g, run_identity *id)
 {
+    run_row *r = &id->row;
     run_row_init(r);
     const spmvlab_csr *A = g->A;
     snprintf(r->matrix, sizeof r->matrix, "%s", g->matrix);
@@ -22,12 +20,6 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
     r->rows = A->rows;
     r->cols = A->cols;
     r->nnz = A->nnz;
-    snprintf(r->instance, sizeof r->instance, "%s", spec->label);
-    snprintf(r->plugin, sizeof r->plugin, "%s", spec->plugin->desc->name);
-    snprintf(r->plugin_file, sizeof r->plugin_file, "%.*s", (int)sizeof r->plugin_file - 1, spec->plugin->path);
-    snprintf(r->plugin_version, sizeof r->plugin_version, "%s", spec->plugin->desc->version);
-    snprintf(r->plugin_hash, sizeof r->plugin_hash, "%s", spec->plugin->hash);
-    snprintf(r->options, sizeof r->options, "%s", spec->options_text);
     snprintf(r->dtype, sizeof r->dtype, "%s", spmvlab_dtype_name(g->dtype));
     snprintf(r->status, sizeof r->status, "ok");
     double vs = (double)spmvlab_dtype_size(g->dtype);
@@ -47,168 +39,85 @@ void group_fill_identity(const run_group *g, const spmvlab_instance_spec *spec, 
         r->fits_l2 = r->min_bytes <= g->meta->l2_bytes;
 }
 
-static void append_message(run_row *r, const char *note)
+/* A member's result record into its row, which holds the identity: the
+ * numbers derived from the time beside it. The row takes the samples. */
+static void result_to_row(const run_group *g, spmvlab_member_result *res, run_row *r)
 {
-    size_t n = strlen(r->message);
-    snprintf(r->message + n, sizeof r->message - n, "%s%s", n ? "; " : "", note);
-}
-
-/* Medians and percentiles of the samples into the row, then the numbers
- * derived from the primary time. */
-static void finish_timing(run_group *g, run_member *mb)
-{
-    run_row *r = &mb->row;
-    int n = mb->nsamples;
-    r->reps = n;
-    r->batch_launches = mb->batch_n;
-    r->single_ms = spmvlab_median(mb->single, n);
-    r->single_p10 = spmvlab_quantile(mb->single, n, 0.1);
-    r->single_p90 = spmvlab_quantile(mb->single, n, 0.9);
-    r->batch_ms = spmvlab_median(mb->batch, n);
-    r->batch_p10 = spmvlab_quantile(mb->batch, n, 0.1);
-    r->batch_p90 = spmvlab_quantile(mb->batch, n, 0.9);
-    int single = g->s->timing == RUN_TIMING_SINGLE;
-    r->ms = single ? r->single_ms : r->batch_ms;
-    r->ms_p10 = single ? r->single_p10 : r->batch_p10;
-    r->ms_p90 = single ? r->single_p90 : r->batch_p90;
+    r->convert_ms = res->convert_ms;
+    r->convert_peak_bytes = res->convert_peak_bytes;
+    r->error_ratio = res->error_ratio;
+    r->wall_ms = res->wall_ms;
+    snprintf(r->batch_method, sizeof r->batch_method, "%s", res->batch_method);
+    if (res->converted) {
+        snprintf(r->value_storage, sizeof r->value_storage, "%s", res->storage);
+        snprintf(r->describe, sizeof r->describe, "%s", res->describe);
+        r->device_bytes = res->footprint;
+        r->bytes_per_nnz = r->nnz ? res->footprint / r->nnz : NAN;
+        r->rel_csr = r->csr_bytes > 0 ? res->footprint / r->csr_bytes : NAN;
+        if (g->s->verbose && res->log[0])
+            fprintf(stderr, "%s on %s (%s): %s", r->instance, g->matrix, r->dtype, res->log);
+    }
+    if (res->nsamples > 0) {
+        r->reps = res->nsamples;
+        r->batch_launches = res->batch_n;
+        r->single_ms = res->single_ms, r->single_p10 = res->single_p10, r->single_p90 = res->single_p90;
+        r->batch_ms = res->batch_ms, r->batch_p10 = res->batch_p10, r->batch_p90 = res->batch_p90;
+        r->ms = res->ms, r->ms_p10 = res->ms_p10, r->ms_p90 = res->ms_p90;
+        r->single_samples = res->single;
+        r->batch_samples = res->batch;
+        r->nsamples = res->nsamples;
+        res->single = res->batch = NULL;
+    }
     if (r->ms > 0) {
         double sec = r->ms * 1e-3;
         r->gflops = 2.0 * r->nnz / sec / 1e9;
         r->gbs = r->min_bytes / sec / 1e9;
         r->peak_frac = r->gbs / r->peak_gbs;
         r->convert_spmvs = r->convert_ms / r->ms;
-        run_row_bound(r, g->A, spmvlab_dtype_size(g->dtype), &g->meta->ceilings, single);
+        r->bound_us = res->bound_us;
+        r->bound_frac = res->bound_frac;
+        snprintf(r->bound_kind, sizeof r->bound_kind, "%s", res->bound_kind);
     }
-    r->single_samples = mb->single;
-    r->batch_samples = mb->batch;
-    r->nsamples = n;
-    mb->single = mb->batch = NULL;
-    mb->cap = mb->nsamples = 0;
-}
-
-static void destroy_member(run_group *g, run_member *mb)
-{
-    mb->row.wall_ms = mb->wall_ms;
-    if (mb->converted) {
-        size_t left = spmvlab_instance_destroy(&mb->in);
-        mb->converted = 0;
-        if (left) {
-            char note[128];
-            snprintf(note, sizeof note, "destroy() left %zu bytes allocated", left);
-            append_message(&mb->row, note);
-        }
-    }
-    spmvlab_dev_free(g->rt, mb->dy);
-    mb->dy = NULL;
-}
-
-/* Runs the member once into poisoned y (or, after the rounds, reads y as
- * the timed launches left it) and keeps the largest error ratio. Returns 0
- * when within the bound; else the row says why. */
-static int verify(run_group *g, run_member *mb, spmvlab_trial *t, spmvlab_trial_run how)
-{
-    spmvlab_trial_check c;
-    spmvlab_err err = {{0}};
-    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
-    if (c.compared && !(mb->row.error_ratio >= c.verdict.max_ratio))
-        mb->row.error_ratio = c.verdict.max_ratio;
-    if (o == SPMVLAB_RESULT_OK)
-        return 0;
-    member_fail(mb, o, "%s", err.msg);
-    return -1;
-}
-
-/* Converts and checks one member; on success it is ready to be timed. */
-static void convert_and_check(run_group *g, run_member *mb, spmvlab_trial *t)
-{
-    run_row *r = &mb->row;
-    spmvlab_err err = {{0}};
-    double t0 = spmvlab_now_ms();
-    if (g->progress)
-        g->progress(g->progress_arg, mb->spec->label, "converting", (int)(mb - g->m), g->n);
-    spmvlab_conversion conv;
-    spmvlab_result o = spmvlab_trial_convert(t, &mb->in, mb->spec->plugin, mb->spec->label, &mb->spec->opts,
-                                              &conv, &err);
-    r->convert_ms = mb->in.convert_ms;
-    r->convert_peak_bytes = (double)mb->in.peak_bytes;
-    if (o != SPMVLAB_RESULT_OK) {
-        member_fail(mb, o, "%s", err.msg);
-        mb->wall_ms += spmvlab_now_ms() - t0;
-        return;
-    }
-    mb->converted = 1;
-    snprintf(r->value_storage, sizeof r->value_storage, "%s", spmvlab_dtype_name(mb->in.storage));
-    r->device_bytes = (double)conv.footprint;
-    r->bytes_per_nnz = g->A->nnz ? conv.footprint / (double)g->A->nnz : NAN;
-    r->rel_csr = r->csr_bytes > 0 ? conv.footprint / r->csr_bytes : NAN;
-    if (!conv.footprint_matches)
-        append_message(r, conv.note);
-    spmvlab_instance_describe(&mb->in, r->describe, sizeof r->describe);
-    if (g->s->verbose && mb->in.log[0])
-        fprintf(stderr, "%s on %s (%s): %s", mb->in.label, g->matrix, r->dtype, mb->in.log);
-    size_t ybytes = (size_t)g->A->rows * spmvlab_dtype_size(g->dtype);
-    spmvlab_status st = spmvlab_dev_malloc(g->rt, &mb->dy, ybytes, &err);
-    if (st != SPMVLAB_OK) {
-        member_fail(mb, spmvlab_result_of(st), "y for %s: %s", mb->spec->label, err.msg);
-    } else {
-        if (g->progress)
-            g->progress(g->progress_arg, mb->spec->label, "checking", (int)(mb - g->m), g->n);
-        if (verify(g, mb, t, g->rt->device.present ? SPMVLAB_TRIAL_DEVICE : SPMVLAB_TRIAL_HOST) == 0)
-            mb->timed = g->rt->device.present;
-    }
-    mb->wall_ms += spmvlab_now_ms() - t0;
+    if (res->outcome != SPMVLAB_RESULT_OK)
+        run_row_fail(r, res->outcome, res->message);
+    else
+        snprintf(r->message, sizeof r->message, "%s", res->message);
 }
 
 int group_execute(run_group *g)
 {
     for (int i = 0; i < g->n; i++)
-        group_fill_identity(g, g->m[i].spec, &g->m[i].row);
-    spmvlab_trial t;
-    spmvlab_err err = {{0}};
-    /* ORDER+call: x, y and the reference in the file's order, the
-     * instances converted from the permuted matrix */
-    const spmvlab_csr *calls_on = g->per_call ? g->per_call->original : g->A;
-    spmvlab_result o = spmvlab_trial_open(&t, g->rt, calls_on, g->matrix, g->dtype, g->s->seed, &err);
-    if (o == SPMVLAB_RESULT_OK && g->per_call && (o = spmvlab_trial_permute_calls(&t, g->A, g->per_call->perm, &err)))
-        spmvlab_trial_close(&t);
-    if (o != SPMVLAB_RESULT_OK) {
+        identity_to_row(g->identity, g->m[i].spec, &g->m[i].row);
+    spmvlab_trial_member *tm = calloc(g->n ? (size_t)g->n : 1, sizeof *tm);
+    if (!tm) {
         for (int i = 0; i < g->n; i++)
-            member_fail(&g->m[i], o, "%s", err.msg);
+            run_row_fail(&g->m[i].row, SPMVLAB_RESULT_NOMEM, "out of host memory for the group's members");
         return -1;
     }
-    /* One device wait a member, between trials: a fault is pinned on the
-     * member that caused it before another one runs. */
-    for (int i = 0; i < g->n; i++) {
-        convert_and_check(g, &g->m[i], &t);
-        if (group_fault_check(g, &g->m[i]))
-            break;
-    }
-    if (g->rt->device.present && !g->faulted) {
-        measure_group(g, &t);
-        for (int i = 0; i < g->n && !g->faulted; i++) {
-            run_member *mb = &g->m[i];
-            if (mb->timed && mb->nsamples > 0) {
-                if (verify(g, mb, &t, SPMVLAB_TRIAL_AS_LEFT) == 0)
-                    finish_timing(g, mb);
-                else
-                    group_fault_check(g, mb);
-            }
-        }
-        measure_release(g);
-    }
     for (int i = 0; i < g->n; i++)
-        destroy_member(g, &g->m[i]);
-    spmvlab_trial_close(&t);
-    return 0;
+        tm[i] = (spmvlab_trial_member){.plugin = g->m[i].spec->plugin, .label = g->m[i].spec->label,
+                                       .opts = &g->m[i].spec->opts};
+    const run_settings *s = g->s;
+    /* ORDER+call: x, y and the reference in the file's order, the
+     * instances converted from the permuted matrix */
+    spmvlab_trial_group tg = {
+        .rt = g->rt, .A = g->per_call ? g->per_call->original : g->A, .name = g->matrix, .dtype = g->dtype,
+        .seed = s->seed, .permuted = g->per_call ? g->A : NULL, .perm = g->per_call ? g->per_call->perm : NULL,
+        .timing = {.warmup = s->warmup, .reps = s->reps, .budget_ms = s->time_budget_ms,
+                   .single = s->timing == RUN_TIMING_SINGLE, .flush_buf = g->flush_buf,
+                   .flush_bytes = g->flush_bytes, .stop = g->stop, .ceilings = &g->meta->ceilings},
+        .progress = g->progress, .progress_arg = g->progress_arg};
+    int faulted;
+    spmvlab_result o = spmvlab_trial_measure(&tg, tm, g->n, &faulted);
+    g->faulted = faulted >= 0 ? &g->m[faulted] : NULL;
+    for (int i = 0; i < g->n; i++)
+        result_to_row(g, &tm[i].res, &g->m[i].row);
+    free(tm);
+    return o == SPMVLAB_RESULT_OK ? 0 : -1;
 }
 
 void group_release(run_group *g)
 {
-    for (int i = 0; i < g->n; i++) {
-        run_member *mb = &g->m[i];
-        free(mb->single);
-        free(mb->batch);
-        mb->single = mb->batch = NULL;
-        run_row_clear(&mb->row);
-    }
+    for (int i = 0; i < g->n; i++)
+        run_row_clear(&g->m[i].row);
 }

@@ -4,7 +4,7 @@
 #define SPMVLAB_HOST_RUN_INPUTS_H
 
 #include "run_options.h"
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/config.h"
 
 /* Collects the matrix files of s (files, archives, folders, lists, then

@@ -9,7 +9,7 @@
 
 #include "run_answer.h"
 #include "run_isolate.h"
-#include "run_status.h"
+#include "status.h"
 #include "spmvlab/sandbox.h"
 
 /* The running child's pid, written by the child itself into a page shared
@@ -70,8 +70,8 @@ static int child_member(void *arg, int fd)
     g.stop = NULL;
     g.flush_buf = NULL;
     if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
-        group_fill_identity(&g, j->spec, &mb.row);
-        member_fail(&mb, SPMVLAB_RESULT_CUDA_ERROR, "%s", err.msg);
+        identity_to_row(g.identity, j->spec, &mb.row);
+        run_row_fail(&mb.row, SPMVLAB_RESULT_CUDA_ERROR, err.msg);
         write_answer(fd, &mb.row);
         return 0;
     }
@@ -83,7 +83,6 @@ static int child_member(void *arg, int fd)
             g.flush_buf = NULL;
     }
     group_execute(&g);
-    mb.row.wall_ms = mb.wall_ms;
     write_answer(fd, &mb.row);
     spmvlab_dev_free(&rt, g.flush_buf);
     spmvlab_runtime_close(&rt);
@@ -134,7 +133,7 @@ static void last_words(const char *raw, char *out, size_t len)
 
 int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_row *row)
 {
-    group_fill_identity(g, spec, row);
+    identity_to_row(g->identity, spec, row);
     member_job job = {g, spec};
     spmvlab_sandbox_result r;
     spmvlab_err err = {{0}};
@@ -154,7 +153,7 @@ int isolate_member(const run_group *g, const spmvlab_instance_spec *spec, run_ro
             fprintf(stderr, "%s on %s said: %s\n", spec->label, g->matrix, words);
     } else {
         run_row_clear(row);
-        group_fill_identity(g, spec, row);
+        identity_to_row(g->identity, spec, row);
         row->wall_ms = r.wall_ms;
         /* The way the child ended decides the status; its last words are
          * only reported. A child that exits without a result (a plugin

@@ -1,7 +1,7 @@
 /* The JSON document of a run; see run_json.h. */
-#include "run_compare.h"
+#include "speedup.h"
 #include "run_json.h"
-#include "run_output.h"
+#include "row_out.h"
 
 int json_write_run(FILE *f, const char *path, const run_document *doc, spmvlab_err *err)
 {

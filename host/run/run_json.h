@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-#include "run_meta.h"
+#include "machine.h"
 #include "run_options.h"
-#include "run_row.h"
-#include "run_summary.h"
+#include "row.h"
+#include "summary.h"
 
 /* What one document holds; every member is read only. */
 typedef struct run_document {

@@ -9,13 +9,13 @@
 #include "spmvlab/cache.h"
 #include "exit_codes.h"
 #include "run_answer.h"
-#include "run_compare.h"
+#include "speedup.h"
 #include "run_engine.h"
 #include "run_inputs.h"
 #include "run_isolate.h"
-#include "run_output.h"
+#include "row_out.h"
 #include "run_state.h"
-#include "run_status.h"
+#include "status.h"
 #include "shard.h"
 #include "tune_table.h"
 
@@ -164,10 +164,15 @@ static void run_dtype(run_state *st, const char *path, const char *label, const 
         spec_of[n] = k;
         n++;
     }
-    run_group g = {&st->rt, &st->s, &st->meta, label, path, A, d, m, n, &run_stop_flag, st->flush_buf,
-                   st->flush_bytes, st->sink ? worker_progress : progress_line_update,
-                   st->sink ? (void *)st : &st->prog, NULL, st->order, st->per_call,
-                   run_select_features(features)};
+    run_group g = {.rt = &st->rt, .s = &st->s, .meta = &st->meta, .matrix = label, .source = path, .A = A,
+                   .dtype = d, .m = m, .n = n, .stop = &run_stop_flag, .flush_buf = st->flush_buf,
+                   .flush_bytes = st->flush_bytes, .progress = st->sink ? worker_progress : progress_line_update,
+                   .progress_arg = st->sink ? (void *)st : &st->prog, .order = st->order,
+                   .per_call = st->per_call, .features = run_select_features(features)};
+    /* the columns every row of the group shares, once for all its members */
+    run_identity identity;
+    group_identity(&g, &identity);
+    g.identity = &identity;
     int done = n;
     if (st->sink) {
         fprintf(st->sink, "group,%s\n", spmvlab_dtype_name(d));

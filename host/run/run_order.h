@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "run_options.h"
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/reorder.h"
 
 /* What one ordering did to one matrix: the ordering columns of its rows. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run_origin.h"
+#include "origin.h"
 #include "run_resume.h"
 
 void run_settings_to_row(const run_settings *s, int gpu, run_row *r)

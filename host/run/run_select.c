@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_origin.h"
+#include "origin.h"
 #include "run_select.h"
-#include "run_status.h"
+#include "status.h"
 
 int run_selectors_open(run_selectors *sel, const spmvlab_instance_spec *specs, int nspecs,
                        const spmvlab_dtype *dtypes, int ndtypes, spmvlab_err *err)

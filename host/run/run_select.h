@@ -7,8 +7,8 @@
 #ifndef SPMVLAB_HOST_RUN_SELECT_H
 #define SPMVLAB_HOST_RUN_SELECT_H
 
-#include "run_meta.h"
-#include "run_row.h"
+#include "machine.h"
+#include "row.h"
 #include "select.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"

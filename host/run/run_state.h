@@ -11,10 +11,10 @@
 
 #include "progress.h"
 #include "run_inputs.h"
-#include "run_meta.h"
+#include "machine.h"
 #include "run_options.h"
 #include "run_order.h"
-#include "run_row.h"
+#include "row.h"
 #include "run_select.h"
 #include "spmvlab/config.h"
 #include "spmvlab/core.h"

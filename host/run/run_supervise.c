@@ -29,7 +29,7 @@
 #include "exit_codes.h"
 #include "run_answer.h"
 #include "run_state.h"
-#include "run_status.h"
+#include "status.h"
 
 static int worker_main(run_state *st)
 {

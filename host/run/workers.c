@@ -25,7 +25,7 @@
 #include "output_file.h"
 #include "progress.h"
 #include "run_inputs.h"
-#include "run_summary.h"
+#include "summary.h"
 #include "spmvlab/core.h"
 #include "workers.h"
 

@@ -14,7 +14,7 @@
 #ifndef SPMVLAB_HOST_SELECT_H
 #define SPMVLAB_HOST_SELECT_H
 
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/config.h"
 #include "spmvlab/features.h"
 #include "spmvlab/gen.h"

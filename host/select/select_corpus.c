@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run_origin.h"
-#include "run_status.h"
+#include "origin.h"
+#include "status.h"
 #include "select.h"
 #include "spmvlab/cache.h"
 

@@ -2,6 +2,7 @@
  * The trial engine (spmvlab/trial.h): the one sequence by which a plugin
  * instance is converted and its result judged, for run and check alike.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 static spmvlab_result alloc_buffers(spmvlab_trial *t, spmvlab_err *err)
 {
     const spmvlab_matrix *m = &t->pm->view;
-    size_t vs = spmvlab_dtype_size(m->dtype), rows = (size_t)m->rows, cols = (size_t)m->cols;
+    size_t vs = t->value_size = spmvlab_dtype_size(m->dtype), rows = (size_t)m->rows, cols = (size_t)m->cols;
     t->x = malloc(cols ? cols * vs : 1);
     t->y = malloc(rows ? rows * vs : 1);
     t->ref = malloc((rows + 1) * sizeof *t->ref);
@@ -204,4 +205,39 @@ spmvlab_result spmvlab_trial_verify(spmvlab_trial *t, const spmvlab_instance *in
     spmvlab_verdict_sentence(&c->verdict, m, fn, how == SPMVLAB_TRIAL_AS_LEFT ? " after the timed launches" : "",
                              err);
     return c->verdict.nonfinite_ref ? SPMVLAB_RESULT_BAD_INPUT : SPMVLAB_RESULT_WRONG;
+}
+
+void spmvlab_member_fail(spmvlab_trial_member *mb, spmvlab_result o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(mb->res.message, sizeof mb->res.message, fmt, ap);
+    va_end(ap);
+    mb->res.outcome = o;
+    mb->timed = 0;
+}
+
+int spmvlab_member_faulted(spmvlab_runtime *rt, spmvlab_trial_member *mb)
+{
+    spmvlab_err err = {{0}};
+    if (!spmvlab_runtime_fault(rt, mb->plugin->desc->name, &err))
+        return 0;
+    spmvlab_member_fail(mb, SPMVLAB_RESULT_DEVICE_FAULT,
+                        "plugin %s (instance %s) faulted on the device: %s; the other cells ran in a fresh CUDA "
+                        "context",
+                        mb->plugin->desc->name, mb->label, err.msg);
+    return 1;
+}
+
+int spmvlab_member_verify(spmvlab_trial *t, spmvlab_trial_member *mb, spmvlab_trial_run how)
+{
+    spmvlab_trial_check c;
+    spmvlab_err err = {{0}};
+    spmvlab_result o = spmvlab_trial_verify(t, &mb->in, mb->dy, how, &c, &err);
+    if (c.compared && !(mb->res.error_ratio >= c.verdict.max_ratio))
+        mb->res.error_ratio = c.verdict.max_ratio;
+    if (o == SPMVLAB_RESULT_OK)
+        return 0;
+    spmvlab_member_fail(mb, o, "%s", err.msg);
+    return -1;
 }

@@ -1,13 +1,13 @@
-/* The A/B summary; see run_summary.h. */
+/* The A/B summary; see summary.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_origin.h"
-#include "run_output.h"
-#include "run_status.h"
-#include "run_summary.h"
+#include "origin.h"
+#include "row_out.h"
+#include "status.h"
+#include "summary.h"
 #include "spmvlab/cache.h"
 
 const double run_taus[RUN_NTAU] = {1, 1.1, 1.25, 1.5, 2};

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "run_meta.h"
-#include "run_row.h"
+#include "machine.h"
+#include "row.h"
 
 /* ---- CSV file ------------------------------------------------------------ */
 

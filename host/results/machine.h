@@ -5,7 +5,7 @@
 #ifndef SPMVLAB_HOST_RUN_META_H
 #define SPMVLAB_HOST_RUN_META_H
 
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/ceilings.h"
 #include "spmvlab/core.h"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "output_file.h"
-#include "run_origin.h"
+#include "origin.h"
 
 void output_partial(const char *path, char *out, size_t len) { snprintf(out, len, "%s.partial", path); }
 

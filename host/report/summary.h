@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 #include "spmvlab/stats.h"
 
 #define RUN_NTAU 5

@@ -9,7 +9,7 @@
 #ifndef SPMVLAB_HOST_RUN_ORIGIN_H
 #define SPMVLAB_HOST_RUN_ORIGIN_H
 
-#include "run_row.h"
+#include "row.h"
 
 /* An instance label and the options it was measured with. */
 /* The options of a selector instance, which change from matrix to matrix:

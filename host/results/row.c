@@ -1,11 +1,11 @@
-/* The result row, its column table and CSV reading and writing; see run_row.h. */
+/* The result row, its column table and CSV reading and writing; see row.h. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_row.h"
+#include "row.h"
 
 #define S(n, m, d) {n, RUN_COL_STR, offsetof(run_row, m), sizeof(((run_row *)0)->m), d}
 #define N(n, m, d) {n, RUN_COL_NUM, offsetof(run_row, m), 0, d}
@@ -191,6 +191,17 @@ int run_row_set(run_row *r, int c, const char *text)
     return 0;
 }
 
+void write_quoted(FILE *f, const char *s, char q)
+{
+    fputc(q, f);
+    for (; *s; s++) {
+        if (*s == q)
+            fputc(q, f);
+        fputc(*s, f);
+    }
+    fputc(q, f);
+}
+
 /* ---- CSV ---------------------------------------------------------------- */
 
 void csv_write_field(FILE *f, const char *s)
@@ -200,13 +211,7 @@ void csv_write_field(FILE *f, const char *s)
         fputs(s, f);
         return;
     }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    write_quoted(f, s, '"');
 }
 
 void run_csv_header(FILE *f)

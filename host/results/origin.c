@@ -1,9 +1,9 @@
-/* One run's results, checked across files and runs; see run_origin.h. */
+/* One run's results, checked across files and runs; see origin.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_origin.h"
+#include "origin.h"
 
 void origin_init(run_origin *o) { memset(o, 0, sizeof *o); }
 
@@ -28,8 +28,8 @@ void origin_set_settings(run_origin *o, const run_row *r, const char *from)
     }
 }
 
-/* Checks r's settings against o's, taking those o does not know yet. */
-static int check_settings(run_origin *o, const run_row *r, const char *from, spmvlab_err *err)
+/* 0 when r's settings agree with o's (those o does not know yet taken from r). */
+static int settings_agree(run_origin *o, const run_row *r, const char *from, spmvlab_err *err)
 {
     for (int i = 0; i < ORIGIN_NSETTINGS; i++) {
         char v[sizeof o->settings[i]];
@@ -88,7 +88,8 @@ static int listed(const char *list, const char *dtype)
 
 static const char *shown(const char *s) { return s[0] ? s : "(none)"; }
 
-static int check_row(run_origin *o, const run_row *r, const char *from, spmvlab_err *err)
+/* 0 when r is of o's build, device, settings and dtypes (the first row sets them). */
+static int row_agrees(run_origin *o, const run_row *r, const char *from, spmvlab_err *err)
 {
     if (!o->known) {
         origin_set_run(o, r->commit, r->version, r->device, o->dtypes, from);
@@ -102,7 +103,7 @@ static int check_row(run_origin *o, const run_row *r, const char *from, spmvlab_
                             shown(r->device), o->from, shown(o->device)),
                -1;
     }
-    if (check_settings(o, r, from, err))
+    if (settings_agree(o, r, from, err))
         return -1;
     if (o->dtypes && o->dtypes[0] && !listed(o->dtypes, r->dtype))
         return spmvlab_errf(err, "%s holds %s results, but %s measures the dtypes %s; one run's dtypes only", from,
@@ -125,7 +126,7 @@ static int check_row(run_origin *o, const run_row *r, const char *from, spmvlab_
 int origin_check_rows(run_origin *o, const run_rows *rows, const char *from, spmvlab_err *err)
 {
     for (int i = 0; i < rows->n; i++)
-        if (check_row(o, &rows->v[i], from, err))
+        if (row_agrees(o, &rows->v[i], from, err))
             return -1;
     return 0;
 }

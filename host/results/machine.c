@@ -1,8 +1,9 @@
-/* Run metadata and the bandwidth peak; see run_meta.h. */
+/* Run metadata and the bandwidth peak; see machine.h. */
 #include <cuda_runtime_api.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include <unistd.h>
 
 #include "build_commit.h"
-#include "run_meta.h"
+#include "machine.h"
 #include "spmvlab/bandwidth.h"
 #include "spmvlab/cache.h"
 
@@ -176,6 +177,39 @@ void run_meta_write(const run_meta *m, int fd)
     dprintf(fd, "meta ceilings_key %s\nmeta ceilings_source %s\nmeta end\n", c->key, c->source);
 }
 
+/* The fields of a child's answer that are one text or one number. */
+typedef struct meta_field {
+    const char *key;
+    size_t offset;
+    size_t size;             /* of a text; 0: a double */
+} meta_field;
+
+#define META_TEXT(key, field) {key, offsetof(run_meta, field), sizeof(((run_meta *)0)->field)}
+#define META_NUM(key, field) {key, offsetof(run_meta, field), 0}
+static const meta_field meta_fields[] = {
+    META_TEXT("device", device), META_TEXT("cc", cc), META_NUM("l2", l2_bytes), META_NUM("mem", mem_bytes),
+    META_NUM("sm", sm_count), META_TEXT("driver", driver), META_NUM("peak", peak_gbs),
+    META_NUM("peak_median", peak_median_gbs), META_TEXT("peak_source", peak_source),
+    META_TEXT("ceilings_key", ceilings.key), META_TEXT("ceilings_source", ceilings.source),
+};
+
+/* Sets the field called key from val. Returns 1, or 0 when key is none of them. */
+static int set_field(run_meta *m, const char *key, const char *val)
+{
+    for (size_t i = 0; i < sizeof meta_fields / sizeof *meta_fields; i++) {
+        const meta_field *f = &meta_fields[i];
+        if (strcmp(key, f->key) != 0)
+            continue;
+        char *at = (char *)m + f->offset;
+        if (f->size)
+            snprintf(at, f->size, "%s", val);
+        else
+            *(double *)at = strtod(val, NULL);
+        return 1;
+    }
+    return 0;
+}
+
 int run_meta_read(run_meta *m, const char *text)
 {
     int seen_end = 0;
@@ -195,34 +229,14 @@ int run_meta_read(run_meta *m, const char *text)
             val = key + strlen(key);
         if (strcmp(key, "gpu") == 0)
             m->gpu = atoi(val);
-        else if (strcmp(key, "device") == 0)
-            snprintf(m->device, sizeof m->device, "%s", val);
-        else if (strcmp(key, "cc") == 0)
-            snprintf(m->cc, sizeof m->cc, "%s", val);
-        else if (strcmp(key, "l2") == 0)
-            m->l2_bytes = strtod(val, NULL);
-        else if (strcmp(key, "mem") == 0)
-            m->mem_bytes = strtod(val, NULL);
-        else if (strcmp(key, "sm") == 0)
-            m->sm_count = strtod(val, NULL);
-        else if (strcmp(key, "driver") == 0)
-            snprintf(m->driver, sizeof m->driver, "%s", val);
-        else if (strcmp(key, "peak") == 0)
-            m->peak_gbs = strtod(val, NULL);
-        else if (strcmp(key, "peak_median") == 0)
-            m->peak_median_gbs = strtod(val, NULL);
-        else if (strcmp(key, "peak_source") == 0)
-            snprintf(m->peak_source, sizeof m->peak_source, "%s", val);
+        else if (set_field(m, key, val))
+            continue;
         else if (strcmp(key, "ceilings") == 0) {
             spmvlab_ceilings *c = &m->ceilings;
             if (sscanf(val, "%lf %lf %lf %lf %lf %lf %lf", &c->dram_gbs, &c->l2_gbs, &c->gather_l2_gps,
                        &c->gather_dram_gps, &c->launch_us, &c->replay_us, &c->l2_bytes) != 7)
                 spmvlab_ceilings_clear(c);
-        } else if (strcmp(key, "ceilings_key") == 0)
-            snprintf(m->ceilings.key, sizeof m->ceilings.key, "%s", val);
-        else if (strcmp(key, "ceilings_source") == 0)
-            snprintf(m->ceilings.source, sizeof m->ceilings.source, "%s", val);
-        else if (strcmp(key, "end") == 0)
+        } else if (strcmp(key, "end") == 0)
             seen_end = 1;
     }
     return seen_end ? 0 : -1;

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "run_row.h"
+#include "row.h"
 
 #define RUN_BOOTSTRAP_ITERS 2000
 #define RUN_CI_LEVEL 0.95

@@ -8,8 +8,8 @@
 #ifndef SPMVLAB_HOST_RUN_STATUS_H
 #define SPMVLAB_HOST_RUN_STATUS_H
 
-#include "run_meta.h"
-#include "run_row.h"
+#include "machine.h"
+#include "row.h"
 #include "spmvlab/core.h"
 
 /* An input spmvlab does not handle (complex values, ...): not an error. */

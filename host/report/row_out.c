@@ -1,11 +1,11 @@
-/* CSV, JSON, the terminal table and the progress line; see run_output.h. */
+/* CSV, JSON and the terminal table of result rows; see row_out.h. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "run_origin.h"
-#include "run_output.h"
+#include "origin.h"
+#include "row_out.h"
 
 void csv_append(FILE *f, const run_row *r)
 {

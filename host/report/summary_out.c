@@ -1,10 +1,21 @@
-/* The A/B summary written out: the terminal table, CSV and JSON; see run_summary.h. */
+/* The A/B summary written out: the terminal table, CSV and JSON; see summary.h. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "run_output.h"
-#include "run_summary.h"
+#include "row_out.h"
+#include "summary.h"
+
+/* "[lo, hi]" with three decimals into buf, or "-" without an interval. */
+static const char *interval_text(double lo, double hi, char *buf, size_t len)
+{
+    char a[24], b[24];
+    if (isnan(lo))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "[%s, %s]", table_num(lo, "%.3f", a, sizeof a), table_num(hi, "%.3f", b, sizeof b));
+    return buf;
+}
 
 /* The inputs of dtype dt no instance ran on; NULL when there are none. */
 static const sum_inputs *inputs_of(const run_summary *s, const char *dt)
@@ -45,14 +56,10 @@ static void print_vendor(FILE *f, const run_summary *s, const char *dt)
         const sum_instance *si = &s->inst[j];
         if (strcmp(si->dtype, dt) != 0)
             continue;
-        char g[24], v[24], ci[64], lo[24], hi[24];
+        char g[24], v[24], ci[64];
         table_num(si->geo.point, "%.3f", g, sizeof g);
         table_num(si->vendor.point, "%.3f", v, sizeof v);
-        if (isnan(si->vendor.lo))
-            snprintf(ci, sizeof ci, "-");
-        else
-            snprintf(ci, sizeof ci, "[%s, %s]", table_num(si->vendor.lo, "%.3f", lo, sizeof lo),
-                     table_num(si->vendor.hi, "%.3f", hi, sizeof hi));
+        interval_text(si->vendor.lo, si->vendor.hi, ci, sizeof ci);
         fprintf(f, "%-28s %12s %12s %17s\n", si->instance, g, v, ci);
     }
 }
@@ -95,14 +102,10 @@ void summary_print(FILE *f, const run_summary *s)
             const sum_instance *si = &s->inst[j];
             if (strcmp(si->dtype, dt) != 0)
                 continue;
-            char okall[24], g[24], ci[64], lo[24], hi[24], bf[24];
+            char okall[24], g[24], ci[64], bf[24];
             snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
             table_num(si->geo.point, "%.3f", g, sizeof g);
-            if (isnan(si->geo.lo))
-                snprintf(ci, sizeof ci, "-");
-            else
-                snprintf(ci, sizeof ci, "[%s, %s]", table_num(si->geo.lo, "%.3f", lo, sizeof lo),
-                         table_num(si->geo.hi, "%.3f", hi, sizeof hi));
+            interval_text(si->geo.lo, si->geo.hi, ci, sizeof ci);
             fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
                     si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties,
                     si->best, table_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
@@ -213,6 +216,29 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
     return 0;
 }
 
+/* ", "key": " and the number (null for NaN). */
+static void json_num_member(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_number(f, v);
+}
+
+/* ", "key": " and the string, quoted. */
+static void json_str_member(FILE *f, const char *key, const char *v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_string(f, v);
+}
+
+/* Opens one object of a JSON list: {"dtype": dtype, "<key>": name. */
+static void json_item_open(FILE *f, int first, const char *dtype, const char *key, const char *name)
+{
+    fprintf(f, "%s\n      {\"dtype\": ", first ? "" : ",");
+    json_string(f, dtype);
+    fprintf(f, ", \"%s\": ", key);
+    json_string(f, name);
+}
+
 void summary_write_json(FILE *f, const run_summary *s)
 {
     fputs("{\n    \"baseline\": ", f);
@@ -220,10 +246,7 @@ void summary_write_json(FILE *f, const run_summary *s)
     fprintf(f, ",\n    \"timed\": %s,\n    \"taus\": [1, 1.1, 1.25, 1.5, 2],\n    \"instances\": [", s->timed ? "true" : "false");
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
-        fprintf(f, "%s\n      {\"dtype\": ", k ? "," : "");
-        json_string(f, si->dtype);
-        fputs(", \"instance\": ", f);
-        json_string(f, si->instance);
+        json_item_open(f, k == 0, si->dtype, "instance", si->instance);
         fprintf(f,
                 ", \"cells\": %d, \"ok\": %d, \"wrong\": %d, \"refused\": %d, \"failed\": %d, \"compared\": %d",
                 si->cells, si->ok, si->wrong, si->refused, si->failed, si->compared);
@@ -244,24 +267,15 @@ void summary_write_json(FILE *f, const run_summary *s)
     fputs("\n    ],\n    \"matrices\": [", f);
     for (int m = 0; m < s->nmat; m++) {
         const sum_matrix *sm = &s->mat[m];
-        fprintf(f, "%s\n      {\"dtype\": ", m ? "," : "");
-        json_string(f, sm->dtype);
-        fputs(", \"matrix\": ", f);
-        json_string(f, sm->matrix);
-        fputs(", \"nnz\": ", f);
-        json_number(f, sm->nnz);
-        fprintf(f, ", \"ok\": %d, \"best\": ", sm->ok);
-        json_string(f, sm->best);
-        fputs(", \"best_ms\": ", f);
-        json_number(f, sm->best_ms);
-        fputs(", \"best_gflops\": ", f);
-        json_number(f, sm->best_gflops);
-        fputs(", \"best_speedup\": ", f);
-        json_number(f, sm->best_speedup);
-        fputs(", \"vendor_best\": ", f);
-        json_string(f, sm->vendor);
-        fputs(", \"vendor_best_ms\": ", f);
-        json_number(f, sm->vendor_ms);
+        json_item_open(f, m == 0, sm->dtype, "matrix", sm->matrix);
+        json_num_member(f, "nnz", sm->nnz);
+        fprintf(f, ", \"ok\": %d", sm->ok);
+        json_str_member(f, "best", sm->best);
+        json_num_member(f, "best_ms", sm->best_ms);
+        json_num_member(f, "best_gflops", sm->best_gflops);
+        json_num_member(f, "best_speedup", sm->best_speedup);
+        json_str_member(f, "vendor_best", sm->vendor);
+        json_num_member(f, "vendor_best_ms", sm->vendor_ms);
         fputs("}", f);
     }
     fputs("\n    ],\n    \"inputs_not_run\": [", f);

@@ -1,11 +1,11 @@
-/* Speedups with bootstrap intervals, and tune's fields; see run_compare.h. */
+/* Speedups with bootstrap intervals, and tune's fields; see speedup.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_compare.h"
-#include "run_summary.h"
+#include "speedup.h"
+#include "summary.h"
 #include "spmvlab/cache.h"
 #include "spmvlab/stats.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "run_row.h"
+#include "row.h"
 
 /* path followed by ".partial", into out. */
 void output_partial(const char *path, char *out, size_t len);

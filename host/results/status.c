@@ -1,9 +1,9 @@
-/* Status names of result rows and their summary classes; see run_status.h. */
+/* Status names of result rows and their summary classes; see status.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "exit_codes.h"
-#include "run_status.h"
+#include "status.h"
 #include "spmvlab/gen.h"
 
 const char *run_status_name(spmvlab_result o)

@@ -131,5 +131,8 @@ int csv_read_record(FILE *f, char ***fields, int *n, int *lines);
 void csv_free_record(char **fields, int n);
 /* Writes s as one CSV field. */
 void csv_write_field(FILE *f, const char *s);
+/* Writes s between two q, each q inside doubled (the rule of CSV and of
+ * gnuplot's single quotes). */
+void write_quoted(FILE *f, const char *s, char q);
 
 #endif
