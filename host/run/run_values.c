@@ -201,18 +201,24 @@ static int add_set_name(run_settings *s, const char *ini, const char *t, spmvlab
     return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, p, "matrix sets", err);
 }
 
-/* INI: a list of set names. Command line: an instance override when it
- * holds '=', else one set name. */
-int run_apply_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+/* INI: a list of set names. Command line: one set name. */
+int run_apply_matrix_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     if (ini)
         return s->matrices_given ? 0 : each_item(s, ini, text, err, add_set_name);
     if (!text[0])
-        return spmvlab_errf(err, "--set needs LABEL.KEY=VALUES or the name of a matrix set"), -1;
-    if (strchr(text, '='))
-        return run_push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, text, "--set overrides", err);
+        return spmvlab_errf(err, "needs the name of a matrix set (small, large, corpus or FILE.ini)"), -1;
     s->matrices_given = 1;
-    return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, text, "matrix sets", err);
+    return add_set_name(s, NULL, text, err);
+}
+
+/* An instance override, LABEL.KEY=VALUES (or KEY=VALUES with one label). */
+int run_apply_option(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    if (!strchr(text, '='))
+        return spmvlab_errf(err, "'%s' is not LABEL.KEY=VALUES (a matrix set is --matrix-set NAME)", text), -1;
+    return run_push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, text, "instance options", err);
 }
 
 int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err)

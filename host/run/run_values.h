@@ -1,6 +1,7 @@
 /*
  * run's settings that the option engine does not type (run_values.c): one
- * apply function per row of the settings table, called with the value's
+ * apply function per row of the option table that run keeps outside a
+ * member of run_settings (run_options.c), called with the value's
  * text and the INI file it came from (NULL: the command line).
  */
 #ifndef SPMVLAB_HOST_RUN_VALUES_H
@@ -16,7 +17,8 @@ int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_e
 int run_apply_mem_limit(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_config(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_matrices(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
-int run_apply_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
+int run_apply_matrix_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
+int run_apply_option(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_part(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
 int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
