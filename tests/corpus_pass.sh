@@ -13,8 +13,8 @@ export SPMVLAB_CACHE_DIR="$work/cache"
 pass() { bash "$src/tools/corpus-pass.sh" --bin "$host" --set small --devices cpu:2 -p csr --out "$work/out" "$@"; }
 
 pass --part tune --dry-run > "$work/dry.txt"
-grep -q "^would run: .* gen --set $work/out/corpus-tune.ini" "$work/dry.txt"
-grep -q "^would run: .* run --set $work/out/corpus-tune.ini -p cusparse,csr .*--devices cpu:2 .*--resume $work/out/tune-f64.csv" "$work/dry.txt"
+grep -q "^would run: .* gen --matrix-set $work/out/corpus-tune.ini" "$work/dry.txt"
+grep -q "^would run: .* run --matrix-set $work/out/corpus-tune.ini -p cusparse,csr .*--devices cpu:2 .*--resume $work/out/tune-f64.csv" "$work/dry.txt"
 test ! -e "$work/out/tune-f64.csv"
 
 "$host" gen --list small --part tune | awk '{print $1}' | sort > "$work/want.txt"

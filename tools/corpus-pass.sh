@@ -103,7 +103,7 @@ run_step() {
 left=$((call_s - ($(date +%s) - start)))
 [ "$left" -gt 0 ] || { say "no time left in this call; call again."; exit 3; }
 # 2. Generation: members already in the cache are only checked.
-run_step "$left" "$bin" gen --set "$setfile" > "$out/gen-$part.log"
+run_step "$left" "$bin" gen --matrix-set "$setfile" > "$out/gen-$part.log"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ]; then
     say "generation stopped at the call limit; call again."
@@ -114,7 +114,7 @@ fi
 # 3. The run: cells already in the results (or their .parts/) are kept.
 left=$((call_s - ($(date +%s) - start)))
 [ "$left" -gt 5 ] || { say "no time left in this call; call again."; exit 3; }
-run_step "$left" "$bin" run --set "$setfile" -p "$plugins" --dtype "$dtype" --baseline cusparse \
+run_step "$left" "$bin" run --matrix-set "$setfile" -p "$plugins" --dtype "$dtype" --baseline cusparse \
     --devices "$devices" --reps 10 --warmup 3 --time-budget-ms 30 --resume "$results" "${extra[@]}"
 rc=$?
 case $rc in

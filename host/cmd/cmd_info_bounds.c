@@ -1,4 +1,4 @@
-/* spmvlab info --device (the device ceilings) and info --reorder (what an
+/* spmvlab info --ceilings (the device ceilings) and info --reorder (what an
  * ordering does to a matrix's bandwidth and gather sectors; its inputs are
  * those of run and info: files, archives, folders and list files). */
 #include <stdio.h>
@@ -12,13 +12,8 @@
 #include "spmvlab/ceilings.h"
 #include "spmvlab/reorder.h"
 
-int cmd_info_device(int argc, char **argv)
+int cmd_info_device(int remeasure)
 {
-    int remeasure = argc > 1 && strcmp(argv[1], "--remeasure") == 0;
-    if (argc > 1 + remeasure) {
-        fprintf(stderr, "spmvlab info: --device takes only --remeasure, not \"%s\".\n", argv[1 + remeasure]);
-        return EXIT_USAGE;
-    }
     spmvlab_runtime rt;
     spmvlab_err err;
     if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
@@ -107,15 +102,11 @@ static int reorder_one(const char *path, const spmvlab_ordering *orders, int nor
     return rc;
 }
 
-int cmd_info_reorder(int argc, char **argv)
+int cmd_info_reorder(const char *list, const char *const *inputs, int n)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: spmvlab info --reorder none,rcm,degree INPUT...\n");
-        return EXIT_USAGE;
-    }
     spmvlab_ordering orders[8];
     spmvlab_err err;
-    int norders = parse_orders(argv[1], orders, 8, &err);
+    int norders = parse_orders(list, orders, 8, &err);
     if (norders < 0) {
         fprintf(stderr, "spmvlab info: %s.\n", err.msg);
         return EXIT_USAGE;
@@ -123,13 +114,13 @@ int cmd_info_reorder(int argc, char **argv)
     int rc = EXIT_OK;
     printf("%-24s %-8s %12s %14s %14s %10s\n", "matrix", "ordering", "bandwidth", "sectors_f64", "sectors_f32",
            "order_ms");
-    for (int i = 2; i < argc; i++) {
+    for (int i = 0; i < n; i++) {
         char **paths = NULL;
         int npaths = 0;
-        int got = collect_inputs(argv[i], &paths, &npaths, &err);
+        int got = collect_inputs(inputs[i], &paths, &npaths, &err);
         if (got <= 0) {
             if (got == 0)
-                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", argv[i]);
+                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", inputs[i]);
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
         }

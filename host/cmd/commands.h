@@ -4,9 +4,9 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-/* info --device and info --reorder LIST (cmd_info_bounds.c); argv[0] is the flag. */
-int cmd_info_device(int argc, char **argv);
-int cmd_info_reorder(int argc, char **argv);
+/* info --ceilings [--remeasure] and info --reorder LIST INPUT... (cmd_info_bounds.c). */
+int cmd_info_device(int remeasure);
+int cmd_info_reorder(const char *list, const char *const *inputs, int n);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -111,7 +111,7 @@ int spmvlab_flags_add(spmvlab_flags *f, int row, const char *text, const char *f
 static int unknown_flag(const spmvlab_flags *f, const char *arg, spmvlab_err *err)
 {
     char names[256][80], hint[96];
-    const char *list[256];
+    const char *list[258];
     int n = 0;
     for (int k = 0; k < f->nrows && n < 254; k++)
         if (takes(f, &f->rows[k])) {
@@ -123,6 +123,9 @@ static int unknown_flag(const spmvlab_flags *f, const char *arg, spmvlab_err *er
         snprintf(names[n], sizeof names[n], "--%s", f->extra[k].key);
         list[n] = names[n];
     }
+    for (const spmvlab_flag_alias *a = f->aliases; a && a->old && n < 255; a++)
+        if (a->commands & f->command)
+            list[n++] = a->old;
     list[n++] = "--help";
     spmvlab_did_you_mean(arg, list, n, hint, sizeof hint);
     return spmvlab_errf(err, "unknown option '%s'%s; see %s --help", arg, hint, f->prog), -1;
