@@ -195,6 +195,41 @@ spmvlab_cli_test(run.set_key_typo
   "command line: \\[csr\\] plugin csr has no option 'kernal' \\(did you mean 'kernel'\\?\\); its options are: [^\n]*\nexit status: 2"
   run -p csr --option csr.kernal=scalar ${cli_data}/lp_e226.mtx.gz)
 
+# The option table of every command (host/options): the README's tables
+# are its Markdown, tune takes run's options, --help is the table's rows,
+# and every old spelling still works with a one-line note.
+add_test(NAME cli.options.readme_tables
+  COMMAND sh ${PROJECT_SOURCE_DIR}/tools/readme-options.sh $<TARGET_FILE:spmvlab> ${PROJECT_SOURCE_DIR}/README.md --check)
+set_tests_properties(cli.options.readme_tables PROPERTIES LABELS cpu
+  PASS_REGULAR_EXPRESSION "^the option tables of [^\n]*README\\.md match the option table\n$")
+add_test(NAME cli.options.tune_takes_the_options_of_run
+  COMMAND sh -c "\"$0\" run --help=markdown > run.md && \"$0\" tune --help=markdown > tune.md && cmp run.md tune.md && grep -c '^| `' run.md"
+          $<TARGET_FILE:spmvlab> WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.options.tune_takes_the_options_of_run PROPERTIES LABELS cpu PASS_REGULAR_EXPRESSION "^2[0-9]\n$")
+spmvlab_cli_test(options.help_is_the_table
+  "\n  --check-timeout SECONDS +seconds one check may take in its child process \\(0: none\\) \\(0\\.\\.1000000000.\n +default 60\\)\n(.*\n)*exit status: 0"
+  check --help)
+spmvlab_cli_test(options.value_after_equals
+  "spmvlab report: --font-size '3' is invalid: expected a number from 4 to 72\\.\nexit status: 2" report --font-size=3 r.csv)
+spmvlab_cli_test(options.old_set_is_option
+  "^spmvlab run: note: --set is now spelled --option here. the old spelling still works\\.\n[^\n]*option csr\\.kernel = 'bogus' is invalid[^\n]*\nexit status: 2\n$"
+  run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_set_is_matrix_set
+  "^spmvlab run: note: --set is now spelled --matrix-set here. the old spelling still works\\.\n[^\n]*no set 'smal' [^\n]*\nexit status: 2\n$"
+  run -p csr --set smal)
+spmvlab_cli_test(options.old_gen_set
+  "^spmvlab gen: note: --set is now spelled --matrix-set here[^\n]*\n[^\n]*no set 'nosuch'[^\n]*\nexit status: 2\n$"
+  gen --set nosuch)
+spmvlab_cli_test(options.old_select_set
+  "^spmvlab select: note: --set is now spelled --families here[^\n]*\nspmvlab select: --families gives families to --evaluate, which is not given\\.\nexit status: 2\n$"
+  select --set f.ini --results r.csv ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_check_spellings
+  "^spmvlab check: note: --timeout is now spelled --check-timeout here. the old spelling still works\\.\nspmvlab check: note: --dtype is now spelled --check-dtype here. the old spelling still works\\.\n(.*\n)*PASS +f32 +lp_e226 [^\n]*\nPASSED: 1 passed[^\n]*\nexit status: 0\n$"
+  check csr --timeout 30 --dtype f32 --no-edge-cases --matrix ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_info_device
+  "^spmvlab info: note: --device is now spelled --ceilings here[^\n]*\n(.*\n)*exit status: (0|77)\n$"
+  info --device)
+
 # The suites that run broken plugins under a sanitizer need real signals
 # (not the sanitizer's report and exit), NULL from failed allocations, and
 # a cap that refuses bad_oom's blocks early (ASan would otherwise map and,
@@ -380,3 +415,7 @@ spmvlab_cli_script(run.part_keeps_one_part_of_a_set
 spmvlab_cli_script(run.selector_leaves_out_skipped_rows_with_one_note
   "spmvlab run: selector instance auto: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n(.*\n)*exit status: 0"
   "printf '[auto]\\nplugin = select\\nresults = ${cli_select}/evaluate.csv\\nfeatures = ${cli_select}/evaluate.feat\\n' > auto.ini && \"$1\" run -c auto.ini -p auto ${cli_select}/query-band.gen 2>&1; echo \"exit status: $?\"")
+# An old key of [run], as an old flag, works with a one-line note.
+spmvlab_cli_script(options.old_ini_key
+  "^spmvlab run: note: s\\.ini:2: \\[run\\] set = is now matrix_set =. the old key still works\\.\n[^\n]*no set 'nosuch'[^\n]*\nexit status: 2\n$"
+  "printf '[run]\\nset = nosuch\\n[csr]\\n' > s.ini && \"$1\" run -c s.ini 2>&1; echo \"exit status: $?\"")

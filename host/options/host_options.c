@@ -175,6 +175,7 @@ const spmvlab_flag_alias host_option_aliases[] = {
 void host_options_init(spmvlab_flags *f, unsigned command, const char *prog)
 {
     spmvlab_flags_init(f, host_options, host_option_aliases, command, prog);
+    f->ini_commands = RT; /* the [run] section of -c FILE.ini */
 }
 
 void host_options_help(const spmvlab_flags *f, const char *intro, FILE *out)

@@ -54,6 +54,7 @@ typedef struct spmvlab_flags {
     const spmvlab_flag_alias *aliases;  /* ends with old == NULL; may be NULL */
     const spmvlab_option *extra;        /* more rows taken as --KEY VALUE (gen's parameters); may be NULL */
     unsigned command;                   /* the command's bit */
+    unsigned ini_commands;              /* the commands that read the INI section (0: none) */
     const char *prog;                   /* "spmvlab run", for messages */
     spmvlab_flag_use *uses;             /* in the order given */
     int nuses, cap;
@@ -63,7 +64,8 @@ typedef struct spmvlab_flags {
 
 enum { SPMVLAB_FLAGS_GO = 0, SPMVLAB_FLAGS_HELP = 1, SPMVLAB_FLAGS_MARKDOWN = 2 };
 
-/* Starts f over rows (and aliases, may be NULL) for one command. */
+/* Starts f over rows (and aliases, may be NULL) for one command; set
+ * f->ini_commands for the commands that read an INI section. */
 void spmvlab_flags_init(spmvlab_flags *f, const spmvlab_flag *rows, const spmvlab_flag_alias *aliases,
                         unsigned command, const char *prog);
 /* Reads argv (argv[0] is the command): --flag VALUE, --flag=VALUE, a

@@ -16,6 +16,13 @@ void spmvlab_flag_name(const spmvlab_flag *row, char *out, size_t len)
             *p = '-';
 }
 
+/* Whether row is a key of the INI section f's command reads. */
+static int is_key(const spmvlab_flags *f, const spmvlab_flag *row)
+{
+    return (row->commands & f->command & f->ini_commands) &&
+           (row->flags & (SPMVLAB_FLAG_INI | SPMVLAB_FLAG_INI_ONLY));
+}
+
 /* Whether row is a flag of f's command on the command line. */
 static int takes(const spmvlab_flags *f, const spmvlab_flag *row)
 {
@@ -190,7 +197,7 @@ int spmvlab_flags_ini_row(const spmvlab_flags *f, const char *section, const cha
     int n = 0;
     for (int k = 0; k < f->nrows; k++) {
         const spmvlab_flag *r = &f->rows[k];
-        if (!(r->commands & f->command) || !(r->flags & (SPMVLAB_FLAG_INI | SPMVLAB_FLAG_INI_ONLY)))
+        if (!is_key(f, r))
             continue;
         if (strcmp(r->opt.key, key) == 0)
             return k;
@@ -206,7 +213,7 @@ int spmvlab_flags_ini_row(const spmvlab_flags *f, const char *section, const cha
         for (char *p = old; *p; p++)
             *p = *p == '-' ? '_' : *p;
         const spmvlab_flag *to = &f->rows[a->to];
-        if ((a->commands & f->command) && (to->flags & SPMVLAB_FLAG_INI) && strcmp(old, key) == 0) {
+        if ((a->commands & f->command) && is_key(f, to) && strcmp(old, key) == 0) {
             fprintf(stderr, "%s: note: %s:%d: [%s] %s = is now %s =; the old key still works.\n", f->prog, file,
                     line, section, key, to->opt.key);
             return a->to;
@@ -266,6 +273,17 @@ static void left_column(const spmvlab_flag *r, char *out, size_t len)
              r->meta ? r->meta : "");
 }
 
+/* "1..8" for a numeric row with a range, else "". */
+static void range_of(const spmvlab_flag *r, char *out, size_t len)
+{
+    int numeric = r->opt.type == SPMVLAB_OPT_INT || r->opt.type == SPMVLAB_OPT_FLOAT ||
+                  r->opt.type == SPMVLAB_OPT_INT_AUTO;
+    if (numeric && r->opt.min < r->opt.max)
+        snprintf(out, len, "%.15g..%.15g", r->opt.min, r->opt.max);
+    else if (len)
+        out[0] = '\0';
+}
+
 /* The default worth saying: not a switch's, not an empty one. */
 static const char *shown_default(const spmvlab_flag *r)
 {
@@ -295,10 +313,14 @@ void spmvlab_flags_print(const spmvlab_flags *f, FILE *out)
         const spmvlab_flag *r = &f->rows[k];
         if (!takes(f, r))
             continue;
-        char left[160], help[800];
+        char left[160], help[800], range[80];
         left_column(r, left, sizeof left);
+        range_of(r, range, sizeof range);
         const char *def = shown_default(r);
-        snprintf(help, sizeof help, "%s%s%s%s", r->opt.help, def ? " (default " : "", def ? def : "", def ? ")" : "");
+        snprintf(help, sizeof help, "%s%s%s%s%s%s", r->opt.help, range[0] || def ? " (" : "", range,
+                 range[0] && def ? "; " : "", def ? "default " : "", def ? def : "");
+        if (range[0] || def)
+            strncat(help, ")", sizeof help - strlen(help) - 1);
         if (strlen(left) > 24)
             fprintf(out, "  %s\n%26s", left, "");
         else
@@ -316,9 +338,7 @@ static void cell(FILE *out, const char *text)
 
 void spmvlab_flags_markdown(const spmvlab_flags *f, FILE *out)
 {
-    int ini = 0;
-    for (int k = 0; k < f->nrows; k++)
-        ini |= (f->rows[k].commands & f->command) && (f->rows[k].flags & (SPMVLAB_FLAG_INI | SPMVLAB_FLAG_INI_ONLY));
+    int ini = (f->command & f->ini_commands) != 0;
     fprintf(out, "| flag | value | default |%s meaning |\n|---|---|---|%s---|\n", ini ? " INI key |" : "",
             ini ? "---|" : "");
     for (int k = 0; k < f->nrows; k++) {
@@ -334,11 +354,15 @@ void spmvlab_flags_markdown(const spmvlab_flags *f, FILE *out)
             fprintf(out, "`%s`, `%s`", r->alias, flag);
         else
             fprintf(out, "`%s`", flag);
+        char range[80];
+        range_of(r, range, sizeof range);
         fputs(" | ", out);
         cell(out, r->meta ? r->meta : "");
+        if (range[0])
+            fprintf(out, ", %s", range);
         fputs(" | ", out);
         cell(out, shown_default(r));
-        int key = (r->flags & (SPMVLAB_FLAG_INI | SPMVLAB_FLAG_INI_ONLY)) != 0;
+        int key = is_key(f, r);
         if (ini)
             fprintf(out, " | %s%s%s", key ? "`" : "", key ? r->opt.key : "", key ? "`" : "");
         fputs(" | ", out);

@@ -1,0 +1,204 @@
+/*
+ * The one option table of every command (host/options) and its reader
+ * (spmvlab/flags.h): a flag name means one thing wherever it is taken,
+ * every default parses, old spellings reach the row of their new name by
+ * command and value, typed values are checked against the row's range,
+ * and run's [run] keys and flags come from the same rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_options.h"
+#include "run_options.h"
+#include "testlib.h"
+
+enum { ALL_COMMANDS = (HOST_NEW_PLUGIN << 1) - 1 };
+
+/* Two rows with one flag name (or one short spelling) never share a
+ * command, and an old spelling is no row's flag in its commands. */
+static void one_meaning_per_name(void)
+{
+    char a[80], b[80];
+    for (int i = 0; i < OPT_COUNT; i++) {
+        TEST_CHECK(host_options[i].opt.key != NULL);
+        spmvlab_flag_name(&host_options[i], a, sizeof a);
+        for (int j = i + 1; j < OPT_COUNT; j++) {
+            spmvlab_flag_name(&host_options[j], b, sizeof b);
+            int same = strcmp(a, b) == 0 || (host_options[i].alias && host_options[j].alias &&
+                                              strcmp(host_options[i].alias, host_options[j].alias) == 0);
+            if (same && (host_options[i].commands & host_options[j].commands))
+                fprintf(stderr, "rows %s and %s share a name and a command\n", a, b);
+            TEST_CHECK(!same || !(host_options[i].commands & host_options[j].commands));
+        }
+        for (const spmvlab_flag_alias *o = host_option_aliases; o->old; o++)
+            TEST_CHECK(strcmp(o->old, a) != 0 || !(o->commands & host_options[i].commands));
+    }
+    TEST_CHECK(host_options[OPT_COUNT].opt.key == NULL);
+}
+
+/* Every row belongs to a command, names its value or is a switch, and a
+ * default it shows parses as its type. */
+static void every_row_is_usable(void)
+{
+    for (int i = 0; i < OPT_COUNT; i++) {
+        const spmvlab_flag *r = &host_options[i];
+        TEST_CHECK(r->commands && !(r->commands & ~(unsigned)ALL_COMMANDS));
+        TEST_CHECK(r->opt.help && r->opt.help[0]);
+        TEST_CHECK(r->meta || r->opt.type == SPMVLAB_OPT_BOOL);
+        spmvlab_opt_value v;
+        if (r->opt.def && r->opt.def[0])
+            TEST_CHECK(spmvlab_option_parse(&r->opt, r->opt.def, &v) == SPMVLAB_OPT_FINE);
+        for (const char *k = r->opt.key; *k; k++)
+            TEST_CHECK((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_');
+    }
+}
+
+/* Reads argv (a NULL-ended list) for command; returns the reader's code. */
+static int read_line(spmvlab_flags *f, unsigned command, const char *const *args, spmvlab_err *err)
+{
+    int argc = 0;
+    while (args[argc])
+        argc++;
+    host_options_init(f, command, "spmvlab test");
+    return spmvlab_flags_parse(f, argc, (char **)args, err);
+}
+
+static void flags_values_and_operands(void)
+{
+    spmvlab_flags f;
+    spmvlab_err err;
+    const char *line[] = {"run", "--reps=3", "-o", "r.csv", "--isolate", "a.mtx", "--", "--b.mtx", NULL};
+    TEST_CHECK(read_line(&f, HOST_RUN, line, &err) == SPMVLAB_FLAGS_GO);
+    TEST_CHECK(spmvlab_flags_last(&f, OPT_REPS) && spmvlab_flags_last(&f, OPT_REPS)->v.i == 3);
+    TEST_CHECK(strcmp(spmvlab_flags_text(&f, OPT_OUTPUT), "r.csv") == 0);
+    TEST_CHECK(spmvlab_flags_given(&f, OPT_ISOLATE) == 1 && spmvlab_flags_last(&f, OPT_ISOLATE)->v.i == 1);
+    TEST_CHECK(strcmp(spmvlab_flags_text(&f, OPT_WARMUP), "10") == 0); /* the default */
+    TEST_CHECK(f.noperands == 2 && strcmp(f.operands[1], "--b.mtx") == 0);
+    spmvlab_flags_free(&f);
+
+    const char *range[] = {"run", "--reps", "0", NULL};
+    TEST_CHECK(read_line(&f, HOST_RUN, range, &err) == -1);
+    TEST_CONTAINS(err.msg, "--reps '0' is invalid: expected an integer from 1 to 100000000");
+    spmvlab_flags_free(&f);
+    const char *choice[] = {"report", "--table", "html", "r.csv", NULL};
+    TEST_CHECK(read_line(&f, HOST_REPORT, choice, &err) == -1);
+    TEST_CONTAINS(err.msg, "--table 'html' is invalid: expected one of md|tex");
+    spmvlab_flags_free(&f);
+    const char *sw[] = {"run", "--isolate=yes", NULL};
+    TEST_CHECK(read_line(&f, HOST_RUN, sw, &err) == -1);
+    TEST_CONTAINS(err.msg, "--isolate is a switch and takes no value");
+    spmvlab_flags_free(&f);
+    const char *typo[] = {"check", "csr", "--seeed", "3", NULL};
+    TEST_CHECK(read_line(&f, HOST_CHECK, typo, &err) == -1);
+    TEST_CONTAINS(err.msg, "unknown option '--seeed' (did you mean '--seed'?); see spmvlab test --help");
+    spmvlab_flags_free(&f);
+    /* a flag of another command is unknown here */
+    const char *other[] = {"list", "--reps", "3", NULL};
+    TEST_CHECK(read_line(&f, HOST_LIST, other, &err) == -1);
+    TEST_CONTAINS(err.msg, "unknown option '--reps'");
+    spmvlab_flags_free(&f);
+    const char *help[] = {"merge", "--help=markdown", NULL};
+    TEST_CHECK(read_line(&f, HOST_MERGE, help, &err) == SPMVLAB_FLAGS_MARKDOWN);
+    spmvlab_flags_free(&f);
+}
+
+/* --set's three jobs, check's --timeout and --dtype, info's --device. */
+static void old_spellings_reach_their_rows(void)
+{
+    static const struct {
+        unsigned command;
+        const char *flag, *value;
+        int row;
+    } cases[] = {
+        {HOST_RUN, "--set", "csr.kernel=scalar", OPT_OPTION}, {HOST_TUNE, "--set", "small", OPT_MATRIX_SET},
+        {HOST_CHECK, "--set", "kernel=scalar", OPT_OPTION},   {HOST_GEN, "--set", "small", OPT_MATRIX_SET},
+        {HOST_SELECT, "--set", "f.ini", OPT_FAMILIES},        {HOST_CHECK, "--timeout", "5", OPT_CHECK_TIMEOUT},
+        {HOST_CHECK, "--dtype", "f32", OPT_CHECK_DTYPE},      {HOST_RUN, "--timeout", "5", OPT_TIMEOUT},
+        {HOST_RUN, "--dtype", "f32", OPT_DTYPE},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        spmvlab_flags f;
+        spmvlab_err err;
+        const char *line[] = {"cmd", cases[k].flag, cases[k].value, NULL};
+        TEST_CHECK(read_line(&f, cases[k].command, line, &err) == SPMVLAB_FLAGS_GO);
+        TEST_CHECK(f.nuses == 1 && f.uses[0].row == cases[k].row);
+        spmvlab_flags_free(&f);
+    }
+    spmvlab_flags f;
+    spmvlab_err err;
+    const char *info[] = {"info", "--device", NULL};
+    TEST_CHECK(read_line(&f, HOST_INFO, info, &err) == SPMVLAB_FLAGS_GO);
+    TEST_CHECK(spmvlab_flags_given(&f, OPT_CEILINGS) == 1);
+    spmvlab_flags_free(&f);
+    /* the old key of [run] too */
+    host_options_init(&f, HOST_RUN, "spmvlab run");
+    TEST_CHECK(spmvlab_flags_ini_row(&f, "run", "set", "a.ini", 3, &err) == OPT_MATRIX_SET);
+    TEST_CHECK(spmvlab_flags_ini_row(&f, "run", "rep", "a.ini", 4, &err) == -1);
+    TEST_CONTAINS(err.msg, "a.ini:4: unknown key 'rep' (did you mean 'reps'?) in [run]; known: plugins, matrices,");
+    /* a flag that is no [run] key */
+    TEST_CHECK(spmvlab_flags_ini_row(&f, "run", "config", "a.ini", 5, &err) == -1);
+}
+
+/* run --devices passes flags on to its workers by how many values each takes. */
+static void workers_know_the_values(void)
+{
+    TEST_CHECK(run_flag_values("--reps") == 1);
+    TEST_CHECK(run_flag_values("--isolate") == 0);
+    TEST_CHECK(run_flag_values("--set") == 1);
+    TEST_CHECK(run_flag_values("-o") == 1);
+    TEST_CHECK(run_flag_values("--nope") == -1);
+}
+
+/* A [run] file's values are typed by the same rows as the flags. */
+static void run_reads_its_ini_by_the_table(void)
+{
+    char dir[] = "/tmp/spmvlab-test-flags-XXXXXX", ini[4200];
+    if (!mkdtemp(dir))
+        return;
+    snprintf(ini, sizeof ini, "%s/run.ini", dir);
+    FILE *fp = fopen(ini, "w");
+    if (!fp)
+        return;
+    fprintf(fp, "[run]\nreps = 7\ntiming = single\nflush_l2 = yes\nmatrix_set = small\n[csr]\n");
+    fclose(fp);
+    char *argv[] = {"run", "-c", ini, "--reps", "9", NULL};
+    run_settings s;
+    spmvlab_config cfg;
+    spmvlab_err err;
+    memset(&cfg, 0, sizeof cfg);
+    TEST_CHECK(run_settings_parse(&s, &cfg, RUN_MODE_RUN, 5, argv, &err) == 0);
+    TEST_CHECK(s.reps == 9);                     /* the flag wins */
+    TEST_CHECK(s.timing == RUN_TIMING_SINGLE && s.flush_l2 == 1);
+    TEST_CHECK(s.nset_names == 1 && strcmp(s.set_names[0], "small") == 0);
+    TEST_CHECK(s.warmup == 10 && s.timeout_s == 120 && s.ndtypes == 1); /* the table's defaults */
+    TEST_CHECK(strcmp(s.labels, "csr") == 0);
+    run_settings_free(&s);
+    spmvlab_config_free(&cfg);
+    fp = fopen(ini, "w");
+    if (fp) {
+        fprintf(fp, "[run]\nnoise = 2\n[csr]\n");
+        fclose(fp);
+    }
+    memset(&cfg, 0, sizeof cfg);
+    char *bad[] = {"run", "-c", ini, "x.mtx", NULL};
+    TEST_CHECK(run_settings_parse(&s, &cfg, RUN_MODE_RUN, 4, bad, &err) == -1);
+    TEST_CONTAINS(err.msg, "run.ini:2: [run] noise = '2' is invalid: expected a number from 0 to 1");
+    run_settings_free(&s);
+    spmvlab_config_free(&cfg);
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+    one_meaning_per_name();
+    every_row_is_usable();
+    flags_values_and_operands();
+    old_spellings_reach_their_rows();
+    workers_know_the_values();
+    run_reads_its_ini_by_the_table();
+    return test_done("test_flags");
+}
