@@ -52,12 +52,9 @@ static int check_combination(const spmvlab_flags *f)
     return 0;
 }
 
-/* The statistics of every matrix of the inputs. */
-static int print_inputs(const char *const *inputs, int n)
+int info_each_matrix(const char *const *inputs, int n, int (*each)(const char *path, void *arg), void *arg)
 {
-    int rc = EXIT_OK, skipped = 0;
-    printf("%-24s %10s %10s %12s %-15s %6s %9s %8s %9s %8s\n", "matrix", "rows", "cols", "nnz", "symmetry",
-           "min", "mean", "max", "stddev", "empty");
+    int rc = EXIT_OK;
     for (int i = 0; i < n; i++) {
         char **paths = NULL;
         int npaths = 0;
@@ -69,24 +66,42 @@ static int print_inputs(const char *const *inputs, int n)
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
         }
-        for (int k = 0; k < npaths; k++) {
-            spmvlab_csr A;
-            int lrc = spmvlab_matrix_load(paths[k], &A, &err);
-            if (lrc == -2) { /* a kind spmvlab does not handle: counted, as run counts it */
-                fprintf(stderr, "spmvlab info: skipping %s: %s.\n", paths[k], err.msg);
-                skipped++;
-                continue;
-            }
-            if (lrc) {
-                fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        for (int k = 0; k < npaths; k++)
+            if (each(paths[k], arg))
                 rc = EXIT_USAGE;
-                continue;
-            }
-            print_matrix(paths[k], &A);
-            spmvlab_csr_free(&A);
-        }
         free_paths(paths, npaths);
     }
+    return rc;
+}
+
+/* One matrix's line; a kind spmvlab does not handle is counted in
+ * *skipped, as run counts it. Returns 0, or -1 after saying why. */
+static int print_one(const char *path, void *skipped)
+{
+    spmvlab_csr A;
+    spmvlab_err err;
+    int lrc = spmvlab_matrix_load(path, &A, &err);
+    if (lrc == -2) {
+        fprintf(stderr, "spmvlab info: skipping %s: %s.\n", path, err.msg);
+        ++*(int *)skipped;
+        return 0;
+    }
+    if (lrc) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return -1;
+    }
+    print_matrix(path, &A);
+    spmvlab_csr_free(&A);
+    return 0;
+}
+
+/* The statistics of every matrix of the inputs. */
+static int print_inputs(const char *const *inputs, int n)
+{
+    int skipped = 0;
+    printf("%-24s %10s %10s %12s %-15s %6s %9s %8s %9s %8s\n", "matrix", "rows", "cols", "nnz", "symmetry",
+           "min", "mean", "max", "stddev", "empty");
+    int rc = info_each_matrix(inputs, n, print_one, &skipped);
     if (skipped)
         printf("\ninputs not run: %d skipped; the lines above say why\n", skipped);
     return rc;

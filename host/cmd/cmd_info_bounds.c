@@ -83,10 +83,17 @@ static int report_order(const char *label, const spmvlab_csr *A, spmvlab_orderin
     return 0;
 }
 
-/* The lines of one matrix file under each ordering. Returns 0, or -1
- * after printing why the file or an ordering failed. */
-static int reorder_one(const char *path, const spmvlab_ordering *orders, int norders)
+/* The orderings info --reorder shows. */
+typedef struct info_orders {
+    spmvlab_ordering v[8];
+    int n;
+} info_orders;
+
+/* The lines of one matrix file under each ordering (arg: the orderings).
+ * Returns 0, or -1 after printing why the file or an ordering failed. */
+static int reorder_one(const char *path, void *arg)
 {
+    const info_orders *orders = arg;
     spmvlab_csr A;
     spmvlab_err err;
     if (spmvlab_matrix_load(path, &A, &err)) {
@@ -96,38 +103,22 @@ static int reorder_one(const char *path, const spmvlab_ordering *orders, int nor
     char label[128];
     spmvlab_matrix_label(path, label, sizeof label);
     int rc = 0;
-    for (int k = 0; k < norders; k++)
-        rc |= report_order(label, &A, orders[k]);
+    for (int k = 0; k < orders->n; k++)
+        rc |= report_order(label, &A, orders->v[k]);
     spmvlab_csr_free(&A);
     return rc;
 }
 
 int cmd_info_reorder(const char *list, const char *const *inputs, int n)
 {
-    spmvlab_ordering orders[8];
+    info_orders orders;
     spmvlab_err err;
-    int norders = parse_orders(list, orders, 8, &err);
-    if (norders < 0) {
+    orders.n = parse_orders(list, orders.v, 8, &err);
+    if (orders.n < 0) {
         fprintf(stderr, "spmvlab info: %s.\n", err.msg);
         return EXIT_USAGE;
     }
-    int rc = EXIT_OK;
     printf("%-24s %-8s %12s %14s %14s %10s\n", "matrix", "ordering", "bandwidth", "sectors_f64", "sectors_f32",
            "order_ms");
-    for (int i = 0; i < n; i++) {
-        char **paths = NULL;
-        int npaths = 0;
-        int got = collect_inputs(inputs[i], &paths, &npaths, &err);
-        if (got <= 0) {
-            if (got == 0)
-                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", inputs[i]);
-            fprintf(stderr, "spmvlab info: %s.\n", err.msg);
-            rc = EXIT_USAGE;
-        }
-        for (int k = 0; k < npaths; k++)
-            if (reorder_one(paths[k], orders, norders))
-                rc = EXIT_USAGE;
-        free_paths(paths, npaths);
-    }
-    return rc;
+    return info_each_matrix(inputs, n, reorder_one, &orders);
 }

@@ -2,11 +2,9 @@
  * Command line and [run] section of run / tune; see run_options.h.
  *
  * The settings are rows of the one option table (host/options): name,
- * type, default, range or choices, help, the [run] key. Here each row of
- * run's is given the place its value goes: a member of run_settings,
- * stored as the core stores a plugin option's field, or an apply function
- * for the values the option parser does not type (lists, byte counts, a
- * 64-bit seed).
+ * type, default, range or choices, help, the [run] key. The command line
+ * and the [run] section are read by the table's reader; each use goes
+ * where run_values.c keeps its row's value.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,37 +15,6 @@
 #include "run_values.h"
 #include "spmvlab/core.h"
 
-/* Where run keeps a row's value. */
-typedef struct run_sink {
-    host_option_id id;
-    size_t offset, size; /* a member of run_settings, or size 0 */
-    run_apply_fn apply;  /* else the function that takes the text */
-} run_sink;
-
-#define AT(member) SPMVLAB_FIELD(run_settings, member), NULL
-#define BY(fn) 0, 0, fn
-
-static const run_sink run_sinks[] = {
-    {OPT_PLUGINS, AT(labels)},       {OPT_CONFIG, BY(run_apply_config)},
-    {OPT_MATRICES_KEY, BY(run_apply_matrices)}, {OPT_OPTION, BY(run_apply_option)},
-    {OPT_MATRIX_SET, BY(run_apply_matrix_set)}, {OPT_DTYPE, BY(run_apply_dtype)},
-    {OPT_REORDER, BY(run_apply_reorder)},       {OPT_OUTPUT, AT(output)},
-    {OPT_JSON, AT(json)},                        {OPT_BASELINE, AT(baseline)},
-    {OPT_PLUGIN_DIR, BY(run_apply_plugin_dir)}, {OPT_REPS, AT(reps)},
-    {OPT_WARMUP, AT(warmup)},                    {OPT_TIME_BUDGET_MS, AT(time_budget_ms)},
-    {OPT_TIMING, AT(timing)},                    {OPT_NOISE, AT(noise)},
-    {OPT_FLUSH_L2, AT(flush_l2)},                {OPT_ISOLATE, AT(isolate)},
-    {OPT_TIMEOUT, AT(timeout_s)},                {OPT_RESUME, AT(resume)},
-    {OPT_SEED, BY(run_apply_seed)},              {OPT_MEM_LIMIT, BY(run_apply_mem_limit)},
-    {OPT_SHARD, BY(run_apply_shard)},            {OPT_PART, BY(run_apply_part)},
-    {OPT_DEVICES, BY(run_apply_devices)},        {OPT_DEVICE, BY(run_apply_device)},
-    {OPT_VERBOSE, AT(verbose)},                  {OPT_COLUMNS, AT(show_columns)},
-};
-#define NSINKS ((int)(sizeof run_sinks / sizeof *run_sinks))
-
-#undef AT
-#undef BY
-
 /* What run_settings.engine holds: the flags read and copies of the INI
  * file's texts, which string members point into. */
 typedef struct run_read {
@@ -55,14 +22,6 @@ typedef struct run_read {
     char **texts;
     int ntexts;
 } run_read;
-
-static const run_sink *sink_of(int id)
-{
-    for (int k = 0; k < NSINKS; k++)
-        if ((int)run_sinks[k].id == id)
-            return &run_sinks[k];
-    return NULL;
-}
 
 int run_flag_values(const char *arg)
 {
@@ -72,48 +31,6 @@ int run_flag_values(const char *arg)
     host_options_init(&f, HOST_RUN, "spmvlab run");
     int k = spmvlab_flags_row_of(&f, arg);
     return k < 0 ? -1 : host_options[k].meta != NULL;
-}
-
-/* Puts one use of a row into s: its member, or its apply function; text
- * from ini (NULL: the command line, as flag). Returns 0, or -1 with a
- * sentence naming where. */
-static int store(run_settings *s, const spmvlab_flag_use *u, spmvlab_err *err)
-{
-    const run_sink *k = sink_of(u->row);
-    if (k->size) {
-        spmvlab_option o = host_options[u->row].opt;
-        o.field_offset = k->offset;
-        o.field_size = k->size;
-        spmvlab_option_field_store(s, &o, &u->v);
-        return 0;
-    }
-    spmvlab_err why;
-    if (!k->apply(s, u->file, u->text, &why))
-        return 0;
-    char flag[80];
-    spmvlab_flag_name(&host_options[u->row], flag, sizeof flag);
-    if (u->file)
-        spmvlab_errf(err, "%s:%d: [run] %s: %s", u->file, u->line, host_options[u->row].opt.key, why.msg);
-    else
-        spmvlab_errf(err, "%s: %s", flag, why.msg);
-    return -1;
-}
-
-/* Every row's default, as the table writes it. */
-static int store_defaults(run_settings *s, spmvlab_err *err)
-{
-    for (int k = 0; k < NSINKS; k++) {
-        const spmvlab_option *o = &host_options[run_sinks[k].id].opt;
-        spmvlab_flag_use u = {(int)run_sinks[k].id, o->def, {0}, NULL, 0};
-        if (!run_sinks[k].size && !o->def[0])
-            continue;
-        if (spmvlab_option_parse(o, o->def, &u.v) != SPMVLAB_OPT_FINE)
-            return spmvlab_errf(err, "the default of %s is unusable", o->key), -1;
-        u.v.s = o->def;
-        if (store(s, &u, err))
-            return -1;
-    }
-    return 0;
 }
 
 static void usage(const spmvlab_flags *f, FILE *out, run_mode mode)
@@ -162,7 +79,7 @@ static int parse_argv(run_settings *s, spmvlab_flags *f, int argc, char **argv, 
         s->matrices_given = 1;
     }
     for (int u = 0; u < f->nuses; u++) {
-        if (store(s, &f->uses[u], err))
+        if (run_store(s, &f->uses[u], err))
             return -1;
         given[f->uses[u].row] = 1;
     }
@@ -218,7 +135,7 @@ static int parse_ini(run_settings *s, run_read *r, spmvlab_config *cfg, const ch
         r->texts = g;
         r->texts[r->ntexts++] = text;
         if (spmvlab_flags_add(&r->flags, k, text, kv->file, kv->line, err) ||
-            store(s, &r->flags.uses[r->flags.nuses - 1], err))
+            run_store(s, &r->flags.uses[r->flags.nuses - 1], err))
             return -1;
     }
     return 0;
@@ -281,7 +198,7 @@ int run_settings_parse(run_settings *s, spmvlab_config *cfg, run_mode mode, int 
         return spmvlab_errf(err, "out of host memory"), -1;
     s->engine = r;
     host_options_init(&r->flags, mode == RUN_MODE_TUNE ? HOST_TUNE : HOST_RUN, s->prog);
-    if (store_defaults(s, err))
+    if (run_store_defaults(s, err))
         return -1;
     char given[OPT_COUNT] = {0};
     int rc = parse_argv(s, &r->flags, argc, argv, given, err);
