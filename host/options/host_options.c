@@ -26,11 +26,11 @@ const spmvlab_flag host_options[] = {
     [OPT_CONFIG] = {TEXT("config", "", "instance sections and a [run] section (flags win)"), RT, "-c", "FILE.ini", 0},
     [OPT_MATRICES_KEY] = {TEXT("matrices", "", "matrix files, folders, archives or lists (the command line names "
                                "them as arguments)"), RT, NULL, "LIST", KEY_ONLY},
-    [OPT_OPTION] = {TEXT("option", "", "set an instance's option (repeatable): run and tune take LABEL.KEY=V, a "
+    [OPT_OPTION] = {TEXT("option", "", "set an instance's option: run and tune take LABEL.KEY=V, a "
                          "list V1,V2 sweeps it, LABEL. may be left out when one instance runs; check takes KEY=V "
                          "for the plugin under test"), RT | HOST_CHECK, NULL, "LABEL.KEY=V", LIST},
-    [OPT_MATRIX_SET] = {TEXT("matrix_set", "", "the matrices of set NAME (small, large, corpus or FILE.ini; "
-                             "repeatable): run and tune measure them, gen generates them into the cache"),
+    [OPT_MATRIX_SET] = {TEXT("matrix_set", "", "the matrices of set NAME (small, large, corpus or FILE.ini): "
+                             "run and tune measure them, gen generates them into the cache"),
                         RT | HOST_GEN, NULL, "NAME", INI | LIST},
     [OPT_DTYPE] = {TEXT("dtype", "f64", "value type(s), comma list of f64, f32, f16 (select: the one whose rows "
                         "it reads)"), RT | HOST_SELECT, NULL, "LIST", INI},
@@ -44,7 +44,7 @@ const spmvlab_flag host_options[] = {
     [OPT_BASELINE] = {TEXT("baseline", "", "speedups relative to instance LABEL (default cusparse, else csr, else "
                            "the first; report: the run's); vendor-best: per matrix the fastest cusparse instance "
                            "that ran"), RT | HOST_REPORT, NULL, "LABEL", INI},
-    [OPT_PLUGIN_DIR] = {TEXT("plugin_dir", "", "search DIR for plugins first (repeatable)"),
+    [OPT_PLUGIN_DIR] = {TEXT("plugin_dir", "", "search DIR for plugins first"),
                         RT | HOST_CHECK | HOST_LIST, NULL, "DIR", INI | LIST},
     [OPT_REPS] = {OPTION("reps", SPMVLAB_OPT_INT, "100", 1, 100000000, NULL, "most rounds per matrix"), RT, NULL,
                   "N", INI},
@@ -82,12 +82,12 @@ const spmvlab_flag host_options[] = {
     [OPT_COLUMNS] = {SWITCH("columns", "print the CSV columns with their meaning and exit"), RT, NULL, NULL, 0},
 
     [OPT_CHECK_DTYPE] = {TEXT("check_dtype", "", "check only these dtypes, comma list of f64, f32, f16 "
-                              "(repeatable; default: every dtype the plugin declares)"), HOST_CHECK, NULL, "LIST",
+                              "(default: every dtype the plugin declares)"), HOST_CHECK, NULL, "LIST",
                          LIST},
-    [OPT_MATRIX] = {TEXT("matrix", "", "also check this matrix (repeatable)"), HOST_CHECK, NULL, "FILE", LIST},
-    [OPT_MATRIX_DIR] = {TEXT("matrix_dir", "", "also check every .mtx/.mtx.gz in DIR (repeatable)"), HOST_CHECK,
+    [OPT_MATRIX] = {TEXT("matrix", "", "also check this matrix"), HOST_CHECK, NULL, "FILE", LIST},
+    [OPT_MATRIX_DIR] = {TEXT("matrix_dir", "", "also check every .mtx/.mtx.gz in DIR"), HOST_CHECK,
                         NULL, "DIR", LIST},
-    [OPT_MAX_NNZ] = {OPTION("max_nnz", SPMVLAB_OPT_INT, "0", 0, 1e15, NULL, "skip matrix files with more "
+    [OPT_MAX_NNZ] = {OPTION("max_nnz", SPMVLAB_OPT_INT, "0", 0, 2147483647, NULL, "skip matrix files with more "
                             "non-zeros (0: no limit)"), HOST_CHECK, NULL, "N", 0},
     [OPT_SKIP_MISSING] = {SWITCH("skip_missing", "exit 77 (skipped) when a --matrix-dir does not exist"),
                           HOST_CHECK, NULL, NULL, 0},

@@ -313,14 +313,15 @@ void spmvlab_flags_print(const spmvlab_flags *f, FILE *out)
         const spmvlab_flag *r = &f->rows[k];
         if (!takes(f, r))
             continue;
-        char left[160], help[800], range[80];
+        char left[160], help[800], range[80], notes[200] = "";
         left_column(r, left, sizeof left);
         range_of(r, range, sizeof range);
         const char *def = shown_default(r);
-        snprintf(help, sizeof help, "%s%s%s%s%s%s", r->opt.help, range[0] || def ? " (" : "", range,
-                 range[0] && def ? "; " : "", def ? "default " : "", def ? def : "");
-        if (range[0] || def)
-            strncat(help, ")", sizeof help - strlen(help) - 1);
+        const char *repeat = r->flags & SPMVLAB_FLAG_REPEAT ? "repeatable" : "";
+        snprintf(notes, sizeof notes, "%s%s%s", range, range[0] && repeat[0] ? "; " : "", repeat);
+        if (def)
+            snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sdefault %s", notes[0] ? "; " : "", def);
+        snprintf(help, sizeof help, "%s%s%s%s", r->opt.help, notes[0] ? " (" : "", notes, notes[0] ? ")" : "");
         if (strlen(left) > 24)
             fprintf(out, "  %s\n%26s", left, "");
         else
@@ -360,6 +361,8 @@ void spmvlab_flags_markdown(const spmvlab_flags *f, FILE *out)
         cell(out, r->meta ? r->meta : "");
         if (range[0])
             fprintf(out, ", %s", range);
+        if (r->flags & SPMVLAB_FLAG_REPEAT)
+            fputs(", repeatable", out);
         fputs(" | ", out);
         cell(out, shown_default(r));
         int key = is_key(f, r);
