@@ -6,7 +6,7 @@
 #
 #   tools/corpus-pass.sh --part tune|heldout [--dtype f64[,f32,f16]]
 #       [-p LIST] [--devices all|LIST|cpu:N] [--call-s S] [--out DIR]
-#       [--set NAME] [--bin PATH] [--dry-run] [-- MORE RUN ARGUMENTS]
+#       [--matrix-set NAME] [--bin PATH] [--dry-run] [-- MORE RUN ARGUMENTS]
 #
 # Writes DIR/corpus-PART.ini (the part's members as a set file) and
 # DIR/PART-DTYPES.csv (the results, merged from every GPU's worker). Exit
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
         --devices) need "${2:-}" "$1"; devices=$2; shift 2 ;;
         --call-s) need "${2:-}" "$1"; call_s=$2; shift 2 ;;
         --out) need "${2:-}" "$1"; out=$2; shift 2 ;;
-        --set) need "${2:-}" "$1"; set=$2; shift 2 ;;
+        --matrix-set|--set) need "${2:-}" "$1"; set=$2; shift 2 ;;  # --set: the older spelling
         --bin) need "${2:-}" "$1"; bin=$2; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --) shift; extra=("$@"); break ;;
