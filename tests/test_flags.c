@@ -11,6 +11,8 @@
 
 #include "host_options.h"
 #include "run_options.h"
+#include "report_plot.h"
+#include "select.h"
 #include "testlib.h"
 
 enum { ALL_COMMANDS = (HOST_NEW_PLUGIN << 1) - 1 };
@@ -192,6 +194,41 @@ static void run_reads_its_ini_by_the_table(void)
         fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* The value a row's default text gives. */
+static double default_of(int row)
+{
+    spmvlab_opt_value v;
+    TEST_CHECK(spmvlab_option_parse(&host_options[row].opt, host_options[row].opt.def, &v) == SPMVLAB_OPT_FINE);
+    return v.f;
+}
+
+/* select's rules as --help states them are the selector's own defaults
+ * and limits (select_params_default, select.h). */
+static void select_defaults_agree(void)
+{
+    select_params p;
+    select_params_default(&p);
+    TEST_CHECK(default_of(OPT_K) == p.k && host_options[OPT_K].opt.max == SELECT_MAX_K);
+    TEST_CHECK(default_of(OPT_WEIGHT_POWER) == p.distance_power);
+    TEST_CHECK(default_of(OPT_MIN_SUPPORT) == p.min_support);
+    TEST_CHECK(default_of(OPT_MARGIN) == p.margin);
+    TEST_CHECK(default_of(OPT_MEASURE) == p.measure && host_options[OPT_MEASURE].opt.max == SELECT_MAX_CANDIDATES - 1);
+    char weights[200] = "";
+    for (int d = 0; d < SPMVLAB_FEATURE_COUNT; d++)
+        snprintf(weights + strlen(weights), sizeof weights - strlen(weights), "%s%g", d ? "," : "", p.feature_weight[d]);
+    TEST_CHECK(strcmp(host_options[OPT_FEATURE_WEIGHTS].opt.def, weights) == 0);
+}
+
+/* report's image size and font as --help states them are the plots' own. */
+static void report_defaults_agree(void)
+{
+    static const report_style def = REPORT_STYLE_DEFAULT;
+    char size[40];
+    snprintf(size, sizeof size, "%d,%d", def.width, def.height);
+    TEST_CHECK(strcmp(host_options[OPT_SIZE].opt.def, size) == 0);
+    TEST_CHECK(default_of(OPT_FONT_SIZE) == def.font);
+}
+
 int main(void)
 {
     one_meaning_per_name();
@@ -200,5 +237,7 @@ int main(void)
     old_spellings_reach_their_rows();
     workers_know_the_values();
     run_reads_its_ini_by_the_table();
+    select_defaults_agree();
+    report_defaults_agree();
     return test_done("test_flags");
 }

@@ -33,6 +33,7 @@ int run_flag_values(const char *arg)
     return k < 0 ? -1 : host_options[k].meta != NULL;
 }
 
+/* run's or tune's --help: what it does, then the table's flags. */
 static void usage(const spmvlab_flags *f, FILE *out, run_mode mode)
 {
     const char *intro =
