@@ -88,7 +88,8 @@ int spmvlab_flags_add(spmvlab_flags *f, int row, const char *text, const char *f
 {
     const spmvlab_option *o = option_of(f, row);
     spmvlab_flag_use u = {row, text, {0}, file, line};
-    spmvlab_opt_problem problem = spmvlab_option_parse(o, text, &u.v);
+    /* extra rows are read by their owner's parser (gen's few:K values) */
+    spmvlab_opt_problem problem = row < f->nrows ? spmvlab_option_parse(o, text, &u.v) : SPMVLAB_OPT_FINE;
     if (problem != SPMVLAB_OPT_FINE) {
         char flag[80], allowed[400];
         snprintf(flag, sizeof flag, "--%s", o->key);
