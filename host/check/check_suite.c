@@ -389,9 +389,9 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
         spmvlab_matrix_label(o->paths[f], label, sizeof label);
         spmvlab_csr A;
         int lrc = spmvlab_matrix_load(o->paths[f], &A, &err);
-        check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
-        snprintf(note.detail, sizeof note.detail, "%s", err.msg);
         if (lrc) {
+            check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
+            snprintf(note.detail, sizeof note.detail, "%s", err.msg);
             report(&t, &note, "-", label);
             continue;
         }
