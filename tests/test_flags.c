@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host_options.h"
 #include "run_options.h"
@@ -79,30 +80,34 @@ static void flags_values_and_operands(void)
     TEST_CHECK(f.noperands == 2 && strcmp(f.operands[1], "--b.mtx") == 0);
     spmvlab_flags_free(&f);
 
-    const char *range[] = {"run", "--reps", "0", NULL};
-    TEST_CHECK(read_line(&f, HOST_RUN, range, &err) == -1);
-    TEST_CONTAINS(err.msg, "--reps '0' is invalid: expected an integer from 1 to 100000000");
-    spmvlab_flags_free(&f);
-    const char *choice[] = {"report", "--table", "html", "r.csv", NULL};
-    TEST_CHECK(read_line(&f, HOST_REPORT, choice, &err) == -1);
-    TEST_CONTAINS(err.msg, "--table 'html' is invalid: expected one of md|tex");
-    spmvlab_flags_free(&f);
-    const char *sw[] = {"run", "--isolate=yes", NULL};
-    TEST_CHECK(read_line(&f, HOST_RUN, sw, &err) == -1);
-    TEST_CONTAINS(err.msg, "--isolate is a switch and takes no value");
-    spmvlab_flags_free(&f);
-    const char *typo[] = {"check", "csr", "--seeed", "3", NULL};
-    TEST_CHECK(read_line(&f, HOST_CHECK, typo, &err) == -1);
-    TEST_CONTAINS(err.msg, "unknown option '--seeed' (did you mean '--seed'?); see spmvlab test --help");
-    spmvlab_flags_free(&f);
-    /* a flag of another command is unknown here */
-    const char *other[] = {"list", "--reps", "3", NULL};
-    TEST_CHECK(read_line(&f, HOST_LIST, other, &err) == -1);
-    TEST_CONTAINS(err.msg, "unknown option '--reps'");
-    spmvlab_flags_free(&f);
     const char *help[] = {"merge", "--help=markdown", NULL};
     TEST_CHECK(read_line(&f, HOST_MERGE, help, &err) == SPMVLAB_FLAGS_MARKDOWN);
     spmvlab_flags_free(&f);
+}
+
+/* A bad line is refused with one sentence naming the cause. */
+static void refusals_name_the_cause(void)
+{
+    static const struct {
+        unsigned command;
+        const char *args[5];
+        const char *says;
+    } cases[] = {
+        {HOST_RUN, {"run", "--reps", "0"}, "--reps '0' is invalid: expected an integer from 1 to 100000000"},
+        {HOST_REPORT, {"report", "--table", "html", "r.csv"}, "--table 'html' is invalid: expected one of md|tex"},
+        {HOST_RUN, {"run", "--isolate=yes"}, "--isolate is a switch and takes no value"},
+        {HOST_CHECK, {"check", "csr", "--seeed", "3"},
+         "unknown option '--seeed' (did you mean '--seed'?); see spmvlab test --help"},
+        {HOST_LIST, {"list", "--reps", "3"}, "unknown option '--reps'"}, /* a flag of another command */
+        {HOST_RUN, {"run", "-p"}, "-p needs a value; see spmvlab test --help"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        spmvlab_flags f;
+        spmvlab_err err;
+        TEST_CHECK(read_line(&f, cases[k].command, cases[k].args, &err) == -1);
+        TEST_CONTAINS(err.msg, cases[k].says);
+        spmvlab_flags_free(&f);
+    }
 }
 
 /* --set's three jobs, check's --timeout and --dtype, info's --device. */
@@ -188,10 +193,8 @@ static void run_reads_its_ini_by_the_table(void)
     TEST_CONTAINS(err.msg, "run.ini:2: [run] noise = '2' is invalid: expected a number from 0 to 1");
     run_settings_free(&s);
     spmvlab_config_free(&cfg);
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    remove(ini);
+    rmdir(dir);
 }
 
 /* The value a row's default text gives. */
@@ -234,6 +237,7 @@ int main(void)
     one_meaning_per_name();
     every_row_is_usable();
     flags_values_and_operands();
+    refusals_name_the_cause();
     old_spellings_reach_their_rows();
     workers_know_the_values();
     run_reads_its_ini_by_the_table();
