@@ -87,7 +87,7 @@ static int gen_set(const spmvlab_flags *f)
     spmvlab_part part = SPMVLAB_PART_TUNE;
     int with_part = spmvlab_flags_given(f, OPT_PART) > 0, listing = spmvlab_flags_given(f, OPT_LIST_SET) > 0;
     const char *name = spmvlab_flags_text(f, listing ? OPT_LIST_SET : OPT_MATRIX_SET);
-    if (f->noperands || spmvlab_flags_given(f, OPT_MATRIX_SET) + listing > 1 || spmvlab_flags_given(f, OPT_GEN_OUTPUT)) {
+    if (f->noperands || spmvlab_flags_given(f, OPT_MATRIX_SET) + listing > 1 || spmvlab_flags_given(f, OPT_OUTPUT)) {
         fprintf(stderr, "spmvlab gen: %s takes one set name or file, then optionally --part tune|heldout.\n",
                 listing ? "--list" : "--matrix-set");
         return EXIT_USAGE;
@@ -139,7 +139,7 @@ static int read_params(const spmvlab_flags *f, spmvlab_gen_params *p)
 /* gen KIND ...: the matrix written to -o. */
 static int gen_matrix(const spmvlab_flags *f)
 {
-    const char *kind = f->operands[0], *out = spmvlab_flags_text(f, OPT_GEN_OUTPUT);
+    const char *kind = f->operands[0], *out = spmvlab_flags_text(f, OPT_OUTPUT);
     spmvlab_gen_params p;
     spmvlab_err err;
     memset(&p, 0, sizeof p);

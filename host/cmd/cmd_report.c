@@ -165,7 +165,7 @@ static int read_args(const spmvlab_flags *f, report_args *a)
     static const report_style def = REPORT_STYLE_DEFAULT;
     memset(a, 0, sizeof *a);
     a->style = def;
-    a->dir = spmvlab_flags_given(f, OPT_REPORT_DIR) ? spmvlab_flags_text(f, OPT_REPORT_DIR) : NULL;
+    a->dir = spmvlab_flags_given(f, OPT_OUTPUT) ? spmvlab_flags_text(f, OPT_OUTPUT) : NULL;
     a->baseline = spmvlab_flags_text(f, OPT_BASELINE);
     a->instances = spmvlab_flags_given(f, OPT_INSTANCES) ? spmvlab_flags_text(f, OPT_INSTANCES) : NULL;
     a->matrices = spmvlab_flags_given(f, OPT_MATRICES) ? spmvlab_flags_text(f, OPT_MATRICES) : NULL;

@@ -3,9 +3,8 @@
  * is the core's option row (key, type, default, range, choices, help) and
  * then the commands that take it, a short spelling, the value's name in
  * --help and SPMVLAB_FLAG_* bits (a key of [run] too, a key only, a list).
- * A flag name means one thing in every command that takes it; rows that
- * share a key (the output of run, gen and report) are one meaning, each
- * command's own kind of output.
+ * A flag name means one thing in every command that takes it: one row,
+ * whose help says what each command does with it.
  */
 #include <string.h>
 
@@ -37,9 +36,12 @@ const spmvlab_flag host_options[] = {
     [OPT_REORDER] = {TEXT("reorder", "", "orderings, comma list of none, rcm, degree: run permutes every matrix "
                           "once by each (rows NAME@ORDER; ORDER+call permutes x and y in every call); info prints "
                           "what each does to bandwidth and gather sectors"), RT | HOST_INFO, NULL, "LIST", INI},
-    [OPT_OUTPUT] = {TEXT("output", "", "results: .csv (a row per matrix x instance x dtype as measured, the "
-                         "summary in OUT-summary.csv) or .json; written to OUT.partial, renamed onto OUT at the "
-                         "end"), RT, "-o", "OUT", INI},
+    [OPT_OUTPUT] = {TEXT("output", "", "where the command writes: run and tune the results, .csv (a row per "
+                         "matrix x instance x dtype as measured, the summary in OUT-summary.csv) or .json, written "
+                         "to OUT.partial and renamed onto OUT at the end; gen the matrix file (.mtx, .gz "
+                         "compresses; required with a KIND); report the folder of plots, their data, scripts, "
+                         "summary.csv and tables (default: RESULTS-report/ beside the first file; --compare: "
+                         "OUT/compare.csv, else NEW-compare.csv)"), RT | HOST_GEN | HOST_REPORT, "-o", "OUT", INI},
     [OPT_JSON] = {TEXT("json", "", "rows, samples and summary as JSON"), RT, NULL, "OUT.json", INI},
     [OPT_BASELINE] = {TEXT("baseline", "", "speedups relative to instance LABEL (default cusparse, else csr, else "
                            "the first; report: the run's); vendor-best: per matrix the fastest cusparse instance "
@@ -98,8 +100,6 @@ const spmvlab_flag host_options[] = {
     [OPT_NO_FORK] = {SWITCH("no_fork", "run every check in this process (to debug under gdb; a crash ends the "
                             "run)"), HOST_CHECK, NULL, NULL, 0},
 
-    [OPT_GEN_OUTPUT] = {TEXT("output", "", "the matrix file to write (.gz compresses); required with a KIND"),
-                        HOST_GEN, "-o", "FILE.mtx", 0},
     [OPT_LIST_SET] = {TEXT("list", "", "list a set's members, each with its part of the split"), HOST_GEN, NULL,
                       "NAME", 0},
     [OPT_STATS] = {SWITCH("stats", "also print the row-length statistics"), HOST_GEN, NULL, NULL, 0},
@@ -112,9 +112,6 @@ const spmvlab_flag host_options[] = {
     [OPT_ALL] = {SWITCH("all", "with -v: the expert options too (settable either way)"), HOST_LIST, NULL, NULL, 0},
     [OPT_FORCE] = {SWITCH("force", "overwrite files that already exist"), HOST_NEW_PLUGIN, NULL, NULL, 0},
 
-    [OPT_REPORT_DIR] = {TEXT("output", "", "where the plots, their data, scripts, summary.csv and tables go "
-                             "(default: RESULTS-report/ beside the first file; --compare: NEW-compare.csv, or "
-                             "DIR/compare.csv)"), HOST_REPORT, "-o", "DIR", 0},
     [OPT_INSTANCES] = {TEXT("instances", "", "only these instances (comma-separated shell patterns: 'sell*,csr')"),
                        HOST_REPORT, NULL, "LIST", 0},
     [OPT_MATRICES] = {TEXT("matrices", "", "only these matrices (comma-separated shell patterns)"), HOST_REPORT,

@@ -67,7 +67,6 @@ typedef enum host_option_id {
     OPT_CHECK_TIMEOUT,
     OPT_NO_FORK,
     /* gen */
-    OPT_GEN_OUTPUT,
     OPT_LIST_SET,
     OPT_STATS,
     /* info */
@@ -77,7 +76,6 @@ typedef enum host_option_id {
     OPT_ALL,
     OPT_FORCE,
     /* report */
-    OPT_REPORT_DIR,
     OPT_INSTANCES,
     OPT_MATRICES,
     OPT_HIGHLIGHT,
