@@ -12,6 +12,7 @@
 
 #include "host_options.h"
 #include "run_options.h"
+#include "run_values.h"
 #include "report_plot.h"
 #include "select.h"
 #include "testlib.h"
@@ -161,6 +162,30 @@ static void workers_know_the_values(void)
     TEST_CHECK(run_flag_values("--nope") == -1);
 }
 
+/* Every row run and tune take has a place in run_settings. */
+static void every_run_row_has_a_place(void)
+{
+    for (int k = 0; k < OPT_COUNT; k++) {
+        if (!(host_options[k].commands & (HOST_RUN | HOST_TUNE)))
+            continue;
+        run_settings s;
+        spmvlab_err err = {{0}};
+        memset(&s, 0, sizeof s);
+        spmvlab_flag_use u = {k, host_options[k].opt.def, {0}, NULL, 0};
+        spmvlab_option_parse(&host_options[k].opt, u.text, &u.v);
+        u.v.s = u.text;
+        if (run_store(&s, &u, &err))
+            TEST_CHECK(strstr(err.msg, "is no setting of run") == NULL);
+        run_settings_free(&s);
+    }
+    run_settings s;
+    spmvlab_err err;
+    memset(&s, 0, sizeof s);
+    spmvlab_flag_use other = {OPT_K, "7", {0}, NULL, 0};
+    TEST_CHECK(run_store(&s, &other, &err) == -1);
+    TEST_CONTAINS(err.msg, "k is no setting of run");
+}
+
 /* A [run] file's values are typed by the same rows as the flags. */
 static void run_reads_its_ini_by_the_table(void)
 {
@@ -244,6 +269,7 @@ int main(void)
     refusals_name_the_cause();
     old_spellings_reach_their_rows();
     workers_know_the_values();
+    every_run_row_has_a_place();
     run_reads_its_ini_by_the_table();
     select_defaults_agree();
     report_defaults_agree();

@@ -312,6 +312,7 @@ static const run_sink run_sinks[] = {
 #undef AT
 #undef BY
 
+/* The place of row id's value, or NULL for a row that is none of run's. */
 static const run_sink *sink_of(int id)
 {
     for (int k = 0; k < NSINKS; k++)
@@ -323,6 +324,8 @@ static const run_sink *sink_of(int id)
 int run_store(run_settings *s, const spmvlab_flag_use *u, spmvlab_err *err)
 {
     const run_sink *k = sink_of(u->row);
+    if (!k)
+        return spmvlab_errf(err, "%s is no setting of run", host_options[u->row].opt.key), -1;
     if (k->size) {
         spmvlab_option o = host_options[u->row].opt;
         o.field_offset = k->offset;
