@@ -56,15 +56,21 @@ add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --cei
 set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
   PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
 set(cli_gpu_run "\"$0\" run -p csr --reps 10 \"$@\" > /dev/null 2> gpu_run.err; rc=$?; if grep -q 'no CUDA device found' gpu_run.err; then echo 'no GPU: skipped'; exit 77; fi; [ $rc -eq 0 ] || { cat gpu_run.err; exit $rc; }")
-# On a GPU every timed row carries its bound: counted from the end, past the
-# six ordering columns, part and the seven structure features, so commas quoted in
-# earlier text fields do not shift it.
+# On a GPU every timed row carries its bound, read by the header's names
+# (csv_field.awk splits quoted fields), so added columns never shift it.
 add_test(NAME cli.run.bound_columns
-  COMMAND sh -c "${cli_gpu_run}; tail -n 1 bound.csv | awk -F, '{print \"kind=\" $(NF-15) \" frac=\" $(NF-14)}'"
+  COMMAND sh -c "${cli_gpu_run}; awk -v want=bound_kind,bound_frac -f ${CMAKE_CURRENT_SOURCE_DIR}/csv_field.awk bound.csv"
           $<TARGET_FILE:spmvlab> -o bound.csv ${cli_data}/bcsstk16.mtx.gz
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.run.bound_columns PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
-  PASS_REGULAR_EXPRESSION "kind=(dram|l2|gather|launch) frac=[0-9]")
+  PASS_REGULAR_EXPRESSION "bound_kind=(dram|l2|gather|launch) bound_frac=[0-9]")
+# The GPU test's column reader itself: a quoted field with commas and an
+# escaped quote stays one field.
+add_test(NAME cli.csv_field_awk
+  COMMAND awk -v want=msg,bound_kind,bound_frac -f ${CMAKE_CURRENT_SOURCE_DIR}/csv_field.awk
+          ${CMAKE_CURRENT_SOURCE_DIR}/report/quoted_fields.csv)
+set_tests_properties(cli.csv_field_awk PROPERTIES LABELS cpu
+  PASS_REGULAR_EXPRESSION "msg=x, \"y\", z bound_kind=dram bound_frac=0.5")
 # On a GPU the per-call permutation (gather, spmv, scatter) is verified and
 # timed as one call, captured in the same graph as a plain call.
 add_test(NAME cli.run.reorder_per_call

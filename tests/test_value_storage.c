@@ -128,10 +128,12 @@ static double fact(const conv *t, const char *key)
 }
 
 /* The stored entries of t's layout that hold a value (padding included):
- * the diagonals', the blocks' slots and the remainder, the slices' and
+ * the diagonals' (with codes, their whole chunks), the blocks' slots and the remainder, the slices' and
  * ell's slots, every non-zero of csrdu and csr. */
 static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
 {
+    if (strcmp(p->plugin, "dia") == 0 && fact(t, "slots") >= 0) /* codes: whole chunks of rows */
+        return fact(t, "slots");
     if (strcmp(p->plugin, "dia") == 0 || strcmp(p->plugin, "sell") == 0)
         return fact(t, "stored");
     if (strcmp(p->plugin, "csrdu") == 0 || strcmp(p->plugin, "csr") == 0)
@@ -146,14 +148,15 @@ static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
     return slots * r * c + fact(t, "rem_nnz");
 }
 
-/* The footprint with codes: native's, less the bytes the codes save on
- * every stored entry, plus the table (README.md's formulas). */
+/* The footprint with codes: native's, less its stored values, plus the
+ * codes of the coded layout's entries (dia's whole chunks: more than
+ * native's) and the table (README.md's formulas). */
 static void expect_coded_footprint(const adopter *p, const conv *native, const conv *t, int32_t nnz,
                                    spmvlab_dtype dtype)
 {
     double vs = (double)spmvlab_dtype_size(dtype), cb = strstr(describe(t), "indexed8") ? 1 : 2;
-    double want = (double)spmvlab_instance_footprint(&native->in) - stored_entries(p, t, nnz) * (vs - cb) +
-                  vs * (double)t->in.matrix->values->table.count;
+    double want = (double)spmvlab_instance_footprint(&native->in) - stored_entries(p, native, nnz) * vs +
+                  stored_entries(p, t, nnz) * cb + vs * (double)t->in.matrix->values->table.count;
     double got = (double)spmvlab_instance_footprint(&t->in);
     if (got != want)
         fprintf(stderr, "%s: footprint %.0f with codes, %.0f by the formula\n", p->plugin, got, want);

@@ -107,23 +107,22 @@ typedef struct merge_dev {
 
 /* ---- host side: the auto rules, the tiles' starts, the scratch ---- */
 
-/* Under auto in f64: direct products with 4 items whatever the column
- * locality. On the corpus's tune part it beat the locality rule (staged/6
- * for random gathers, direct/10 for local ones) on nearly every member,
- * random gathers included (plugins/merge/README.md, "auto in f64";
- * docs/perf/2026-11-28-corpus-tune, "Round 2"). The share is still
- * measured and reported. */
+/* Under auto: direct products whatever the column locality; on the
+ * corpus's tune part they beat staged ones on nearly every member, random
+ * gathers included (plugins/merge/README.md, "auto"). Items: 4 in f64 and
+ * 6 in f32, but 10 on a large part with local columns, where a thread's
+ * longer run of neighbouring columns pays (plugins/merge/README.md): from
+ * MERGE_LOCAL_NNZ non-zeros and a share of new x sectors below
+ * MERGE_LOCAL_SHARE_F64 (sectors of 4 columns) or MERGE_LOCAL_SHARE_F32
+ * (of 8 columns). */
 #define MERGE_ITEMS_F64 4
+#define MERGE_ITEMS_F32 6
+#define MERGE_ITEMS_LOCAL 10
+#define MERGE_LOCAL_NNZ (1 << 20)
+#define MERGE_LOCAL_SHARE_F64 0.34
+#define MERGE_LOCAL_SHARE_F32 0.5
 /* Rows sampled (evenly spread) for the share, so conversion stays cheap. */
 #define MERGE_SHARE_SAMPLE_ROWS 65536
-/* f32 under auto: direct products with 6 items whatever the share, the best
- * single choice of the four measured (plugins/merge/README.md). */
-#define MERGE_ITEMS_F32 6
-/* search = auto: tile blocks search their own ends while the tiles are
- * fewer than this many per multiprocessor (the original's rule: below one
- * search block of 128 threads a multiprocessor), else a search kernel. */
-#define MERGE_BLOCK_SEARCH_TILES_PER_SM 128
-#define MERGE_SM_COUNT_UNKNOWN 132 /* without a GPU: an H100's */
 
 /* The share of non-zeros whose x load starts a new 32-byte sector within
  * its row: distinct sectors (col / 4 in f64, col / 8 in f32; columns are
@@ -165,37 +164,44 @@ static inline double merge_length_cv(int64_t n, double sum, double sq)
     return var > 0 ? sqrt(var) / mean : 0.0;
 }
 
-/* auto's products and items: direct in both dtypes, MERGE_ITEMS_F64 or
- * MERGE_ITEMS_F32 items, whatever the share of new sectors (kept in the
- * signature: the facts line reports it beside the choice). */
-static inline void merge_auto_choice(int f64, double share, int *products, int *items)
+/* auto's products and items for a part of nnz entries whose share of new
+ * x sectors is share: direct products; MERGE_ITEMS_LOCAL items on a large
+ * part with local columns, else MERGE_ITEMS_F64 or MERGE_ITEMS_F32. */
+static inline void merge_auto_choice(int f64, double share, int64_t nnz, int *products, int *items)
 {
-    (void)share;
+    const double local = f64 ? MERGE_LOCAL_SHARE_F64 : MERGE_LOCAL_SHARE_F32;
     *products = MERGE_PRODUCTS_DIRECT;
-    *items = f64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
+    if (nnz >= MERGE_LOCAL_NNZ && share < local)
+        *items = MERGE_ITEMS_LOCAL;
+    else
+        *items = f64 ? MERGE_ITEMS_F64 : MERGE_ITEMS_F32;
 }
 
-/* search = auto on the device's size: block below
- * MERGE_BLOCK_SEARCH_TILES_PER_SM tiles a multiprocessor, else launch. */
-static inline int merge_auto_search(int32_t tiles, const spmvlab_device *dev)
+/* search = auto: the tiles' starts found once at conversion, whatever the
+ * size. A tile block then reads its two ends instead of searching them on
+ * the row ends in every SpMV (block), and no search kernel runs before the
+ * tiles (launch); 8 bytes a tile more on the device. On the corpus's tune
+ * members of 6e6 entries it ran 1.05-1.3 times as fast as the block search
+ * (plugins/merge/README.md). */
+static inline int merge_auto_search(void)
 {
-    int64_t sms = dev->present && dev->sm_count > 0 ? dev->sm_count : MERGE_SM_COUNT_UNKNOWN;
-    return tiles < MERGE_BLOCK_SEARCH_TILES_PER_SM * sms ? MERGE_SEARCH_BLOCK : MERGE_SEARCH_LAUNCH;
+    return MERGE_SEARCH_CONVERT;
 }
 
 /* The whole auto plan of a merge pass over a CSR part of rows x cols with
  * nnz entries whose new-sector share is share: products, items, tiles and
- * where the search runs (the fix-up is decided by merge_search_tiles). */
+ * where the search runs. The caller then finds the tiles' starts and
+ * whether the fix-up runs (merge_search_tiles). */
 static inline void merge_auto_plan(merge_dev *d, spmvlab_dtype dtype, int32_t rows, int32_t cols, int32_t nnz,
-                                   double share, const spmvlab_device *dev)
+                                   double share)
 {
-    merge_auto_choice(dtype == SPMVLAB_F64, share, &d->products, &d->items);
+    merge_auto_choice(dtype == SPMVLAB_F64, share, nnz, &d->products, &d->items);
     d->dtype = dtype;
     d->rows = rows;
     d->cols = cols;
     d->nnz = nnz;
     d->tiles = merge_tiles((int64_t)rows + nnz, d->items);
-    d->search = merge_auto_search(d->tiles, dev);
+    d->search = merge_auto_search();
 }
 
 /* Every tile's start of d's path over the host row_ptr, into coords

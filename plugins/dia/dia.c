@@ -12,10 +12,11 @@
  * first and last entry; zeros are stored only inside a diagonal's range
  * (the fill). Metadata: one {offset, begin, end, start} of 4 int32 per
  * diagonal, ascending offsets.
- * Device bytes: 16 ndiag + e stored + s table, s = 8 (f64) or 4 (f32), e
- * = s for native values, 1 or 2 for codes into the value table (values =
- * indexed; table entries), 0 for a pattern; on a full band e bytes per
- * non-zero, no index at all.
+ * Device bytes: 16 ndiag + e n + s table, s = 8 (f64) or 4 (f32), e = s
+ * for native values (n = stored), 1 or 2 for codes into the value table
+ * (values = indexed; table entries; n = slots: the coded layout keeps whole
+ * chunks of DIA_CHUNK rows, lane-interleaved, dia.h), 0 for a pattern; on
+ * a full band e bytes per non-zero, no index at all.
  *
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
@@ -27,8 +28,9 @@
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill.
- * Kernel: one thread per row over the diagonals (dia.cu); spmv_host runs
- * the same loop with the same fused multiply-adds.
+ * Kernel: one thread per row over the diagonals (dia.cu); with codes, 4
+ * rows a thread and their codes as one word; spmv_host runs the same loop
+ * with the same fused multiply-adds.
  * Limits: dtypes f64 and f32; stored entries up to 2^31 - 1.
  */
 #include <math.h>
@@ -70,11 +72,13 @@ static void dia_scan(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, int32_
         }
 }
 
-/* Fills diags and val from A; first[] becomes the diagonal number of each
- * offset. Values outside the real entries stay zero. */
-static void dia_fill(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const int32_t *last, size_t noff)
+/* Places the diagonals: diags from first[] and last[], each diagonal's
+ * start in val (whole chunks in the coded layout), slots the entries of
+ * val; first[] becomes the diagonal number of each offset. */
+static void dia_place(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const int32_t *last, size_t noff)
 {
-    int32_t d = 0, start = 0;
+    int32_t d = 0;
+    int64_t at = 0;
     for (size_t o = 0; o < noff; o++) {
         if (first[o] < 0)
             continue;
@@ -82,18 +86,32 @@ static void dia_fill(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const 
         g->offset = (int32_t)((int64_t)o - (A->rows - 1));
         g->begin = first[o];
         g->end = last[o] + 1;
-        g->start = start;
-        start += g->end - g->begin;
+        if (f->coded) { /* chunks q0 .. q1 - 1, chunk 0 at `start` */
+            int64_t q0 = g->begin / DIA_CHUNK, q1 = (g->end - 1) / DIA_CHUNK + 1;
+            g->start = (int32_t)(at - q0 * DIA_CHUNK);
+            at += (q1 - q0) * DIA_CHUNK;
+        } else {
+            g->start = (int32_t)at;
+            at += g->end - g->begin;
+        }
         first[o] = d++;
     }
+    f->slots = at;
+}
+
+/* Copies A's stored entries (values or codes) into val at their
+ * diagonals' positions; entries outside the real ones stay zero. */
+static void dia_fill(dia_fmt *f, const spmvlab_matrix *A, const int32_t *first)
+{
     size_t vs = f->vs.elem; /* values or codes: the same copy */
     const char *src = f->vs.src;
     char *val = f->val;
+    if (!vs)
+        return;
     for (int32_t i = 0; i < A->rows; i++)
         for (int32_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
             const dia_diag *g = &f->diags[first[(size_t)((int64_t)A->col_idx[k] - i + A->rows - 1)]];
-            if (vs)
-                memcpy(val + ((size_t)g->start + (size_t)(i - g->begin)) * vs, src + (size_t)k * vs, vs);
+            memcpy(val + (size_t)dia_pos(f, g, i) * vs, src + (size_t)k * vs, vs);
         }
 }
 
@@ -114,11 +132,30 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
     if (f->stored > INT32_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "dia's %lld stored entries exceed 32-bit positions",
                          (long long)f->stored);
-    size_t window = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
+    return SPMVLAB_OK;
+}
+
+/* The shared memory of the x window: a thread block's rows plus the
+ * offsets' span, and beside it the coded kernel's table of 1-byte codes. */
+static size_t dia_window(const dia_fmt *f)
+{
+    size_t rows = f->coded ? DIA_CODED_BLOCK_ROWS : DIA_BLOCK;
+    size_t table = f->vs.kind == SPMVLAB_STORE_CODES8 ? DIA_TABLE8_MAX : 0;
+    return (rows + table + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
+}
+
+/* Chooses how x is read (option x_reuse) once the layout is known. Returns
+ * OK, or LIMIT when x_reuse = shared asks for a window over DIA_SMEM_MAX. */
+static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    size_t window = dia_window(f);
     if (o->x_reuse == DIA_REUSE_SHARED && window > DIA_SMEM_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's x window of %zu bytes (offsets %d to %d) exceeds the %d bytes of shared memory "
                          "x_reuse = shared may use", window, f->min_off, f->max_off, DIA_SMEM_MAX);
+    f->shared = o->x_reuse == DIA_REUSE_SHARED ||
+                (o->x_reuse == DIA_REUSE_AUTO && f->max_off - f->min_off <= DIA_BLOCK);
     return SPMVLAB_OK;
 }
 
@@ -142,20 +179,31 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     if (st == SPMVLAB_OK) /* fill entries are code 0, +0.0; pattern only without fill */
         st = spmvlab_value_store_choose(ctx, A, o->values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
     size_t vs = f->vs.elem;
+    f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
+    if (st == SPMVLAB_OK)
+        st = dia_choose_reuse(f, o, err);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
-        f->val = calloc((size_t)f->stored * vs + 1, 1); /* zeros inside the band: all-zero bits, +0.0 or code 0 */
-        if (!f->diags || !f->val)
-            st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld dia entries", (long long)f->stored);
+        if (!f->diags)
+            st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d dia diagonals", f->ndiag);
     }
     if (st == SPMVLAB_OK) {
-        dia_fill(f, A, first, last, noff);
-        f->shared = o->x_reuse == DIA_REUSE_SHARED ||
-                    (o->x_reuse == DIA_REUSE_AUTO && f->max_off - f->min_off <= DIA_BLOCK);
+        dia_place(f, A, first, last, noff);
+        if (f->slots > INT32_MAX)
+            st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "dia's %lld coded slots exceed 32-bit positions",
+                           (long long)f->slots);
+    }
+    if (st == SPMVLAB_OK) {
+        f->val = calloc((size_t)f->slots * vs + 1, 1); /* zeros inside the band: all-zero bits, +0.0 or code 0 */
+        if (!f->val)
+            st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %lld dia entries", (long long)f->slots);
+    }
+    if (st == SPMVLAB_OK) {
+        dia_fill(f, A, first);
         const spmvlab_array arrays[] = {
             {(void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags},
-            {&f->d_val, f->val, (size_t)f->stored * vs},
+            {&f->d_val, f->val, (size_t)f->slots * vs},
         };
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }
@@ -181,7 +229,7 @@ SPMVLAB_SPMV_BY_LAUNCHER(dia, dia_fmt, f)
             for (int32_t d = 0; d < f->ndiag; d++) {                                                  \
                 const dia_diag *g = &f->diags[d];                                                     \
                 if (i >= g->begin && i < g->end)                                                      \
-                    sum = FMA(SPMVLAB_VALUE_HOST(T, &f->vs, f->val, (size_t)g->start + (size_t)(i - g->begin)),    \
+                    sum = FMA(SPMVLAB_VALUE_HOST(T, &f->vs, f->val, (size_t)dia_pos(f, g, i)),                     \
                               x[(int64_t)i + g->offset], sum);                                                         \
             }                                                                                         \
             y[i] = sum;                                                                               \
@@ -194,9 +242,12 @@ SPMVLAB_SPMV_HOST_FMA_F64_F32(dia, dia_fmt, DIA_HOST)
 static void dia_describe(const void *fmt, char *buf, size_t len)
 {
     const dia_fmt *f = fmt;
-    snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s values=%s table=%d", f->ndiag,
-             f->min_off, f->max_off, (long long)f->stored, f->nnz > 0 ? (double)f->stored / f->nnz : 0.0,
-             f->shared ? "shared" : "l1", spmvlab_value_store_name(&f->vs), f->vs.count);
+    int n = snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s values=%s table=%d",
+                     f->ndiag, f->min_off, f->max_off, (long long)f->stored,
+                     f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, f->shared ? "shared" : "l1",
+                     spmvlab_value_store_name(&f->vs), f->vs.count);
+    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks */
+        snprintf(buf + n, len - (size_t)n, " slots=%lld", (long long)f->slots);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,

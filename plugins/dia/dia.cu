@@ -6,6 +6,17 @@
 // matrix) into shared memory, and every diagonal reads it from there; else
 // x is read through the read-only (L1) path, where neighbouring diagonals
 // hit the same lines. dia.c runs the same loop on the CPU.
+//
+// Coded kernel (values as 1- or 2-byte codes, dia.h's coded layout): a
+// thread serves 4 rows, lane l of a warp rows q + l + 32 j (j < 4) of its
+// chunk q of 128 rows, so its 4 codes of a diagonal are one aligned word
+// (uchar4: a warp load fetches 128 codes; ushort4: 256 bytes) and its x
+// reads and y writes stay consecutive over the lanes. The table of 1-byte
+// codes is staged in shared memory per block. The diagonals come in
+// batches of DIA_BATCH: every metadata and code load of a batch is issued
+// before the first multiply, so loads, not their latency, set the rate.
+// Each row still adds its diagonals in ascending offset with one fused
+// multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
 
 #include "dia.h"
@@ -48,11 +59,118 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     y[i] = sum;
 }
 
+constexpr int DIA_BATCH = 4; // diagonals whose loads are in flight together (coded kernel)
+
+// The 4 codes of one lane for a diagonal: one aligned 4- or 8-byte word.
+template <typename C> struct code_word;
+template <> struct code_word<uint8_t> {
+    uint32_t w;
+    __device__ __forceinline__ void load(const uint8_t *p) { w = __ldg(reinterpret_cast<const uint32_t *>(p)); }
+    __device__ __forceinline__ void clear() { w = 0; }
+    __device__ __forceinline__ uint32_t at(int j) const { return (w >> (8 * j)) & 0xffu; }
+};
+template <> struct code_word<uint16_t> {
+    uint2 w;
+    __device__ __forceinline__ void load(const uint16_t *p) { w = __ldg(reinterpret_cast<const uint2 *>(p)); }
+    __device__ __forceinline__ void clear() { w = make_uint2(0, 0); }
+    __device__ __forceinline__ uint32_t at(int j) const { return ((j < 2 ? w.x : w.y) >> (16 * (j & 1))) & 0xffffu; }
+};
+
+// y = A x with codes of type C into table (count entries; staged in shared
+// memory when Staged, i.e. 1-byte codes). Shared: x window as dia_kernel's,
+// over the block's DIA_CODED_BLOCK_ROWS rows.
+template <typename T, typename C, bool Shared, bool Staged>
+__global__ void __launch_bounds__(DIA_BLOCK)
+dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
+                 const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
+                 int32_t count, const T *__restrict__ x, T *__restrict__ y)
+{
+    extern __shared__ __align__(16) unsigned char dia_smem[];
+    T *tab = reinterpret_cast<T *>(dia_smem);
+    T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
+    if (Staged)
+        for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
+            tab[k] = __ldg(table + k);
+    const int64_t row0 = (int64_t)blockIdx.x * DIA_CODED_BLOCK_ROWS;
+    const int lane = threadIdx.x & 31;
+    const int64_t q = row0 + (threadIdx.x >> 5) * DIA_CHUNK; // this warp's chunk
+    int64_t wlo = 0;
+    if (Shared) {
+        wlo = row0 + min_off > 0 ? row0 + min_off : 0;
+        const int64_t whi = row0 + DIA_CODED_BLOCK_ROWS + max_off < cols ? row0 + DIA_CODED_BLOCK_ROWS + max_off : cols;
+        for (int64_t j = wlo + threadIdx.x; j < whi; j += DIA_BLOCK)
+            xs[j - wlo] = __ldg(x + j);
+    }
+    if (Shared || Staged)
+        __syncthreads();
+    if (q >= rows)
+        return;
+    T sum[DIA_CODED_ROWS];
+#pragma unroll
+    for (int j = 0; j < DIA_CODED_ROWS; j++)
+        sum[j] = 0;
+    for (int32_t d0 = 0; d0 < ndiag; d0 += DIA_BATCH) {
+        int4 g[DIA_BATCH];
+        code_word<C> cw[DIA_BATCH];
+#pragma unroll
+        for (int b = 0; b < DIA_BATCH; b++) // offset, begin, end, start; past the last: an empty diagonal
+            g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
+#pragma unroll
+        for (int b = 0; b < DIA_BATCH; b++) {
+            cw[b].clear();
+            if (q + DIA_CHUNK > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
+                cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
+        }
+#pragma unroll
+        for (int b = 0; b < DIA_BATCH; b++)
+#pragma unroll
+            for (int j = 0; j < DIA_CODED_ROWS; j++) {
+                const int64_t i = q + lane + 32 * j;
+                if (i >= g[b].y && i < g[b].z) {
+                    const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
+                    const int64_t col = i + g[b].x;
+                    sum[j] = dia_fma(v, Shared ? xs[col - wlo] : __ldg(x + col), sum[j]);
+                }
+            }
+    }
+#pragma unroll
+    for (int j = 0; j < DIA_CODED_ROWS; j++) {
+        const int64_t i = q + lane + 32 * j;
+        if (i < rows)
+            y[i] = sum[j];
+    }
+}
+
+// Launches the coded kernel for codes of type C.
+template <typename T, typename C>
+cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    constexpr bool staged = sizeof(C) == 1;
+    const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_CODED_BLOCK_ROWS - 1) / DIA_CODED_BLOCK_ROWS);
+    const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
+    const C *code = static_cast<const C *>(f->d_val);
+    const T *table = static_cast<const T *>(f->vs.d_table);
+    size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
+    if (f->shared) {
+        smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
+        dia_coded_kernel<T, C, true, staged><<<grid, DIA_BLOCK, smem, s>>>(
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
+    } else {
+        dia_coded_kernel<T, C, false, staged><<<grid, DIA_BLOCK, smem, s>>>(
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
+    }
+    return cudaGetLastError();
+}
+
 template <typename T>
 cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_BLOCK - 1) / DIA_BLOCK);
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
+    if (f->vs.kind == SPMVLAB_STORE_CODES8)
+        return launch_coded<T, uint8_t>(f, x, y, s);
+    if (f->vs.kind == SPMVLAB_STORE_CODES16)
+        return launch_coded<T, uint16_t>(f, x, y, s);
     return with_values<T>(&f->vs, f->d_val, [&](auto vals) {
         if (f->shared) {
             const size_t smem = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * sizeof(T);

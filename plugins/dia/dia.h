@@ -16,6 +16,14 @@ extern "C" {
 
 #define DIA_BLOCK 256 /* rows (threads) per thread block */
 #define DIA_SMEM_MAX (48 * 1024) /* shared memory a window may take without opt-in */
+/* The coded kernel (values as 1- or 2-byte codes): a thread serves
+ * DIA_CODED_ROWS rows, lane l of a warp rows l, l + 32, l + 64, l + 96 of
+ * its chunk of DIA_CHUNK rows, and loads their codes of one diagonal as one
+ * word (uchar4 or ushort4). */
+#define DIA_CODED_ROWS 4
+#define DIA_CHUNK (32 * DIA_CODED_ROWS)
+#define DIA_CODED_BLOCK_ROWS (DIA_BLOCK * DIA_CODED_ROWS) /* rows of a thread block of the coded kernel */
+#define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* How the kernel reuses x across the diagonals (option x_reuse). */
 enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1 };
@@ -31,7 +39,11 @@ typedef struct dia_opts {
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
  * val[start + i - begin]. begin and end are the rows of its first and last
  * non-zero, so nothing beyond the band's ends is stored. 16 bytes: the
- * kernel reads it as one int4. */
+ * kernel reads it as one int4. Coded layout (codes of 1 or 2 bytes): the
+ * diagonal holds whole chunks of DIA_CHUNK rows, those its rows touch,
+ * each with its codes lane-interleaved: row i = q + 32 j + l (q a multiple
+ * of DIA_CHUNK, 0 <= l < 32) sits at val[start + q + 4 l + j] (dia_pos);
+ * start is then the position chunk 0 would have. */
 typedef struct dia_diag {
     int32_t offset; /* column - row */
     int32_t begin;  /* first row stored */
@@ -46,6 +58,8 @@ typedef struct dia_fmt {
     int32_t rows, cols, nnz;
     int32_t ndiag;        /* diagonals stored, ascending offsets */
     int64_t stored;       /* values stored: the sum of the diagonals' lengths */
+    int64_t slots;        /* entries of val: stored, or the whole chunks of the coded layout */
+    int coded;            /* 1: the coded layout and kernel (vs holds 1- or 2-byte codes) */
     int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
     int shared;           /* 1: the kernel stages the x window in shared memory */
     dia_diag *diags;      /* host, ndiag */
@@ -54,6 +68,15 @@ typedef struct dia_fmt {
     dia_diag *d_diags;    /* device copies */
     void *d_val;
 } dia_fmt;
+
+/* Position in val of row i of diagonal g (native or coded layout). */
+static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
+{
+    if (!f->coded)
+        return (int64_t)g->start + (i - g->begin);
+    const int32_t r = i % DIA_CHUNK;
+    return (int64_t)g->start + (i - r) + DIA_CODED_ROWS * (r % 32) + r / 32;
+}
 
 /* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
  * cudaError_t code of the launch. */

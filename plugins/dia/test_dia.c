@@ -3,7 +3,8 @@
  * the band's ends), the fill guard and the diagonal guard refuse with the
  * numbers before anything is allocated, x_reuse = shared refuses a window
  * beyond 48 KiB and auto falls back to L1 there, and the device bytes
- * follow README.md's formula (16 per diagonal + the stored values). CPU
+ * follow README.md's formula (16 per diagonal + the stored values; with
+ * codes, whole chunks of 128 rows and the table). CPU
  * only; every accepted case is checked through spmv_host in f64 and f32.
  */
 #include <stdlib.h>
@@ -95,6 +96,38 @@ static void test_wide_band_reads_x_through_l1(void)
     spmvlab_csr_free(&A);
 }
 
+/* With 1-byte codes each diagonal keeps the whole chunks of 128 rows its
+ * range touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199)
+ * chunks 0 and 1, so 1280 slots of one byte, plus the table of the 9
+ * distinct values and +0.0 (code 0); spmv_host (checked against the reference by
+ * test_convert_says) finds every code at its lane-interleaved position. */
+static void test_codes_keep_whole_chunks(void)
+{
+    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    const char *indexed[] = {"values=indexed", NULL};
+    TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
+                                 "stored=1100 fill=1.000 x_reuse=shared values=indexed8 table=10 slots=1280") ==
+               16 * 2 + 1280 + 8 * 10);
+    spmvlab_csr_free(&A);
+}
+
+/* The coded kernel's window spans its block's 1024 rows, not 256, beside
+ * the table of 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse
+ * = shared natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
+ * ((1024 + 256 + 5200) x 8 = 51840 > 49152). */
+static void test_coded_window_counts_its_rows(void)
+{
+    const int32_t off[] = {0, 5200}, lo[] = {0, 0}, hi[] = {8000, 8000};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 8000, 8000, 2, off, lo, hi) == 0);
+    const char *native[] = {"x_reuse=shared", NULL}, *coded[] = {"x_reuse=shared", "values=indexed", NULL};
+    test_convert_says("dia", &A, native, 23, "x_reuse=shared values=native");
+    expect_refusal(&A, coded, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
+    spmvlab_csr_free(&A);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* nothing stored; the kernel writes 0 to every row */
@@ -123,5 +156,7 @@ int main(void)
     test_wide_band_reads_x_through_l1();
     test_rectangular_band();
     test_no_nonzeros_converts();
+    test_codes_keep_whole_chunks();
+    test_coded_window_counts_its_rows();
     return test_done("dia guards");
 }

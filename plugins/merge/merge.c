@@ -20,11 +20,12 @@
  *   tile starts are kept only when searched by a kernel or at convert.
  * Options: items (path items per thread); search (block: every tile
  * block searches its own ends; launch: a search kernel before every SpMV;
- * convert: once, on the host; auto: as the original, block on small
- * matrices, launch on large ones); products (expert: staged or direct).
- * Under auto, direct products with 4 items in f64 (fitted on the corpus's
- * tune part) and 6 in f32; the share of non-zeros whose x load starts a new
- * 32-byte sector in its row (merge_gather_share) is measured and reported.
+ * convert: once, on the host; auto: convert, fitted on the corpus's tune
+ * part); products (expert: staged or direct). Under auto, direct products
+ * with 4 items in f64 and 6 in f32, 10 from 2^20 non-zeros where the
+ * columns are local: the share of non-zeros whose x load starts a new
+ * 32-byte sector in its row (merge_gather_share) below 0.34 (f64) or 0.5
+ * (f32); the share is reported.
  * Each option set overrides its part alone.
  * Limits: f64 and f32; rows + nnz below 2^31 tiles of the path.
  * The kernels, their launch, the auto rules and the CPU replay are shared
@@ -71,10 +72,10 @@ static int copy_host(merge_format *f, const spmvlab_matrix *A, size_t vs)
     return 0;
 }
 
-/* The resolved place of the search: auto's rule on the device's size. */
-static int search_place(int choice, int32_t tiles, const spmvlab_device *dev)
+/* The resolved place of the search: the option's, or auto's (convert). */
+static int search_place(int choice)
 {
-    return choice != MERGE_SEARCH_AUTO ? choice : merge_auto_search(tiles, dev);
+    return choice != MERGE_SEARCH_AUTO ? choice : merge_auto_search();
 }
 
 static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, const spmvlab_opts *opts, void **out,
@@ -86,7 +87,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const int f64 = A->dtype == SPMVLAB_F64;
     merge_dev *d = &f->dev;
     f->gather_share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, NULL, f64 ? 4 : 8);
-    merge_auto_choice(f64, f->gather_share, &f->auto_products, &f->auto_items);
+    merge_auto_choice(f64, f->gather_share, A->nnz, &f->auto_products, &f->auto_items);
     d->items = o->items != SPMVLAB_AUTO ? o->items : f->auto_items;
     d->products = o->products != MERGE_PRODUCTS_AUTO ? o->products : f->auto_products;
     d->dtype = A->dtype;
@@ -94,7 +95,7 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     d->cols = A->cols;
     d->nnz = A->nnz;
     d->tiles = merge_tiles((int64_t)A->rows + A->nnz, d->items);
-    d->search = search_place(o->search, d->tiles, ctx->device);
+    d->search = search_place(o->search);
     const int keep_coords = d->search != MERGE_SEARCH_BLOCK;
     merge_coord *coords = NULL;
     spmvlab_status st = SPMVLAB_OK;

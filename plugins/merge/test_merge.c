@@ -179,28 +179,64 @@ static void test_fixup_only_when_a_row_is_cut(void)
     spmvlab_csr_free(&A);
 }
 
-/* auto takes direct products with 4 items in f64 and 6 in f32 whether
- * the columns are random (uniform, 70,000 rows: the share is taken on
- * 65,536 of them) or local (a band); before the corpus fit, random columns
- * took staged/6 and the band direct/10 in f64. Each set option overrides
- * its part alone. The search goes in the tile blocks on these sizes. */
-static void test_auto_is_direct_whatever_the_locality(void)
+/* auto's items as a function of the part's size and column locality:
+ * 10 from 2^20 non-zeros with a share of new sectors below 0.34 (f64) or
+ * 0.5 (f32), else 4 (f64) or 6 (f32); products direct throughout. Each
+ * feature is flipped across its threshold with the other held. */
+static void test_auto_items_flip_on_size_and_locality(void)
 {
-    spmvlab_csr rnd, band;
-    if (test_gen("uniform", "n=70000 k=8", &rnd) || test_gen("banded", "n=70000 bandwidth=4", &band))
+    struct {
+        int f64;
+        double share;
+        int64_t nnz;
+        int items;
+    } cases[] = {
+        {1, 0.33, 1 << 20, 10},       {1, 0.35, 1 << 20, 4},  {1, 0.33, (1 << 20) - 1, 4},
+        {0, 0.49, 1 << 20, 10},       {0, 0.51, 1 << 20, 6},  {0, 0.49, (1 << 20) - 1, 6},
+        {1, 0.0, 30000000, 10},       {0, 1.0, 30000000, 6},  {1, 1.0, 30000000, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int products = -1, items = -1;
+        merge_auto_choice(cases[i].f64, cases[i].share, cases[i].nnz, &products, &items);
+        TEST_CHECK(products == MERGE_PRODUCTS_DIRECT);
+        TEST_CHECK(items == cases[i].items);
+    }
+    TEST_CHECK(merge_auto_search() == MERGE_SEARCH_CONVERT);
+}
+
+/* auto on whole matrices: below 2^20 non-zeros direct products with 4
+ * items in f64 and 6 in f32 whether the columns are random (uniform,
+ * 70,000 rows: the share is taken on 65,536 of them) or local (a band);
+ * from 2^20 the band (share 0.33 in f64, 0.22 in f32) takes 10 items in
+ * both, the random columns keep 4 and 6. The search is at convert on
+ * every size. Each set option overrides its part alone. */
+static void test_auto_on_random_and_local_columns(void)
+{
+    spmvlab_csr rnd, band, big_rnd, big_band;
+    if (test_gen("uniform", "n=70000 k=8", &rnd) || test_gen("banded", "n=70000 bandwidth=4", &band) ||
+        test_gen("uniform", "n=140000 k=8", &big_rnd) || test_gen("banded", "n=120000 bandwidth=4", &big_band))
         return;
+    TEST_CHECK(band.nnz < (1 << 20) && big_band.nnz >= (1 << 20) && big_rnd.nnz >= (1 << 20));
     test_expect_facts("merge", &rnd, SPMVLAB_F64, NULL, 2,
-                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=block", NULL});
+                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=convert", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F64, NULL, 2,
-                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=block", NULL});
+                      (const char *[]){"items=4", "products=direct", "auto=direct/4", "search=convert", NULL});
     test_expect_facts("merge", &rnd, SPMVLAB_F32, NULL, 2,
                       (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
     test_expect_facts("merge", &band, SPMVLAB_F32, NULL, 2,
                       (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
+    test_expect_facts("merge", &big_band, SPMVLAB_F64, NULL, 0,
+                      (const char *[]){"items=10", "products=direct", "auto=direct/10", "search=convert", NULL});
+    test_expect_facts("merge", &big_band, SPMVLAB_F32, NULL, 0,
+                      (const char *[]){"items=10", "products=direct", "auto=direct/10", NULL});
+    test_expect_facts("merge", &big_rnd, SPMVLAB_F64, NULL, 0,
+                      (const char *[]){"items=4", "products=direct", "auto=direct/4", NULL});
+    test_expect_facts("merge", &big_rnd, SPMVLAB_F32, NULL, 0,
+                      (const char *[]){"items=6", "products=direct", "auto=direct/6", NULL});
     test_expect_facts("merge", &rnd, SPMVLAB_F64, (const char *[]){"items=10", NULL}, 2,
                       (const char *[]){"items=10", "products=direct", "auto=direct/4", NULL});
-    test_expect_facts("merge", &band, SPMVLAB_F64, (const char *[]){"products=staged", NULL}, 2,
-                      (const char *[]){"items=4", "products=staged", "auto=direct/4", NULL});
+    test_expect_facts("merge", &band, SPMVLAB_F64, (const char *[]){"products=staged", "search=block", NULL}, 2,
+                      (const char *[]){"items=4", "products=staged", "auto=direct/4", "search=block", NULL});
     /* the shares: 8 random columns of 70,000 fall in 8 sectors nearly
      * always; 9 consecutive columns span 3 sectors of 4 wherever they start */
     test_instance *t = test_convert_ok("merge", &rnd, SPMVLAB_F64, NULL, 2);
@@ -216,9 +252,12 @@ static void test_auto_is_direct_whatever_the_locality(void)
     }
     spmvlab_csr_free(&rnd);
     spmvlab_csr_free(&band);
+    spmvlab_csr_free(&big_rnd);
+    spmvlab_csr_free(&big_band);
 }
 
-/* A matrix without entries writes zeros; its share is 0 (auto: direct/4). */
+/* A matrix without entries writes zeros; its share is 0 (auto: direct/4),
+ * its one tile's two starts are kept (search at convert). */
 static void test_empty_matrix(void)
 {
     char desc[256];
@@ -226,7 +265,7 @@ static void test_empty_matrix(void)
     TEST_CONTAINS(desc, "tiles=1");
     TEST_CONTAINS(desc, "fixup=0");
     TEST_CONTAINS(desc, "new_sector_share=0.000 auto=direct/4");
-    TEST_CHECK(bytes == 4 * 6 + 12); /* row_ptr and one tile's carry, no tile starts */
+    TEST_CHECK(bytes == 4 * 6 + 12 + 16); /* row_ptr, one tile's carry, its two starts */
 }
 
 static void test_uncompiled_tile_shape_is_refused(void)
@@ -243,7 +282,8 @@ int main(void)
     test_rows_across_threads_and_tiles();
     test_edge_shapes();
     test_fixup_only_when_a_row_is_cut();
-    test_auto_is_direct_whatever_the_locality();
+    test_auto_items_flip_on_size_and_locality();
+    test_auto_on_random_and_local_columns();
     test_empty_matrix();
     test_uncompiled_tile_shape_is_refused();
     return test_done("merge");

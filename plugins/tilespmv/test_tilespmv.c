@@ -230,8 +230,8 @@ static double fact(const char *desc, const char *key)
 }
 
 /* README.md's footprint of an f64 instance on the merge path from its
- * facts: no split list, the merge pass's carries (tile starts only when a
- * kernel searches them). */
+ * facts: no split list, the merge pass's carries and tile starts (none
+ * only when the tile blocks search them). */
 static size_t merge_bytes_of(const char *desc, size_t rows, size_t nvals, size_t nidx)
 {
     const size_t mtiles = (size_t)fact(desc, "merge_tiles");
@@ -262,7 +262,7 @@ static void test_merge_path_on_power_law_rows(void)
     const char *merge[] = {"deferred=merge", NULL};
     size_t bytes = test_convert_both("tilespmv", &A, merge, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "deferred_path=merge");
-    TEST_CONTAINS(desc, "merge_pass=direct/4/block"); /* f64: the merge plugin's rule, direct/4 */
+    TEST_CONTAINS(desc, "merge_pass=direct/4/convert"); /* f64: the merge plugin's rule, direct/4, starts at convert */
     TEST_CONTAINS(desc, "chunks=0 split=0"); /* no tiles: the merge pass alone */
     TEST_CHECK(fact(desc, "defer_cv") > 1.0 && fact(desc, "merge_tiles") > 1);
     TEST_CHECK((int)fact(desc, "deferred") == A.nnz && (int)fact(desc, "tiles") == 0);
@@ -342,7 +342,8 @@ static void test_auto_path_follows_the_rows_variation(void)
 
 /* The whole-matrix rule: rows of 8 random columns (short, every tile
  * deferred) keep the fused path; rows of 9 go whole to the merge pass, as
- * do rows of 8 from 2^21 non-zeros; a band of half-width 16 keeps its dense
+ * do rows of 8 from 2^21 non-zeros and rows of 9 among 90 % empty rows
+ * (the mean is over the rows with entries); a band of half-width 16 keeps its dense
  * tiles; tiles beside an uneven deferred part go whole to the merge pass;
  * whole_merge = false keeps the built format. */
 static void test_whole_matrix_rule(void)
@@ -360,6 +361,20 @@ static void test_whole_matrix_rule(void)
     spmvlab_csr_free(&A);
     A = test_uniform(1 << 18, 1 << 18, 8, 3); /* 2^21 non-zeros */
     test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+    /* 9 of 10 rows empty: 1000 rows of 9 entries (mean 0.9 over all 10000
+     * rows) are long rows for the rule and go to the merge pass; rows of 8
+     * keep the fused path */
+    int32_t len[10000];
+    for (int32_t i = 0; i < 10000; i++)
+        len[i] = i % 10 == 0 ? 9 : 0;
+    test_need_rows(&A, 10000, 5000, len, 3);
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge");
+    spmvlab_csr_free(&A);
+    for (int32_t i = 0; i < 10000; i += 10)
+        len[i] = 8;
+    test_need_rows(&A, 10000, 5000, len, 3);
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=fused");
     spmvlab_csr_free(&A);
     TEST_CHECK(test_gen("banded", "n=2000 bandwidth=16", &A) == 0);
     test_instance *t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, NULL, 17);

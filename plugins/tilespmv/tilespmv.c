@@ -52,7 +52,7 @@ static void tilespmv_destroy(void *fmt)
                          f->d_dptr, f->d_dcol, f->d_dval, f->d_chunk, f->d_split,
                          f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val};
     void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx,
-                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end};
+                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end, f->mcoords};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -62,7 +62,7 @@ static void tilespmv_destroy(void *fmt)
 static void tilespmv_unbuild(tilespmv_fmt *f)
 {
     void *const host[] = {f->tptr, f->tcol, f->kind, f->param, f->voff, f->ioff, f->val, f->idx,
-                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end};
+                          f->dptr, f->dcol, f->dval, f->chunk, f->split, f->s_end, f->mcoords};
     for (size_t i = 0; i < SPMVLAB_COUNT(host); i++)
         free(host[i]);
     const tilespmv_fmt keep = {.ctx = f->ctx, .dtype = f->dtype, .rows = f->rows, .cols = f->cols, .nnz = f->nnz};
@@ -111,8 +111,8 @@ static spmvlab_status tilespmv_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A
         {(void **)&f->d_dptr, f->dptr, dptr}, /* without deferred entries the kernel reads none of it */
         {(void **)&f->d_dcol, f->dcol, ndef * i4},
         {&f->d_dval, f->dval, ndef * vs},
-        /* merge: the search kernel's tile starts, the tiles' carries */
-        {(void **)&f->mdev.coords, NULL, f->mdev.search != MERGE_SEARCH_BLOCK ? (mtiles + 1) * sizeof(merge_coord) : 0},
+        /* merge: the tiles' starts (found at convert, or the search kernel's), the tiles' carries */
+        {(void **)&f->mdev.coords, f->mcoords, f->mdev.search != MERGE_SEARCH_BLOCK ? (mtiles + 1) * sizeof(merge_coord) : 0},
         {(void **)&f->mdev.carry_row, NULL, mtiles * i4},
         {&f->mdev.carry_val, NULL, mtiles * vs},
     };

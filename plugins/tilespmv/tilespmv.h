@@ -69,8 +69,8 @@ typedef struct tilespmv_opts {
 
 /* The whole-matrix rule (deferred = auto, tile_format = auto, whole_merge
  * on; tilespmv_whole.c):
- * the tiles are kept for short rows (a mean of at most TILESPMV_SHORT_MEAN)
- * on a matrix under TILESPMV_SHORT_NNZ non-zeros, or when the stored tiles
+ * the tiles are kept for short rows (a mean of at most TILESPMV_SHORT_MEAN
+ * over the rows with entries) on a matrix under TILESPMV_SHORT_NNZ non-zeros, or when the stored tiles
  * hold TILESPMV_DENSE_TILE entries or more on average, and never beside an
  * uneven deferred part; otherwise every entry is deferred and summed by
  * the merge pass. */
@@ -103,6 +103,7 @@ typedef struct tilespmv_fmt {
     double defer_cv;      /* std / mean of the deferred rows' lengths (rows with any) */
     merge_dev mdev;       /* merge: the merge pass over dptr, dcol, dval; tiles 0 when fused */
     int32_t *s_end;       /* host, merge: the replay's scratch of one tile's row ends */
+    merge_coord *mcoords; /* host, merge: the tiles' starts (tiles + 1) found at convert; NULL otherwise */
     int32_t *tptr;        /* host, tile_rows + 1: first tile of each tile row */
     int32_t *tcol;        /* host, ntiles: the tile's column of tiles */
     uint8_t *kind;        /* host, ntiles: enum tile_kind */

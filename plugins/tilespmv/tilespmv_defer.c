@@ -11,10 +11,9 @@
  *   MERGE_UNEVEN_ROWS_CV (std / mean over the rows with any deferred
  *   entry), else fused.
  * With nothing deferred there is nothing to balance: the path is fused.
- * The merge pass takes the merge plugin's auto rules: products and items
- * from the deferred part's column locality (f64), direct with 6 items
- * (f32), the search in the tile blocks or by a kernel by the tiles a
- * multiprocessor.
+ * The merge pass takes the merge plugin's auto rules (merge_auto_plan):
+ * direct products, items from the deferred part's size and column
+ * locality, the tiles' starts found here, at convert.
  */
 #include <stdlib.h>
 
@@ -35,13 +34,18 @@ static double defer_cv(const tilespmv_fmt *f)
     return merge_length_cv(n, sum, sq);
 }
 
-/* The merge pass over the deferred CSR: shape, auto rules, fix-up. */
-static void merge_shape(tilespmv_fmt *f)
+/* The merge pass over the deferred CSR: shape, auto rules, the tiles'
+ * starts (into f->mcoords when the search is at convert) and the fix-up.
+ * Returns -1 when the starts cannot be allocated. */
+static int merge_shape(tilespmv_fmt *f)
 {
     merge_dev *d = &f->mdev;
     const double share = merge_gather_share(f->rows, f->dptr, f->dcol, NULL, f->dtype == SPMVLAB_F64 ? 4 : 8);
-    merge_auto_plan(d, f->dtype, f->rows, f->cols, f->ndef, share, f->ctx->device);
-    d->fixup = merge_search_tiles(d, f->dptr, NULL);
+    merge_auto_plan(d, f->dtype, f->rows, f->cols, f->ndef, share);
+    if (d->search == MERGE_SEARCH_CONVERT && !(f->mcoords = malloc(((size_t)d->tiles + 1) * sizeof *f->mcoords)))
+        return -1;
+    d->fixup = merge_search_tiles(d, f->dptr, f->mcoords);
+    return 0;
 }
 
 spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err)
@@ -55,9 +59,9 @@ spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_e
         f->path = o->deferred;
     if (f->path != TILESPMV_DEFER_MERGE)
         return SPMVLAB_OK;
-    merge_shape(f);
+    const int shaped = merge_shape(f);
     f->s_end = malloc(((size_t)merge_tile_items(f->mdev.items) + 1) * sizeof *f->s_end);
-    if (!f->s_end)
+    if (shaped != 0 || !f->s_end)
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the tilespmv merge pass");
     return SPMVLAB_OK;
 }

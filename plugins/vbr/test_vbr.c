@@ -265,7 +265,7 @@ static void test_long_remainder_rows_take_the_merge_pass(void)
      * spread is small (the remainder costs about CSR's bytes: no byte rule) */
     size_t bytes = test_convert_both("vbr", &A, loose, 17, desc, sizeof desc);
     TEST_CONTAINS(desc, "rem_rows=3 rem_nnz=45000");
-    TEST_CONTAINS(desc, "remainder=merge rem_cv=0.272 merge_pass=direct/4/block"); /* f64: the merge plugin's rule */
+    TEST_CONTAINS(desc, "remainder=merge rem_cv=0.272 merge_pass=direct/4/convert"); /* f64: the merge plugin's rule */
     TEST_CHECK(fact(desc, "merge_tiles") == 92); /* 47000 path items over tiles of 512 */
     const char *vector[] = {"max_bytes_ratio=4", "remainder=vector", NULL};
     size_t vbytes = test_convert_both("vbr", &A, vector, 17, vdesc, sizeof vdesc);

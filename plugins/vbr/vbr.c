@@ -56,7 +56,7 @@ static void vbr_destroy(void *fmt)
                          f->d_bval, f->d_rrow,  f->d_rptr,        f->d_rcol,          f->d_rval,
                          f->mdev.coords, f->mdev.carry_row, f->mdev.carry_val, f->vs.d_table};
     void *const host[] = {f->qrow, f->qptr, f->qblk, f->bcol, f->bwid, f->bval,
-                          f->rrow, f->rptr, f->rcol, f->rval, f->s_end};
+                          f->rrow, f->rptr, f->rcol, f->rval, f->s_end, f->mcoords};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -183,7 +183,7 @@ static spmvlab_status vbr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         {(void **)&f->d_rptr, f->rptr, nr ? (nptr + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, nr ? (size_t)f->rem_nnz * i4 : 0},
         {&f->d_rval, f->rval, nr ? (size_t)f->rem_nnz * vs : 0},
-        {(void **)&f->mdev.coords, NULL,
+        {(void **)&f->mdev.coords, f->mcoords,
          mtiles && f->mdev.search != MERGE_SEARCH_BLOCK ? (mtiles + 1) * sizeof(merge_coord) : 0},
         {(void **)&f->mdev.carry_row, NULL, mtiles * i4},
         {&f->mdev.carry_val, NULL, mtiles * run},

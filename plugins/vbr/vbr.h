@@ -77,6 +77,7 @@ typedef struct vbr_fmt {
     double rem_cv;       /* std / mean of the remainder's row lengths; 0 without remainder */
     merge_dev mdev;      /* merge: the pass over d_rptr, d_rcol, d_rval; tiles 0 on the vector path */
     int32_t *s_end;      /* host, merge: the replay's scratch of one tile's row ends */
+    merge_coord *mcoords; /* host, merge: the tiles' starts (tiles + 1) found at convert; NULL otherwise */
     int32_t nbr;         /* kept block rows */
     int32_t nq;          /* rows of the block part */
     int32_t nblocks;     /* blocks of the kept block rows */

@@ -12,10 +12,9 @@
  *   remainder row is longer than VBR_REMAINDER_MERGE_LEN, else vector.
  * Without remainder entries there is nothing to balance: the path is
  * vector (and without remainder rows there is no remainder launch). The
- * merge pass takes the merge plugin's auto rules, as tilespmv's does:
- * products and items from the remainder's column locality (f64), direct
- * with 6 items (f32), the search in the tile blocks or by a kernel by the
- * tiles a multiprocessor.
+ * merge pass takes the merge plugin's auto rules (merge_auto_plan), as
+ * tilespmv's does: direct products, items from the remainder's size and
+ * column locality, the tiles' starts found at convert (vbr_rem_finish).
  */
 #include <stdlib.h>
 
@@ -42,7 +41,7 @@ void vbr_rem_path(vbr_fmt *f, const spmvlab_matrix *A, const uint8_t *in_block, 
         return;
     merge_dev *d = &f->mdev;
     const double share = merge_gather_share(A->rows, A->row_ptr, A->col_idx, in_block, f->dtype == SPMVLAB_F64 ? 4 : 8);
-    merge_auto_plan(d, f->dtype, f->rows, f->cols, c->rem_nnz, share, f->ctx->device);
+    merge_auto_plan(d, f->dtype, f->rows, f->cols, c->rem_nnz, share);
     c->scratch = (double)merge_scratch_bytes(d, spmvlab_dtype_size(f->dtype));
 }
 
@@ -50,9 +49,11 @@ spmvlab_status vbr_rem_finish(vbr_fmt *f, spmvlab_err *err)
 {
     if (!f->rem_merge)
         return SPMVLAB_OK;
-    f->mdev.fixup = merge_search_tiles(&f->mdev, f->rptr, NULL);
+    if (f->mdev.search == MERGE_SEARCH_CONVERT)
+        f->mcoords = malloc(((size_t)f->mdev.tiles + 1) * sizeof *f->mcoords);
+    f->mdev.fixup = merge_search_tiles(&f->mdev, f->rptr, f->mcoords);
     f->s_end = malloc(((size_t)merge_tile_items(f->mdev.items) + 1) * sizeof *f->s_end);
-    if (!f->s_end)
+    if (!f->s_end || (f->mdev.search == MERGE_SEARCH_CONVERT && !f->mcoords))
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the vbr merge pass");
     return SPMVLAB_OK;
 }
