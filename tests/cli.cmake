@@ -45,14 +45,14 @@ add_test(NAME cli.info.truncated_gzip
   WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.info.truncated_gzip PROPERTIES LABELS cpu ENVIRONMENT SPMVLAB_NO_CACHE=1
   PASS_REGULAR_EXPRESSION "truncated\\.mtx\\.gz line [0-9]+: the gzip stream is truncated[^\n]*\nexit status: 2")
-# The device ceilings and orderings (info --device, info --reorder).
+# The device ceilings and orderings (info --ceilings, info --reorder).
 add_test(NAME cli.info.device_without_gpu COMMAND sh -c "\"$@\"; echo \"exit status: $?\"" cli
-         $<TARGET_FILE:spmvlab> info --device WORKING_DIRECTORY ${cli_work})
+         $<TARGET_FILE:spmvlab> info --ceilings WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.info.device_without_gpu PROPERTIES LABELS cpu ENVIRONMENT "CUDA_VISIBLE_DEVICES="
   PASS_REGULAR_EXPRESSION "^spmvlab info: no GPU: device ceilings need a CUDA device\\.\nexit status: 77\n$")
-# GPU tests skip (77) without a GPU, as every other: info --device exits
+# GPU tests skip (77) without a GPU, as every other: info --ceilings exits
 # 77 there; a run says "no CUDA device found" on stderr.
-add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --device WORKING_DIRECTORY ${cli_work})
+add_test(NAME cli.info.device_ceilings COMMAND $<TARGET_FILE:spmvlab> info --ceilings WORKING_DIRECTORY ${cli_work})
 set_tests_properties(cli.info.device_ceilings PROPERTIES LABELS gpu SKIP_RETURN_CODE 77
   PASS_REGULAR_EXPRESSION "dram +[0-9.]+ GB/s.*gather l2 +[0-9.]+ G loads/s.*gather dram +[0-9.]+ G loads/s.*replay +[0-9.]+ us")
 set(cli_gpu_run "\"$0\" run -p csr --reps 10 \"$@\" > /dev/null 2> gpu_run.err; rc=$?; if grep -q 'no CUDA device found' gpu_run.err; then echo 'no GPU: skipped'; exit 77; fi; [ $rc -eq 0 ] || { cat gpu_run.err; exit $rc; }")
@@ -161,7 +161,7 @@ spmvlab_cli_test(run.ini_cross_check
   run -c ${cli_corpus}/ini/cross_check.ini -p p --plugin-dir ${cli_plugins} ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(run.set_bad_value
   "command line: \\[csr\\] option csr\\.kernel = 'bogus' is invalid: expected one of auto\\|scalar\\|vector\\|adaptive\\.\nexit status: 2"
-  run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
+  run -p csr --option csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
 
 # "Did you mean" for sections, plugins, flags and options.
 spmvlab_cli_test(run.ini_section_typo
@@ -177,29 +177,64 @@ spmvlab_cli_test(run.unknown_flag_typo "unknown option '--rep' \\(did you mean '
 # ... and in every other command, from one helper (spmvlab_did_you_mean).
 spmvlab_cli_test(typo.command "spmvlab: unknown command 'rnu' \\(did you mean 'run'\\?\\)[^\n]*\nexit status: 2\n$" rnu)
 spmvlab_cli_test(typo.check_flag
-  "spmvlab check: unknown or incomplete argument '--seeed' \\(did you mean '--seed'\\?\\)[^\n]*\nexit status: 2\n$"
+  "spmvlab check: unknown option '--seeed' \\(did you mean '--seed'\\?\\); see spmvlab check --help\\.\nexit status: 2\n$"
   check csr --seeed 3)
 spmvlab_cli_test(typo.check_plugin
   "spmvlab check: unknown plugin 'cssr' \\(did you mean 'csr'\\?\\): no libspmvlab_cssr\\.so[^\n]*\nexit status: 2\n$"
   check cssr)
 spmvlab_cli_test(typo.report_flag
-  "spmvlab report: unknown or incomplete option '--baselin' \\(did you mean '--baseline'\\?\\)[^\n]*\nexit status: 2\n$"
+  "spmvlab report: unknown option '--baselin' \\(did you mean '--baseline'\\?\\)[^\n]*\nexit status: 2\n$"
   report r.csv --baselin csr)
 spmvlab_cli_test(typo.info_flag
-  "spmvlab info: unknown option '--devic' \\(did you mean '--device'\\?\\)[^\n]*\nexit status: 2\n$"
-  info --devic)
+  "spmvlab info: unknown option '--ceilngs' \\(did you mean '--ceilings'\\?\\)[^\n]*\nexit status: 2\n$"
+  info --ceilngs)
 spmvlab_cli_test(typo.select_flag
   "spmvlab select: unknown option '--reslts' \\(did you mean '--results'\\?\\)[^\n]*\nexit status: 2\n$"
   select --reslts r.csv ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(typo.set_name "no set 'smal' \\(did you mean 'small'\\?\\) \\(looked for smal\\.ini[^\n]*\nexit status: 2\n$"
-  run -p csr --set smal)
+  run -p csr --matrix-set smal)
 spmvlab_cli_test(typo.cache_action
   "spmvlab cache: unknown action 'claer' \\(did you mean 'clear'\\?\\)[^\n]*\nexit status: 2\n$" cache claer)
 spmvlab_cli_test(typo.gen_kind "unknown generator 'stencl2d5' \\(did you mean 'stencil2d5'\\?\\)[^\n]*\nexit status: 2\n$"
   gen stencl2d5)
 spmvlab_cli_test(run.set_key_typo
   "command line: \\[csr\\] plugin csr has no option 'kernal' \\(did you mean 'kernel'\\?\\); its options are: [^\n]*\nexit status: 2"
-  run -p csr --set csr.kernal=scalar ${cli_data}/lp_e226.mtx.gz)
+  run -p csr --option csr.kernal=scalar ${cli_data}/lp_e226.mtx.gz)
+
+# The option table of every command (host/options): the README's tables
+# are its Markdown, tune takes run's options, --help is the table's rows,
+# and every old spelling still works with a one-line note.
+add_test(NAME cli.options.readme_tables
+  COMMAND sh ${PROJECT_SOURCE_DIR}/tools/readme-options.sh $<TARGET_FILE:spmvlab> ${PROJECT_SOURCE_DIR}/README.md --check)
+set_tests_properties(cli.options.readme_tables PROPERTIES LABELS cpu
+  PASS_REGULAR_EXPRESSION "^the option tables of [^\n]*README\\.md match the option table\n$")
+add_test(NAME cli.options.tune_takes_the_options_of_run
+  COMMAND sh -c "\"$0\" run --help=markdown > run.md && \"$0\" tune --help=markdown > tune.md && cmp run.md tune.md && grep -c '^| `' run.md"
+          $<TARGET_FILE:spmvlab> WORKING_DIRECTORY ${cli_work})
+set_tests_properties(cli.options.tune_takes_the_options_of_run PROPERTIES LABELS cpu PASS_REGULAR_EXPRESSION "^2[0-9]\n$")
+spmvlab_cli_test(options.help_is_the_table
+  "\n  --check-timeout SECONDS +seconds one check may take in its child process \\(0: none\\) \\(0\\.\\.1000000000.\n +default 60\\)\n(.*\n)*exit status: 0"
+  check --help)
+spmvlab_cli_test(options.value_after_equals
+  "spmvlab report: --font-size '3' is invalid: expected a number from 4 to 72\\.\nexit status: 2" report --font-size=3 r.csv)
+spmvlab_cli_test(options.old_set_is_option
+  "^spmvlab run: note: --set is now spelled --option here. the old spelling still works\\.\n[^\n]*option csr\\.kernel = 'bogus' is invalid[^\n]*\nexit status: 2\n$"
+  run -p csr --set csr.kernel=bogus ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_set_is_matrix_set
+  "^spmvlab run: note: --set is now spelled --matrix-set here. the old spelling still works\\.\n[^\n]*no set 'smal' [^\n]*\nexit status: 2\n$"
+  run -p csr --set smal)
+spmvlab_cli_test(options.old_gen_set
+  "^spmvlab gen: note: --set is now spelled --matrix-set here[^\n]*\n[^\n]*no set 'nosuch'[^\n]*\nexit status: 2\n$"
+  gen --set nosuch)
+spmvlab_cli_test(options.old_select_set
+  "^spmvlab select: note: --set is now spelled --families here[^\n]*\nspmvlab select: --families gives families to --evaluate, which is not given\\.\nexit status: 2\n$"
+  select --set f.ini --results r.csv ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_check_spellings
+  "^spmvlab check: note: --timeout is now spelled --check-timeout here. the old spelling still works\\.\nspmvlab check: note: --dtype is now spelled --check-dtype here. the old spelling still works\\.\n(.*\n)*PASS +f32 +lp_e226 [^\n]*\nPASSED: 1 passed[^\n]*\nexit status: 0\n$"
+  check csr --timeout 30 --dtype f32 --no-edge-cases --matrix ${cli_data}/lp_e226.mtx.gz)
+spmvlab_cli_test(options.old_info_device
+  "^spmvlab info: note: --device is now spelled --ceilings here[^\n]*\n(.*\n)*exit status: (0|77)\n$"
+  info --device)
 
 # The suites that run broken plugins under a sanitizer need real signals
 # (not the sanitizer's report and exit), NULL from failed allocations, and
@@ -297,7 +332,7 @@ spmvlab_cli_test(select.no_rows_of_the_dtype
   "spmvlab select: no ok row of dtype f16 has a speedup over a baseline\\.\nexit status: 2"
   select --dtype f16 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
 spmvlab_cli_test(select.bad_k
-  "spmvlab select: --k 0 is not a whole number in \\[1, 32\\]\\.\nexit status: 2"
+  "spmvlab select: --k '0' is invalid: expected an integer from 1 to 32\\.\nexit status: 2"
   select --k 0 --results ${cli_select}/results.csv ${cli_select}/query-band.gen)
 # A selector instance of run ([auto] plugin = select): its settings are
 # checked and its corpus opened before anything is measured.
@@ -322,7 +357,7 @@ spmvlab_cli_test(select.evaluate_leaves_out_skipped_rows_with_one_note
 # keep it as evidence (dia, 1.0 on band-2e4 and band-6e4; (0.4 x 0.5^3)^(1/6) in all)
 spmvlab_cli_test(select.evaluate_families_from_a_set
   "\\(b\\)[^\n]*\n[^\n]*\n  selector +0\\.607 +2 of 6 "
-  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat --set ${cli_select}/families.ini)
+  select --evaluate ${cli_select}/evaluate.csv --features ${cli_select}/evaluate.feat --families ${cli_select}/families.ini)
 spmvlab_cli_test(select.family_key_is_a_name
   "bad-family\\.ini:3: family = 'a b' is not a name \\[A-Za-z0-9_\\.\\+-\\]\\+ \\(or given twice\\)\\.\nexit status: 2"
   gen --list ${cli_select}/bad-family.ini)
@@ -331,7 +366,7 @@ spmvlab_cli_test(select.evaluate_not_with_matrices
   select --results ${cli_select}/results.csv --evaluate ${cli_select}/evaluate.csv)
 # run --part keeps one part of a set, and needs a set.
 spmvlab_cli_test(run.part_needs_a_set
-  "spmvlab run: --part tune keeps members of a matrix set, and no set is named \\(--set NAME\\)\\.\nexit status: 2"
+  "spmvlab run: --part tune keeps members of a matrix set, and no set is named \\(--matrix-set NAME\\)\\.\nexit status: 2"
   run -p csr --part tune ${cli_data}/lp_e226.mtx.gz)
 spmvlab_cli_test(select.missing_matrix
   "spmvlab select: matrix file or folder missing\\.mtx does not exist\\.\nexit status: 2"
@@ -368,7 +403,7 @@ spmvlab_cli_script(resume.another_dtype_set
   "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr --dtype f32 --resume r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
 spmvlab_cli_script(resume.other_options_under_one_label
   "r\\.csv holds instance csr with the options '[^']*kernel=auto[^']*', but this run has csr with '[^']*kernel=scalar[^']*'; one label must name one configuration[^\n]*\\.\nexit status: 2"
-  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr --set csr.kernel=scalar --resume r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
+  "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && \"$1\" run -p csr --option csr.kernel=scalar --resume r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
 spmvlab_cli_script(run.partial_of_an_interrupted_run
   "r\\.csv\\.partial holds rows of an interrupted run; continue it with --resume r\\.csv, or remove r\\.csv\\.partial to start afresh\\.\nexit status: 2"
   "\"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\" >/dev/null && cp r.csv r.csv.partial && \"$1\" run -p csr -o r.csv \"$2/lp_e226.mtx.gz\"; echo \"exit status: $?\"")
@@ -381,8 +416,12 @@ spmvlab_cli_script(report.unknown_baseline
 # run --part keeps one part of a set.
 spmvlab_cli_script(run.part_keeps_one_part_of_a_set
   "^PGPgiantcompo delaunay_n16 matrix powerlaw-s rmat-s stencil2d5-s \nexit status: 0"
-  "\"$1\" run -p csr --set small --part heldout -o r.csv >/dev/null 2>&1; s=$?; cut -d, -f1 r.csv | sort -u | tr '\\n' ' '; echo; echo \"exit status: $s\"")
+  "\"$1\" run -p csr --matrix-set small --part heldout -o r.csv >/dev/null 2>&1; s=$?; cut -d, -f1 r.csv | sort -u | tr '\\n' ' '; echo; echo \"exit status: $s\"")
 # A selector instance of run leaves out the corpus rows it cannot use with one note.
 spmvlab_cli_script(run.selector_leaves_out_skipped_rows_with_one_note
   "spmvlab run: selector instance auto: 1 corpus member left out, no matrix to compute features from \\(ghost-2e4: [^\n]*\\); 2 input rows no instance ran on \\(skipped or unreadable\\) left out\\.\n(.*\n)*exit status: 0"
   "printf '[auto]\\nplugin = select\\nresults = ${cli_select}/evaluate.csv\\nfeatures = ${cli_select}/evaluate.feat\\n' > auto.ini && \"$1\" run -c auto.ini -p auto ${cli_select}/query-band.gen 2>&1; echo \"exit status: $?\"")
+# An old key of [run], as an old flag, works with a one-line note.
+spmvlab_cli_script(options.old_ini_key
+  "^spmvlab run: note: s\\.ini:2: \\[run\\] set = is now matrix_set =. the old key still works\\.\n[^\n]*no set 'nosuch'[^\n]*\nexit status: 2\n$"
+  "printf '[run]\\nset = nosuch\\n[csr]\\n' > s.ini && \"$1\" run -c s.ini 2>&1; echo \"exit status: $?\"")

@@ -10,11 +10,11 @@ host=$1 src=$2
 work=$(mktemp -d /tmp/spmvlab-corpus-pass-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export SPMVLAB_CACHE_DIR="$work/cache"
-pass() { bash "$src/tools/corpus-pass.sh" --bin "$host" --set small --devices cpu:2 -p csr --out "$work/out" "$@"; }
+pass() { bash "$src/tools/corpus-pass.sh" --bin "$host" --matrix-set small --devices cpu:2 -p csr --out "$work/out" "$@"; }
 
 pass --part tune --dry-run > "$work/dry.txt"
-grep -q "^would run: .* gen --set $work/out/corpus-tune.ini" "$work/dry.txt"
-grep -q "^would run: .* run --set $work/out/corpus-tune.ini -p cusparse,csr .*--devices cpu:2 .*--resume $work/out/tune-f64.csv" "$work/dry.txt"
+grep -q "^would run: .* gen --matrix-set $work/out/corpus-tune.ini" "$work/dry.txt"
+grep -q "^would run: .* run --matrix-set $work/out/corpus-tune.ini -p cusparse,csr .*--devices cpu:2 .*--resume $work/out/tune-f64.csv" "$work/dry.txt"
 test ! -e "$work/out/tune-f64.csv"
 
 "$host" gen --list small --part tune | awk '{print $1}' | sort > "$work/want.txt"

@@ -57,7 +57,7 @@ INI
 esac
 
 set_args=()
-for s in $sets; do set_args+=(--set "$s"); done
+for s in $sets; do set_args+=(--matrix-set "$s"); done
 "$host" run --plugin-dir "$plugdir" -c "$out/$mode.ini" -p "$labels" --baseline "$base" "${set_args[@]}" \
   -o "$out/$mode.csv" --json "$out/$mode.json" "$@" > "$out/$mode.log" 2>&1
 rc=$?

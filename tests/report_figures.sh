@@ -105,7 +105,7 @@ check "unknown filter said" has out.txt "\-\-instances: 'nope' matches no instan
 "$spmvlab" report "$data/before.csv" -o filt --highlight csr,nope >out.txt 2>&1
 check "unknown highlight refused" has out.txt "\-\-highlight names 'nope', which is no instance of these rows."
 "$spmvlab" report "$data/before.csv" -o filt --table html >out.txt 2>&1
-check "bad table refused" has out.txt "\-\-table 'html' is neither md nor tex."
+check "bad table refused" has out.txt "\-\-table 'html' is invalid: expected one of md|tex."
 
 # --compare on the hand-made pair: sell 2 x on five matrices, 0.8 on the sixth
 "$spmvlab" report --compare "$data/before.csv" "$data/after.csv" -o cmp >out.txt 2>&1

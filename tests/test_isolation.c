@@ -89,7 +89,7 @@ static void plugin_fault_costs_one_cell(const char *bad, const char *status, con
     /* a hang costs the timeout twice (the worker's, then its child's); the
      * others must never meet it, also under sanitizers on a busy machine */
     const char *timeout = strcmp(status, "timeout") == 0 ? "8" : "60";
-    const char *args[] = {"run", "-p", labels, "--set", set1, "--set", set2, "--timeout", timeout, "--plugin-dir", plugdir,
+    const char *args[] = {"run", "-p", labels, "--option", set1, "--option", set2, "--timeout", timeout, "--plugin-dir", plugdir,
                           "-o", csv, m[0], m[1], m[2], devices_arg ? "--devices" : NULL, devices_arg, NULL};
     outcome o;
     run_host(args, 120, &o);

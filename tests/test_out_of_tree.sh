@@ -49,7 +49,7 @@ step "build examples/band against the package (sm_$ARCH)" build band "$SPMVLAB_S
 data=$prefix/share/spmvlab/data
 step "spmvlab check foo" "$spmvlab" check foo --plugin-dir "$work/build-foo" --matrix-dir "$data"
 step "spmvlab check band" "$spmvlab" check band --plugin-dir "$work/build-band" --matrix-dir "$data"
-step "spmvlab check band --set max_fill=1.5" "$spmvlab" check band --plugin-dir "$work/build-band" --set max_fill=1.5
+step "spmvlab check band --option max_fill=1.5" "$spmvlab" check band --plugin-dir "$work/build-band" --option max_fill=1.5
 step "foo's own tests" sh -c 'cd "$1" && "$2" --output-on-failure -LE gpu' sh "$work/build-foo" "$CTEST"
 step "band's own tests (with generated banded matrices)" sh -c 'cd "$1" && "$2" --output-on-failure -LE gpu' \
     sh "$work/build-band" "$CTEST"

@@ -131,7 +131,7 @@ static void resume_measures_each_cell_once(void)
     TEST_CHECK(rows_of(p, "dw8192", NULL) == 1);
     /* other options under the same label would be a second configuration
      * called csr: refused, the file as it was */
-    snprintf(a, sizeof a, "run -p csr --set csr.kernel=scalar --resume %s %s/lp_e226.mtx.gz", p, data);
+    snprintf(a, sizeof a, "run -p csr --option csr.kernel=scalar --resume %s %s/lp_e226.mtx.gz", p, data);
     TEST_CHECK(spmvlab(a) == 2);
     TEST_CONTAINS(err_text, "one label must name one configuration");
     TEST_CHECK(rows_of(p, "lp_e226", "csr") == 1);

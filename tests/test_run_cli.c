@@ -97,7 +97,7 @@ static void bad_input_is_one_sentence_and_exit_2(void)
         {"run -p csr --reps 0 %s/lp_e226.mtx.gz", "--reps"},
         {"run -p csr --frobnicate %s/lp_e226.mtx.gz", "--frobnicate"},
         {"run -p csr --baseline coo %s/lp_e226.mtx.gz", "baseline 'coo'"},
-        {"run -p csr --set nosuchset %s/lp_e226.mtx.gz", "nosuchset"},
+        {"run -p csr --matrix-set nosuchset %s/lp_e226.mtx.gz", "nosuchset"},
         {"run %s/lp_e226.mtx.gz", "-p"},
         {"run -p csr", "no matrices"},
     };

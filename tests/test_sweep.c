@@ -1,5 +1,5 @@
 /*
- * Sweeps: a value list in an instance's section (or --set LABEL.KEY=V1,V2)
+ * Sweeps: a value list in an instance's section (or --option LABEL.KEY=V1,V2)
  * expands to one instance per combination, labelled by its values; run
  * measures them all and tune picks one per matrix. Needs the csr plugin
  * (SPMVLAB_PLUGIN_PATH) and, for the command-line part, SPMVLAB_HOST.
@@ -118,7 +118,7 @@ static void a_bad_value_in_a_list_names_its_line(void)
 static void run_expands_set_lists_on_the_command_line(const char *host, const char *data)
 {
     char cmd[4096], *out, *err;
-    snprintf(cmd, sizeof cmd, "%s run -p csr --set csr.width=2,4 -o %s/sweep.csv %s/lp_e226.mtx.gz", host, tmpdir, data);
+    snprintf(cmd, sizeof cmd, "%s run -p csr --option csr.width=2,4 -o %s/sweep.csv %s/lp_e226.mtx.gz", host, tmpdir, data);
     int rc = sh(cmd, &out, &err);
     TEST_CHECK(rc == 0);
     TEST_CONTAINS(out, "csr[width=2]");
@@ -127,7 +127,7 @@ static void run_expands_set_lists_on_the_command_line(const char *host, const ch
     snprintf(p, sizeof p, "%s/sweep.csv", tmpdir);
     TEST_CHECK(count_lines(p) == 3); /* header + two instances */
     /* KEY=VALUES without a label applies to the only instance */
-    snprintf(cmd, sizeof cmd, "%s run -p csr --set kernel=scalar,vector %s/lp_e226.mtx.gz", host, data);
+    snprintf(cmd, sizeof cmd, "%s run -p csr --option kernel=scalar,vector %s/lp_e226.mtx.gz", host, data);
     rc = sh(cmd, &out, &err);
     TEST_CHECK(rc == 0);
     TEST_CONTAINS(out, "csr[kernel=vector]");
@@ -146,7 +146,7 @@ static void overrides_are_checked(const char *host, const char *data)
         {"csr.plugin=coo", "plugin"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-        snprintf(cmd, sizeof cmd, "%s run -p csr --set %s %s/lp_e226.mtx.gz", host, bad[k].set, data);
+        snprintf(cmd, sizeof cmd, "%s run -p csr --option %s %s/lp_e226.mtx.gz", host, bad[k].set, data);
         int rc = sh(cmd, NULL, &err);
         TEST_CHECK(rc == 2);
         TEST_CONTAINS(err, bad[k].says);
@@ -157,7 +157,7 @@ static void overrides_are_checked(const char *host, const char *data)
 static void tune_measures_every_combination(const char *host, const char *data)
 {
     char cmd[4096], *out, *err;
-    snprintf(cmd, sizeof cmd, "%s tune -p csr --set csr.width=2,4,8 -o %s/tune.csv %s/lp_e226.mtx.gz %s/1138_bus.mtx.gz",
+    snprintf(cmd, sizeof cmd, "%s tune -p csr --option csr.width=2,4,8 -o %s/tune.csv %s/lp_e226.mtx.gz %s/1138_bus.mtx.gz",
              host, tmpdir, data, data);
     int rc = sh(cmd, &out, &err);
     TEST_CHECK(rc == 0);

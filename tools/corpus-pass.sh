@@ -6,7 +6,7 @@
 #
 #   tools/corpus-pass.sh --part tune|heldout [--dtype f64[,f32,f16]]
 #       [-p LIST] [--devices all|LIST|cpu:N] [--call-s S] [--out DIR]
-#       [--set NAME] [--bin PATH] [--dry-run] [-- MORE RUN ARGUMENTS]
+#       [--matrix-set NAME] [--bin PATH] [--dry-run] [-- MORE RUN ARGUMENTS]
 #
 # Writes DIR/corpus-PART.ini (the part's members as a set file) and
 # DIR/PART-DTYPES.csv (the results, merged from every GPU's worker). Exit
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
         --devices) need "${2:-}" "$1"; devices=$2; shift 2 ;;
         --call-s) need "${2:-}" "$1"; call_s=$2; shift 2 ;;
         --out) need "${2:-}" "$1"; out=$2; shift 2 ;;
-        --set) need "${2:-}" "$1"; set=$2; shift 2 ;;
+        --matrix-set|--set) need "${2:-}" "$1"; set=$2; shift 2 ;;  # --set: the older spelling
         --bin) need "${2:-}" "$1"; bin=$2; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --) shift; extra=("$@"); break ;;
@@ -103,7 +103,7 @@ run_step() {
 left=$((call_s - ($(date +%s) - start)))
 [ "$left" -gt 0 ] || { say "no time left in this call; call again."; exit 3; }
 # 2. Generation: members already in the cache are only checked.
-run_step "$left" "$bin" gen --set "$setfile" > "$out/gen-$part.log"
+run_step "$left" "$bin" gen --matrix-set "$setfile" > "$out/gen-$part.log"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ]; then
     say "generation stopped at the call limit; call again."
@@ -114,7 +114,7 @@ fi
 # 3. The run: cells already in the results (or their .parts/) are kept.
 left=$((call_s - ($(date +%s) - start)))
 [ "$left" -gt 5 ] || { say "no time left in this call; call again."; exit 3; }
-run_step "$left" "$bin" run --set "$setfile" -p "$plugins" --dtype "$dtype" --baseline cusparse \
+run_step "$left" "$bin" run --matrix-set "$setfile" -p "$plugins" --dtype "$dtype" --baseline cusparse \
     --devices "$devices" --reps 10 --warmup 3 --time-budget-ms 30 --resume "$results" "${extra[@]}"
 rc=$?
 case $rc in

@@ -49,7 +49,7 @@ for step in "$@"; do
         > "$out/device.txt" 2>&1
       "$bin" list -v > "$out/list.txt" 2>&1
       head -15 "$out/device.txt" ;;
-    gen) "$bin" gen --set large > "$out/gen.log" 2>&1; echo "gen: exit $?" ;;
+    gen) "$bin" gen --matrix-set large > "$out/gen.log" 2>&1; echo "gen: exit $?" ;;
     gputest)
       (cd .gpu/build && ctest -L gpu -j "${GPUTEST_JOBS:-8}" --timeout 600 --output-on-failure) > "$out/ctest-gpu.log" 2>&1
       echo "ctest -L gpu: exit $?"

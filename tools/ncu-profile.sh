@@ -17,7 +17,7 @@ cd "$src"
 if [ -f "$matrix" ]; then
   input=$matrix; name=$(basename "$matrix" | sed 's/\.mtx.*//')
 else # one section of the large set as a set of its own
-  name=$matrix; input="--set /tmp/ncu-$matrix.ini"
+  name=$matrix; input="--matrix-set /tmp/ncu-$matrix.ini"
   { echo "[set]"; echo "root = $src"
     awk -v s="[$matrix]" '$0==s{p=1;print;next} /^\[/{p=0} p' sets/large.ini; } > "/tmp/ncu-$matrix.ini"
 fi
@@ -28,7 +28,7 @@ lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum,dram
 smsp__inst_executed.sum,gpu__time_duration.sum"
 for spec in "$@"; do
   plugin=${spec%%:*}; sets=()
-  [ "$spec" = "$plugin" ] || for kv in $(echo "${spec#*:}" | tr : ' '); do sets+=(--set "$plugin.$kv"); done
+  [ "$spec" = "$plugin" ] || for kv in $(echo "${spec#*:}" | tr : ' '); do sets+=(--option "$plugin.$kv"); done
   label=$(echo "$spec" | tr ':=' '-_')
   # Skip the warm-up and verification launches; two timed ones are read.
   ncu --clock-control none -k "regex:$kernels" --launch-skip 6 --launch-count 2 \

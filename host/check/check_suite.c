@@ -183,7 +183,7 @@ static void batch_add(batch *b, check_job *base, spmvlab_csr *A, const char *nam
     memset(A, 0, sizeof *A);
 }
 
-/* Applies --set to opts; returns 0 or the exit code after a message. */
+/* Applies --option to opts; returns 0 or the exit code after a message. */
 static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check_settings *o)
 {
     spmvlab_err err;
@@ -192,7 +192,7 @@ static int apply_sets(const spmvlab_plugin *p, spmvlab_optset *opts, const check
         snprintf(kv, sizeof kv, "%s", o->sets[i]);
         char *eq = strchr(kv, '=');
         if (!eq) {
-            fprintf(stderr, "spmvlab check: --set %s is not of the form KEY=VALUE.\n", o->sets[i]);
+            fprintf(stderr, "spmvlab check: --option %s is not of the form KEY=VALUE.\n", o->sets[i]);
             return EXIT_USAGE;
         }
         *eq = '\0';
@@ -262,7 +262,7 @@ static void check_extras(tally *t, const check_settings *o, check_job *base, con
                 break;
             }
     }
-    /* The pair: the --set options against the defaults, or the defaults
+    /* The pair: the --option options against the defaults, or the defaults
      * against a variant that changes one option. */
     spmvlab_optset other;
     int have_other = 0;
@@ -389,9 +389,9 @@ int check_run(spmvlab_registry *reg, const char *target, const check_settings *o
         spmvlab_matrix_label(o->paths[f], label, sizeof label);
         spmvlab_csr A;
         int lrc = spmvlab_matrix_load(o->paths[f], &A, &err);
-        check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
-        snprintf(note.detail, sizeof note.detail, "%s", err.msg);
         if (lrc) {
+            check_result note = {lrc == -2 ? CHECK_SKIP : CHECK_FAIL, "", 0};
+            snprintf(note.detail, sizeof note.detail, "%s", err.msg);
             report(&t, &note, "-", label);
             continue;
         }

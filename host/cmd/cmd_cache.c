@@ -9,18 +9,17 @@
 #include <time.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/cache.h"
 #include "spmvlab/core.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: spmvlab cache list|clear\n"
-                 "  list    the binary CSR entries, most recently used first, and the size cap\n"
-                 "  clear   remove every entry and generated matrix of the cache folder\n"
-                 "The folder: $SPMVLAB_CACHE_DIR, else $XDG_CACHE_HOME/spmvlab, else ~/.cache/spmvlab.\n"
-                 "The cap: $SPMVLAB_CACHE_LIMIT (e.g. 20G; 0: none; default 16G); the least recently\n"
-                 "used entries go first. SPMVLAB_NO_CACHE=1 neither reads nor writes entries.\n");
-}
+static const char intro[] =
+    "usage: spmvlab cache list|clear\n"
+    "  list    the binary CSR entries, most recently used first, and the size cap\n"
+    "  clear   remove every entry and generated matrix of the cache folder\n"
+    "The folder: $SPMVLAB_CACHE_DIR, else $XDG_CACHE_HOME/spmvlab, else ~/.cache/spmvlab.\n"
+    "The cap: $SPMVLAB_CACHE_LIMIT (e.g. 20G; 0: none; default 16G); the least recently\n"
+    "used entries go first. SPMVLAB_NO_CACHE=1 neither reads nor writes entries.\n";
 
 static const char *mib(double bytes, char *buf, size_t len)
 {
@@ -53,19 +52,16 @@ static int list(void)
     return EXIT_OK;
 }
 
-int cmd_cache(int argc, char **argv)
+/* The action named by the one operand. */
+static int run_action(const char *action)
 {
-    if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc == 2 ? stdout : stderr);
-        return argc == 2 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "list") == 0)
+    if (strcmp(action, "list") == 0)
         return list();
-    if (strcmp(argv[1], "clear") != 0) {
+    if (strcmp(action, "clear") != 0) {
         static const char *const actions[] = {"list", "clear"};
         char hint[96];
-        spmvlab_did_you_mean(argv[1], actions, 2, hint, sizeof hint);
-        fprintf(stderr, "spmvlab cache: unknown action '%s'%s; use list or clear.\n", argv[1], hint);
+        spmvlab_did_you_mean(action, actions, 2, hint, sizeof hint);
+        fprintf(stderr, "spmvlab cache: unknown action '%s'%s; use list or clear.\n", action, hint);
         return EXIT_USAGE;
     }
     int files;
@@ -78,4 +74,18 @@ int cmd_cache(int argc, char **argv)
     }
     printf("removed %d files, %s\n", files, mib((double)bytes, a, sizeof a));
     return EXIT_OK;
+}
+
+int cmd_cache(int argc, char **argv)
+{
+    spmvlab_flags f;
+    host_options_init(&f, HOST_CACHE, "spmvlab cache");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (!rc && f.noperands != 1) {
+        fputs(intro, stderr);
+        rc = -1;
+    }
+    rc = rc ? (rc > 0 ? EXIT_OK : EXIT_USAGE) : run_action(f.operands[0]);
+    spmvlab_flags_free(&f);
+    return rc;
 }

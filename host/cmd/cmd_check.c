@@ -16,28 +16,14 @@
 
 #include "check_cases.h"
 #include "check_suite.h"
-#include "commands.h"
 #include "collect.h"
+#include "commands.h"
+#include "host_options.h"
 #include "spmvlab/edge.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: spmvlab check PLUGIN|FILE.so [options]\n"
-            "  --plugin-dir DIR     search DIR for plugins first\n"
-            "  --set KEY=VALUE      option for the instance under test (repeatable)\n"
-            "  --dtype f64|f32|f16  check only this dtype (repeatable; default: all declared)\n"
-            "  --matrix FILE        also check this matrix (repeatable)\n"
-            "  --matrix-dir DIR     also check every .mtx/.mtx.gz in DIR\n"
-            "  --max-nnz N          skip matrix files with more non-zeros\n"
-            "  --skip-missing       exit 77 (skipped) when a --matrix-dir does not exist\n"
-            "  --no-edge-cases      only the matrix files\n"
-            "  --gpu                also run the GPU path (exit 77 without a GPU)\n"
-            "  --seed N             seed of the random x (default 1)\n"
-            "  --timeout S          seconds one check may take in its child process (default 60; 0: none)\n"
-            "  --no-fork            run every check in this process (to debug under gdb; a crash ends the run)\n"
-            "  -v                   add the plugin's log lines to each result\n");
-}
+static const char intro[] = "usage: spmvlab check PLUGIN|FILE.so [options]\n"
+                            "Runs the conformance suite on one plugin (a name on the search path, DIR/NAME or a\n"
+                            "plugin file).\n";
 
 /* Whether target names a plugin file that exists: a .so path as given, or
  * what run -p takes, NAME (its libspmvlab_NAME.so in a folder of the search
@@ -63,87 +49,84 @@ static const char *plugin_hint(spmvlab_registry *reg, const char *target, char *
     return spmvlab_did_you_mean(target, list, n, hint, len);
 }
 
+/* The options read into o and the folders to search; returns 0, or an
+ * exit status after saying why. */
+static int read_settings(const spmvlab_flags *f, check_settings *o, spmvlab_registry *reg, char ***paths,
+                         int *npaths)
+{
+    int at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(f, OPT_PLUGIN_DIR, &at));)
+        spmvlab_registry_add_dir(reg, u->text);
+    at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(f, OPT_OPTION, &at));) {
+        if (o->nsets == CHECK_MAX_SETS) {
+            fprintf(stderr, "spmvlab check: more than %d --option values.\n", CHECK_MAX_SETS);
+            return EXIT_USAGE;
+        }
+        o->sets[o->nsets++] = u->text;
+    }
+    at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(f, OPT_CHECK_DTYPE, &at));) {
+        char list[64];
+        snprintf(list, sizeof list, "%s", u->text);
+        for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            spmvlab_dtype d;
+            if (spmvlab_dtype_parse(t, &d)) {
+                fprintf(stderr, "spmvlab check: unknown dtype '%s'; use f64, f32 or f16.\n", t);
+                return EXIT_USAGE;
+            }
+            o->dtype_mask |= SPMVLAB_DTYPE_BIT(d);
+        }
+    }
+    at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(f, OPT_MATRIX, &at));) {
+        spmvlab_err err;
+        if (collect_inputs(u->text, paths, npaths, &err) < 0) {
+            fprintf(stderr, "spmvlab check: %s.\n", err.msg);
+            return EXIT_USAGE;
+        }
+    }
+    const char *seed = spmvlab_flags_text(f, OPT_SEED);
+    char *end;
+    o->seed = strtoull(seed, &end, 10);
+    if (!seed[0] || *end) {
+        fprintf(stderr, "spmvlab check: --seed '%s' is not a whole number.\n", seed);
+        return EXIT_USAGE;
+    }
+    o->max_nnz = atol(spmvlab_flags_text(f, OPT_MAX_NNZ));
+    o->timeout_s = atof(spmvlab_flags_text(f, OPT_CHECK_TIMEOUT));
+    o->edge_cases = !spmvlab_flags_given(f, OPT_NO_EDGE_CASES);
+    o->gpu = spmvlab_flags_given(f, OPT_GPU) > 0;
+    o->no_fork = spmvlab_flags_given(f, OPT_NO_FORK) > 0;
+    o->verbose = spmvlab_flags_given(f, OPT_VERBOSE) > 0;
+    return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
     check_settings o;
     memset(&o, 0, sizeof o);
-    o.seed = 1;
-    o.edge_cases = 1;
-    o.timeout_s = 60;
-    const char *target = NULL;
     char **paths = NULL;
-    int npaths = 0, skip_missing = 0;
-    const char *dirs[16];
-    int ndirs = 0;
+    int npaths = 0;
     spmvlab_registry *reg = spmvlab_registry_new();
-    int rc = EXIT_USAGE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            rc = EXIT_OK;
-            goto out;
-        } else if (strcmp(a, "--plugin-dir") == 0 && more)
-            spmvlab_registry_add_dir(reg, argv[++i]);
-        else if (strcmp(a, "--set") == 0 && more) {
-            if (o.nsets == CHECK_MAX_SETS) {
-                fprintf(stderr, "spmvlab check: too many --set options.\n");
-                goto out;
-            }
-            o.sets[o.nsets++] = argv[++i];
-        } else if (strcmp(a, "--dtype") == 0 && more) {
-            spmvlab_dtype d;
-            if (spmvlab_dtype_parse(argv[++i], &d)) {
-                fprintf(stderr, "spmvlab check: unknown dtype '%s'; use f64, f32 or f16.\n", argv[i]);
-                goto out;
-            }
-            o.dtype_mask |= SPMVLAB_DTYPE_BIT(d);
-        } else if (strcmp(a, "--matrix") == 0 && more) {
-            spmvlab_err err;
-            if (collect_inputs(argv[++i], &paths, &npaths, &err) < 0) {
-                fprintf(stderr, "spmvlab check: %s.\n", err.msg);
-                goto out;
-            }
-        } else if (strcmp(a, "--matrix-dir") == 0 && more && ndirs < 16)
-            dirs[ndirs++] = argv[++i];
-        else if (strcmp(a, "--max-nnz") == 0 && more)
-            o.max_nnz = atol(argv[++i]);
-        else if (strcmp(a, "--skip-missing") == 0)
-            skip_missing = 1;
-        else if (strcmp(a, "--no-edge-cases") == 0)
-            o.edge_cases = 0;
-        else if (strcmp(a, "--gpu") == 0)
-            o.gpu = 1;
-        else if (strcmp(a, "--seed") == 0 && more)
-            o.seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(a, "--timeout") == 0 && more) {
-            char *end;
-            o.timeout_s = strtod(argv[++i], &end);
-            if (*end || o.timeout_s < 0) {
-                fprintf(stderr, "spmvlab check: --timeout wants seconds (a number >= 0), not '%s'.\n", argv[i]);
-                goto out;
-            }
-        } else if (strcmp(a, "--no-fork") == 0)
-            o.no_fork = 1;
-        else if (strcmp(a, "-v") == 0)
-            o.verbose = 1;
-        else if (a[0] != '-' && !target)
-            target = a;
-        else {
-            static const char *const flags[] = {"--plugin-dir", "--set", "--dtype", "--matrix", "--matrix-dir",
-                                                "--max-nnz", "--skip-missing", "--no-edge-cases", "--gpu", "--seed",
-                                                "--timeout", "--no-fork", "-v", "--help"};
-            char hint[96];
-            spmvlab_did_you_mean(a, flags, (int)(sizeof flags / sizeof *flags), hint, sizeof hint);
-            fprintf(stderr, "spmvlab check: unknown or incomplete argument '%s'%s; see --help.\n", a, hint);
-            goto out;
-        }
-    }
-    if (!target) {
-        usage(stderr);
+    spmvlab_flags f;
+    host_options_init(&f, HOST_CHECK, "spmvlab check");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (rc) {
+        rc = rc > 0 ? EXIT_OK : EXIT_USAGE;
         goto out;
     }
+    rc = EXIT_USAGE;
+    if (f.noperands != 1) {
+        fprintf(stderr, f.noperands ? "spmvlab check: one plugin at a time, not %d; see spmvlab check --help.\n"
+                                    : "spmvlab check: no plugin named; see spmvlab check --help.\n",
+                f.noperands);
+        goto out;
+    }
+    const char *target = f.operands[0];
+    if ((rc = read_settings(&f, &o, reg, &paths, &npaths)))
+        goto out;
+    rc = EXIT_USAGE;
     if (!plugin_exists(reg, target)) {
         char sp[4096], hint[96];
         spmvlab_registry_search_path(reg, sp, sizeof sp);
@@ -159,11 +142,12 @@ int cmd_check(int argc, char **argv)
                     target, plugin_hint(reg, target, hint, sizeof hint), target, sp);
         goto out;
     }
-    for (int d = 0; d < ndirs; d++) {
+    int at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(&f, OPT_MATRIX_DIR, &at));) {
         spmvlab_err err;
-        if (collect_inputs(dirs[d], &paths, &npaths, &err) < 0) {
-            if (skip_missing) {
-                printf("skipped: matrix folder %s does not exist\n", dirs[d]);
+        if (collect_inputs(u->text, &paths, &npaths, &err) < 0) {
+            if (spmvlab_flags_given(&f, OPT_SKIP_MISSING)) {
+                printf("skipped: matrix folder %s does not exist\n", u->text);
                 rc = EXIT_SKIPPED;
                 goto out;
             }
@@ -175,6 +159,7 @@ int cmd_check(int argc, char **argv)
     o.npaths = npaths;
     rc = check_run(reg, target, &o);
 out:
+    spmvlab_flags_free(&f);
     free_paths(paths, npaths);
     spmvlab_registry_free(reg);
     return rc;

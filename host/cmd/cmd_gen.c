@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 #include "spmvlab/gen.h"
 
@@ -17,23 +18,22 @@ static void print_kind(FILE *out, const spmvlab_gen_kind *k, int common)
             fprintf(out, "      --%-12s %-8s %s\n", o->key, o->def, o->help);
 }
 
-static void usage(FILE *out, const spmvlab_gen_kind *only)
+/* gen --help: the usage, the flags of the table, then every kind's
+ * parameters (only's alone when a kind is named). */
+static void usage(const spmvlab_flags *f, FILE *out, const spmvlab_gen_kind *only)
 {
     if (only) {
         fprintf(out, "usage: spmvlab gen %s [--KEY VALUE]... -o FILE.mtx[.gz]\n\n", only->name);
         print_kind(out, only, 1);
         return;
     }
-    fprintf(out,
-            "usage: spmvlab gen KIND [--KEY VALUE | --KEY=VALUE | KEY=VALUE]... -o FILE.mtx[.gz]\n"
-            "       spmvlab gen --set NAME|FILE.ini [--part tune|heldout]\n"
-            "                                    generate a set's matrices into the cache\n"
-            "       spmvlab gen --list NAME|FILE.ini [--part tune|heldout]\n"
-            "                                    list a set's members, each with its part of the split\n"
-            "\n"
-            "Writes a synthetic matrix; a seed gives the same matrix on every machine.\n"
-            "Options: -o FILE (required; .gz compresses), --stats (row-length statistics).\n"
-            "\nkinds and their parameters (default in the second column):\n");
+    host_options_help(f,
+                      "usage: spmvlab gen KIND [--KEY VALUE | --KEY=VALUE | KEY=VALUE]... -o FILE.mtx[.gz] [--stats]\n"
+                      "       spmvlab gen --matrix-set NAME|FILE.ini [--part tune|heldout]\n"
+                      "       spmvlab gen --list NAME|FILE.ini [--part tune|heldout]\n"
+                      "Writes a synthetic matrix; a seed gives the same matrix on every machine.\n",
+                      out);
+    fprintf(out, "\nkinds and their parameters (default in the second column):\n");
     for (int i = 0; spmvlab_gen_kind_at(i); i++)
         print_kind(out, spmvlab_gen_kind_at(i), 0);
     fprintf(out, "\nevery kind also takes:\n");
@@ -79,26 +79,28 @@ static int materialize_set(const spmvlab_set *set)
     return rc;
 }
 
-/* gen --set NAME or gen --list NAME, each with an optional --part P. */
-static int gen_set(int argc, char **argv)
+/* gen --matrix-set NAME or gen --list NAME, each with an optional --part P. */
+static int gen_set(const spmvlab_flags *f)
 {
     spmvlab_set set;
     spmvlab_err err;
     spmvlab_part part = SPMVLAB_PART_TUNE;
-    int with_part = argc == 5 && strcmp(argv[3], "--part") == 0;
-    if (argc != 3 && !with_part) {
+    int with_part = spmvlab_flags_given(f, OPT_PART) > 0, listing = spmvlab_flags_given(f, OPT_LIST_SET) > 0;
+    const char *name = spmvlab_flags_text(f, listing ? OPT_LIST_SET : OPT_MATRIX_SET);
+    if (f->noperands || spmvlab_flags_given(f, OPT_MATRIX_SET) + listing > 1 || spmvlab_flags_given(f, OPT_OUTPUT)) {
         fprintf(stderr, "spmvlab gen: %s takes one set name or file, then optionally --part tune|heldout.\n",
-                argv[1]);
+                listing ? "--list" : "--matrix-set");
         return EXIT_USAGE;
     }
-    if ((with_part && spmvlab_part_parse(argv[4], &part, &err)) || spmvlab_set_load(argv[2], &set, &err)) {
+    if ((with_part && spmvlab_part_parse(spmvlab_flags_text(f, OPT_PART), &part, &err)) ||
+        spmvlab_set_load(name, &set, &err)) {
         fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
         return EXIT_USAGE;
     }
     if (with_part)
         spmvlab_set_keep_part(&set, part);
     int rc = EXIT_OK;
-    if (strcmp(argv[1], "--list") == 0)
+    if (listing)
         list_set(&set);
     else
         rc = materialize_set(&set);
@@ -106,68 +108,50 @@ static int gen_set(int argc, char **argv)
     return rc;
 }
 
-int cmd_gen(int argc, char **argv)
+/* The kind's parameters, from --KEY VALUE flags and KEY=VALUE operands
+ * (after the kind), into p. Returns 0, or an exit status after saying why. */
+static int read_params(const spmvlab_flags *f, spmvlab_gen_params *p)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout, NULL);
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
-    }
-    if (strcmp(argv[1], "--set") == 0 || strcmp(argv[1], "--list") == 0)
-        return gen_set(argc, argv);
-    const char *kind = argv[1], *out = NULL;
-    const spmvlab_gen_kind *k = spmvlab_gen_kind_find(kind);
-    spmvlab_gen_params p;
     spmvlab_err err;
-    memset(&p, 0, sizeof p);
-    int stats = 0;
-    if (!k) {
-        spmvlab_gen_check(kind, NULL, &err);
-        fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
-        return EXIT_USAGE;
-    }
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout, k);
-            return EXIT_OK;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (++i == argc) {
-                fprintf(stderr, "spmvlab gen: %s needs a file name.\n", a);
-                return EXIT_USAGE;
-            }
-            out = argv[i];
-        } else if (strcmp(a, "--stats") == 0) {
-            stats = 1;
-        } else if (strncmp(a, "--", 2) == 0 || strchr(a, '=')) {
-            /* --key value, --key=value or key=value */
-            char key[64], value[128];
-            const char *body = strncmp(a, "--", 2) == 0 ? a + 2 : a, *eq = strchr(body, '=');
-            if (eq) {
-                snprintf(key, sizeof key, "%.*s", (int)(eq - body), body);
-                snprintf(value, sizeof value, "%s", eq + 1);
-            } else if (i + 1 < argc) {
-                snprintf(key, sizeof key, "%s", body);
-                snprintf(value, sizeof value, "%s", argv[++i]);
-            } else {
-                fprintf(stderr, "spmvlab gen: %s needs a value.\n", a);
-                return EXIT_USAGE;
-            }
-            if (spmvlab_gen_params_set(&p, key, value, &err)) {
-                fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
-                return EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "spmvlab gen: unexpected argument '%s'; see spmvlab gen %s --help.\n",
-                    a, kind);
+    for (int u = 0; u < f->nuses; u++) {
+        const spmvlab_flag_use *use = &f->uses[u];
+        if (use->row >= f->nrows && spmvlab_gen_params_set(p, f->extra[use->row - f->nrows].key, use->text, &err)) {
+            fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
             return EXIT_USAGE;
         }
     }
+    for (int i = 1; i < f->noperands; i++) {
+        const char *a = f->operands[i], *eq = strchr(a, '=');
+        char key[64];
+        if (!eq) {
+            fprintf(stderr, "spmvlab gen: unexpected argument '%s'; see spmvlab gen %s --help.\n", a, f->operands[0]);
+            return EXIT_USAGE;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - a), a);
+        if (spmvlab_gen_params_set(p, key, eq + 1, &err)) {
+            fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* gen KIND ...: the matrix written to -o. */
+static int gen_matrix(const spmvlab_flags *f)
+{
+    const char *kind = f->operands[0], *out = spmvlab_flags_text(f, OPT_OUTPUT);
+    spmvlab_gen_params p;
+    spmvlab_err err;
+    memset(&p, 0, sizeof p);
+    int stats = spmvlab_flags_given(f, OPT_STATS) > 0, rc = read_params(f, &p);
+    if (rc)
+        return rc;
     char desc[1024];
     if (spmvlab_gen_describe(kind, &p, desc, sizeof desc, &err)) {
         fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
         return EXIT_USAGE;
     }
-    if (!out) {
+    if (!out[0]) {
         fprintf(stderr, "spmvlab gen: no output file (-o FILE.mtx).\n");
         return EXIT_USAGE;
     }
@@ -196,4 +180,39 @@ int cmd_gen(int argc, char **argv)
     }
     spmvlab_csr_free(&A);
     return EXIT_OK;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+    spmvlab_flags f;
+    spmvlab_err err;
+    host_options_init(&f, HOST_GEN, "spmvlab gen");
+    /* A kind comes first; its parameters are flags of this command line. */
+    const spmvlab_gen_kind *k = argc > 1 && argv[1][0] != '-' ? spmvlab_gen_kind_find(argv[1]) : NULL;
+    if (argc > 1 && argv[1][0] != '-' && !k) {
+        spmvlab_gen_check(argv[1], NULL, &err);
+        fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
+        return EXIT_USAGE;
+    }
+    f.extra = k ? k->params : NULL;
+    int rc = spmvlab_flags_parse(&f, argc, argv, &err);
+    if (rc > 0) {
+        if (rc == SPMVLAB_FLAGS_MARKDOWN)
+            spmvlab_flags_markdown(&f, stdout);
+        else
+            usage(&f, stdout, k);
+        rc = EXIT_OK;
+    } else if (rc < 0) {
+        fprintf(stderr, "spmvlab gen: %s.\n", err.msg);
+        rc = EXIT_USAGE;
+    } else if (spmvlab_flags_given(&f, OPT_MATRIX_SET) || spmvlab_flags_given(&f, OPT_LIST_SET)) {
+        rc = gen_set(&f);
+    } else if (!k) {
+        usage(&f, stderr, NULL);
+        rc = EXIT_USAGE;
+    } else {
+        rc = gen_matrix(&f);
+    }
+    spmvlab_flags_free(&f);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include "spmvlab/cache.h"
 #include "collect.h"
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 
 static void print_matrix(const char *path, const spmvlab_csr *A)
@@ -21,66 +22,103 @@ static void print_matrix(const char *path, const spmvlab_csr *A)
            s.min, s.mean, s.max, s.stddev, s.empty);
 }
 
-int cmd_info(int argc, char **argv)
+static const char intro[] =
+    "usage: spmvlab info INPUT...\n"
+    "       spmvlab info --ceilings [--remeasure]\n"
+    "       spmvlab info --reorder none,rcm,degree INPUT...\n"
+    "INPUT: a .mtx or .mtx.gz file, a SuiteSparse archive Name.tar.gz, a folder of them\n"
+    "(also ssget's Group/Name/ layout) or a list file (.txt or .list), as for run.\n"
+    "Prints rows, columns, stored non-zeros (after symmetric expansion), symmetry and\n"
+    "row-length statistics: min, mean, max, standard deviation, empty rows. A file of a kind\n"
+    "spmvlab does not handle (complex, dense array) is skipped with its reason and counted.\n";
+
+/* The flags' combination: ceilings without inputs, else inputs. Returns
+ * 0, or an exit status after saying why. */
+static int check_combination(const spmvlab_flags *f)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        printf("usage: spmvlab info INPUT...\n"
-               "       spmvlab info --device [--remeasure]\n"
-               "       spmvlab info --reorder none,rcm,degree INPUT...\n"
-               "INPUT: a .mtx or .mtx.gz file, a SuiteSparse archive Name.tar.gz, a folder of them\n"
-               "(also ssget's Group/Name/ layout) or a list file (.txt or .list), as for run.\n"
-               "Prints rows, columns, stored non-zeros (after symmetric expansion), symmetry and\n"
-               "row-length statistics: min, mean, max, standard deviation, empty rows. A file of a kind\n"
-               "spmvlab does not handle (complex, dense array) is skipped with its reason and counted.\n"
-               "--device: the device ceilings behind the bound columns (cached per device).\n"
-               "--reorder: bandwidth and x-gather sectors of each ordering of each matrix.\n");
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    int ceilings = spmvlab_flags_given(f, OPT_CEILINGS) > 0;
+    if (ceilings && f->noperands) {
+        fprintf(stderr, "spmvlab info: --ceilings takes no inputs, not \"%s\".\n", f->operands[0]);
+        return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--device") == 0)
-        return cmd_info_device(argc - 1, argv + 1);
-    if (strcmp(argv[1], "--reorder") == 0)
-        return cmd_info_reorder(argc - 1, argv + 1);
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-') {
-            static const char *const flags[] = {"--device", "--reorder", "--remeasure", "--help"};
-            char hint[96];
-            spmvlab_did_you_mean(argv[i], flags, 4, hint, sizeof hint);
-            fprintf(stderr, "spmvlab info: unknown option '%s'%s; see spmvlab info --help.\n", argv[i], hint);
-            return EXIT_USAGE;
-        }
-    int rc = EXIT_OK, skipped = 0;
-    printf("%-24s %10s %10s %12s %-15s %6s %9s %8s %9s %8s\n", "matrix", "rows", "cols", "nnz", "symmetry",
-           "min", "mean", "max", "stddev", "empty");
-    for (int i = 1; i < argc; i++) {
+    if (!ceilings && spmvlab_flags_given(f, OPT_REMEASURE)) {
+        fprintf(stderr, "spmvlab info: --remeasure goes with --ceilings.\n");
+        return EXIT_USAGE;
+    }
+    if (!ceilings && !f->noperands) {
+        fputs(intro, stderr);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int info_each_matrix(const char *const *inputs, int n, int (*each)(const char *path, void *arg), void *arg)
+{
+    int rc = EXIT_OK;
+    for (int i = 0; i < n; i++) {
         char **paths = NULL;
         int npaths = 0;
         spmvlab_err err;
-        int got = collect_inputs(argv[i], &paths, &npaths, &err);
+        int got = collect_inputs(inputs[i], &paths, &npaths, &err);
         if (got <= 0) {
             if (got == 0)
-                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", argv[i]);
+                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", inputs[i]);
             fprintf(stderr, "spmvlab info: %s.\n", err.msg);
             rc = EXIT_USAGE;
         }
-        for (int k = 0; k < npaths; k++) {
-            spmvlab_csr A;
-            int lrc = spmvlab_matrix_load(paths[k], &A, &err);
-            if (lrc == -2) { /* a kind spmvlab does not handle: counted, as run counts it */
-                fprintf(stderr, "spmvlab info: skipping %s: %s.\n", paths[k], err.msg);
-                skipped++;
-                continue;
-            }
-            if (lrc) {
-                fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        for (int k = 0; k < npaths; k++)
+            if (each(paths[k], arg))
                 rc = EXIT_USAGE;
-                continue;
-            }
-            print_matrix(paths[k], &A);
-            spmvlab_csr_free(&A);
-        }
         free_paths(paths, npaths);
     }
+    return rc;
+}
+
+/* One matrix's line; a kind spmvlab does not handle is counted in
+ * *skipped, as run counts it. Returns 0, or -1 after saying why. */
+static int print_one(const char *path, void *skipped)
+{
+    spmvlab_csr A;
+    spmvlab_err err;
+    int lrc = spmvlab_matrix_load(path, &A, &err);
+    if (lrc == -2) {
+        fprintf(stderr, "spmvlab info: skipping %s: %s.\n", path, err.msg);
+        ++*(int *)skipped;
+        return 0;
+    }
+    if (lrc) {
+        fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+        return -1;
+    }
+    print_matrix(path, &A);
+    spmvlab_csr_free(&A);
+    return 0;
+}
+
+/* The statistics of every matrix of the inputs. */
+static int print_inputs(const char *const *inputs, int n)
+{
+    int skipped = 0;
+    printf("%-24s %10s %10s %12s %-15s %6s %9s %8s %9s %8s\n", "matrix", "rows", "cols", "nnz", "symmetry",
+           "min", "mean", "max", "stddev", "empty");
+    int rc = info_each_matrix(inputs, n, print_one, &skipped);
     if (skipped)
         printf("\ninputs not run: %d skipped; the lines above say why\n", skipped);
+    return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    spmvlab_flags f;
+    host_options_init(&f, HOST_INFO, "spmvlab info");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (rc)
+        rc = rc > 0 ? EXIT_OK : EXIT_USAGE;
+    else if (!(rc = check_combination(&f)))
+        rc = spmvlab_flags_given(&f, OPT_CEILINGS) ? cmd_info_device(spmvlab_flags_given(&f, OPT_REMEASURE) > 0)
+             : spmvlab_flags_given(&f, OPT_REORDER)
+                 ? cmd_info_reorder(spmvlab_flags_text(&f, OPT_REORDER), f.operands, f.noperands)
+                 : print_inputs(f.operands, f.noperands);
+    spmvlab_flags_free(&f);
     return rc;
 }

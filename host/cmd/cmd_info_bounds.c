@@ -1,4 +1,4 @@
-/* spmvlab info --device (the device ceilings) and info --reorder (what an
+/* spmvlab info --ceilings (the device ceilings) and info --reorder (what an
  * ordering does to a matrix's bandwidth and gather sectors; its inputs are
  * those of run and info: files, archives, folders and list files). */
 #include <stdio.h>
@@ -12,13 +12,8 @@
 #include "spmvlab/ceilings.h"
 #include "spmvlab/reorder.h"
 
-int cmd_info_device(int argc, char **argv)
+int cmd_info_device(int remeasure)
 {
-    int remeasure = argc > 1 && strcmp(argv[1], "--remeasure") == 0;
-    if (argc > 1 + remeasure) {
-        fprintf(stderr, "spmvlab info: --device takes only --remeasure, not \"%s\".\n", argv[1 + remeasure]);
-        return EXIT_USAGE;
-    }
     spmvlab_runtime rt;
     spmvlab_err err;
     if (spmvlab_runtime_open(&rt, 1, 0, &err) < 0) {
@@ -88,10 +83,17 @@ static int report_order(const char *label, const spmvlab_csr *A, spmvlab_orderin
     return 0;
 }
 
-/* The lines of one matrix file under each ordering. Returns 0, or -1
- * after printing why the file or an ordering failed. */
-static int reorder_one(const char *path, const spmvlab_ordering *orders, int norders)
+/* The orderings info --reorder shows. */
+typedef struct info_orders {
+    spmvlab_ordering v[8];
+    int n;
+} info_orders;
+
+/* The lines of one matrix file under each ordering (arg: the orderings).
+ * Returns 0, or -1 after printing why the file or an ordering failed. */
+static int reorder_one(const char *path, void *arg)
 {
+    const info_orders *orders = arg;
     spmvlab_csr A;
     spmvlab_err err;
     if (spmvlab_matrix_load(path, &A, &err)) {
@@ -101,42 +103,22 @@ static int reorder_one(const char *path, const spmvlab_ordering *orders, int nor
     char label[128];
     spmvlab_matrix_label(path, label, sizeof label);
     int rc = 0;
-    for (int k = 0; k < norders; k++)
-        rc |= report_order(label, &A, orders[k]);
+    for (int k = 0; k < orders->n; k++)
+        rc |= report_order(label, &A, orders->v[k]);
     spmvlab_csr_free(&A);
     return rc;
 }
 
-int cmd_info_reorder(int argc, char **argv)
+int cmd_info_reorder(const char *list, const char *const *inputs, int n)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: spmvlab info --reorder none,rcm,degree INPUT...\n");
-        return EXIT_USAGE;
-    }
-    spmvlab_ordering orders[8];
+    info_orders orders;
     spmvlab_err err;
-    int norders = parse_orders(argv[1], orders, 8, &err);
-    if (norders < 0) {
+    orders.n = parse_orders(list, orders.v, 8, &err);
+    if (orders.n < 0) {
         fprintf(stderr, "spmvlab info: %s.\n", err.msg);
         return EXIT_USAGE;
     }
-    int rc = EXIT_OK;
     printf("%-24s %-8s %12s %14s %14s %10s\n", "matrix", "ordering", "bandwidth", "sectors_f64", "sectors_f32",
            "order_ms");
-    for (int i = 2; i < argc; i++) {
-        char **paths = NULL;
-        int npaths = 0;
-        int got = collect_inputs(argv[i], &paths, &npaths, &err);
-        if (got <= 0) {
-            if (got == 0)
-                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", argv[i]);
-            fprintf(stderr, "spmvlab info: %s.\n", err.msg);
-            rc = EXIT_USAGE;
-        }
-        for (int k = 0; k < npaths; k++)
-            if (reorder_one(paths[k], orders, norders))
-                rc = EXIT_USAGE;
-        free_paths(paths, npaths);
-    }
-    return rc;
+    return info_each_matrix(inputs, n, reorder_one, &orders);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 
 static int by_name(const void *a, const void *b)
@@ -63,32 +64,30 @@ static void print_options(const spmvlab_plugin *p, int all)
         printf("    (%d expert option%s: spmvlab list -v --all)\n", hidden, hidden == 1 ? "" : "s");
 }
 
+static const char intro[] =
+    "usage: spmvlab list [-v [--all]] [--plugin-dir DIR]\n"
+    "Lists the plugins on the search path (--plugin-dir, SPMVLAB_PLUGIN_PATH, the build\n"
+    "tree, the install folder); -v adds the options with type, default, range, help and\n"
+    "choices; --all adds the expert ones (settable either way).\n";
+
 int cmd_list(int argc, char **argv)
 {
-    int verbose = 0, all = 0;
+    spmvlab_flags f;
+    host_options_init(&f, HOST_LIST, "spmvlab list");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (!rc && f.noperands) {
+        fprintf(stderr, "spmvlab list: unexpected argument '%s'; see spmvlab list --help.\n", f.operands[0]);
+        rc = -1;
+    }
+    int verbose = spmvlab_flags_given(&f, OPT_VERBOSE) > 0, all = spmvlab_flags_given(&f, OPT_ALL) > 0;
     spmvlab_registry *reg = spmvlab_registry_new();
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
-            verbose = 1;
-        else if (strcmp(argv[i], "--all") == 0)
-            all = 1;
-        else if (strcmp(argv[i], "--plugin-dir") == 0 && i + 1 < argc)
-            spmvlab_registry_add_dir(reg, argv[++i]);
-        else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: spmvlab list [-v [--all]] [--plugin-dir DIR]\n"
-                   "Lists the plugins on the search path (--plugin-dir, SPMVLAB_PLUGIN_PATH, the build\n"
-                   "tree, the install folder); -v adds the options with type, default, range, help and\n"
-                   "choices; --all adds the expert ones (settable either way).\n");
-            spmvlab_registry_free(reg);
-            return EXIT_OK;
-        } else {
-            static const char *const flags[] = {"-v", "--all", "--plugin-dir", "--help"};
-            char hint[96];
-            spmvlab_did_you_mean(argv[i], flags, 4, hint, sizeof hint);
-            fprintf(stderr, "spmvlab list: unknown argument '%s'%s.\n", argv[i], hint);
-            spmvlab_registry_free(reg);
-            return EXIT_USAGE;
-        }
+    int at = 0;
+    for (const spmvlab_flag_use *u; (u = spmvlab_flags_next(&f, OPT_PLUGIN_DIR, &at));)
+        spmvlab_registry_add_dir(reg, u->text);
+    spmvlab_flags_free(&f);
+    if (rc) {
+        spmvlab_registry_free(reg);
+        return rc > 0 ? EXIT_OK : EXIT_USAGE;
     }
     int refused = 0;
     spmvlab_registry_scan(reg, print_refusal, &refused);

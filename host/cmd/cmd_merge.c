@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 #include "status.h"
 #include "merge.h"
@@ -25,43 +26,45 @@ static int merged_exit_code(const char *out)
     return rc;
 }
 
-int cmd_merge(int argc, char **argv)
+static const char intro[] =
+    "usage: spmvlab merge OUT.csv PARTS.csv...\n"
+    "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
+    "Refuses an OUT.csv that is one of the parts or holds cells no part has (a part named\n"
+    "where the output belongs); parts of another column set, commit, version, device or\n"
+    "measurement setting; one instance label with two option sets; and a cell that appears twice.\n"
+    "Exit status as for one unsharded run: 1 when a merged row is wrong or failed, 2 for an\n"
+    "unreadable input's row; a skipped input is counted, not failed.\n";
+
+/* OUT.csv and its parts, merged and summarised. */
+static int merge_files(const char *out, const char *const *parts, int nparts)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: spmvlab merge OUT.csv PARTS.csv...\n"
-               "Writes the rows of every part to OUT.csv and the summary to OUT-summary.csv.\n"
-               "Refuses an OUT.csv that is one of the parts or holds cells no part has (a part named\n"
-               "where the output belongs); parts of another column set, commit, version, device or\n"
-               "measurement setting; one instance label with two option sets; and a cell that appears twice.\n"
-               "Exit status as for one unsharded run: 1 when a merged row is wrong or failed, 2 for an\n"
-               "unreadable input's row; a skipped input is counted, not failed.\n");
-        return EXIT_OK;
-    }
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-') {
-            static const char *const flags[] = {"--help"};
-            char hint[96];
-            spmvlab_did_you_mean(argv[i], flags, 1, hint, sizeof hint);
-            fprintf(stderr, "spmvlab merge: unknown option '%s'%s; see spmvlab merge --help.\n", argv[i], hint);
-            return EXIT_USAGE;
-        }
-    if (argc < 3) {
-        fprintf(stderr, "usage: spmvlab merge OUT.csv PARTS.csv...\n");
-        return EXIT_USAGE;
-    }
-    size_t n = strlen(argv[1]);
-    if (n < 4 || strcmp(argv[1] + n - 4, ".csv") != 0) {
-        fprintf(stderr, "spmvlab merge: %s is not a .csv file name; merge writes CSV.\n", argv[1]);
+    size_t n = strlen(out);
+    if (n < 4 || strcmp(out + n - 4, ".csv") != 0) {
+        fprintf(stderr, "spmvlab merge: %s is not a .csv file name; merge writes CSV.\n", out);
         return EXIT_USAGE;
     }
     spmvlab_err err;
     int rows = 0;
-    if (merge_parts(argv[1], argv + 2, argc - 2, MERGE_PRINT | MERGE_NEW_OUTPUT, &rows, &err)) {
+    if (merge_parts(out, (char *const *)parts, nparts, MERGE_PRINT | MERGE_NEW_OUTPUT, &rows, &err)) {
         fprintf(stderr, "spmvlab merge: %s.\n", err.msg);
         return EXIT_USAGE;
     }
     char sp[4200];
-    summary_path(argv[1], sp, sizeof sp);
-    printf("\nmerged %d parts: %s (%d rows); summary: %s\n", argc - 2, argv[1], rows, sp);
-    return merged_exit_code(argv[1]);
+    summary_path(out, sp, sizeof sp);
+    printf("\nmerged %d parts: %s (%d rows); summary: %s\n", nparts, out, rows, sp);
+    return merged_exit_code(out);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    spmvlab_flags f;
+    host_options_init(&f, HOST_MERGE, "spmvlab merge");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (!rc && f.noperands < 2) {
+        fprintf(stderr, "usage: spmvlab merge OUT.csv PARTS.csv...\n");
+        rc = -1;
+    }
+    rc = rc ? (rc > 0 ? EXIT_OK : EXIT_USAGE) : merge_files(f.operands[0], f.operands + 1, f.noperands - 1);
+    spmvlab_flags_free(&f);
+    return rc;
 }

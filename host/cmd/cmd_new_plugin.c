@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 
 typedef struct template_file {
@@ -25,14 +26,11 @@ typedef struct template_file {
 /* Generated from templates/plugin; ends with a NULL name. */
 extern const template_file spmvlab_plugin_template[];
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: spmvlab new-plugin NAME [DIR] [--force]\n"
-                 "  writes a working plugin called NAME into DIR (default ./NAME):\n"
-                 "  NAME.c, NAME.cu, NAME_kernels.h, NAME.ini, README.md, CMakeLists.txt\n"
-                 "  NAME: a lower-case letter, then lower-case letters, digits or '_' (at most 40)\n"
-                 "  --force  overwrite files that already exist\n");
-}
+static const char intro[] =
+    "usage: spmvlab new-plugin NAME [DIR] [--force]\n"
+    "  writes a working plugin called NAME into DIR (default ./NAME):\n"
+    "  NAME.c, NAME.cu, NAME_kernels.h, NAME.ini, README.md, CMakeLists.txt\n"
+    "  NAME: a lower-case letter, then lower-case letters, digits or '_' (at most 40)\n";
 
 /* The plugin name becomes C identifiers and the file libspmvlab_NAME.so. */
 static int valid_name(const char *s)
@@ -130,31 +128,21 @@ static void installed_prefix(char *out, size_t len)
 
 int cmd_new_plugin(int argc, char **argv)
 {
-    const char *name = NULL, *dir = NULL;
-    int force = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--force") == 0)
-            force = 1;
-        else if (argv[i][0] != '-' && !name)
-            name = argv[i];
-        else if (argv[i][0] != '-' && !dir)
-            dir = argv[i];
-        else {
-            static const char *const flags[] = {"--force", "--help"};
-            char hint[96] = "";
-            if (argv[i][0] == '-')
-                spmvlab_did_you_mean(argv[i], flags, 2, hint, sizeof hint);
-            fprintf(stderr, "spmvlab new-plugin: unexpected argument '%s'%s; see --help.\n", argv[i], hint);
-            return EXIT_USAGE;
-        }
+    spmvlab_flags f;
+    host_options_init(&f, HOST_NEW_PLUGIN, "spmvlab new-plugin");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (!rc && (f.noperands < 1 || f.noperands > 2)) {
+        if (f.noperands)
+            fprintf(stderr, "spmvlab new-plugin: unexpected argument '%s'; see --help.\n", f.operands[2]);
+        else
+            fputs(intro, stderr);
+        rc = -1;
     }
-    if (!name) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    const char *name = f.noperands > 0 ? f.operands[0] : NULL, *dir = f.noperands > 1 ? f.operands[1] : NULL;
+    int force = spmvlab_flags_given(&f, OPT_FORCE) > 0;
+    spmvlab_flags_free(&f);
+    if (rc)
+        return rc > 0 ? EXIT_OK : EXIT_USAGE;
     if (!valid_name(name)) {
         fprintf(stderr,
                 "spmvlab new-plugin: '%s' cannot be a plugin name: use a lower-case letter, then lower-case "

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "host_options.h"
 #include "spmvlab/core.h"
 #include "report_ab.h"
 #include "report_filter.h"
@@ -24,34 +25,15 @@
 #include "status.h"
 #include "summary.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: spmvlab report RESULTS.csv... [-o DIR] [options]\n"
-                 "       spmvlab report --compare OLD.csv NEW.csv [-o DIR] [--allow-different]\n"
-                 "  -o DIR             where the plots, their data, scripts, summary.csv and tables go\n"
-                 "                     (default: RESULTS-report/ beside the first file)\n"
-                 "  --baseline LABEL   recompute every speedup against instance LABEL (default: the run's\n"
-                 "                     baseline); its interval is bounded from the intervals the run measured;\n"
-                 "                     vendor-best: per matrix the fastest cusparse instance that ran\n"
-                 "  --instances LIST   only these instances (comma-separated shell patterns: 'sell*,csr')\n"
-                 "  --matrices LIST    only these matrices (comma-separated shell patterns)\n"
-                 "  --highlight LIST   at most 8 instances drawn in colour, the others grey (default: the\n"
-                 "                     baseline and those most often near the fastest: the largest profile)\n"
-                 "  --size W,H         image size in pixels (default 1000,640; the PDF: W/100 x H/100 inches)\n"
-                 "  --font-size PT     font size in points (default 11)\n"
-                 "  --table md|tex     also write the summary and the best instance per matrix as\n"
-                 "                     DIR/summary.md (Markdown) or DIR/summary.tex (LaTeX, booktabs)\n"
-                 "  --compare OLD NEW  per instance and matrix OLD time / NEW time with its range, per instance\n"
-                 "                     the geometric mean, wins and losses; into DIR/compare.csv (default:\n"
-                 "                     NEW-compare.csv); refused when the files were measured differently\n"
-                 "  --allow-different  compare them anyway, saying so\n"
-                 "The summary is recomputed from the rows. Instances storing values in another type than\n"
-                 "the dtype (value_storage) are summarised and plotted apart (group DTYPE/STORAGE).\n"
-                 "Several files must be one run's results, as merge's parts must: one build, device,\n"
-                 "measurement settings and option set per label.\n"
-                 "Exit status as for the run that wrote the rows: 1 when a row is wrong or failed, 2 for\n"
-                 "an unreadable input's row; a skipped input is counted, not failed.\n");
-}
+static const char intro[] =
+    "usage: spmvlab report RESULTS.csv... [-o DIR] [options]\n"
+    "       spmvlab report --compare OLD.csv NEW.csv [-o DIR] [--allow-different]\n"
+    "The summary is recomputed from the rows. Instances storing values in another type than\n"
+    "the dtype (value_storage) are summarised and plotted apart (group DTYPE/STORAGE).\n"
+    "Several files must be one run's results, as merge's parts must: one build, device,\n"
+    "measurement settings and option set per label.\n"
+    "Exit status as for the run that wrote the rows: 1 when a row is wrong or failed, 2 for\n"
+    "an unreadable input's row; a skipped input is counted, not failed.\n";
 
 static int make_dir(const char *dir)
 {
@@ -177,75 +159,39 @@ out:
     return rc;
 }
 
-/* Parses argv into a. Returns 0, -1 after --help, or an exit status after saying why. */
-static int parse_args(int argc, char **argv, report_args *a)
+/* The flags read into a. Returns 0, or an exit status after saying why. */
+static int read_args(const spmvlab_flags *f, report_args *a)
 {
     static const report_style def = REPORT_STYLE_DEFAULT;
     memset(a, 0, sizeof *a);
-    a->baseline = "";
     a->style = def;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        }
-        int takes = val && (!strcmp(o, "-o") || !strcmp(o, "--output") || !strcmp(o, "--baseline") ||
-                            !strcmp(o, "--instances") || !strcmp(o, "--matrices") || !strcmp(o, "--highlight") ||
-                            !strcmp(o, "--size") || !strcmp(o, "--font-size") || !strcmp(o, "--table"));
-        if (takes)
-            i++;
-        if (takes && (!strcmp(o, "-o") || !strcmp(o, "--output")))
-            a->dir = val;
-        else if (takes && !strcmp(o, "--baseline"))
-            a->baseline = val;
-        else if (takes && !strcmp(o, "--instances"))
-            a->instances = val;
-        else if (takes && !strcmp(o, "--matrices"))
-            a->matrices = val;
-        else if (takes && !strcmp(o, "--highlight"))
-            a->style.highlight = val;
-        else if (takes && !strcmp(o, "--size")) {
-            char end;
-            if (sscanf(val, "%d,%d%c", &a->style.width, &a->style.height, &end) != 2 || a->style.width < 200 ||
-                a->style.height < 150 || a->style.width > 10000 || a->style.height > 10000) {
-                fprintf(stderr, "spmvlab report: --size '%s' is not W,H in pixels (200,150 to 10000,10000).\n", val);
-                return EXIT_USAGE;
-            }
-        } else if (takes && !strcmp(o, "--font-size")) {
-            char *end;
-            a->style.font = strtod(val, &end);
-            if (*end || !(a->style.font >= 4 && a->style.font <= 72)) {
-                fprintf(stderr, "spmvlab report: --font-size '%s' is not a size in points from 4 to 72.\n", val);
-                return EXIT_USAGE;
-            }
-        } else if (takes && !strcmp(o, "--table")) {
-            if (strcmp(val, "md") && strcmp(val, "tex")) {
-                fprintf(stderr, "spmvlab report: --table '%s' is neither md nor tex.\n", val);
-                return EXIT_USAGE;
-            }
-            a->table = val;
-        } else if (!strcmp(o, "--compare"))
-            a->compare = 1;
-        else if (!strcmp(o, "--allow-different"))
-            a->allow_different = 1;
-        else if (o[0] == '-' && o[1]) {
-            static const char *const flags[] = {"-o", "--output", "--baseline", "--instances", "--matrices",
-                                                "--highlight", "--size", "--font-size", "--table", "--compare",
-                                                "--allow-different", "--help"};
-            char hint[96];
-            spmvlab_did_you_mean(o, flags, (int)(sizeof flags / sizeof *flags), hint, sizeof hint);
-            fprintf(stderr, "spmvlab report: unknown or incomplete option '%s'%s; see --help.\n", o, hint);
-            return EXIT_USAGE;
-        } else if (a->nfiles < 64)
-            a->files[a->nfiles++] = o;
-        else {
-            fprintf(stderr, "spmvlab report: more than 64 result files.\n");
-            return EXIT_USAGE;
-        }
+    a->dir = spmvlab_flags_given(f, OPT_OUTPUT) ? spmvlab_flags_text(f, OPT_OUTPUT) : NULL;
+    a->baseline = spmvlab_flags_text(f, OPT_BASELINE);
+    a->instances = spmvlab_flags_given(f, OPT_INSTANCES) ? spmvlab_flags_text(f, OPT_INSTANCES) : NULL;
+    a->matrices = spmvlab_flags_given(f, OPT_MATRICES) ? spmvlab_flags_text(f, OPT_MATRICES) : NULL;
+    a->table = spmvlab_flags_given(f, OPT_TABLE) ? spmvlab_flags_text(f, OPT_TABLE) : NULL;
+    a->compare = spmvlab_flags_given(f, OPT_COMPARE) > 0;
+    a->allow_different = spmvlab_flags_given(f, OPT_ALLOW_DIFFERENT) > 0;
+    if (spmvlab_flags_given(f, OPT_HIGHLIGHT))
+        a->style.highlight = spmvlab_flags_text(f, OPT_HIGHLIGHT);
+    if (spmvlab_flags_given(f, OPT_FONT_SIZE))
+        a->style.font = spmvlab_flags_last(f, OPT_FONT_SIZE)->v.f;
+    const char *size = spmvlab_flags_text(f, OPT_SIZE);
+    char end;
+    if (spmvlab_flags_given(f, OPT_SIZE) &&
+        (sscanf(size, "%d,%d%c", &a->style.width, &a->style.height, &end) != 2 || a->style.width < 200 ||
+         a->style.height < 150 || a->style.width > 10000 || a->style.height > 10000)) {
+        fprintf(stderr, "spmvlab report: --size '%s' is not W,H in pixels (200,150 to 10000,10000).\n", size);
+        return EXIT_USAGE;
     }
+    if (f->noperands > 64) {
+        fprintf(stderr, "spmvlab report: more than 64 result files.\n");
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < f->noperands; i++)
+        a->files[a->nfiles++] = f->operands[i];
     if (!a->nfiles) {
-        usage(stderr);
+        fputs(intro, stderr);
         return EXIT_USAGE;
     }
     if (a->compare && a->nfiles != 2) {
@@ -255,16 +201,29 @@ static int parse_args(int argc, char **argv, report_args *a)
     return 0;
 }
 
+/* The summary, tables and plots of the files a names. */
+static int report_files(const report_args *a);
+
 int cmd_report(int argc, char **argv)
 {
     report_args a;
-    int rc = parse_args(argc, argv, &a);
+    spmvlab_flags f;
+    host_options_init(&f, HOST_REPORT, "spmvlab report");
+    int rc = host_options_read(&f, argc, argv, intro);
     if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    if (a.compare)
-        return compare_files(&a);
+        rc = rc > 0 ? EXIT_OK : EXIT_USAGE;
+    else if (!(rc = read_args(&f, &a)))
+        rc = a.compare ? compare_files(&a) : report_files(&a);
+    spmvlab_flags_free(&f);
+    return rc;
+}
+
+static int report_files(const report_args *ap)
+{
+    report_args a = *ap;
     run_rows rows;
     spmvlab_err err;
+    int rc;
     if ((rc = read_rows(a.files, a.nfiles, &rows)))
         return rc;
     if (a.baseline[0] && compare_rebase(&rows, a.baseline, &err)) {

@@ -7,6 +7,7 @@
 
 #include "spmvlab/cache.h"
 #include "commands.h"
+#include "host_options.h"
 #include "collect.h"
 #include "select.h"
 #include "select_evaluate.h"
@@ -15,7 +16,7 @@ typedef struct select_args {
     const char *results, *features, *dtype;
     const char *evaluate;     /* --evaluate FILE: judge the selector on it instead */
     const char *more[16];     /* with --evaluate: more results files (given after it) */
-    const char *set;          /* --set: the family keys of this set's members */
+    const char *set;          /* --families: the family keys of this set's members */
     int nmore;
     int part;                 /* -1 every member, else spmvlab_part */
     select_params params;
@@ -23,141 +24,85 @@ typedef struct select_args {
     int npaths;
 } select_args;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: spmvlab select --results FILE.csv [options] MATRIX...\n"
-            "\n"
-            "Recommends a plugin and options for each matrix from a corpus's results\n"
-            "(a CSV of spmvlab run): the instances ranked by their fraction of the fastest\n"
-            "on the k corpus matrices nearest in structure, over those each ran on, with\n"
-            "the candidates run would build and measure on the matrix.\n"
-            "\n"
-            "  --results FILE   results CSV of the corpus (required)\n"
-            "  --features FILE  corpus features: read when present, written when computed\n"
-            "  --k N            neighbours weighed (default %d, at most %d)\n"
-            "  --dtype T        rows of this dtype only (default f64)\n"
-            "  --part P         corpus members of this part only: tune or heldout\n"
-            "\n"
-            "       spmvlab select --evaluate RESULTS.csv [MORE.csv...] [options]\n"
-            "\n"
-            "Judges the selector on measured results: (a) evidence from the tune part,\n"
-            "queries from the held-out part; (b) each member a query with its family left\n"
-            "out (with --part P, within that part only), over the rows of every file\n"
-            "given. A family is a member's name without its size suffix, or its\n"
-            "family = NAME in the set of --set NAME|FILE. Prints the fraction of the\n"
-            "oracle (the fastest instance per matrix, geomean), the exact-best share and\n"
-            "the worst matrices, beside always the baseline and always the best single\n"
-            "instance.\n"
-            "\n"
-            "  --set NAME|FILE  families from the family = NAME keys of this set\n"
-            "\n"
-            "Rules of the choice (defaults in docs/corpus.md):\n"
-            "  --weight-power P neighbour weight 1 / (distance + 0.1)^P (0: equal weights)\n"
-            "  --min-support S  least share of the neighbours' weight an instance ran ok on\n"
-            "  --margin M       candidates within M x the top score are measured\n"
-            "  --measure N      at most N candidates measured (1: never measure)\n"
-            "  --feature-weights W0,...,W9  scale of each feature's coordinate\n",
-            SELECT_DEFAULT_K, SELECT_MAX_K);
-}
+static const char intro[] =
+    "usage: spmvlab select --results FILE.csv [options] MATRIX...\n"
+    "       spmvlab select --evaluate RESULTS.csv [MORE.csv...] [options]\n"
+    "\n"
+    "Recommends a plugin and options for each matrix from a corpus's results\n"
+    "(a CSV of spmvlab run): the instances ranked by their fraction of the fastest\n"
+    "on the k corpus matrices nearest in structure, over those each ran on, with\n"
+    "the candidates run would build and measure on the matrix.\n"
+    "\n"
+    "--evaluate judges the selector on measured results: (a) evidence from the tune\n"
+    "part, queries from the held-out part; (b) each member a query with its family left\n"
+    "out (with --part P, within that part only), over the rows of every file given. A\n"
+    "family is a member's name without its size suffix, or its family = NAME in the set\n"
+    "of --families NAME|FILE. Prints the fraction of the oracle (the fastest instance per\n"
+    "matrix, geomean), the exact-best share and the worst matrices, beside always the\n"
+    "baseline and always the best single instance. The rules of the choice\n"
+    "(--weight-power to --feature-weights) are explained in docs/corpus.md.\n";
 
-/* One of the choice's rules from its option. Returns 0, or -1 with a sentence printed. */
-static int parse_rule(const char *o, const char *v, select_params *p)
+/* --feature-weights W0,...,W9 into p. Returns 0, or -1 with a sentence printed. */
+static int parse_feature_weights(const char *v, select_params *p)
 {
+    const char *at = v;
     char *end;
-    if (strcmp(o, "--feature-weights") == 0) {
-        const char *at = v;
-        for (int d = 0; d < SPMVLAB_FEATURE_COUNT; d++) {
-            p->feature_weight[d] = strtod(at, &end);
-            if (end == at || p->feature_weight[d] < 0 || (*end != ',' && d < SPMVLAB_FEATURE_COUNT - 1) ||
-                (d == SPMVLAB_FEATURE_COUNT - 1 && *end)) {
-                fprintf(stderr, "spmvlab select: --feature-weights %s is not %d numbers >= 0 separated by commas.\n", v,
-                        SPMVLAB_FEATURE_COUNT);
-                return -1;
-            }
-            at = end + 1;
+    for (int d = 0; d < SPMVLAB_FEATURE_COUNT; d++) {
+        p->feature_weight[d] = strtod(at, &end);
+        if (end == at || p->feature_weight[d] < 0 || (*end != ',' && d < SPMVLAB_FEATURE_COUNT - 1) ||
+            (d == SPMVLAB_FEATURE_COUNT - 1 && *end)) {
+            fprintf(stderr, "spmvlab select: --feature-weights %s is not %d numbers >= 0 separated by commas.\n", v,
+                    SPMVLAB_FEATURE_COUNT);
+            return -1;
         }
-        return 0;
+        at = end + 1;
     }
-    double x = strtod(v, &end);
-    int bad = *end || end == v;
-    if (strcmp(o, "--weight-power") == 0) {
-        bad |= !(x >= 0 && x <= 8);
-        p->distance_power = x;
-    } else if (strcmp(o, "--min-support") == 0) {
-        bad |= !(x >= 0 && x <= 1);
-        p->min_support = x;
-    } else if (strcmp(o, "--margin") == 0) {
-        bad |= !(x >= 1 && x <= 10);
-        p->margin = x;
-    } else {
-        bad |= !(x >= 1 && x <= SELECT_MAX_CANDIDATES - 1 && x == (int)x);
-        p->measure = bad ? 1 : (int)x;
-    }
-    if (bad)
-        fprintf(stderr, "spmvlab select: %s %s is out of range (see spmvlab select --help).\n", o, v);
-    return bad ? -1 : 0;
+    return 0;
 }
 
-static int parse_args(int argc, char **argv, select_args *a)
+/* The rules of the choice the flags give, over the defaults. Returns 0, or
+ * -1 with a sentence printed. */
+static int read_rules(const spmvlab_flags *f, select_params *p)
+{
+    const spmvlab_flag_use *u;
+    if ((u = spmvlab_flags_last(f, OPT_K)))
+        p->k = (int)u->v.i;
+    if ((u = spmvlab_flags_last(f, OPT_WEIGHT_POWER)))
+        p->distance_power = u->v.f;
+    if ((u = spmvlab_flags_last(f, OPT_MIN_SUPPORT)))
+        p->min_support = u->v.f;
+    if ((u = spmvlab_flags_last(f, OPT_MARGIN)))
+        p->margin = u->v.f;
+    if ((u = spmvlab_flags_last(f, OPT_MEASURE)))
+        p->measure = (int)u->v.i;
+    return (u = spmvlab_flags_last(f, OPT_FEATURE_WEIGHTS)) ? parse_feature_weights(u->text, p) : 0;
+}
+
+/* The flags and operands read into a. Returns -1 to go on, or an exit
+ * status after saying why. */
+static int read_args(const spmvlab_flags *f, select_args *a)
 {
     spmvlab_err err;
-    *a = (select_args){.dtype = "f64", .part = -1};
+    *a = (select_args){.dtype = spmvlab_flags_text(f, OPT_DTYPE), .part = -1};
     select_params_default(&a->params);
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int has_value = i + 1 < argc;
-        static const char *const flags[] = {"--results",      "--features",     "--k",       "--dtype",
-                                            "--part",         "--help",         "--evaluate", "--set",
-                                            "--weight-power", "--min-support",  "--margin",   "--measure",
-                                            "--feature-weights"};
-        const int nflags = (int)(sizeof flags / sizeof *flags);
-        int known = 0;
-        for (int f = 0; f < nflags; f++)
-            known |= strcmp(o, flags[f]) == 0;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (o[0] == '-' && !known) {
-            char hint[96];
-            spmvlab_did_you_mean(o, flags, nflags, hint, sizeof hint);
-            fprintf(stderr, "spmvlab select: unknown option '%s'%s; see spmvlab select --help.\n", o, hint);
+    const spmvlab_flag_use *u;
+    a->results = (u = spmvlab_flags_last(f, OPT_RESULTS)) ? u->text : NULL;
+    a->features = (u = spmvlab_flags_last(f, OPT_FEATURES)) ? u->text : NULL;
+    a->evaluate = (u = spmvlab_flags_last(f, OPT_EVALUATE)) ? u->text : NULL;
+    a->set = (u = spmvlab_flags_last(f, OPT_FAMILIES)) ? u->text : NULL;
+    if (read_rules(f, &a->params))
+        return EXIT_USAGE;
+    if ((u = spmvlab_flags_last(f, OPT_PART))) {
+        spmvlab_part part;
+        if (spmvlab_part_parse(u->text, &part, &err)) {
+            fprintf(stderr, "spmvlab select: %s.\n", err.msg);
             return EXIT_USAGE;
-        } else if (o[0] == '-' && !has_value) {
-            fprintf(stderr, "spmvlab select: %s needs a value.\n", o);
-            return EXIT_USAGE;
-        } else if (strcmp(o, "--results") == 0) {
-            a->results = argv[++i];
-        } else if (strcmp(o, "--features") == 0) {
-            a->features = argv[++i];
-        } else if (strcmp(o, "--dtype") == 0) {
-            a->dtype = argv[++i];
-        } else if (strcmp(o, "--k") == 0) {
-            char *end;
-            long k = strtol(argv[++i], &end, 10);
-            if (*end || k < 1 || k > SELECT_MAX_K) {
-                fprintf(stderr, "spmvlab select: --k %s is not a whole number in [1, %d].\n",
-                        argv[i], SELECT_MAX_K);
-                return EXIT_USAGE;
-            }
-            a->params.k = (int)k;
-        } else if (strcmp(o, "--evaluate") == 0) {
-            a->evaluate = argv[++i];
-        } else if (strcmp(o, "--set") == 0) {
-            a->set = argv[++i];
-        } else if (strcmp(o, "--weight-power") == 0 || strcmp(o, "--min-support") == 0 ||
-                   strcmp(o, "--margin") == 0 || strcmp(o, "--measure") == 0 ||
-                   strcmp(o, "--feature-weights") == 0) {
-            if (parse_rule(o, argv[++i], &a->params))
-                return EXIT_USAGE;
-        } else if (strcmp(o, "--part") == 0) {
-            spmvlab_part part;
-            if (spmvlab_part_parse(argv[++i], &part, &err)) {
-                fprintf(stderr, "spmvlab select: %s.\n", err.msg);
-                return EXIT_USAGE;
-            }
-            a->part = (int)part;
-        } else if (a->evaluate) { /* more results files: the held-out part's beside the tune part's */
+        }
+        a->part = (int)part;
+    }
+    for (int i = 0; i < f->noperands; i++) {
+        const char *o = f->operands[i];
+        if (a->evaluate) { /* more results files: the held-out part's beside the tune part's */
             if (a->nmore == (int)(sizeof a->more / sizeof *a->more)) {
                 fprintf(stderr, "spmvlab select: --evaluate takes at most %d results files.\n", a->nmore + 1);
                 return EXIT_USAGE;
@@ -169,7 +114,7 @@ static int parse_args(int argc, char **argv, select_args *a)
         }
     }
     if (a->set && !a->evaluate) {
-        fprintf(stderr, "spmvlab select: --set gives families to --evaluate, which is not given.\n");
+        fprintf(stderr, "spmvlab select: --families gives families to --evaluate, which is not given.\n");
         return EXIT_USAGE;
     }
     if (a->evaluate && (a->results || a->npaths)) {
@@ -277,19 +222,30 @@ static int evaluate(select_args *a)
     return rc;
 }
 
+/* A choice for every matrix a names, from its corpus. */
+static int choose_for_matrices(select_args *ap);
+
 int cmd_select(int argc, char **argv)
 {
-    select_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc >= 0) {
-        free_paths(a.paths, a.npaths);
-        return rc;
-    }
-    if (a.evaluate)
-        return evaluate(&a);
+    select_args a = {0};
+    spmvlab_flags f;
+    host_options_init(&f, HOST_SELECT, "spmvlab select");
+    int rc = host_options_read(&f, argc, argv, intro);
+    if (rc)
+        rc = rc > 0 ? EXIT_OK : EXIT_USAGE;
+    else if ((rc = read_args(&f, &a)) < 0)
+        rc = a.evaluate ? evaluate(&a) : choose_for_matrices(&a);
+    free_paths(a.paths, a.npaths);
+    spmvlab_flags_free(&f);
+    return rc;
+}
+
+static int choose_for_matrices(select_args *ap)
+{
+    select_args a = *ap;
     select_corpus c = {0};
     spmvlab_err err;
-    rc = EXIT_USAGE;
+    int rc = EXIT_USAGE;
     double opened = spmvlab_now_ms();
     if (select_corpus_open(a.results, a.features, a.dtype, a.part, &c, &err)) {
         fprintf(stderr, "spmvlab select: %s.\n", err.msg);
@@ -333,6 +289,5 @@ int cmd_select(int argc, char **argv)
     }
 done:
     select_corpus_free(&c);
-    free_paths(a.paths, a.npaths);
     return rc;
 }

@@ -4,9 +4,13 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-/* info --device and info --reorder LIST (cmd_info_bounds.c); argv[0] is the flag. */
-int cmd_info_device(int argc, char **argv);
-int cmd_info_reorder(int argc, char **argv);
+/* info --ceilings [--remeasure] and info --reorder LIST INPUT... (cmd_info_bounds.c). */
+int cmd_info_device(int remeasure);
+int cmd_info_reorder(const char *list, const char *const *inputs, int n);
+/* Calls each(path, arg) for every matrix file of info's inputs (files,
+ * folders, archives, list files), saying why an input has none. Returns
+ * EXIT_OK, or EXIT_USAGE when an input or a call (non-zero) failed. */
+int info_each_matrix(const char *const *inputs, int n, int (*each)(const char *path, void *arg), void *arg);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

@@ -53,7 +53,7 @@ int inputs_gather(const run_settings *s, char ***paths, int *npaths, spmvlab_err
             return spmvlab_errf(err, "%s holds no .mtx, .mtx.gz or .tar.gz files", s->matrix_args[i]), -1;
     }
     if (s->part >= 0 && s->nset_names == 0)
-        return spmvlab_errf(err, "--part %s keeps members of a matrix set, and no set is named (--set NAME)",
+        return spmvlab_errf(err, "--part %s keeps members of a matrix set, and no set is named (--matrix-set NAME)",
                             spmvlab_part_name((spmvlab_part)s->part)), -1;
     for (int i = 0; i < s->nset_names; i++) {
         spmvlab_set set;

@@ -1,9 +1,9 @@
 /*
  * Settings of `spmvlab run` and `spmvlab tune`: the command line, the [run]
  * section of an INI file (command-line flags win), instance overrides
- * (--set LABEL.KEY=VALUES) and matrix sets (--set NAME). Each setting is
- * one row of a table read by the core's option engine (typed values,
- * ranges, choices), which gives its INI key, its flag and its help.
+ * (--option LABEL.KEY=VALUES) and matrix sets (--matrix-set NAME). Each
+ * setting is one row of the option table of every command (host/options),
+ * which gives its flag, its INI key, its type, range and help.
  */
 #ifndef SPMVLAB_HOST_RUN_OPTIONS_H
 #define SPMVLAB_HOST_RUN_OPTIONS_H
@@ -78,7 +78,7 @@ typedef struct run_settings {
 
     char command[2048];                 /* the command line, for the results */
     char label_list[4096];              /* labels gathered from the INI file's sections */
-    void *engine;                       /* the option engine's values, which the strings point into */
+    void *engine;                       /* the flags and INI texts read, which the strings point into */
 } run_settings;
 
 /* Parses argv (argv[0] is the command) and the INI file it names into s and

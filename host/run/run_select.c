@@ -49,7 +49,7 @@ void run_selectors_close(run_selectors *sel)
     memset(sel, 0, sizeof *sel);
 }
 
-/* Sets the chosen options one "key=value" at a time, as --set would, then
+/* Sets the chosen options one "key=value" at a time, as --option would, then
  * lets the plugin check them together. Returns 0, or -1 with a sentence. */
 static int set_options(spmvlab_instance_spec *sp, const char *text, spmvlab_err *err)
 {

@@ -56,7 +56,7 @@ void run_selectors_close(run_selectors *sel);
 
 /* Chooses for the matrix with selector spec (index spec_index of the run's
  * specs) in dtype d: the plugin loaded through reg, its options set as
- * --set would. Fills out either way (out->chosen says which). */
+ * --option would. Fills out either way (out->chosen says which). */
 void run_select_choose(const run_selectors *sel, spmvlab_registry *reg, const spmvlab_instance_spec *spec,
                        int spec_index, spmvlab_dtype d, run_select_matrix *m, run_selection *out);
 

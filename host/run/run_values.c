@@ -1,8 +1,9 @@
 /*
- * The values of run's settings that the option engine does not type:
- * lists (matrices, sets, plugin folders), dtypes, byte counts, the 64-bit
- * seed, shards and devices. Each apply function is named by a row of the
- * settings table (run_options.c).
+ * Where run keeps the value of each row of the option table it takes
+ * (host/options): a member of run_settings, stored as the core stores a
+ * plugin option's field, or an apply function for the values the option
+ * parser does not type: lists (matrices, sets, plugin folders), dtypes,
+ * byte counts, the 64-bit seed, shards and devices.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "host_options.h"
 #include "run_values.h"
 #include "spmvlab/gen.h"
 #include "shard.h"
@@ -67,7 +69,7 @@ static void resolve_ini_path(const char *ini, const char *p, char *out, size_t l
         snprintf(out, len, "%.*s/%s", (int)(slash - ini), ini, p);
 }
 
-int run_apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_dtype(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     char buf[256];
@@ -109,7 +111,7 @@ static int parse_order_spec(char *t, run_order_spec *o, spmvlab_err *err)
 }
 
 /* "none,rcm,degree,rcm+call": each ordering once, in the order given. */
-int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_reorder(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     char buf[256];
@@ -136,7 +138,7 @@ int run_apply_reorder(run_settings *s, const char *ini, const char *text, spmvla
                          -1);
 }
 
-int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     char *end;
@@ -148,7 +150,7 @@ int run_apply_seed(run_settings *s, const char *ini, const char *text, spmvlab_e
     return 0;
 }
 
-int run_apply_mem_limit(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_mem_limit(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     s->mem_limit = 0;
@@ -157,7 +159,7 @@ int run_apply_mem_limit(run_settings *s, const char *ini, const char *text, spmv
     return 0;
 }
 
-int run_apply_config(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_config(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     (void)err;
@@ -184,7 +186,7 @@ static int add_matrix(run_settings *s, const char *ini, const char *t, spmvlab_e
     return run_push_str(s->matrix_args, &s->nmatrix_args, RUN_MAX_LIST, p, "matrix arguments", err);
 }
 
-int run_apply_matrices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_matrices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     return s->matrices_given ? 0 : each_item(s, ini, text, err, add_matrix);
 }
@@ -201,28 +203,34 @@ static int add_set_name(run_settings *s, const char *ini, const char *t, spmvlab
     return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, p, "matrix sets", err);
 }
 
-/* INI: a list of set names. Command line: an instance override when it
- * holds '=', else one set name. */
-int run_apply_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+/* INI: a list of set names. Command line: one set name. */
+static int apply_matrix_set(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     if (ini)
         return s->matrices_given ? 0 : each_item(s, ini, text, err, add_set_name);
     if (!text[0])
-        return spmvlab_errf(err, "--set needs LABEL.KEY=VALUES or the name of a matrix set"), -1;
-    if (strchr(text, '='))
-        return run_push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, text, "--set overrides", err);
+        return spmvlab_errf(err, "needs the name of a matrix set (small, large, corpus or FILE.ini)"), -1;
     s->matrices_given = 1;
-    return run_push_str(s->set_names, &s->nset_names, RUN_MAX_LIST, text, "matrix sets", err);
+    return add_set_name(s, NULL, text, err);
 }
 
-int run_apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+/* An instance override, LABEL.KEY=VALUES (or KEY=VALUES with one label). */
+static int apply_option(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+{
+    (void)ini;
+    if (!strchr(text, '='))
+        return spmvlab_errf(err, "'%s' is not LABEL.KEY=VALUES (a matrix set is --matrix-set NAME)", text), -1;
+    return run_push_str(s->overrides, &s->noverrides, RUN_MAX_LIST, text, "instance options", err);
+}
+
+static int apply_plugin_dir(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     char p[4096];
     resolve_ini_path(ini, text, p, sizeof p);
     return text[0] ? run_push_str(s->plugin_dirs, &s->nplugin_dirs, 32, p, "plugin folders", err) : 0;
 }
 
-int run_apply_part(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_part(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     spmvlab_part part;
@@ -235,7 +243,7 @@ int run_apply_part(run_settings *s, const char *ini, const char *text, spmvlab_e
     return 0;
 }
 
-int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     s->shard_index = 0;
@@ -243,16 +251,112 @@ int run_apply_shard(run_settings *s, const char *ini, const char *text, spmvlab_
     return text[0] ? shard_parse(text, &s->shard_index, &s->shard_count, err) : 0;
 }
 
-int run_apply_devices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_devices(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)ini;
     snprintf(s->devices, sizeof s->devices, "%s", text);
     return text[0] ? workers_check_spec(text, err) : 0;
 }
 
-int run_apply_device(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
+static int apply_device(run_settings *s, const char *ini, const char *text, spmvlab_err *err)
 {
     (void)s;
     (void)ini;
     return text[0] ? workers_select_device(text, err) : 0;
+}
+
+typedef int (*run_apply_fn)(run_settings *s, const char *ini, const char *text, spmvlab_err *err);
+
+/* Where run keeps a row's value. */
+typedef struct run_sink {
+    host_option_id id;
+    size_t offset, size; /* a member of run_settings, or size 0 */
+    run_apply_fn apply;  /* else the function that takes the text */
+} run_sink;
+
+#define AT(member) SPMVLAB_FIELD(run_settings, member), NULL
+#define BY(fn) 0, 0, fn
+
+static const run_sink run_sinks[] = {
+    {OPT_PLUGINS, AT(labels)},
+    {OPT_CONFIG, BY(apply_config)},
+    {OPT_MATRICES_KEY, BY(apply_matrices)},
+    {OPT_OPTION, BY(apply_option)},
+    {OPT_MATRIX_SET, BY(apply_matrix_set)},
+    {OPT_DTYPE, BY(apply_dtype)},
+    {OPT_REORDER, BY(apply_reorder)},
+    {OPT_OUTPUT, AT(output)},
+    {OPT_JSON, AT(json)},
+    {OPT_BASELINE, AT(baseline)},
+    {OPT_PLUGIN_DIR, BY(apply_plugin_dir)},
+    {OPT_REPS, AT(reps)},
+    {OPT_WARMUP, AT(warmup)},
+    {OPT_TIME_BUDGET_MS, AT(time_budget_ms)},
+    {OPT_TIMING, AT(timing)},
+    {OPT_NOISE, AT(noise)},
+    {OPT_FLUSH_L2, AT(flush_l2)},
+    {OPT_ISOLATE, AT(isolate)},
+    {OPT_TIMEOUT, AT(timeout_s)},
+    {OPT_RESUME, AT(resume)},
+    {OPT_SEED, BY(apply_seed)},
+    {OPT_MEM_LIMIT, BY(apply_mem_limit)},
+    {OPT_SHARD, BY(apply_shard)},
+    {OPT_PART, BY(apply_part)},
+    {OPT_DEVICES, BY(apply_devices)},
+    {OPT_DEVICE, BY(apply_device)},
+    {OPT_VERBOSE, AT(verbose)},
+    {OPT_COLUMNS, AT(show_columns)},
+};
+#define NSINKS ((int)(sizeof run_sinks / sizeof *run_sinks))
+
+#undef AT
+#undef BY
+
+/* The place of row id's value, or NULL for a row that is none of run's. */
+static const run_sink *sink_of(int id)
+{
+    for (int k = 0; k < NSINKS; k++)
+        if ((int)run_sinks[k].id == id)
+            return &run_sinks[k];
+    return NULL;
+}
+
+int run_store(run_settings *s, const spmvlab_flag_use *u, spmvlab_err *err)
+{
+    const run_sink *k = sink_of(u->row);
+    if (!k)
+        return spmvlab_errf(err, "%s is no setting of run", host_options[u->row].opt.key), -1;
+    if (k->size) {
+        spmvlab_option o = host_options[u->row].opt;
+        o.field_offset = k->offset;
+        o.field_size = k->size;
+        spmvlab_option_field_store(s, &o, &u->v);
+        return 0;
+    }
+    spmvlab_err why;
+    if (!k->apply(s, u->file, u->text, &why))
+        return 0;
+    char flag[80];
+    spmvlab_flag_name(&host_options[u->row], flag, sizeof flag);
+    if (u->file)
+        spmvlab_errf(err, "%s:%d: [run] %s: %s", u->file, u->line, host_options[u->row].opt.key, why.msg);
+    else
+        spmvlab_errf(err, "%s: %s", flag, why.msg);
+    return -1;
+}
+
+int run_store_defaults(run_settings *s, spmvlab_err *err)
+{
+    for (int k = 0; k < NSINKS; k++) {
+        const spmvlab_option *o = &host_options[run_sinks[k].id].opt;
+        spmvlab_flag_use u = {(int)run_sinks[k].id, o->def, {0}, NULL, 0};
+        if (!run_sinks[k].size && !o->def[0])
+            continue;
+        if (spmvlab_option_parse(o, o->def, &u.v) != SPMVLAB_OPT_FINE)
+            return spmvlab_errf(err, "the default of %s is unusable", o->key), -1;
+        u.v.s = o->def;
+        if (run_store(s, &u, err))
+            return -1;
+    }
+    return 0;
 }

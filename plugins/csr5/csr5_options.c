@@ -1,5 +1,5 @@
 /*
- * The options of csr5: the table the core checks INI and --set values
+ * The options of csr5: the table the core checks INI and --option values
  * against and prints in `spmvlab list -v`. README.md has the rules behind
  * the choices and what was measured.
  */

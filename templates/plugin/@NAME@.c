@@ -47,7 +47,7 @@ typedef struct @NAME@_opts {
     int block_size; /* threads per block of the kernel */
 } @NAME@_opts;
 
-/* The options table: the core parses INI and --set values against it,
+/* The options table: the core parses INI and --option values against it,
  * fills the members of @NAME@_opts and prints it in `spmvlab list -v`. Every
  * row has six columns: SPMVLAB_OPTION(struct, member, type, "default",
  * "range", "help"), the key being the member's name and the range "lo..hi"

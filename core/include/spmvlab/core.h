@@ -146,6 +146,10 @@ typedef enum spmvlab_opt_problem {
  * one parser of option values: plugin options and generator parameters. */
 spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *text, spmvlab_opt_value *v);
 
+/* What row o takes, for a refusal of the given problem: "true or false",
+ * "one of a|b|c", "an integer from 1 to 8" (written after "expected"). */
+void spmvlab_option_expected(const spmvlab_option *o, spmvlab_opt_problem problem, char *buf, size_t len);
+
 /* Writes an ENUM row's choices as "a|b|c" (from its text or its CONST
  * rows, which follow it in the table); other rows give their choices text or "". */
 void spmvlab_option_choices(const spmvlab_option *o, char *buf, size_t len);

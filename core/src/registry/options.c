@@ -161,31 +161,34 @@ spmvlab_opt_problem spmvlab_option_parse(const spmvlab_option *o, const char *te
     return SPMVLAB_OPT_BAD_TYPE;
 }
 
+void spmvlab_option_expected(const spmvlab_option *o, spmvlab_opt_problem problem, char *buf, size_t len)
+{
+    char choices[400];
+    if (problem == SPMVLAB_OPT_NOT_BOOL) {
+        snprintf(buf, len, "true or false");
+    } else if (problem == SPMVLAB_OPT_NOT_CHOICE) {
+        spmvlab_option_choices(o, choices, sizeof choices);
+        snprintf(buf, len, "one of %s", choices[0] ? choices : "(none)");
+    } else {
+        range_text(o, buf, len);
+    }
+}
+
 /* Parses value for a plugin option; the refusal names the plugin, the key
  * and what is allowed. */
 static int set_value(spmvlab_opt_value *v, const spmvlab_option *o, const char *plugin,
                      const char *value, spmvlab_err *err)
 {
     char allowed[400];
-    switch (spmvlab_option_parse(o, value, v)) {
-    case SPMVLAB_OPT_FINE:
+    spmvlab_opt_problem problem = spmvlab_option_parse(o, value, v);
+    if (problem == SPMVLAB_OPT_FINE)
         return 0;
-    case SPMVLAB_OPT_NOT_BOOL:
-        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected true or false", plugin, o->key, value);
-        return -1;
-    case SPMVLAB_OPT_NOT_CHOICE:
-        spmvlab_option_choices(o, allowed, sizeof allowed);
-        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected one of %s", plugin, o->key, value,
-                     allowed[0] ? allowed : "(none)");
-        return -1;
-    case SPMVLAB_OPT_BAD_TYPE:
-        spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key, (int)o->type);
-        return -1;
-    default:
-        range_text(o, allowed, sizeof allowed);
-        spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
-        return -1;
-    }
+    if (problem == SPMVLAB_OPT_BAD_TYPE)
+        return spmvlab_errf(err, "option %s.%s has an unknown type %d in the plugin's table", plugin, o->key,
+                            (int)o->type), -1;
+    spmvlab_option_expected(o, problem, allowed, sizeof allowed);
+    spmvlab_errf(err, "option %s.%s = '%s' is invalid: expected %s", plugin, o->key, value, allowed);
+    return -1;
 }
 
 int spmvlab_optset_init(spmvlab_optset *o, const spmvlab_plugin *p, spmvlab_err *err)
