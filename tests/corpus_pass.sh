@@ -2,8 +2,8 @@
 # tools/corpus-pass.sh on the small set without a GPU (two CPU workers): the
 # part's set file holds exactly the members `gen --list --part` names, the
 # results hold every member x instance once, a second call resumes and adds
-# nothing, --dry-run only prints the steps, and a bad part is one sentence
-# and status 2.
+# nothing, --dry-run only prints the steps, a member's relative path still
+# resolves from the output folder, and a bad part is one sentence and status 2.
 # Arguments: the spmvlab binary, the source tree.
 set -eu
 host=$1 src=$2
@@ -31,6 +31,18 @@ test "$(cut -d, -f1,6 "$work/out/tune-f64.csv" | sort | uniq -d | wc -l)" -eq 0
 pass --part tune > /dev/null 2> "$work/second.log" || { cat "$work/second.log"; exit 1; }
 test "$(($(wc -l < "$work/out/tune-f64.csv") - 1))" -eq "$rows"
 grep -q "pass complete" "$work/second.log"
+
+# A file member given relative to its set file still resolves from DIR: the
+# part's set file holds the path `gen --list` resolved, in both parts.
+mkdir -p "$work/sets" "$work/m"
+cp "$src/data/1138_bus.mtx.gz" "$work/m/one.mtx.gz"
+printf '[set]\n\n[one]\npath = ../m/one.mtx.gz\n\n[two]\npath = ../m/one.mtx.gz\noptional = true\n' > "$work/sets/rel.ini"
+for part in tune heldout; do
+    bash "$src/tools/corpus-pass.sh" --bin "$host" --matrix-set "$work/sets/rel.ini" --devices cpu:1 -p csr \
+        --out "$work/rel" --part $part --dry-run > /dev/null
+done
+test "$(cat "$work/rel"/corpus-*.ini | grep -c "^path = $work/m/one.mtx.gz$")" -eq 2
+test "$(cat "$work/rel"/corpus-*.ini | grep -c '^path')" -eq 2
 
 status=0
 pass --part all > /dev/null 2> "$work/bad.log" || status=$?

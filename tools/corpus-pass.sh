@@ -69,7 +69,8 @@ setfile="$out/corpus-$part.ini"
 results="$out/$part-${dtype//,/-}.csv"
 
 # 1. The part as a set file: every member `gen --list` puts in the part, its
-#    generated section copied from the set, a file member by its path.
+#    generated section copied from the set, a file member by the path `gen
+#    --list` resolved (the set's relative paths would not resolve from DIR).
 if [ ! -s "$setfile" ]; then
     list=$("$bin" gen --list "$set" --part "$part") || { say "spmvlab gen --list $set failed."; exit 2; }
     # The set's own file, looked up as spmvlab does (sets/README.md).
@@ -80,9 +81,10 @@ if [ ! -s "$setfile" ]; then
     esac
     [ -r "$src" ] || { say "the set file $src cannot be read."; exit 2; }
     printf '%s\n' "$list" | awk -v src="$src" '
-        FNR == NR { part[$1] = 1; what[$1] = $3; next }
+        FNR == NR { if (NF) { part[$1] = 1; what[$1] = $3 }; next }
         /^\[/ { name = substr($0, 2, index($0, "]") - 2); keep = (name in part) && name != "set";
                 if (keep) { seen[name] = 1; printf "\n" } }
+        keep && /^[ \t]*path[ \t]*=/ { printf "path = %s\n", what[name]; next }
         keep && !/^;/ && !/^[ \t]*$/ { print }
         END { for (n in part) if (!(n in seen)) printf "\n[%s]\npath = %s\noptional = true\n", n, what[n] }
     ' - "$src" > "$setfile.tmp" || { say "could not write $setfile."; exit 2; }
