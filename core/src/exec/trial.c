@@ -51,27 +51,41 @@ spmvlab_result spmvlab_trial_open_prepared(spmvlab_trial *t, spmvlab_runtime *rt
     return attach(t, rt, pm, seed, err);
 }
 
+/* t holding A prepared in dtype (its own matrix) and nothing else. */
+static spmvlab_result prepare_own(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
+                                  spmvlab_dtype dtype, spmvlab_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->owns = 1;
+    return spmvlab_prepare(rt, A, name, dtype, &t->own, err);
+}
+
 spmvlab_result spmvlab_trial_open(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
                                    spmvlab_dtype dtype, uint64_t seed, spmvlab_err *err)
 {
-    return spmvlab_trial_open_permuted(t, rt, A, NULL, NULL, name, dtype, seed, err);
+    spmvlab_result o = prepare_own(t, rt, A, name, dtype, err);
+    if (o != SPMVLAB_RESULT_OK) {
+        spmvlab_trial_close(t);
+        return o;
+    }
+    return attach(t, rt, &t->own, seed, err);
 }
 
 spmvlab_result spmvlab_trial_open_permuted(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A,
                                             const spmvlab_csr *permuted, const int32_t *perm, const char *name,
                                             spmvlab_dtype dtype, uint64_t seed, spmvlab_err *err)
 {
-    memset(t, 0, sizeof *t);
-    if (permuted && (permuted->rows != A->rows || permuted->cols != A->cols || permuted->nnz != A->nnz))
+    if (permuted && (permuted->rows != A->rows || permuted->cols != A->cols || permuted->nnz != A->nnz)) {
+        memset(t, 0, sizeof *t);
         return spmvlab_errf(err, "the permuted matrix of %s is not %d x %d with %d non-zeros", name, A->rows,
                             A->cols, A->nnz),
                SPMVLAB_RESULT_INTERNAL;
+    }
     /* every matrix in the dtype first (ORDER+call: A for x, y and the
      * reference, the permuted one for the instances), then x and the
      * reference */
-    t->owns = 1;
+    spmvlab_result o = prepare_own(t, rt, A, name, dtype, err);
     t->per_call = permuted != NULL;
-    spmvlab_result o = spmvlab_prepare(rt, A, name, dtype, &t->own, err);
     if (o == SPMVLAB_RESULT_OK && permuted)
         o = spmvlab_prepare(rt, permuted, name, dtype, &t->permuted, err);
     if (o == SPMVLAB_RESULT_OK && permuted)
