@@ -133,8 +133,7 @@ static void per_call_instance_checks_the_round_trip(const spmvlab_csr *A, spmvla
     }
     TEST_CHECK(spmvlab_order_compute(A, o, &perm, &err) == 0);
     TEST_CHECK(perm && spmvlab_csr_permute(A, perm, &B, &err) == 0);
-    TEST_CHECK(spmvlab_trial_open(&t, &rt, A, "A", d, 5, &err) == SPMVLAB_RESULT_OK);
-    TEST_CHECK(spmvlab_trial_permute_calls(&t, &B, perm, &err) == SPMVLAB_RESULT_OK);
+    TEST_CHECK(spmvlab_trial_open_permuted(&t, &rt, A, &B, perm, "A", d, 5, &err) == SPMVLAB_RESULT_OK);
     TEST_CHECK(t.call.permute_x == (A->rows == A->cols));
     TEST_CHECK(spmvlab_trial_convert(&t, &in, pl, "csr", &opts, &conv, &err) == SPMVLAB_RESULT_OK);
     TEST_CHECK(in.call == &t.call && in.matrix == &t.permuted);
@@ -175,23 +174,30 @@ static void per_call_instance_checks_the_round_trip(const spmvlab_csr *A, spmvla
     spmvlab_runtime_close(&rt);
 }
 
-/* A wrong-sized permuted matrix or a non-permutation is refused. */
+/* A wrong-sized permuted matrix is refused and the trial holds nothing; a
+ * non-permutation never gets that far: spmvlab_csr_permute refuses it. */
 static void bad_inputs_are_refused(const spmvlab_csr *A)
 {
     spmvlab_err err = {{0}};
     spmvlab_runtime rt;
     spmvlab_runtime_open(&rt, 0, 0, &err);
     spmvlab_trial t;
-    TEST_CHECK(spmvlab_trial_open(&t, &rt, A, "A", SPMVLAB_F64, 1, &err) == SPMVLAB_RESULT_OK);
     int32_t *twice = calloc((size_t)A->rows, sizeof *twice);
-    TEST_CHECK(spmvlab_trial_permute_calls(&t, A, twice, &err) == SPMVLAB_RESULT_INTERNAL);
+    spmvlab_csr B;
+    TEST_CHECK(spmvlab_csr_permute(A, twice, &B, &err) == -1);
     TEST_CONTAINS(err.msg, "not a permutation");
-    TEST_CHECK(t.per_call == 0);
     spmvlab_csr other = test_uniform(A->rows + 1, A->cols, 2, 1);
-    TEST_CHECK(spmvlab_trial_permute_calls(&t, &other, twice, &err) == SPMVLAB_RESULT_INTERNAL);
+    int32_t *ident = calloc((size_t)other.rows, sizeof *ident);
+    for (int32_t i = 0; ident && i < other.rows; i++)
+        ident[i] = i;
+    err.msg[0] = '\0';
+    TEST_CHECK(spmvlab_trial_open_permuted(&t, &rt, A, &other, ident, "A", SPMVLAB_F64, 1, &err) ==
+               SPMVLAB_RESULT_INTERNAL);
+    TEST_CONTAINS(err.msg, "is not");
+    TEST_CHECK(t.per_call == 0 && t.x == NULL && t.pm == NULL && t.own.host_val == NULL);
     spmvlab_csr_free(&other);
+    free(ident);
     free(twice);
-    spmvlab_trial_close(&t);
     spmvlab_runtime_close(&rt);
 }
 

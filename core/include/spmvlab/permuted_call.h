@@ -34,8 +34,9 @@ typedef struct spmvlab_permuted_call {
     void *host_xp, *host_yp;    /* host scratch of spmv_host */
 } spmvlab_permuted_call;
 
-/* Copies perm (rows entries, a permutation) and allocates the scratch for
- * values of dtype; cols is the matrix's column count (x_p exists only when
+/* Copies perm (rows entries, a permutation: spmvlab_csr_permute checked
+ * it when it built the permuted matrix, so it is not checked again on
+ * every open) and allocates the scratch for values of dtype; cols is the matrix's column count (x_p exists only when
  * rows == cols). Returns OK, NOMEM or CUDA_ERROR with a sentence; on
  * failure c holds nothing. */
 spmvlab_status spmvlab_permuted_call_open(spmvlab_permuted_call *c, spmvlab_runtime *rt, const int32_t *perm,

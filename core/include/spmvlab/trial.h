@@ -36,8 +36,8 @@ typedef struct spmvlab_trial {
     void *y;                    /* host y, rows values: spmv_host's output and the download buffer */
     void *dy;                   /* the trial's own device y, for callers that pass none */
     double *ref, *absum;        /* reference and row sums of |a_ij x_j|, rows values */
-    /* after spmvlab_trial_permute_calls: instances are converted from the
-     * permuted matrix and called through the permutation */
+    /* opened by spmvlab_trial_open_permuted: instances are converted from
+     * the permuted matrix and called through the permutation */
     int per_call;
     spmvlab_prepared permuted;  /* P A P^T (or P A) in the dtype */
     spmvlab_permuted_call call; /* the permutation and scratch every instance's calls share */
@@ -51,15 +51,18 @@ spmvlab_result spmvlab_trial_open(spmvlab_trial *t, spmvlab_runtime *rt, const s
 /* The same on a matrix the caller prepared and keeps (it outlives t). */
 spmvlab_result spmvlab_trial_open_prepared(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_prepared *pm,
                                             uint64_t seed, spmvlab_err *err);
+/* spmvlab_trial_open for --reorder ORDER+call: instances are converted from
+ * permuted (P A P^T for a square A, else P A, with perm[new] = old) and
+ * called through the permutation, while x, y and the reference stay A's,
+ * in its own order, so the round trip is what gets checked. perm is the
+ * one spmvlab_csr_permute built permuted with, which checked that it is a
+ * permutation; permuted NULL: the plain open. Also INTERNAL when permuted
+ * is not of A's shape. */
+spmvlab_result spmvlab_trial_open_permuted(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A,
+                                            const spmvlab_csr *permuted, const int32_t *perm, const char *name,
+                                            spmvlab_dtype dtype, uint64_t seed, spmvlab_err *err);
 /* Draws a new x from seed, its reference, and uploads it. */
 spmvlab_result spmvlab_trial_reseed(spmvlab_trial *t, uint64_t seed, spmvlab_err *err);
-/* Keeps a permutation inside every call (--reorder ORDER+call): later
- * conversions build on permuted (P A P^T for a square A, else P A, with
- * perm[new] = old) while x, y and the reference stay the trial's matrix,
- * in its own order, so the round trip is what gets checked. Returns OK;
- * BAD_INPUT, NOMEM or CUDA_ERROR with a sentence (then nothing changed). */
-spmvlab_result spmvlab_trial_permute_calls(spmvlab_trial *t, const spmvlab_csr *permuted, const int32_t *perm,
-                                           spmvlab_err *err);
 /* Frees the buffers (and the matrix when the trial prepared it). */
 void spmvlab_trial_close(spmvlab_trial *t);
 
@@ -71,8 +74,8 @@ typedef struct spmvlab_conversion {
 } spmvlab_conversion;
 
 /* Converts an instance of plugin on the trial's matrix (see
- * spmvlab_instance_convert; the permuted one after
- * spmvlab_trial_permute_calls, the instance then calling through the
+ * spmvlab_instance_convert; the permuted one of
+ * spmvlab_trial_open_permuted, the instance then calling through the
  * permutation) and cross-checks its footprint against the bytes the core
  * tracked. Returns the plugin's status as an outcome. */
 spmvlab_result spmvlab_trial_convert(spmvlab_trial *t, spmvlab_instance *in, const spmvlab_loaded *plugin,
@@ -142,7 +145,7 @@ typedef struct spmvlab_trial_group {
     spmvlab_dtype dtype;
     uint64_t seed;              /* of x */
     const spmvlab_csr *permuted; /* ORDER+call: the instances convert from this and call through perm; or NULL */
-    const int32_t *perm;
+    const int32_t *perm;        /* the one spmvlab_csr_permute built permuted with (it checked it) */
     spmvlab_timing timing;
     spmvlab_progress_fn progress; /* or NULL */
     void *progress_arg;

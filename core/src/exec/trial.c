@@ -29,7 +29,8 @@ static spmvlab_result alloc_buffers(spmvlab_trial *t, spmvlab_err *err)
     return spmvlab_result_of(st);
 }
 
-/* Sets t up on pm (t zeroed, or holding only its own prepared matrix). */
+/* Sets t up on pm (t zeroed, or holding only the matrices and the
+ * permutation that spmvlab_trial_open_permuted prepared). */
 static spmvlab_result attach(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_prepared *pm, uint64_t seed,
                               spmvlab_err *err)
 {
@@ -50,16 +51,49 @@ spmvlab_result spmvlab_trial_open_prepared(spmvlab_trial *t, spmvlab_runtime *rt
     return attach(t, rt, pm, seed, err);
 }
 
+/* t holding A prepared in dtype (its own matrix) and nothing else. */
+static spmvlab_result prepare_own(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
+                                  spmvlab_dtype dtype, spmvlab_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->owns = 1;
+    return spmvlab_prepare(rt, A, name, dtype, &t->own, err);
+}
+
 spmvlab_result spmvlab_trial_open(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A, const char *name,
                                    spmvlab_dtype dtype, uint64_t seed, spmvlab_err *err)
 {
-    memset(t, 0, sizeof *t);
-    spmvlab_result o = spmvlab_prepare(rt, A, name, dtype, &t->own, err);
+    spmvlab_result o = prepare_own(t, rt, A, name, dtype, err);
     if (o != SPMVLAB_RESULT_OK) {
-        memset(t, 0, sizeof *t);
+        spmvlab_trial_close(t);
         return o;
     }
-    t->owns = 1;
+    return attach(t, rt, &t->own, seed, err);
+}
+
+spmvlab_result spmvlab_trial_open_permuted(spmvlab_trial *t, spmvlab_runtime *rt, const spmvlab_csr *A,
+                                            const spmvlab_csr *permuted, const int32_t *perm, const char *name,
+                                            spmvlab_dtype dtype, uint64_t seed, spmvlab_err *err)
+{
+    if (permuted && (permuted->rows != A->rows || permuted->cols != A->cols || permuted->nnz != A->nnz)) {
+        memset(t, 0, sizeof *t);
+        return spmvlab_errf(err, "the permuted matrix of %s is not %d x %d with %d non-zeros", name, A->rows,
+                            A->cols, A->nnz),
+               SPMVLAB_RESULT_INTERNAL;
+    }
+    /* every matrix in the dtype first (ORDER+call: A for x, y and the
+     * reference, the permuted one for the instances), then x and the
+     * reference */
+    spmvlab_result o = prepare_own(t, rt, A, name, dtype, err);
+    t->per_call = permuted != NULL;
+    if (o == SPMVLAB_RESULT_OK && permuted)
+        o = spmvlab_prepare(rt, permuted, name, dtype, &t->permuted, err);
+    if (o == SPMVLAB_RESULT_OK && permuted)
+        o = spmvlab_result_of(spmvlab_permuted_call_open(&t->call, rt, perm, A->rows, A->cols, dtype, err));
+    if (o != SPMVLAB_RESULT_OK) {
+        spmvlab_trial_close(t);
+        return o;
+    }
     return attach(t, rt, &t->own, seed, err);
 }
 
@@ -74,26 +108,6 @@ spmvlab_result spmvlab_trial_reseed(spmvlab_trial *t, uint64_t seed, spmvlab_err
     if (st != SPMVLAB_OK)
         spmvlab_errf(err, "uploading x of %s: %s", m->name, why.msg);
     return spmvlab_result_of(st);
-}
-
-spmvlab_result spmvlab_trial_permute_calls(spmvlab_trial *t, const spmvlab_csr *permuted, const int32_t *perm,
-                                           spmvlab_err *err)
-{
-    const spmvlab_matrix *m = &t->pm->view;
-    if (permuted->rows != m->rows || permuted->cols != m->cols || permuted->nnz != m->nnz)
-        return spmvlab_errf(err, "the permuted matrix of %s is not %d x %d with %d non-zeros", m->name, m->rows,
-                            m->cols, m->nnz),
-               SPMVLAB_RESULT_INTERNAL;
-    spmvlab_result o = spmvlab_prepare(t->rt, permuted, m->name, m->dtype, &t->permuted, err);
-    if (o != SPMVLAB_RESULT_OK)
-        return o;
-    spmvlab_status st = spmvlab_permuted_call_open(&t->call, t->rt, perm, m->rows, m->cols, m->dtype, err);
-    if (st != SPMVLAB_OK) {
-        spmvlab_prepared_free(&t->permuted);
-        return spmvlab_result_of(st);
-    }
-    t->per_call = 1;
-    return SPMVLAB_RESULT_OK;
 }
 
 void spmvlab_trial_close(spmvlab_trial *t)

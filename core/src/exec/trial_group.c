@@ -107,9 +107,8 @@ spmvlab_result spmvlab_trial_measure(const spmvlab_trial_group *g, spmvlab_trial
     spmvlab_err err = {{0}};
     /* ORDER+call: x, y and the reference in the file's order, the
      * instances converted from the permuted matrix */
-    spmvlab_result o = spmvlab_trial_open(&t, g->rt, g->A, g->name, g->dtype, g->seed, &err);
-    if (o == SPMVLAB_RESULT_OK && g->permuted && (o = spmvlab_trial_permute_calls(&t, g->permuted, g->perm, &err)))
-        spmvlab_trial_close(&t);
+    spmvlab_result o =
+        spmvlab_trial_open_permuted(&t, g->rt, g->A, g->permuted, g->perm, g->name, g->dtype, g->seed, &err);
     if (o != SPMVLAB_RESULT_OK) {
         for (int i = 0; i < n; i++)
             spmvlab_member_fail(&m[i], o, "%s", err.msg);
