@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "spmvlab/cache.h"
-#include "collect.h"
 #include "commands.h"
 #include "host_options.h"
 #include "spmvlab/core.h"
@@ -50,28 +49,6 @@ static int check_combination(const spmvlab_flags *f)
         return EXIT_USAGE;
     }
     return 0;
-}
-
-int info_each_matrix(const char *const *inputs, int n, int (*each)(const char *path, void *arg), void *arg)
-{
-    int rc = EXIT_OK;
-    for (int i = 0; i < n; i++) {
-        char **paths = NULL;
-        int npaths = 0;
-        spmvlab_err err;
-        int got = collect_inputs(inputs[i], &paths, &npaths, &err);
-        if (got <= 0) {
-            if (got == 0)
-                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", inputs[i]);
-            fprintf(stderr, "spmvlab info: %s.\n", err.msg);
-            rc = EXIT_USAGE;
-        }
-        for (int k = 0; k < npaths; k++)
-            if (each(paths[k], arg))
-                rc = EXIT_USAGE;
-        free_paths(paths, npaths);
-    }
-    return rc;
 }
 
 /* One matrix's line; a kind spmvlab does not handle is counted in

@@ -12,6 +12,30 @@
 #include "spmvlab/ceilings.h"
 #include "spmvlab/reorder.h"
 
+/* info's inputs, one matrix file at a time (commands.h); here beside
+ * --reorder, its second user, so the two info files call one way only. */
+int info_each_matrix(const char *const *inputs, int n, int (*each)(const char *path, void *arg), void *arg)
+{
+    int rc = EXIT_OK;
+    for (int i = 0; i < n; i++) {
+        char **paths = NULL;
+        int npaths = 0;
+        spmvlab_err err;
+        int got = collect_inputs(inputs[i], &paths, &npaths, &err);
+        if (got <= 0) {
+            if (got == 0)
+                spmvlab_errf(&err, "%s holds no .mtx, .mtx.gz or .tar.gz files", inputs[i]);
+            fprintf(stderr, "spmvlab info: %s.\n", err.msg);
+            rc = EXIT_USAGE;
+        }
+        for (int k = 0; k < npaths; k++)
+            if (each(paths[k], arg))
+                rc = EXIT_USAGE;
+        free_paths(paths, npaths);
+    }
+    return rc;
+}
+
 int cmd_info_device(int remeasure)
 {
     spmvlab_runtime rt;

@@ -4,7 +4,8 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-/* info --ceilings [--remeasure] and info --reorder LIST INPUT... (cmd_info_bounds.c). */
+/* info --ceilings [--remeasure], info --reorder LIST INPUT... and the walk
+ * of info's inputs (cmd_info_bounds.c). */
 int cmd_info_device(int remeasure);
 int cmd_info_reorder(const char *list, const char *const *inputs, int n);
 /* Calls each(path, arg) for every matrix file of info's inputs (files,

@@ -163,21 +163,3 @@ refused:
     *owned = NULL;
     return -1;
 }
-
-void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spmvlab_opt_value *v)
-{
-    if (!fields || !o->field_size)
-        return;
-    char *at = (char *)fields + o->field_offset;
-    if (o->type == SPMVLAB_OPT_FLOAT) {
-        memcpy(at, &v->f, sizeof v->f);
-    } else if (o->type == SPMVLAB_OPT_STRING) {
-        memcpy(at, &v->s, sizeof v->s);
-    } else if (o->field_size == sizeof(int64_t)) {
-        int64_t i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int64_t)v->i;
-        memcpy(at, &i, sizeof i);
-    } else {
-        int i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int)v->i;
-        memcpy(at, &i, sizeof i);
-    }
-}

@@ -52,6 +52,26 @@ static int parse_double(const char *s, double *v)
     return errno == 0 && end != s && *end == '\0' && isfinite(*v) ? 0 : -1;
 }
 
+/* One parsed value into the member its row names (the row's field_size
+ * and offset; nothing where the table has no fields). */
+void spmvlab_option_field_store(void *fields, const spmvlab_option *o, const spmvlab_opt_value *v)
+{
+    if (!fields || !o->field_size)
+        return;
+    char *at = (char *)fields + o->field_offset;
+    if (o->type == SPMVLAB_OPT_FLOAT) {
+        memcpy(at, &v->f, sizeof v->f);
+    } else if (o->type == SPMVLAB_OPT_STRING) {
+        memcpy(at, &v->s, sizeof v->s);
+    } else if (o->field_size == sizeof(int64_t)) {
+        int64_t i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int64_t)v->i;
+        memcpy(at, &i, sizeof i);
+    } else {
+        int i = o->type == SPMVLAB_OPT_INT_AUTO && v->is_auto ? SPMVLAB_AUTO : (int)v->i;
+        memcpy(at, &i, sizeof i);
+    }
+}
+
 /* "4", "4.0", "1e3": integers may be written as exact reals. */
 static int parse_integer(const char *s, long long *v)
 {
