@@ -1,9 +1,10 @@
-/* Error sentences, names of statuses and dtypes, the clock. */
+/* Error sentences, names of statuses, dtypes and corpus parts, the clock. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "spmvlab/core.h"
+#include "spmvlab/gen.h"
 
 void spmvlab_verrf(spmvlab_err *err, const char *fmt, va_list ap)
 {
@@ -79,6 +80,20 @@ int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out)
             return 0;
         }
     return -1;
+}
+
+const char *spmvlab_part_name(spmvlab_part part)
+{
+    return part == SPMVLAB_PART_HELDOUT ? "heldout" : "tune";
+}
+
+int spmvlab_part_parse(const char *text, spmvlab_part *out, spmvlab_err *err)
+{
+    if (strcmp(text, "tune") == 0 || strcmp(text, "heldout") == 0) {
+        *out = text[0] == 't' ? SPMVLAB_PART_TUNE : SPMVLAB_PART_HELDOUT;
+        return 0;
+    }
+    return spmvlab_errf(err, "part '%s' is not tune or heldout", text), -1;
 }
 
 double spmvlab_now_ms(void)

@@ -8,7 +8,7 @@
 #define SPMVLAB_CHECK_CHILD_H
 
 #include "check_cases.h"
-#include "check_suite.h"
+#include "check_settings.h"
 #include "spmvlab/sandbox.h"
 
 /* Runs one check in a child (or here with --no-fork) and fills r. */

@@ -18,7 +18,8 @@
 #include "shard.h"
 #include "devices.h"
 
-int run_parse_bytes(const char *text, size_t *out)
+/* "1234", "64M", "2G", "512k" (powers of 1024) into *out. Returns 0 or -1. */
+static int run_parse_bytes(const char *text, size_t *out)
 {
     char *end;
     errno = 0;

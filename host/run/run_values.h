@@ -6,7 +6,7 @@
 #ifndef SPMVLAB_HOST_RUN_VALUES_H
 #define SPMVLAB_HOST_RUN_VALUES_H
 
-#include "run_options.h"
+#include "run_settings.h"
 #include "spmvlab/flags.h"
 
 /* Puts one use of a row of the option table into s: the member of

@@ -27,20 +27,6 @@ spmvlab_part spmvlab_split_part(const char *name)
     return h % 3 == 0 ? SPMVLAB_PART_HELDOUT : SPMVLAB_PART_TUNE;
 }
 
-const char *spmvlab_part_name(spmvlab_part part)
-{
-    return part == SPMVLAB_PART_HELDOUT ? "heldout" : "tune";
-}
-
-int spmvlab_part_parse(const char *text, spmvlab_part *out, spmvlab_err *err)
-{
-    if (strcmp(text, "tune") == 0 || strcmp(text, "heldout") == 0) {
-        *out = text[0] == 't' ? SPMVLAB_PART_TUNE : SPMVLAB_PART_HELDOUT;
-        return 0;
-    }
-    return spmvlab_errf(err, "part '%s' is not tune or heldout", text), -1;
-}
-
 void spmvlab_set_keep_part(spmvlab_set *s, spmvlab_part part)
 {
     int kept = 0;
