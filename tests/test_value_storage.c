@@ -365,6 +365,41 @@ static void test_auto_table_limit(void)
     spmvlab_csr_free(&A);
 }
 
+/* auto per kernel on a band of 5 values: dia, bcsr, sell, ell and vbr take
+ * 1-byte codes; csr and csrdu, whose kernels run codes slower than native
+ * values, keep native; with all values equal csr and csrdu take the
+ * pattern, the others the pattern or, where they store padding, codes. */
+static void test_auto_per_kernel(void)
+{
+    spmvlab_csr A;
+    if (test_gen("banded", "n=4000 bandwidth=3", &A) != 0)
+        return;
+    for (int variant = 0; variant < 2; variant++) {
+        set_few_values(&A, variant == 0 ? 5 : 0);
+        spmvlab_prepared pm;
+        spmvlab_err err = {{0}};
+        TEST_CHECK(spmvlab_prepare(&rt, &A, "few", SPMVLAB_F64, &pm, &err) == SPMVLAB_RESULT_OK);
+        for (int p = 0; p < SPMVLAB_COUNT(plugins); p++) {
+            spmvlab_status st;
+            conv *t = convert_with(&plugins[p], &pm, "values=auto", &st);
+            if (!t)
+                continue; /* the layout refuses the band natively too */
+            int no_codes = !strcmp(plugins[p].plugin, "csr") || !strcmp(plugins[p].plugin, "csrdu");
+            const char *d = describe(t);
+            int coded = strstr(d, "values=indexed8") != NULL, pattern = strstr(d, "values=pattern") != NULL;
+            /* csr and csrdu: the pattern, else native; the others: the
+             * pattern where they store no padding, else 1-byte codes */
+            int ok = no_codes ? (variant == 1 ? pattern : !coded && !pattern) : (variant == 1 ? pattern || coded : coded);
+            if (!ok)
+                fprintf(stderr, "%s auto on %s: %s\n", plugins[p].plugin, variant ? "all ones" : "5 values", d);
+            TEST_CHECK(ok);
+            conv_free(t);
+        }
+        spmvlab_prepared_free(&pm);
+    }
+    spmvlab_csr_free(&A);
+}
+
 int main(void)
 {
     spmvlab_err err = {{0}};
@@ -377,6 +412,7 @@ int main(void)
     test_generated();
     test_too_many_values();
     test_auto_table_limit();
+    test_auto_per_kernel();
     compare_folder(getenv("SPMVLAB_DATA_DIR"), 2000000);
     compare_folder(getenv("SPMVLAB_SHARED_MATRICES"), 100000);
     printf("%d storages compared with native, %d native conversions refused\n", compared, refused_native);

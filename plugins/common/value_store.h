@@ -17,11 +17,16 @@ extern "C" {
 /* The choices of a `values` option this storage adds; a plugin's own
  * native (0) and f32 (1) keep their values. */
 enum { SPMVLAB_VALUES_NATIVE = 0, SPMVLAB_VALUES_INDEXED = 2, SPMVLAB_VALUES_PATTERN = 3, SPMVLAB_VALUES_AUTO = 4 };
+/* What auto means for a kernel whose coded path runs slower than native
+ * values (a format passes it to spmvlab_value_store_choose for its auto
+ * choice; no option row offers it): pattern, else native. */
+enum { SPMVLAB_VALUES_AUTO_NO_CODES = 5 };
 
 /* The help texts of the three choice rows, one per choice. */
 #define SPMVLAB_VALUES_INDEXED_HELP "a table of the distinct values and 1-byte (<= 256) or 2-byte (<= 65,536) codes"
 #define SPMVLAB_VALUES_PATTERN_HELP "all values equal: the value kept once"
 #define SPMVLAB_VALUES_AUTO_HELP "pattern, else indexed (tables of at most 4,096 values), else native"
+#define SPMVLAB_VALUES_AUTO_NO_CODES_HELP "pattern, else native (this kernel runs codes slower than native values)"
 
 /* auto's largest table for 2-byte codes: 4,096 values (32 KiB in f64) stay
  * in L1 beside x; a larger table is read from L2 a sector per entry, more
@@ -71,13 +76,17 @@ static inline const char *spmvlab_value_store_name(const spmvlab_value_store *s)
  * indexed refuses (LIMIT, with the count) more than 65,536 values; pattern
  * refuses distinct values or padding; auto takes pattern, then codes
  * narrower than the dtype whose bytes and table beat native (2-byte codes
- * only up to SPMVLAB_VALUES_AUTO_TABLE_MAX values), else native.
+ * only up to SPMVLAB_VALUES_AUTO_TABLE_MAX values), else native;
+ * SPMVLAB_VALUES_AUTO_NO_CODES takes pattern, else native.
  * Returns OK, LIMIT or NOMEM with the sentence in err. */
 static inline spmvlab_status spmvlab_value_store_choose(spmvlab_ctx *ctx, const spmvlab_matrix *A, int mode,
                                                         int may_pattern, int64_t pads, spmvlab_value_store *s,
                                                         spmvlab_err *err)
 {
     spmvlab_value_store_native(s, A);
+    int no_codes = mode == SPMVLAB_VALUES_AUTO_NO_CODES;
+    if (no_codes)
+        mode = SPMVLAB_VALUES_AUTO;
     if (mode != SPMVLAB_VALUES_INDEXED && mode != SPMVLAB_VALUES_PATTERN && mode != SPMVLAB_VALUES_AUTO)
         return SPMVLAB_OK;
     if (ctx->struct_size < offsetof(spmvlab_ctx, value_table) + sizeof ctx->value_table)
@@ -107,6 +116,8 @@ static inline spmvlab_status spmvlab_value_store_choose(spmvlab_ctx *ctx, const 
         return SPMVLAB_OK;
     }
     size_t cb = (size_t)t->code_bytes;
+    if (no_codes)
+        return SPMVLAB_OK; /* auto of a kernel whose codes cost more than they save: native */
     if (mode == SPMVLAB_VALUES_AUTO && (cb >= vs || (double)A->nnz * (double)(vs - cb) <= (double)t->count * vs ||
                                         t->count > SPMVLAB_VALUES_AUTO_TABLE_MAX))
         return SPMVLAB_OK; /* codes save nothing here, or their table leaves L1: native */

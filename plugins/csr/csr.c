@@ -118,7 +118,10 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->block_rows = o->block_rows != SPMVLAB_AUTO ? o->block_rows : CSR_AD_ROWS;
     csr_choose(f, o);
     /* CSR has no padding: codes (or nothing) in A's order, the core's own array */
-    spmvlab_status st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
+    /* auto takes no codes: this kernel ran them slower than native values
+     * on every few-valued matrix measured (README, Values) */
+    int values = o->values == SPMVLAB_VALUES_AUTO ? SPMVLAB_VALUES_AUTO_NO_CODES : o->values;
+    spmvlab_status st = spmvlab_value_store_choose(ctx, A, values, 1, 0, &f->vs, err);
     f->val = f->vs.src;
     const spmvlab_array a[] = {
         {(void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},

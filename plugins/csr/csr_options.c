@@ -17,6 +17,6 @@ const spmvlab_option csr_options[] = {
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP " (CSR-VI)"),
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
-    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
+    SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_NO_CODES_HELP),
     {NULL},
 };

@@ -225,7 +225,10 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         choose_vector_shape(f, o);
     }
     /* values = f32 keeps native here and narrows in copy_values; CSR has no padding */
-    spmvlab_status st = spmvlab_value_store_choose(ctx, A, o->values, 1, 0, &f->vs, err);
+    /* auto takes no codes: this kernel ran them slower than native values
+     * on every few-valued matrix measured (README, Values) */
+    int values = o->values == SPMVLAB_VALUES_AUTO ? SPMVLAB_VALUES_AUTO_NO_CODES : o->values;
+    spmvlab_status st = spmvlab_value_store_choose(ctx, A, values, 1, 0, &f->vs, err);
     if (st == SPMVLAB_OK)
         st = copy_values(f, A, err);
     int32_t bad_col = 0;

@@ -19,7 +19,7 @@ const spmvlab_option csrdu_options[] = {
     SPMVLAB_CHOICE(csrdu_opts, values, CSRDU_VALUES_F32, "f32", "", "f32 values for an f64 run (declared; computes in f64)"),
     SPMVLAB_CHOICE(csrdu_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP " (CSR-DU-VI)"),
     SPMVLAB_CHOICE(csrdu_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
-    SPMVLAB_CHOICE(csrdu_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
+    SPMVLAB_CHOICE(csrdu_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_NO_CODES_HELP),
     SPMVLAB_EXPERT(csrdu_opts, tile, SPMVLAB_OPT_ENUM, "256", "", "tiles kernel: entries of a row tile (one warp)"),
     SPMVLAB_CHOICE(csrdu_opts, tile, CSRDU_TILE_128, "128", "", "128 entries"),
     SPMVLAB_CHOICE(csrdu_opts, tile, CSRDU_TILE_256, "256", "", "256 entries"),
