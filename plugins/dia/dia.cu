@@ -28,6 +28,20 @@ namespace {
 __device__ __forceinline__ double dia_fma(double a, double b, double c) { return fma(a, b, c); }
 __device__ __forceinline__ float dia_fma(float a, float b, float c) { return fmaf(a, b, c); }
 
+// Copies x[row0 + min_off, row0 + span + max_off), clamped to the matrix,
+// into xs (the block's x window); returns the window's first column. The
+// caller synchronises the block before reading it.
+template <typename T>
+__device__ __forceinline__ int64_t stage_x_window(const T *__restrict__ x, T *xs, int64_t row0, int64_t span,
+                                                  int32_t min_off, int32_t max_off, int32_t cols)
+{
+    const int64_t wlo = row0 + min_off > 0 ? row0 + min_off : 0;
+    const int64_t whi = row0 + span + max_off < cols ? row0 + span + max_off : cols;
+    for (int64_t j = wlo + threadIdx.x; j < whi; j += DIA_BLOCK)
+        xs[j - wlo] = __ldg(x + j);
+    return wlo;
+}
+
 template <typename T, bool Shared, typename V>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
@@ -38,10 +52,7 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     const int64_t row0 = (int64_t)blockIdx.x * DIA_BLOCK, i = row0 + threadIdx.x;
     int64_t wlo = 0;
     if (Shared) {
-        wlo = row0 + min_off > 0 ? row0 + min_off : 0;
-        const int64_t whi = row0 + DIA_BLOCK + max_off < cols ? row0 + DIA_BLOCK + max_off : cols;
-        for (int64_t j = wlo + threadIdx.x; j < whi; j += DIA_BLOCK)
-            xs[j - wlo] = __ldg(x + j);
+        wlo = stage_x_window(x, xs, row0, DIA_BLOCK, min_off, max_off, cols);
         __syncthreads();
     }
     if (i >= rows)
@@ -95,12 +106,8 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
     const int lane = threadIdx.x & 31;
     const int64_t q = row0 + (threadIdx.x >> 5) * DIA_CHUNK; // this warp's chunk
     int64_t wlo = 0;
-    if (Shared) {
-        wlo = row0 + min_off > 0 ? row0 + min_off : 0;
-        const int64_t whi = row0 + DIA_CODED_BLOCK_ROWS + max_off < cols ? row0 + DIA_CODED_BLOCK_ROWS + max_off : cols;
-        for (int64_t j = wlo + threadIdx.x; j < whi; j += DIA_BLOCK)
-            xs[j - wlo] = __ldg(x + j);
-    }
+    if (Shared)
+        wlo = stage_x_window(x, xs, row0, DIA_CODED_BLOCK_ROWS, min_off, max_off, cols);
     if (Shared || Staged)
         __syncthreads();
     if (q >= rows)

@@ -52,26 +52,6 @@ static int call_spmv(spmvlab_trial_member *mb, const spmvlab_trial *tr)
     return -1;
 }
 
-/* The stream idle, then: event, spmv, event. ms = time between events, which
- * holds the host's launch work because the GPU waits for it. */
-static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t,
-                       double *ms)
-{
-    cudaStream_t s = stream_of(g);
-    if (cuda_check(mb, cudaStreamSynchronize(s), "cudaStreamSynchronize") ||
-        cuda_check(mb, cudaEventRecord(t->e0, s), "cudaEventRecord"))
-        return -1;
-    if (call_spmv(mb, tr))
-        return -1;
-    float f = 0;
-    if (cuda_check(mb, cudaEventRecord(t->e1, s), "cudaEventRecord") ||
-        cuda_check(mb, cudaEventSynchronize(t->e1), "the spmv kernels") ||
-        cuda_check(mb, cudaEventElapsedTime(&f, t->e0, t->e1), "cudaEventElapsedTime"))
-        return -1;
-    *ms = f;
-    return 0;
-}
-
 /* n calls back to back (the graph when there is one) between two events. */
 static int time_batch(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t, int n,
                       int use_graph, double *ms)
@@ -95,6 +75,14 @@ static int time_batch(const spmvlab_trial_group *g, spmvlab_trial_member *mb, co
         return -1;
     *ms = f / n;
     return 0;
+}
+
+/* The stream idle, then: event, spmv, event. ms = time between events, which
+ * holds the host's launch work because the GPU waits for it. */
+static int time_single(const spmvlab_trial_group *g, spmvlab_trial_member *mb, const spmvlab_trial *tr, timer *t,
+                       double *ms)
+{
+    return time_batch(g, mb, tr, t, 1, 0, ms);
 }
 
 /* Captures batch_n calls as a graph; on any refusal falls back to stream
