@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include "last_piece.cuh"
 #include "long_rows.h"
 
 __device__ __forceinline__ double long_rows_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
@@ -113,16 +114,8 @@ __device__ __forceinline__ void long_rows_piece_fused(int64_t piece, const int32
             y[__ldg(row_of + j)] = sum;
         return;
     }
-    int32_t done = 0;
-    if (lane == 0) {
-        partial[piece] = sum;
-        __threadfence(); /* the partial is visible before the count says so */
-        done = atomicAdd(count + j, 1);
-    }
-    done = __shfl_sync(0xffffffffu, done, 0);
-    if (done != n - 1)
+    if (!last_piece_done(partial, piece, sum, count, j, n))
         return;
-    __threadfence(); /* the other warps' partials, published before their counts */
     const V row = long_rows_add_pieces<V>(first, n, [&](int32_t i) { return __ldcg(partial + i); });
     if (lane == 0) {
         y[__ldg(row_of + j)] = row;

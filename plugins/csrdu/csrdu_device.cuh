@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "csrdu.h"
+#include "../common/last_piece.cuh"
 #include "../common/value_store.cuh"
 
 namespace csrdu_gpu {
@@ -140,19 +141,13 @@ __device__ __forceinline__ void row_piece(const csrdu_task tk, int lane, V val, 
             y[~tk.r0] = sum;
         return;
     }
-    int32_t id = 0, done = 0;
-    if (lane == 0) {
-        sink.partial[tk.r1] = sum;
-        __threadfence(); // the partial is visible before the count says so
+    int32_t id = 0;
+    if (lane == 0)
         id = split_of(sink.splits, sink.nsplits, tk.r1);
-        done = atomicAdd(sink.count + id, 1);
-    }
     id = __shfl_sync(kFull, id, 0);
-    done = __shfl_sync(kFull, done, 0);
     const csrdu_split sp = sink.splits[id];
-    if (done != sp.count - 1)
+    if (!last_piece_done(sink.partial, tk.r1, sum, sink.count, id, sp.count))
         return;
-    __threadfence(); // the other pieces' partials, published before their counts
     const A row = combine_row<A>(sink.partial, sp, lane);
     if (lane == 0) {
         y[sp.row] = row;
