@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <spmvlab/plugin.h>
 
@@ -221,6 +222,20 @@ static inline int merge_search_tiles(const merge_dev *d, const int32_t *row_ptr,
             break;
     }
     return fixup;
+}
+
+/* Finds the tiles' starts of d's path over the host row_ptr and sets
+ * d->fixup: into *coords, a new array of tiles + 1 the caller frees, when
+ * the search is at convert, else *coords is NULL. Returns 0, or -1 when
+ * that array cannot be allocated. */
+static inline int merge_plan_tiles(merge_dev *d, const int32_t *row_ptr, merge_coord **coords)
+{
+    *coords = NULL;
+    if (d->search == MERGE_SEARCH_CONVERT &&
+        !(*coords = (merge_coord *)malloc(((size_t)d->tiles + 1) * sizeof **coords)))
+        return -1;
+    d->fixup = merge_search_tiles(d, row_ptr, *coords);
+    return 0;
 }
 
 /* The device bytes of d's scratch beyond the CSR arrays, values of vs

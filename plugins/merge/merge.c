@@ -99,11 +99,9 @@ static spmvlab_status merge_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     const int keep_coords = d->search != MERGE_SEARCH_BLOCK;
     merge_coord *coords = NULL;
     spmvlab_status st = SPMVLAB_OK;
-    if (copy_host(f, A, vs) != 0 ||
-        (d->search == MERGE_SEARCH_CONVERT && !(coords = malloc(((size_t)d->tiles + 1) * sizeof *coords))))
+    if (copy_host(f, A, vs) != 0 || merge_plan_tiles(d, A->row_ptr, &coords) != 0)
         st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d rows and %d non-zeros", A->rows, A->nnz);
     if (st == SPMVLAB_OK) {
-        d->fixup = merge_search_tiles(d, A->row_ptr, coords);
         const size_t tiles = (size_t)d->tiles;
         const spmvlab_array arrays[] = {
             {(void **)&d->row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},

@@ -42,10 +42,7 @@ static int merge_shape(tilespmv_fmt *f)
     merge_dev *d = &f->mdev;
     const double share = merge_gather_share(f->rows, f->dptr, f->dcol, NULL, f->dtype == SPMVLAB_F64 ? 4 : 8);
     merge_auto_plan(d, f->dtype, f->rows, f->cols, f->ndef, share);
-    if (d->search == MERGE_SEARCH_CONVERT && !(f->mcoords = malloc(((size_t)d->tiles + 1) * sizeof *f->mcoords)))
-        return -1;
-    d->fixup = merge_search_tiles(d, f->dptr, f->mcoords);
-    return 0;
+    return merge_plan_tiles(d, f->dptr, &f->mcoords);
 }
 
 spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err)

@@ -49,11 +49,9 @@ spmvlab_status vbr_rem_finish(vbr_fmt *f, spmvlab_err *err)
 {
     if (!f->rem_merge)
         return SPMVLAB_OK;
-    if (f->mdev.search == MERGE_SEARCH_CONVERT)
-        f->mcoords = malloc(((size_t)f->mdev.tiles + 1) * sizeof *f->mcoords);
-    f->mdev.fixup = merge_search_tiles(&f->mdev, f->rptr, f->mcoords);
+    const int no_coords = merge_plan_tiles(&f->mdev, f->rptr, &f->mcoords);
     f->s_end = malloc(((size_t)merge_tile_items(f->mdev.items) + 1) * sizeof *f->s_end);
-    if (!f->s_end || (f->mdev.search == MERGE_SEARCH_CONVERT && !f->mcoords))
+    if (!f->s_end || no_coords)
         return f->ctx->fail(f->ctx, err, SPMVLAB_NOMEM, "out of host memory for the vbr merge pass");
     return SPMVLAB_OK;
 }
