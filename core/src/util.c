@@ -64,11 +64,6 @@ int spmvlab_result_parse(const char *name, spmvlab_result *out)
     return -1;
 }
 
-const char *spmvlab_dtype_name(spmvlab_dtype d)
-{
-    return d == SPMVLAB_F64 ? "f64" : d == SPMVLAB_F32 ? "f32" : d == SPMVLAB_F16 ? "f16" : "?";
-}
-
 int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out)
 {
     static const struct { const char *name; spmvlab_dtype d; } names[] = {

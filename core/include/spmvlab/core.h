@@ -69,8 +69,8 @@ static inline spmvlab_result spmvlab_result_of(spmvlab_status st) { return (spmv
 const char *spmvlab_result_name(spmvlab_result o);
 /* The reverse of spmvlab_result_name; -1 for a name it does not give. */
 int spmvlab_result_parse(const char *name, spmvlab_result *out);
-/* Name of a dtype ("f64") and the reverse; returns -1 for an unknown name. */
-const char *spmvlab_dtype_name(spmvlab_dtype d);
+/* The reverse of spmvlab_dtype_name (plugin.h); returns -1 for an unknown
+ * name. */
 int spmvlab_dtype_parse(const char *s, spmvlab_dtype *out);
 
 /* Internal CSR builder from parallel arrays (0-based, any order). */

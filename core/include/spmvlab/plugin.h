@@ -66,6 +66,13 @@ static inline size_t spmvlab_dtype_size(spmvlab_dtype d)
     return d == SPMVLAB_F64 ? 8 : d == SPMVLAB_F32 ? 4 : 2;
 }
 
+/* Name of dtype d as options and result rows spell it ("f64"), for the
+ * sentences of the core and of plugins alike. */
+static inline const char *spmvlab_dtype_name(spmvlab_dtype d)
+{
+    return d == SPMVLAB_F64 ? "f64" : d == SPMVLAB_F32 ? "f32" : d == SPMVLAB_F16 ? "f16" : "?";
+}
+
 /* One error sentence, written by ctx->fail; owned by the caller of the
  * plugin function. Names the instance, the matrix and the cause. */
 #define SPMVLAB_ERR_LEN 512

@@ -18,30 +18,6 @@ static double value_at(const void *p, size_t k, spmvlab_dtype d)
     return spmvlab_half_to_float(((const uint16_t *)p)[k]);
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed)
-{
-    uint64_t s = seed * 0x2545f4914f6cdd1dULL + 1;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t r = splitmix64(&s);
-        double mag = 0.1 + 0.9 * (double)(r >> 11) * 0x1.0p-53;
-        double v = (r & 1) ? -mag : mag;
-        if (dtype == SPMVLAB_F64)
-            ((double *)x)[k] = v;
-        else if (dtype == SPMVLAB_F32)
-            ((float *)x)[k] = (float)v;
-        else
-            ((uint16_t *)x)[k] = spmvlab_float_to_half((float)v);
-    }
-}
-
 void spmvlab_poison_host(void *y, size_t n, spmvlab_dtype dtype)
 {
     memset(y, 0xff, n * spmvlab_dtype_size(dtype));

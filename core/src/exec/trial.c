@@ -9,6 +9,32 @@
 
 #include "spmvlab/trial.h"
 
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Random x of a trial: see core.h; splitmix64 keeps it the same for a seed
+ * on every machine. */
+void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed)
+{
+    uint64_t s = seed * 0x2545f4914f6cdd1dULL + 1;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = splitmix64(&s);
+        double mag = 0.1 + 0.9 * (double)(r >> 11) * 0x1.0p-53;
+        double v = (r & 1) ? -mag : mag;
+        if (dtype == SPMVLAB_F64)
+            ((double *)x)[k] = v;
+        else if (dtype == SPMVLAB_F32)
+            ((float *)x)[k] = (float)v;
+        else
+            ((uint16_t *)x)[k] = spmvlab_float_to_half((float)v);
+    }
+}
+
 static spmvlab_result alloc_buffers(spmvlab_trial *t, spmvlab_err *err)
 {
     const spmvlab_matrix *m = &t->pm->view;
