@@ -16,7 +16,8 @@
  * Work, kernel = stream: block tiles of whole rows (at most 1024 entries,
  * 256 rows), every thread's 8 entries and the tile's row bounds loaded at
  * once, products staged in shared memory, lanes a row by the tile's rows;
- * rows longer than 256 are row pieces (one warp each).
+ * rows longer than `long` are row pieces (one warp each); auto: twice the
+ * mean row, 32 to 256 (stream_long_len).
  * Work, kernel = vector: `lanes` lanes a row, each lane
  * decoding its own columns; a lane group owns several rows and loads
  * entries of all of them before multiplying; a shuffle tree a row. Rows
@@ -106,6 +107,26 @@ static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o)
     f->steps = o->steps;
     int32_t two = 2 * f->lanes * f->batch;
     f->long_len = o->long_len != SPMVLAB_AUTO ? o->long_len : two > 32 ? two : 32;
+}
+
+/* The stream kernel's long-row limit: rows longer than it are row pieces
+ * of one warp. A tile of rows of mean m gives a row about m / 16 lanes (1
+ * below 16; csrdu_stream_lanes), so a row of 2m entries, or 32 when
+ * shorter, costs its lane 32 dependent additions in the reduction after
+ * the barrier; a longer row beside many short ones (uneven rows) would be
+ * one thread's long serial sum that the whole block waits for. auto: the
+ * power of two at or above 2 * mean, from 32 to CSRDU_STREAM_LONG (a
+ * regular matrix keeps every row in its tiles); explicit: at most a
+ * tile's entries. */
+static int32_t stream_long_len(const csrdu_opts *o, const spmvlab_matrix *A)
+{
+    if (o->long_len != SPMVLAB_AUTO)
+        return o->long_len < CSRDU_STREAM_TILE ? o->long_len : CSRDU_STREAM_TILE;
+    double mean = A->rows ? (double)A->nnz / A->rows : 0;
+    int32_t l = 32;
+    while (l < CSRDU_STREAM_LONG && l < 2 * mean)
+        l *= 2;
+    return l;
 }
 
 /* auto: the vector kernel when the cover length is 128 or more (rows long
@@ -220,7 +241,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->long_len = f->tile;
     } else if (f->kernel == CSRDU_K_STREAM) {
         f->tile = CSRDU_STREAM_TILE;
-        f->long_len = CSRDU_STREAM_LONG;
+        f->long_len = stream_long_len(o, A);
     } else {
         choose_vector_shape(f, o);
     }

@@ -216,10 +216,11 @@ static void test_vector_shape(void)
     TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 long=32 steps=4 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
-    /* auto: rows this short stream; the 3 rows of 300 are pieces. */
+    /* auto: rows this short stream; the 3 rows of 300 are pieces (the
+     * mean row is 27.1: rows longer than 64 are). */
     TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
     TEST_CONTAINS(test_describe(t), "kernel=stream");
-    TEST_CONTAINS(test_describe(t), "tile=1024 cover=5 long=256 tiles=1 pieces=3 split_rows=0");
+    TEST_CONTAINS(test_describe(t), "tile=1024 cover=5 long=64 tiles=1 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
     spmvlab_csr_free(&A);
@@ -245,6 +246,56 @@ static void test_vector_shape(void)
     spmvlab_csr_free(&A);
 }
 
+/* Converts A with the stream kernel and `extra` options; checks the
+ * description names `want` and that spmv_host meets the bound. */
+static void check_stream(const spmvlab_csr *A, const char *extra, const char *want, uint64_t seed)
+{
+    const char *sets[] = {"kernel=stream", extra, NULL};
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        TEST_CHECK(test_convert("csrdu", A, dtypes[d], sets, &t, &err) == SPMVLAB_OK);
+        TEST_CONTAINS(test_describe(t), want);
+        TEST_CHECK(test_verify_host(t, seed) <= 1.0);
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+        test_instance_free(t);
+    }
+}
+
+/* The stream kernel's long-row limit, auto: the power of two at or above
+ * twice the mean row, from 32 to 256. Uneven short rows (mean 13.6: 36
+ * rows of 4, 4 of 100) make the rows of 100 warp pieces (limit 32), where
+ * the limit of 256 before left each to one thread of a 40-row tile; rows
+ * of 60 (limit 128) and rows of 10 and 190 (mean 100: 256) stay in their
+ * tiles, a row of 300 beside them is a piece; an explicit long overrides
+ * the rule, up to a tile's 1024 entries. */
+static void test_stream_long_rule(void)
+{
+    int32_t lengths[40];
+    spmvlab_csr A;
+    for (int i = 0; i < 40; i++)
+        lengths[i] = i % 10 == 3 ? 100 : 4;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 11) == 0);
+    check_stream(&A, NULL, "long=32 tiles=5 pieces=4 split_rows=0", 31);
+    check_stream(&A, "long=256", "long=256 tiles=1 pieces=0 split_rows=0", 32);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 40; i++)
+        lengths[i] = 60;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 12) == 0);
+    check_stream(&A, NULL, "long=128 tiles=3 pieces=0", 34);
+    check_stream(&A, "long=32", "long=32 tiles=0 pieces=40", 35);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 40; i++)
+        lengths[i] = i == 7 ? 300 : i % 2 ? 190 : 10;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 13) == 0);
+    check_stream(&A, NULL, "long=256 tiles=5 pieces=1 split_rows=0", 36);
+    check_stream(&A, "long=5000", "long=1024 tiles=5 pieces=0", 37);
+    spmvlab_csr_free(&A);
+}
+
 int main(void)
 {
     test_escape_encoding_round_trip();
@@ -253,5 +304,6 @@ int main(void)
     test_long_rows_split_and_combined();
     test_default_piece();
     test_vector_shape();
+    test_stream_long_rule();
     return test_done("csrdu layout");
 }
