@@ -38,7 +38,8 @@
  * Options: kernel, delta_bits, values (native|f32: f32 storage for an f64
  * run, declared to the core; indexed|pattern|auto: lossless codes into the
  * core's value table, CSR-VI's value indexing, or one value;
- * plugins/common/value_store.h), tile, lanes, batch, long, steps, piece.
+ * plugins/common/value_store.h), tile, lanes, batch, long, steps,
+ * tile_rows, piece.
  * Limits: f64 and f32; delta_bits 8 refuses escaped columns >= 2^24;
  * values = f32 refuses values that overflow f32 or fall below its smallest
  * normal number (they would lose their precision).
