@@ -14,9 +14,10 @@
  * holds each column's low delta_bits and hi[32 e + k mod 32] the rest, 8
  * bits when every escaped column is below 2^(delta_bits + 8), else 16.
  * Work, kernel = stream: block tiles of whole rows (at most 1024 entries,
- * 256 rows), every thread's 8 entries and the tile's row bounds loaded at
+ * 256 rows; fewer on a small matrix: choose_stream_shape), every thread's 8 entries and the tile's row bounds loaded at
  * once, products staged in shared memory, lanes a row by the tile's rows;
- * rows longer than 256 are row pieces (one warp each).
+ * rows longer than `long` are row pieces (one warp each); auto: twice the
+ * mean row, 32 to 256 (stream_long_len).
  * Work, kernel = vector: `lanes` lanes a row, each lane
  * decoding its own columns; a lane group owns several rows and loads
  * entries of all of them before multiplying; a shuffle tree a row. Rows
@@ -37,7 +38,8 @@
  * Options: kernel, delta_bits, values (native|f32: f32 storage for an f64
  * run, declared to the core; indexed|pattern|auto: lossless codes into the
  * core's value table, CSR-VI's value indexing, or one value;
- * plugins/common/value_store.h), tile, lanes, batch, long, steps, piece.
+ * plugins/common/value_store.h), tile, lanes, batch, long, steps,
+ * tile_rows, piece.
  * Limits: f64 and f32; delta_bits 8 refuses escaped columns >= 2^24;
  * values = f32 refuses values that overflow f32 or fall below its smallest
  * normal number (they would lose their precision).
@@ -56,6 +58,8 @@ static spmvlab_status csrdu_check_options(const spmvlab_opts *opts, spmvlab_err 
     const csrdu_opts *o = spmvlab_opts_fields(opts);
     if (!spmvlab_pow2_or_auto(o->lanes))
         return spmvlab_bad_option(err, "csrdu option lanes = %d must be a power of two from 1 to 32", o->lanes);
+    if (o->tile_rows != SPMVLAB_AUTO && (o->tile_rows & (o->tile_rows - 1)) != 0)
+        return spmvlab_bad_option(err, "csrdu option tile_rows = %d must be a power of two from 8 to 256", o->tile_rows);
     if (o->batch == 3)
         return spmvlab_bad_option(err, "csrdu option batch = 3 must be 1, 2 or 4");
     int vector = o->kernel == CSRDU_KERNEL_VECTOR || o->kernel == CSRDU_KERNEL_AUTO;
@@ -106,6 +110,56 @@ static void choose_vector_shape(csrdu_format *f, const csrdu_opts *o)
     f->steps = o->steps;
     int32_t two = 2 * f->lanes * f->batch;
     f->long_len = o->long_len != SPMVLAB_AUTO ? o->long_len : two > 32 ? two : 32;
+}
+
+/* Entries of a stream tile of at most `rows` rows: 4 a row (a thread's
+ * 8 slots hold two rows' worth), at least 256, at most CSRDU_STREAM_TILE. */
+static int stream_tile_entries(int32_t rows)
+{
+    int32_t e = 4 * rows;
+    return e < 256 ? 256 : e > CSRDU_STREAM_TILE ? CSRDU_STREAM_TILE : e;
+}
+
+/* The stream kernel's tile shape (f->tile_rows, f->tile). auto: 256 rows
+ * and 1024 entries, the rows halved (the entries with them, down to 256)
+ * while the matrix would give fewer than two tiles a multiprocessor, down
+ * to 8 rows: a small matrix gets more blocks, and a tile of fewer rows
+ * more lanes a row (csrdu_stream_lanes), so its longest row is a shorter
+ * chain of additions (the csr plugin's adaptive blocks shrink the same
+ * way). Without a device (CPU runs): 132 multiprocessors (H100, H200). */
+static void choose_stream_shape(csrdu_format *f, const csrdu_opts *o, const spmvlab_matrix *A, int sm_count)
+{
+    int32_t rows = o->tile_rows != SPMVLAB_AUTO ? o->tile_rows : CSRDU_STREAM_ROWS;
+    const int64_t want = 2LL * (sm_count > 0 ? sm_count : 132);
+    while (o->tile_rows == SPMVLAB_AUTO && rows > 8) {
+        int64_t by_rows = A->rows / rows, by_nnz = A->nnz / stream_tile_entries(rows);
+        if ((by_rows > by_nnz ? by_rows : by_nnz) >= want)
+            break;
+        rows /= 2;
+    }
+    f->tile_rows = rows;
+    f->tile = stream_tile_entries(rows);
+}
+
+/* The stream kernel's long-row limit: rows longer than it are row pieces
+ * of one warp. A tile of rows of mean m gives a row about m / 16 lanes (1
+ * below 16; csrdu_stream_lanes), so a row of 2m entries, or 32 when
+ * shorter, costs its lane 32 dependent additions in the reduction after
+ * the barrier; a longer row beside many short ones (uneven rows) would be
+ * one thread's long serial sum that the whole block waits for. auto: the
+ * power of two at or above 2 * mean, from 32 to CSRDU_STREAM_LONG (a
+ * regular matrix keeps every row in its tiles); explicit: at most the
+ * tile's entries (`tile`, 256 to 1024), which the auto limit never
+ * exceeds. */
+static int32_t stream_long_len(const csrdu_opts *o, const spmvlab_matrix *A, int tile)
+{
+    if (o->long_len != SPMVLAB_AUTO)
+        return o->long_len < tile ? o->long_len : tile;
+    double mean = A->rows ? (double)A->nnz / A->rows : 0;
+    int32_t l = 32;
+    while (l < CSRDU_STREAM_LONG && l < 2 * mean)
+        l *= 2;
+    return l;
 }
 
 /* auto: the vector kernel when the cover length is 128 or more (rows long
@@ -219,8 +273,8 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->lanes = choose_lanes(o, A);
         f->long_len = f->tile;
     } else if (f->kernel == CSRDU_K_STREAM) {
-        f->tile = CSRDU_STREAM_TILE;
-        f->long_len = CSRDU_STREAM_LONG;
+        choose_stream_shape(f, o, A, ctx->device->present ? ctx->device->sm_count : 0);
+        f->long_len = stream_long_len(o, A, f->tile);
     } else {
         choose_vector_shape(f, o);
     }
@@ -238,7 +292,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         rc = csrdu_index_build(&f->ix, A->col_idx, A->nnz, o->delta_bits, &bad_col);
         if (rc == 0)
             rc = csrdu_plan_build(&f->plan, A->row_ptr, A->rows, f->long_len, f->kernel == CSRDU_K_VECTOR ? 0 : f->tile,
-                                  f->kernel == CSRDU_K_STREAM ? CSRDU_STREAM_ROWS : f->tile, f->piece);
+                                  f->kernel == CSRDU_K_STREAM ? f->tile_rows : f->tile, f->piece);
         if (rc == 0 && !(f->host_partial = malloc((size_t)(f->plan.nslots + 1) * 8)))
             rc = -1;
     } else if (st == SPMVLAB_OK) {
@@ -304,14 +358,14 @@ static void csrdu_describe(const void *handle, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, "tile=%d lanes=%d tiles=%d pieces=%d split_rows=%d", f->tile, f->lanes,
                  f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
     else if (f->kernel == CSRDU_K_STREAM)
-        snprintf(buf + n, len - (size_t)n, "tile=%d cover=%d long=%d tiles=%d pieces=%d split_rows=%d", f->tile, f->cover,
-                 f->long_len, f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
+        snprintf(buf + n, len - (size_t)n, "tile=%d tile_rows=%d cover=%d long=%d tiles=%d pieces=%d split_rows=%d", f->tile,
+                 f->tile_rows, f->cover, f->long_len, f->plan.ntasks - f->plan.npieces, f->plan.npieces, f->plan.nsplits);
     else
         snprintf(buf + n, len - (size_t)n, "lanes=%d batch=%d long=%d steps=%d pieces=%d split_rows=%d cover=%d", f->lanes,
                  f->batch, f->long_len, f->steps, f->plan.npieces, f->plan.nsplits, f->cover);
 }
 
-SPMVLAB_PLUGIN_DEFINE(csrdu, "1.2.0", SPMVLAB_DTYPES_F64_F32,
+SPMVLAB_PLUGIN_DEFINE(csrdu, "1.3.0", SPMVLAB_DTYPES_F64_F32,
                       "CSR with 8/16-bit column offsets from a per-chunk base (CSR-DU style), optional f32 value storage",
                       "Kourtis, Goumas, Koziris, Optimizing sparse matrix-vector multiplication using index and value "
                       "compression, CF'08; Willcock, Lumsdaine, Accelerating sparse matrix computations via data "

@@ -66,6 +66,7 @@ typedef struct csrdu_format {
     csrdu_kernel kernel;
     int32_t rows, cols, nnz;
     int tile, lanes, piece;   /* the options as resolved */
+    int32_t tile_rows;        /* stream kernel: most rows of a tile (tile: most entries) */
     int batch, steps;         /* vector kernel: entries a lane a row per batch, row groups a warp */
     int32_t long_len;         /* vector kernel: longer rows are row pieces */
     int32_t cover;            /* vector kernel: the row length the auto shape covers (90th percentile) */
@@ -92,6 +93,7 @@ typedef struct csrdu_opts {
     int long_len;   /* rows longer than this are pieces (vector), or SPMVLAB_AUTO */
     int steps;      /* row groups a warp runs in turn (vector) */
     int piece;      /* entries of one piece of a split row */
+    int tile_rows;  /* stream kernel: most rows of a tile, 8..256 power of two, or SPMVLAB_AUTO */
 } csrdu_opts;
 
 enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };

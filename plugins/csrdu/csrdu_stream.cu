@@ -7,7 +7,8 @@
 // row (one thread for two rows in turn past 128 rows) add the row's
 // products and meet in a shuffle tree. Three dependent
 // global loads a tile (task, entries, x) and 1024 entries in flight a
-// block. Rows longer than CSRDU_STREAM_LONG are row pieces of one warp (the
+// block. Rows longer than the long-row limit (long_len, auto 32 to
+// CSRDU_STREAM_LONG by the mean row) are row pieces of one warp (the
 // blocks before the tiles); a split row's pieces add up in the warp that
 // finishes the last of them (row_piece), so one launch computes y.
 #include <cuda_runtime.h>
@@ -79,9 +80,21 @@ __global__ void __launch_bounds__(kThreads)
     for (int32_t first = 0; first < nrows; first += kThreads / g) { // block-uniform trips: every lane shuffles
         const int32_t r = first + tid / g;
         A s = 0;
-        if (r < nrows)
-            for (int32_t i = bound[r] + l, e = bound[r + 1]; i < e; i += g)
+        if (r < nrows) {
+            int32_t i = bound[r] + l;
+            const int32_t e = bound[r + 1];
+            for (; i + 7 * g < e; i += 8 * g) { // 8 shared loads issued, then added in order: only the adds wait on each other
+                A p[8];
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    p[j] = prod[i + j * g];
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    s += p[j];
+            }
+            for (; i < e; i += g)
                 s += prod[i];
+        }
         for (int w = g / 2; w > 0; w /= 2)
             s += __shfl_down_sync(kFull, s, w, g);
         if (r < nrows && l == 0)

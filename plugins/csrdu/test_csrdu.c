@@ -166,7 +166,7 @@ static void test_long_rows_split_and_combined(void)
     const char *stream[] = {"kernel=stream", "piece=512", NULL};
     const char **sets[] = {tiles, vec64, vec, stream};
     const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 long=64 steps=4 pieces=27 split_rows=2",
-                          "kernel=vector", "tile=1024 cover=256 long=256 tiles=2 pieces=26 split_rows=2"};
+                          "kernel=vector", "tile=256 tile_rows=8 cover=256 long=256 tiles=2 pieces=26 split_rows=2"};
     const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
     for (int v = 0; v < 4; v++)
         for (int d = 0; d < 2; d++) {
@@ -216,10 +216,12 @@ static void test_vector_shape(void)
     TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 long=32 steps=4 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
-    /* auto: rows this short stream; the 3 rows of 300 are pieces. */
+    /* auto: rows this short stream; the 3 rows of 300 are pieces (the
+     * mean row is 27.1: rows longer than 64 are); a matrix this small has
+     * tiles of at most 8 rows. */
     TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
     TEST_CONTAINS(test_describe(t), "kernel=stream");
-    TEST_CONTAINS(test_describe(t), "tile=1024 cover=5 long=256 tiles=1 pieces=3 split_rows=0");
+    TEST_CONTAINS(test_describe(t), "tile=256 tile_rows=8 cover=5 long=64 tiles=5 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
     spmvlab_csr_free(&A);
@@ -245,6 +247,81 @@ static void test_vector_shape(void)
     spmvlab_csr_free(&A);
 }
 
+/* Converts A with the stream kernel, `shape` and `extra` options; checks
+ * the description names `want` and that spmv_host meets the bound. */
+static void check_stream(const spmvlab_csr *A, const char *shape, const char *extra, const char *want, uint64_t seed)
+{
+    const char *sets[] = {"kernel=stream", shape, extra, NULL};
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    const spmvlab_dtype dtypes[] = {SPMVLAB_F64, SPMVLAB_F32};
+    for (int d = 0; d < 2; d++) {
+        TEST_CHECK(test_convert("csrdu", A, dtypes[d], sets, &t, &err) == SPMVLAB_OK);
+        TEST_CONTAINS(test_describe(t), want);
+        TEST_CHECK(test_verify_host(t, seed) <= 1.0);
+        TEST_CHECK(spmvlab_instance_footprint(&t->in) == t->in.cur_bytes);
+        test_instance_free(t);
+    }
+}
+
+/* The stream kernel's long-row limit, auto: the power of two at or above
+ * twice the mean row, from 32 to 256. Uneven short rows (mean 13.6: 36
+ * rows of 4, 4 of 100) make the rows of 100 warp pieces (limit 32), where
+ * the limit of 256 before left each to one thread of a 40-row tile; rows
+ * of 60 (limit 128) and rows of 10 and 190 (mean 100: 256) stay in their
+ * tiles, a row of 300 beside them is a piece; an explicit long overrides
+ * the rule, up to a tile's 1024 entries. Tiles of 256 rows throughout
+ * (the shape these matrices would get is test_stream_shape's). */
+static void test_stream_long_rule(void)
+{
+    int32_t lengths[40];
+    spmvlab_csr A;
+    for (int i = 0; i < 40; i++)
+        lengths[i] = i % 10 == 3 ? 100 : 4;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 11) == 0);
+    check_stream(&A, "tile_rows=256", NULL, "long=32 tiles=5 pieces=4 split_rows=0", 31);
+    check_stream(&A, "tile_rows=256", "long=256", "long=256 tiles=1 pieces=0 split_rows=0", 32);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 40; i++)
+        lengths[i] = 60;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 12) == 0);
+    check_stream(&A, "tile_rows=256", NULL, "long=128 tiles=3 pieces=0", 34);
+    check_stream(&A, "tile_rows=256", "long=32", "long=32 tiles=0 pieces=40", 35);
+    spmvlab_csr_free(&A);
+
+    for (int i = 0; i < 40; i++)
+        lengths[i] = i == 7 ? 300 : i % 2 ? 190 : 10;
+    TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 13) == 0);
+    check_stream(&A, "tile_rows=256", NULL, "long=256 tiles=5 pieces=1 split_rows=0", 36);
+    check_stream(&A, "tile_rows=256", "long=5000", "long=1024 tiles=5 pieces=0", 37);
+    spmvlab_csr_free(&A);
+}
+
+/* The stream kernel's tile shape, auto: 256 rows and 1024 entries while
+ * the matrix gives two tiles a multiprocessor (132 without a device);
+ * 140,000 rows of 4 do (547 tiles), 5,000 rows of 4 do not: their rows a
+ * tile halve to 16 (entries 256, 313 tiles), where tile_rows = 256 keeps
+ * 20 tiles of 1024 entries; tile_rows must be a power of two. */
+static void test_stream_shape(void)
+{
+    int32_t *lengths = malloc(140000 * sizeof *lengths);
+    for (int i = 0; i < 140000; i++)
+        lengths[i] = 4;
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_rows(&A, 140000, 140000, lengths, 14) == 0);
+    check_stream(&A, NULL, NULL, "tile=1024 tile_rows=256 cover=4 long=32 tiles=547 pieces=0", 41);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen_rows(&A, 5000, 5000, lengths, 15) == 0);
+    check_stream(&A, NULL, NULL, "tile=256 tile_rows=16 cover=4 long=32 tiles=313 pieces=0", 42);
+    check_stream(&A, "tile_rows=256", NULL, "tile=1024 tile_rows=256 cover=4 long=32 tiles=20 pieces=0", 43);
+    check_stream(&A, "tile_rows=8", "long=1024", "tile=256 tile_rows=8 cover=4 long=256 tiles=625 pieces=0", 44);
+    test_refuses_saying("csrdu", &A, SPMVLAB_F64, (const char *[]){"tile_rows=24", NULL}, SPMVLAB_INVALID_OPTION,
+                        "power of two");
+    spmvlab_csr_free(&A);
+    free(lengths);
+}
+
 int main(void)
 {
     test_escape_encoding_round_trip();
@@ -253,5 +330,7 @@ int main(void)
     test_long_rows_split_and_combined();
     test_default_piece();
     test_vector_shape();
+    test_stream_long_rule();
+    test_stream_shape();
     return test_done("csrdu layout");
 }
