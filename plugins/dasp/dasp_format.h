@@ -121,6 +121,7 @@ typedef struct dasp_opts {
     int k4_batch;       /* blocks a step: DASP_K4_BATCH_4 or _8 */
     int block_warps;    /* warps a block of the row-class kernel */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
+    int len_rule;       /* max_len = auto's rule: DASP_LEN_PAPER or DASP_LEN_WIDE */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
@@ -132,6 +133,7 @@ enum { DASP_MR_RUNS, DASP_MR_INDEX };
 enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
+enum { DASP_LEN_PAPER, DASP_LEN_WIDE };
 enum { DASP_K4_BATCH_4 = 4, DASP_K4_BATCH_8 = 8 }; /* each the number of blocks itself */
 
 /* The option table and its checks (dasp_options.c). */
@@ -189,6 +191,17 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * empty_rows take their large-matrix choices (the large set holds 5 M and
  * more, the small and bundled ones at most 0.4 M). */
 #define DASP_LARGE_NNZ (1 << 20)
+
+/* max_len = auto with len_rule = wide (the default): long rows from
+ * DASP_MAXLEN_WIDE entries on matrices below DASP_WIDE_NNZ non-zeros. A
+ * medium warp runs its 8 rows' blocks one step (4 blocks) after another,
+ * two dependent round trips a step, so a row-block of 8 rows of 129 entries
+ * is 8 steps long, and below a few waves of warps the kernel lasts as long
+ * as its longest warp; as long rows each such row is one warp of 5 tiles,
+ * all loaded at once. From DASP_WIDE_NNZ the launch is many waves and the
+ * paper's rule stays (README.md, "Long rows from 32 entries"). */
+#define DASP_MAXLEN_WIDE 32
+#define DASP_WIDE_NNZ (INT64_C(1) << 22)
 
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty, else the list: at 1/8 the bitmap reads no more than the list
