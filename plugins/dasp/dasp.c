@@ -95,6 +95,8 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
+ * block_warps (auto: bw_rule spread, the size rule halved while the kernel has fewer than
+ * DASP_SPREAD_BLOCKS blocks; it applies to the stream kernel too).
  * empty_rows, med_ranges, irr_gather's rule: dasp_layout.c; k4_batch:
  * dasp_spmv.cu; irr_gather: dasp_rows.cuh.
  *
@@ -166,6 +168,10 @@ static void dasp_fill_bal(dasp_format *f)
     L->count = DEV(DASP_A_BAL_COUNT);
     L->rows = f->rows;
     L->warps = f->bal_warps;
+    /* the merge kernel's shared stage is sized for DASP_BLOCK_THREADS */
+    if (f->balanced && f->bal_stream && f->bw_spread)
+        f->block_warps = dasp_spread_warps(f->block_warps, f->bal_warps);
+    L->block_warps = f->bal_stream ? f->block_warps : DASP_BLOCK_THREADS / 32;
 #undef DEV
 }
 
@@ -200,6 +206,9 @@ static void dasp_fill_launch(dasp_format *f)
     L->stage_y = L->stage_rows ? DEV(DASP_A_STAGE_Y) : NULL;
     L->stage_pos = L->stage_rows ? DEV(DASP_A_STAGE_POS) : NULL;
     L->k4_batch8 = f->k4_batch8;
+    if (!f->balanced && f->bw_spread)
+        f->block_warps = dasp_spread_warps(
+            f->block_warps, L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero);
     L->block_warps = f->block_warps;
     L->irr_early = f->irr_early;
     L->n_ranges = f->n_ranges;
@@ -331,9 +340,11 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     const dasp_counts *n = &f->n;
     const char *why = f->balance_auto ? "(auto)" : "";
     if (f->balanced) {
-        snprintf(buf, len, "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld",
+        snprintf(buf, len,
+                 "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld "
+                 "block_warps=%d",
                  why, f->bal_stream ? "stream" : "merge", f->row_cv, (long long)f->bal_warps,
-                 f->bal_stream ? 32 * f->str_k : DASP_BAL_ITEMS, (long long)f->bal_cross);
+                 f->bal_stream ? 32 * f->str_k : DASP_BAL_ITEMS, (long long)f->bal_cross, f->bal.block_warps);
         return;
     }
     double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;

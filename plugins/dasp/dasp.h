@@ -222,6 +222,7 @@ typedef struct dasp_bal_launch {
     void *tail;              /* scratch: tail piece of each warp (f64 or f32) */
     void *head;              /* scratch: head piece of each crossing row */
     int32_t *count;          /* scratch: pieces written per crossing row, 0 between calls */
+    int32_t block_warps;     /* warps a block: 1, 2, 4 or 8 (stream); 8 (merge: its stage is 8 warps) */
 } dasp_bal_launch;
 
 /* Launches the balanced path on stream; nothing without warps. Returns the

@@ -435,6 +435,62 @@ static void test_len_rule_default(void)
     spmvlab_csr_free(&A);
 }
 
+/* The describe() text of A converted in f64 with sets (as expect_describe),
+ * in text (600); 0 when the conversion failed. */
+static int describe_text(const spmvlab_csr *A, const char *const *sets, char *text)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    const char *buf[16];
+    spmvlab_status st = test_convert("dasp", A, SPMVLAB_F64, classes(sets, buf), &t, &err);
+    TEST_CHECK(st == SPMVLAB_OK);
+    if (st == SPMVLAB_OK)
+        snprintf(text, 600, "%s", test_describe(t));
+    test_instance_free(t);
+    return st == SPMVLAB_OK;
+}
+
+/* block_warps = auto, bw_rule = spread: blocks of 8 warps while the kernel
+ * has at least DASP_SPREAD_BLOCKS = 264 of them (2105 warps or more), else
+ * halved until it has or the blocks are of 1 warp; the row classes print
+ * block_warps only when it is not 8. */
+static void test_block_warps_rule(void)
+{
+    char text[600];
+    /* 16840 rows of 9: 2105 row-blocks, one warp each (8 rows a warp). */
+    spmvlab_csr A = uniform(16840, 9, 100);
+    if (describe_text(&A, NULL, text)) {
+        TEST_CONTAINS(text, "rows_per_warp=8 ");
+        TEST_CHECK(strstr(text, "block_warps=") == NULL);
+    }
+    spmvlab_csr_free(&A);
+    A = uniform(16832, 9, 100); /* 2104 warps: 263 blocks of 8, 526 of 4 */
+    expect_describe("2104 warps", &A, NULL, (const char *[]){"block_warps=4", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(64, 9, 100); /* 8 warps: blocks of 1 */
+    expect_describe("8 warps", &A, NULL, (const char *[]){"block_warps=1", NULL});
+    expect_describe("8 warps, set", &A, (const char *[]){"block_warps=2", NULL},
+                    (const char *[]){"block_warps=2", NULL});
+    if (describe_text(&A, (const char *[]){"bw_rule=size", NULL}, text))
+        TEST_CHECK(strstr(text, "block_warps=") == NULL);
+    /* The stream kernel: 3 warps of 256 non-zeros. */
+    expect_describe("stream, 3 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=3", "block_warps=1", NULL});
+    expect_describe("stream, size rule", &A, (const char *[]){"balance=on", "bw_rule=size", NULL},
+                    (const char *[]){"block_warps=8", NULL});
+    expect_describe("merge", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
+                    (const char *[]){"block_warps=8", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(2105, 256, 300);
+    expect_describe("stream, 2105 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2105", "block_warps=8", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(2104, 256, 300);
+    expect_describe("stream, 2104 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2104", "block_warps=4", NULL});
+    spmvlab_csr_free(&A);
+}
+
 /* balance is auto by default: the rule decides without being named. */
 static void test_balance_default(void)
 {
@@ -512,6 +568,7 @@ int main(void)
     test_balance_default();
     test_len_rule();
     test_len_rule_default();
+    test_block_warps_rule();
     test_balanced_pieces();
     test_refusals();
     return test_done("dasp");
