@@ -140,7 +140,7 @@ spmvlab_cli_test(list.reports_refusals
   "lacks the required member 'convert'.*exit status: 1\n" list --plugin-dir ${cli_plugins})
 # Options: choice rows under their enum, expert options only with --all.
 spmvlab_cli_test(list.choices_and_expert_count
-  "    empty_rows +enum +default auto +auto\\|list\\|bitmap\\|memset\\|stage[^\n]*\n        auto +stage, bitmap[^\n]*\n.*    \\(11 expert options: spmvlab list -v --all\\)\n.*exit status: 0"
+  "    empty_rows +enum +default auto +auto\\|list\\|bitmap\\|memset\\|stage[^\n]*\n        auto +stage, bitmap[^\n]*\n.*    \\(13 expert options: spmvlab list -v --all\\)\n.*exit status: 0"
   list -v)
 spmvlab_cli_test(list.all_shows_expert
   "    rpw_rule +enum +default length +count\\|length +\\(expert\\) [^\n]*\n        count +by the medium-row count.*exit status: 0"

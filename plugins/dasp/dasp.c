@@ -65,7 +65,8 @@
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
  * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
  *
- * Options: max_len (auto: 256, 512 from 2^20 non-zeros), threshold (0.75), rows_per_warp (8, 16 or 32;
+ * Options: max_len (auto: len_rule wide, 32 below 2^22 non-zeros, else paper, 256 and 512 from
+ * 2^20 non-zeros), threshold (0.75), rows_per_warp (8, 16 or 32;
  * auto: 8 below 59990 medium rows, 16 below 400000, else 32, as the
  * paper's 1/2/4 row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;
  * the m16 shapes are sm_90 instructions, run as 1/2/4 m8n8k4 on sm_80),
@@ -94,6 +95,8 @@
  * to 0, all L1, as the original program. med_rows (runs | index): runs
  * keeps only the first row of a row-block of 8 consecutive medium rows,
  * and {offset, count} of one whose rows have equal irregular counts.
+ * block_warps (auto: bw_rule spread, the size rule halved while the kernel has fewer than
+ * DASP_SPREAD_BLOCKS blocks; it applies to the stream kernel too).
  * empty_rows, med_ranges, irr_gather's rule: dasp_layout.c; k4_batch:
  * dasp_spmv.cu; irr_gather: dasp_rows.cuh.
  *
@@ -165,6 +168,10 @@ static void dasp_fill_bal(dasp_format *f)
     L->count = DEV(DASP_A_BAL_COUNT);
     L->rows = f->rows;
     L->warps = f->bal_warps;
+    /* the merge kernel's shared stage is sized for DASP_BLOCK_THREADS */
+    if (f->balanced && f->bal_stream && f->bw_spread)
+        f->block_warps = dasp_spread_warps(f->block_warps, f->bal_warps);
+    L->block_warps = f->bal_stream ? f->block_warps : DASP_BLOCK_THREADS / 32;
 #undef DEV
 }
 
@@ -199,6 +206,9 @@ static void dasp_fill_launch(dasp_format *f)
     L->stage_y = L->stage_rows ? DEV(DASP_A_STAGE_Y) : NULL;
     L->stage_pos = L->stage_rows ? DEV(DASP_A_STAGE_POS) : NULL;
     L->k4_batch8 = f->k4_batch8;
+    if (!f->balanced && f->bw_spread)
+        f->block_warps = dasp_spread_warps(
+            f->block_warps, L->w_long + L->w_med + L->w_short + L->w_tail + L->w_runs + L->w_zero);
     L->block_warps = f->block_warps;
     L->irr_early = f->irr_early;
     L->n_ranges = f->n_ranges;
@@ -330,9 +340,11 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
     const dasp_counts *n = &f->n;
     const char *why = f->balance_auto ? "(auto)" : "";
     if (f->balanced) {
-        snprintf(buf, len, "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld",
+        snprintf(buf, len,
+                 "path=balanced%s bal_kernel=%s row_cv=%.3f warps=%lld items_per_warp=%d crossing_rows=%lld "
+                 "block_warps=%d",
                  why, f->bal_stream ? "stream" : "merge", f->row_cv, (long long)f->bal_warps,
-                 f->bal_stream ? 32 * f->str_k : DASP_BAL_ITEMS, (long long)f->bal_cross);
+                 f->bal_stream ? 32 * f->str_k : DASP_BAL_ITEMS, (long long)f->bal_cross, f->bal.block_warps);
         return;
     }
     double fill = n->block_slots ? (double)n->block_nnz / (double)n->block_slots : 0;

@@ -40,7 +40,8 @@ extern "C" {
 /* med_ranges = on: most runs of equally shaped row-blocks kept in the
  * kernel parameters (dasp_range). */
 #define DASP_MAX_RANGES 8
-/* Threads per block of the kernel (8 warps). */
+/* Most threads a block of the kernels (8 warps; the row-class and stream
+ * kernels take block_warps of them, the merge kernel all). */
 #define DASP_BLOCK_THREADS 256
 /* Column index of a padding slot: the kernels and the host load no x for it
  * and use 0, so a padding slot never turns an Inf or NaN of x into a NaN. */
@@ -222,6 +223,7 @@ typedef struct dasp_bal_launch {
     void *tail;              /* scratch: tail piece of each warp (f64 or f32) */
     void *head;              /* scratch: head piece of each crossing row */
     int32_t *count;          /* scratch: pieces written per crossing row, 0 between calls */
+    int32_t block_warps;     /* warps a block: 1, 2, 4 or 8 (stream); 8 (merge: its stage is 8 warps) */
 } dasp_bal_launch;
 
 /* Launches the balanced path on stream; nothing without warps. Returns the

@@ -67,14 +67,14 @@ __device__ __forceinline__ void cross_pieces(const dasp_bal_launch &L, typename 
     }
 }
 
-// Launches L's warps, DASP_BLOCK_THREADS a block, by go(blocks, stream);
+// Launches L's warps, L->block_warps a block, by go(blocks, stream);
 // nothing without warps. Returns the cudaError_t of the launch as an int.
 template <typename Go>
 int bal_launch(const dasp_bal_launch *L, void *stream, Go go)
 {
     if (L->warps <= 0)
         return 0;
-    const int64_t blocks = (L->warps + kWarps - 1) / kWarps;
+    const int64_t blocks = (L->warps + L->block_warps - 1) / L->block_warps;
     if (blocks > INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
     go((unsigned)blocks, static_cast<cudaStream_t>(stream));

@@ -81,7 +81,9 @@ typedef struct dasp_format {
     int empty_auto;          /* empty_mode came from the empty-share rule (empty_rows = auto) */
     int med_ranges;          /* med_ranges = on: runs of equally shaped row-blocks in the kernel parameters */
     int k4_batch8;           /* k4_batch = 8: m8n8k4 kernels loading 8 blocks a step */
-    int block_warps;         /* warps a block of the row-class kernel: 1, 2, 4 or 8 */
+    int block_warps;         /* warps a block of the row-class or stream kernel: 1, 2, 4 or 8 */
+    int bw_spread;           /* block_warps = auto with bw_rule = spread: halved after the build
+                                while the kernel has fewer than DASP_SPREAD_BLOCKS blocks */
     int irr_early;           /* medium kernels with the early irregular gather (resolved, shape allowing) */
     int irr_auto;            /* irr_early came from dasp_irr_rule (irr_gather = auto) */
     int irr_no_shape;        /* early asked or picked, but the shape has no early kernels: late */
@@ -119,8 +121,10 @@ typedef struct dasp_opts {
     int empty_rows;     /* DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET or DASP_ER_STAGE */
     int med_ranges;     /* DASP_RANGES_ON or DASP_RANGES_OFF */
     int k4_batch;       /* blocks a step: DASP_K4_BATCH_4 or _8 */
-    int block_warps;    /* warps a block of the row-class kernel */
+    int block_warps;    /* warps a block of the row-class and stream kernels */
     int irr_gather;     /* DASP_IRR_AUTO, DASP_IRR_EARLY or DASP_IRR_LATE */
+    int len_rule;       /* max_len = auto's rule: DASP_LEN_PAPER or DASP_LEN_WIDE */
+    int bw_rule;        /* block_warps = auto's rule: DASP_BW_SIZE or DASP_BW_SPREAD */
 } dasp_opts;
 
 enum { DASP_RPW_COUNT, DASP_RPW_LENGTH };
@@ -132,6 +136,8 @@ enum { DASP_MR_RUNS, DASP_MR_INDEX };
 enum { DASP_ER_AUTO, DASP_ER_LIST, DASP_ER_BITMAP, DASP_ER_MEMSET, DASP_ER_STAGE };
 enum { DASP_RANGES_ON, DASP_RANGES_OFF };
 enum { DASP_IRR_AUTO, DASP_IRR_EARLY, DASP_IRR_LATE };
+enum { DASP_LEN_PAPER, DASP_LEN_WIDE };
+enum { DASP_BW_SIZE, DASP_BW_SPREAD };
 enum { DASP_K4_BATCH_4 = 4, DASP_K4_BATCH_8 = 8 }; /* each the number of blocks itself */
 
 /* The option table and its checks (dasp_options.c). */
@@ -145,6 +151,15 @@ void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o);
 /* 1 when threshold_rule = fill asks for the build of f to be redone with
  * threshold 1 (the kept blocks hold too few real entries). */
 int dasp_fill_rule(const dasp_format *f, const dasp_opts *o);
+
+/* bw_rule = spread: block_warps halved (down to 1) while a kernel of warps
+ * warps would have fewer than DASP_SPREAD_BLOCKS blocks. A block runs on
+ * one SM, so 60 warps in blocks of 8 keep 8 of an H200's 132 SMs busy, each
+ * with 8 warps' gathers in its one L1 and load queue, while blocks of 1
+ * spread them over 60 SMs; 264 is two blocks an SM of an H100 or H200
+ * (README.md, "Warps a block on small launches"). */
+#define DASP_SPREAD_BLOCKS 264
+int dasp_spread_warps(int block_warps, int64_t warps);
 
 /* Sets f->rows_per_warp after the build: the option, or its auto rule from
  * the medium rows' count (and with rpw_rule = length, their mean length). */
@@ -189,6 +204,17 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * empty_rows take their large-matrix choices (the large set holds 5 M and
  * more, the small and bundled ones at most 0.4 M). */
 #define DASP_LARGE_NNZ (1 << 20)
+
+/* max_len = auto with len_rule = wide (the default): long rows from
+ * DASP_MAXLEN_WIDE entries on matrices below DASP_WIDE_NNZ non-zeros. A
+ * medium warp runs its 8 rows' blocks one step (4 blocks) after another,
+ * two dependent round trips a step, so a row-block of 8 rows of 129 entries
+ * is 8 steps long, and below a few waves of warps the kernel lasts as long
+ * as its longest warp; as long rows each such row is one warp of 5 tiles,
+ * all loaded at once. From DASP_WIDE_NNZ the launch is many waves and the
+ * paper's rule stays (README.md, "Long rows from 32 entries"). */
+#define DASP_MAXLEN_WIDE 32
+#define DASP_WIDE_NNZ (INT64_C(1) << 22)
 
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty, else the list: at 1/8 the bitmap reads no more than the list

@@ -19,16 +19,17 @@
  * that large matrices launch fewer, fuller warps. */
 #define DASP_RPW16_MEDIUM 59990
 #define DASP_RPW32_MEDIUM 400000
-/* max_len = auto: long rows from 256 entries (the paper's), from
- * DASP_MAXLEN_LARGE on matrices of DASP_LARGE_NNZ non-zeros or more, where
- * rows of 256-511 entries cost one medium warp more than the long path's
- * split (README.md, Options). */
+/* max_len = auto, len_rule = paper: long rows from 256 entries (the
+ * paper's), from DASP_MAXLEN_LARGE on matrices of DASP_LARGE_NNZ non-zeros
+ * or more, where rows of 256-511 entries cost one medium warp more than the
+ * long path's split (README.md, Options). len_rule = wide: dasp_format.h. */
 #define DASP_MAXLEN_PAPER 256
 #define DASP_MAXLEN_LARGE 512
 /* block_warps = auto: blocks of DASP_BW_LARGE warps from DASP_LARGE_NNZ
  * non-zeros when the row lengths' coefficient of variation is below
  * DASP_BALANCE_CV (a block retires with its slowest warp), of 8 otherwise
- * (README.md, Options). */
+ * and on the balanced path (README.md, Options); with bw_rule = spread,
+ * then halved on small launches (dasp_spread_warps, dasp_format.h). */
 #define DASP_BW_LARGE 2
 
 const spmvlab_option dasp_options[] = {
@@ -77,7 +78,13 @@ const spmvlab_option dasp_options[] = {
     SPMVLAB_EXPERT(dasp_opts, k4_batch, SPMVLAB_OPT_ENUM, "4", "", "f64 m8n8k4: 8 x 4 blocks a warp loads before its MMAs"),
     SPMVLAB_CHOICE(dasp_opts, k4_batch, DASP_K4_BATCH_4, "4", "", "four blocks a step"),
     SPMVLAB_CHOICE(dasp_opts, k4_batch, DASP_K4_BATCH_8, "8", "", "eight blocks a step, 80 registers"),
-    SPMVLAB_OPTION(dasp_opts, block_warps, SPMVLAB_OPT_INT_AUTO, "auto", "1..8", "warps a block of the row-class kernel, 1, 2, 4 or 8; auto: see README.md"),
+    SPMVLAB_OPTION(dasp_opts, block_warps, SPMVLAB_OPT_INT_AUTO, "auto", "1..8", "warps a block of the row-class and stream kernels, 1, 2, 4 or 8; auto: see README.md"),
+    SPMVLAB_EXPERT(dasp_opts, bw_rule, SPMVLAB_OPT_ENUM, "spread", "", "the rule of block_warps = auto"),
+    SPMVLAB_CHOICE(dasp_opts, bw_rule, DASP_BW_SIZE, "size", "", "row classes 2 from 2^20 non-zeros at CV < 2, else 8; stream kernel 8"),
+    SPMVLAB_CHOICE(dasp_opts, bw_rule, DASP_BW_SPREAD, "spread", "", "size, then halved while the kernel has fewer than 264 blocks"),
+    SPMVLAB_EXPERT(dasp_opts, len_rule, SPMVLAB_OPT_ENUM, "wide", "", "the rule of max_len = auto"),
+    SPMVLAB_CHOICE(dasp_opts, len_rule, DASP_LEN_PAPER, "paper", "", "256, 512 from 2^20 non-zeros"),
+    SPMVLAB_CHOICE(dasp_opts, len_rule, DASP_LEN_WIDE, "wide", "", "32 below 2^22 non-zeros, else as paper"),
     SPMVLAB_EXPERT(dasp_opts, irr_gather, SPMVLAB_OPT_ENUM, "auto", "", "when medium rows gather their first irregular x"),
     SPMVLAB_CHOICE(dasp_opts, irr_gather, DASP_IRR_AUTO, "auto", "", "early when medium rows average < 6 entries"),
     SPMVLAB_CHOICE(dasp_opts, irr_gather, DASP_IRR_EARLY, "early", "", "with the first block gathers (f64 m8n8k4 and f16)"),
@@ -100,15 +107,25 @@ spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
     return SPMVLAB_OK;
 }
 
+/* max_len = auto: with len_rule = wide, long rows from DASP_MAXLEN_WIDE
+ * entries below DASP_WIDE_NNZ non-zeros (dasp_format.h); otherwise the
+ * paper's 256, or DASP_MAXLEN_LARGE from DASP_LARGE_NNZ non-zeros. */
+static int max_len_rule(const spmvlab_matrix *A, const dasp_opts *o)
+{
+    if (o->max_len != SPMVLAB_AUTO)
+        return o->max_len;
+    if (o->len_rule == DASP_LEN_WIDE && A->nnz < DASP_WIDE_NNZ)
+        return DASP_MAXLEN_WIDE;
+    return A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE : DASP_MAXLEN_PAPER;
+}
+
 void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o)
 {
     f->shape = (dasp_shape)(A->dtype == SPMVLAB_F64 ? o->f64_shape : o->f16_shape);
     f->vpl = dasp_shape_vpl(f->shape);
     f->bk = dasp_shape_bk(f->shape);
     f->nlev = dasp_shape_levels(f->shape, f->lev);
-    f->max_len = o->max_len != SPMVLAB_AUTO ? o->max_len
-                 : A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE
-                                            : DASP_MAXLEN_PAPER;
+    f->max_len = max_len_rule(A, o);
     f->threshold = o->threshold;
     f->long_chunk = o->long_chunk;
     f->empty_runs = o->empty_runs;
@@ -124,8 +141,16 @@ void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o)
     f->med_ranges = o->med_ranges == DASP_RANGES_ON;
     f->k4_batch8 = o->k4_batch == DASP_K4_BATCH_8;
     f->block_warps = o->block_warps != SPMVLAB_AUTO ? o->block_warps
-                     : A->nnz >= DASP_LARGE_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
-                                                                               : 8;
+                     : !f->balanced && A->nnz >= DASP_LARGE_NNZ && f->row_cv < DASP_BALANCE_CV ? DASP_BW_LARGE
+                                                                                                : 8;
+    f->bw_spread = o->block_warps == SPMVLAB_AUTO && o->bw_rule == DASP_BW_SPREAD;
+}
+
+int dasp_spread_warps(int block_warps, int64_t warps)
+{
+    while (block_warps > 1 && (warps + block_warps - 1) / block_warps < DASP_SPREAD_BLOCKS)
+        block_warps /= 2;
+    return block_warps;
 }
 
 /* Blocks kept with more than a tenth padding (e.g. 7-entry rows: 4 + 3 of

@@ -130,7 +130,7 @@ __device__ __forceinline__ void str_warp(const dasp_bal_launch &L, const typenam
 template <typename V, int K>
 __global__ void __launch_bounds__(DASP_BLOCK_THREADS) dasp_str_kernel(const dasp_bal_launch L, const void *xv, void *yv)
 {
-    const int64_t w = (int64_t)blockIdx.x * kWarps + (threadIdx.x >> 5);
+    const int64_t w = (int64_t)blockIdx.x * L.block_warps + (threadIdx.x >> 5);
     if (w >= L.warps)
         return;
     str_warp<V, K>(L, static_cast<const typename V::val_t *>(xv), static_cast<typename V::val_t *>(yv), w,
@@ -144,12 +144,12 @@ extern "C" int dasp_str_spmv_launch(const dasp_bal_launch *L, const void *x, voi
     return bal_launch(L, stream, [&](unsigned b, cudaStream_t s) {
         const bool k16 = L->str_k == 16;
         if (L->f16 && k16)
-            dasp_str_kernel<F16, 16><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+            dasp_str_kernel<F16, 16><<<b, L->block_warps * 32, 0, s>>>(*L, x, y);
         else if (L->f16)
-            dasp_str_kernel<F16, 8><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+            dasp_str_kernel<F16, 8><<<b, L->block_warps * 32, 0, s>>>(*L, x, y);
         else if (k16)
-            dasp_str_kernel<F64, 16><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+            dasp_str_kernel<F64, 16><<<b, L->block_warps * 32, 0, s>>>(*L, x, y);
         else
-            dasp_str_kernel<F64, 8><<<b, DASP_BLOCK_THREADS, 0, s>>>(*L, x, y);
+            dasp_str_kernel<F64, 8><<<b, L->block_warps * 32, 0, s>>>(*L, x, y);
     });
 }

@@ -22,20 +22,24 @@ static const char *const variant_bal[] = {"balance=on", "bal_kernel=merge", NULL
 static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
                                              variant_k16, variant_len64, variant_bal};
 
-/* sets with "balance=off" and "threshold_rule=fixed" added unless they name
- * them, in out (16): the class tests keep the classes and the threshold set. */
+/* sets with "balance=off", "threshold_rule=fixed" and "len_rule=paper"
+ * added unless they name them, in out (16): the class tests keep the
+ * classes, the threshold set and the paper's max_len = auto (256). */
 static const char *const *classes(const char *const *sets, const char *out[16])
 {
-    int n = 0, named = 0, thr = 0;
-    for (; sets && sets[n] && n < 13; n++) {
+    int n = 0, named = 0, thr = 0, len = 0;
+    for (; sets && sets[n] && n < 12; n++) {
         out[n] = sets[n];
         named |= strncmp(sets[n], "balance=", 8) == 0;
         thr |= strncmp(sets[n], "threshold_rule=", 15) == 0;
+        len |= strncmp(sets[n], "len_rule=", 9) == 0;
     }
     if (!named)
         out[n++] = "balance=off";
     if (!thr)
         out[n++] = "threshold_rule=fixed";
+    if (!len)
+        out[n++] = "len_rule=paper";
     out[n] = NULL;
     return out;
 }
@@ -387,6 +391,106 @@ static void test_balance_rule_exceptions(void)
     free(len);
 }
 
+/* max_len = auto, len_rule = wide: rows of 32 entries or more are long rows
+ * below DASP_WIDE_NNZ = 2^22 non-zeros; from 2^22 (and with len_rule =
+ * paper) the paper's cut stays: 512 from 2^20, else 256. */
+static void test_len_rule(void)
+{
+    /* Rows of 31, 32 and 129 entries (the last like a band of width 64). */
+    int32_t three[3] = {31, 32, 129};
+    spmvlab_csr A = make(300, three, 3, 41);
+    expect_describe("wide, small", &A, (const char *[]){"len_rule=wide", NULL},
+                    (const char *[]){"max_len=32", "medium=1", "long=2", "long_segments=2", NULL});
+    expect_describe("paper, small", &A, (const char *[]){"len_rule=paper", NULL},
+                    (const char *[]){"max_len=256", "medium=3", "long=0", NULL});
+    expect_describe("wide, max_len set", &A, (const char *[]){"len_rule=wide", "max_len=64", NULL},
+                    (const char *[]){"max_len=64", "medium=2", "long=1", NULL});
+    for (int d = 0; d < 2; d++)
+        check_bound("wide, small", &A, d ? SPMVLAB_F16 : SPMVLAB_F64, (const char *[]){"len_rule=wide", NULL});
+    spmvlab_csr_free(&A);
+    /* 2^22 / 32 rows of 32 entries: exactly 2^22 non-zeros keep the paper's
+     * 512 (all medium); one row of 32 fewer, the wide rule (all long). */
+    int32_t n = (1 << 22) / 32;
+    A = uniform(n, 32, 4096);
+    TEST_CHECK(A.nnz == (1 << 22));
+    expect_describe("wide, 2^22", &A, (const char *[]){"len_rule=wide", NULL},
+                    (const char *[]){"max_len=512", "long=0", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(n - 1, 32, 4096);
+    expect_describe("wide, below 2^22", &A, (const char *[]){"len_rule=wide", NULL},
+                    (const char *[]){"max_len=32", "medium=0", NULL});
+    spmvlab_csr_free(&A);
+}
+
+/* len_rule is wide by default: a small matrix's rows of 40 entries are long. */
+static void test_len_rule_default(void)
+{
+    spmvlab_csr A = uniform(64, 40, 100);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "max_len=32 ");
+    TEST_CONTAINS(test_describe(t), "long=64 ");
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
+/* The describe() text of A converted in f64 with sets (as expect_describe),
+ * in text (600); 0 when the conversion failed. */
+static int describe_text(const spmvlab_csr *A, const char *const *sets, char *text)
+{
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    const char *buf[16];
+    spmvlab_status st = test_convert("dasp", A, SPMVLAB_F64, classes(sets, buf), &t, &err);
+    TEST_CHECK(st == SPMVLAB_OK);
+    if (st == SPMVLAB_OK)
+        snprintf(text, 600, "%s", test_describe(t));
+    test_instance_free(t);
+    return st == SPMVLAB_OK;
+}
+
+/* block_warps = auto, bw_rule = spread: blocks of 8 warps while the kernel
+ * has at least DASP_SPREAD_BLOCKS = 264 of them (2105 warps or more), else
+ * halved until it has or the blocks are of 1 warp; the row classes print
+ * block_warps only when it is not 8. */
+static void test_block_warps_rule(void)
+{
+    char text[600];
+    /* 16840 rows of 9: 2105 row-blocks, one warp each (8 rows a warp). */
+    spmvlab_csr A = uniform(16840, 9, 100);
+    if (describe_text(&A, NULL, text)) {
+        TEST_CONTAINS(text, "rows_per_warp=8 ");
+        TEST_CHECK(strstr(text, "block_warps=") == NULL);
+    }
+    spmvlab_csr_free(&A);
+    A = uniform(16832, 9, 100); /* 2104 warps: 263 blocks of 8, 526 of 4 */
+    expect_describe("2104 warps", &A, NULL, (const char *[]){"block_warps=4", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(64, 9, 100); /* 8 warps: blocks of 1 */
+    expect_describe("8 warps", &A, NULL, (const char *[]){"block_warps=1", NULL});
+    expect_describe("8 warps, set", &A, (const char *[]){"block_warps=2", NULL},
+                    (const char *[]){"block_warps=2", NULL});
+    if (describe_text(&A, (const char *[]){"bw_rule=size", NULL}, text))
+        TEST_CHECK(strstr(text, "block_warps=") == NULL);
+    /* The stream kernel: 3 warps of 256 non-zeros. */
+    expect_describe("stream, 3 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=3", "block_warps=1", NULL});
+    expect_describe("stream, size rule", &A, (const char *[]){"balance=on", "bw_rule=size", NULL},
+                    (const char *[]){"block_warps=8", NULL});
+    expect_describe("merge", &A, (const char *[]){"balance=on", "bal_kernel=merge", NULL},
+                    (const char *[]){"block_warps=8", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(2105, 256, 300);
+    expect_describe("stream, 2105 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2105", "block_warps=8", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform(2104, 256, 300);
+    expect_describe("stream, 2104 warps", &A, (const char *[]){"balance=on", NULL},
+                    (const char *[]){"warps=2104", "block_warps=4", NULL});
+    spmvlab_csr_free(&A);
+}
+
 /* balance is auto by default: the rule decides without being named. */
 static void test_balance_default(void)
 {
@@ -462,6 +566,9 @@ int main(void)
     test_balance_rule();
     test_balance_rule_exceptions();
     test_balance_default();
+    test_len_rule();
+    test_len_rule_default();
+    test_block_warps_rule();
     test_balanced_pieces();
     test_refusals();
     return test_done("dasp");
