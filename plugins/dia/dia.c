@@ -159,6 +159,12 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
     return SPMVLAB_OK;
 }
 
+int dia_choose_batch(int batch, int32_t ndiag)
+{
+    (void)ndiag;
+    return batch == DIA_BATCH_AUTO ? DIA_BATCH_4 : batch;
+}
+
 /* Builds DIA from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
  * from the guards (checked before the value array is allocated); NOMEM or
  * the core's status when an allocation fails. On failure nothing is kept. */
@@ -182,6 +188,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
+    f->batch = dia_choose_batch(o->batch, f->ndiag);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
@@ -246,8 +253,8 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
                      f->ndiag, f->min_off, f->max_off, (long long)f->stored,
                      f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, f->shared ? "shared" : "l1",
                      spmvlab_value_store_name(&f->vs), f->vs.count);
-    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks */
-        snprintf(buf + n, len - (size_t)n, " slots=%lld", (long long)f->slots);
+    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks and the kernel's batch */
+        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d", (long long)f->slots, f->batch);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -13,8 +13,8 @@
 // (uchar4: a warp load fetches 128 codes; ushort4: 256 bytes) and its x
 // reads and y writes stay consecutive over the lanes. The table of 1-byte
 // codes is staged in shared memory per block. The diagonals come in
-// batches of DIA_BATCH: every metadata and code load of a batch is issued
-// before the first multiply, so loads, not their latency, set the rate.
+// batches (2, 4 or 8: option batch): every metadata and code load of a
+// batch is issued before its first multiply.
 // Each row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
@@ -70,8 +70,6 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     y[i] = sum;
 }
 
-constexpr int DIA_BATCH = 4; // diagonals whose loads are in flight together (coded kernel)
-
 // The 4 codes of one lane for a diagonal: one aligned 4- or 8-byte word.
 template <typename C> struct code_word;
 template <> struct code_word<uint8_t> {
@@ -89,8 +87,9 @@ template <> struct code_word<uint16_t> {
 
 // y = A x with codes of type C into table (count entries; staged in shared
 // memory when Staged, i.e. 1-byte codes). Shared: x window as dia_kernel's,
-// over the block's DIA_CODED_BLOCK_ROWS rows.
-template <typename T, typename C, bool Shared, bool Staged>
+// over the block's DIA_CODED_BLOCK_ROWS rows. B diagonals a batch: their
+// loads are in flight together (option batch).
+template <typename T, typename C, bool Shared, bool Staged, int B>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
                  const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
@@ -116,20 +115,20 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++)
         sum[j] = 0;
-    for (int32_t d0 = 0; d0 < ndiag; d0 += DIA_BATCH) {
-        int4 g[DIA_BATCH];
-        code_word<C> cw[DIA_BATCH];
+    for (int32_t d0 = 0; d0 < ndiag; d0 += B) {
+        int4 g[B];
+        code_word<C> cw[B];
 #pragma unroll
-        for (int b = 0; b < DIA_BATCH; b++) // offset, begin, end, start; past the last: an empty diagonal
+        for (int b = 0; b < B; b++) // offset, begin, end, start; past the last: an empty diagonal
             g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
 #pragma unroll
-        for (int b = 0; b < DIA_BATCH; b++) {
+        for (int b = 0; b < B; b++) {
             cw[b].clear();
             if (q + DIA_CHUNK > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
                 cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
         }
 #pragma unroll
-        for (int b = 0; b < DIA_BATCH; b++)
+        for (int b = 0; b < B; b++)
 #pragma unroll
             for (int j = 0; j < DIA_CODED_ROWS; j++) {
                 const int64_t i = q + lane + 32 * j;
@@ -148,9 +147,9 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
     }
 }
 
-// Launches the coded kernel for codes of type C.
-template <typename T, typename C>
-cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
+// Launches the coded kernel for codes of type C, B diagonals a batch.
+template <typename T, typename C, int B>
+cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     constexpr bool staged = sizeof(C) == 1;
     const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_CODED_BLOCK_ROWS - 1) / DIA_CODED_BLOCK_ROWS);
@@ -160,13 +159,24 @@ cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
     size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
     if (f->shared) {
         smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
-        dia_coded_kernel<T, C, true, staged><<<grid, DIA_BLOCK, smem, s>>>(
+        dia_coded_kernel<T, C, true, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else {
-        dia_coded_kernel<T, C, false, staged><<<grid, DIA_BLOCK, smem, s>>>(
+        dia_coded_kernel<T, C, false, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     }
     return cudaGetLastError();
+}
+
+// The batch the format chose (dia.c, dia_choose_batch).
+template <typename T, typename C>
+cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    if (f->batch == 8)
+        return launch_coded_batch<T, C, 8>(f, x, y, s);
+    if (f->batch == 2)
+        return launch_coded_batch<T, C, 2>(f, x, y, s);
+    return launch_coded_batch<T, C, 4>(f, x, y, s);
 }
 
 template <typename T>

@@ -17,5 +17,10 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP " (no fill)"),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
+    SPMVLAB_OPTION(dia_opts, batch, SPMVLAB_OPT_ENUM, "auto", "", "coded kernel: diagonals whose loads are in flight together"),
+    SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_AUTO, "auto", "", "4"),
+    SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_2, "2", "", "2 diagonals a batch"),
+    SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_4, "4", "", "4 diagonals a batch"),
+    SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_8, "8", "", "8 diagonals a batch"),
     {NULL},
 };
