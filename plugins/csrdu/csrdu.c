@@ -16,8 +16,8 @@
  * Work, kernel = stream: block tiles of whole rows (at most 1024 entries,
  * 256 rows; fewer on a small matrix: choose_stream_shape), every thread's 8 entries and the tile's row bounds loaded at
  * once, products staged in shared memory, lanes a row by the tile's rows;
- * rows longer than `long` are row pieces (one warp each); auto: twice the
- * mean row, 32 to 256 (stream_long_len).
+ * rows longer than `long` are row pieces (one warp each); auto: 256
+ * (stream_long_len).
  * Work, kernel = vector: `lanes` lanes a row, each lane
  * decoding its own columns; a lane group owns several rows and loads
  * entries of all of them before multiplying; a shuffle tree a row. Rows
@@ -142,24 +142,18 @@ static void choose_stream_shape(csrdu_format *f, const csrdu_opts *o, const spmv
 }
 
 /* The stream kernel's long-row limit: rows longer than it are row pieces
- * of one warp. A tile of rows of mean m gives a row about m / 16 lanes (1
- * below 16; csrdu_stream_lanes), so a row of 2m entries, or 32 when
- * shorter, costs its lane 32 dependent additions in the reduction after
- * the barrier; a longer row beside many short ones (uneven rows) would be
- * one thread's long serial sum that the whole block waits for. auto: the
- * power of two at or above 2 * mean, from 32 to CSRDU_STREAM_LONG (a
- * regular matrix keeps every row in its tiles); explicit: at most the
- * tile's entries (`tile`, 256 to 1024), which the auto limit never
- * exceeds. */
-static int32_t stream_long_len(const csrdu_opts *o, const spmvlab_matrix *A, int tile)
+ * of one warp. auto: CSRDU_STREAM_LONG (256), at most the tile's entries.
+ * A limit following the mean row (twice the mean, 32 to 256) shortens
+ * the longest serial sum of a tile of uneven rows, but measured on the
+ * corpus's tune part it lost on large R-MAT and power-law matrices (0.48
+ * to 0.67x cuSPARSE where 256 ran 0.82 to 0.89x) and won nothing the
+ * smaller tiles of small matrices (stream_shape) do not already win
+ * (docs/perf/2026-11-28-csrdu-fit); it stays reachable as `long`.
+ * Explicit: at most the tile's entries (`tile`, 256 to 1024). */
+static int32_t stream_long_len(const csrdu_opts *o, int tile)
 {
-    if (o->long_len != SPMVLAB_AUTO)
-        return o->long_len < tile ? o->long_len : tile;
-    double mean = A->rows ? (double)A->nnz / A->rows : 0;
-    int32_t l = 32;
-    while (l < CSRDU_STREAM_LONG && l < 2 * mean)
-        l *= 2;
-    return l;
+    int32_t l = o->long_len != SPMVLAB_AUTO ? o->long_len : CSRDU_STREAM_LONG;
+    return l < tile ? l : tile;
 }
 
 /* auto: the vector kernel when the cover length is 128 or more (rows long
@@ -274,7 +268,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
         f->long_len = f->tile;
     } else if (f->kernel == CSRDU_K_STREAM) {
         choose_stream_shape(f, o, A, ctx->device->present ? ctx->device->sm_count : 0);
-        f->long_len = stream_long_len(o, A, f->tile);
+        f->long_len = stream_long_len(o, f->tile);
     } else {
         choose_vector_shape(f, o);
     }

@@ -26,7 +26,7 @@ const spmvlab_option csrdu_options[] = {
     SPMVLAB_CHOICE(csrdu_opts, tile, CSRDU_TILE_512, "512", "", "512 entries"),
     SPMVLAB_OPTION(csrdu_opts, lanes, SPMVLAB_OPT_INT_AUTO, "auto", "1..32", "lanes per row (power of two; vector: 2 to 32); auto: vector from the 90th-percentile row"),
     SPMVLAB_OPTION(csrdu_opts, batch, SPMVLAB_OPT_INT_AUTO, "auto", "1..4", "vector kernel, 32 lanes: entries of a row a lane loads per batch (1, 2, 4); auto: by row length"),
-    SPMVLAB_KEYED_OPTION(csrdu_opts, "long", long_len, SPMVLAB_OPT_INT_AUTO, "auto", "8..1048576", "vector, stream: rows longer than this are warp pieces; auto: max(32, 2 lanes batch), stream 2 x mean row (32 to 256)", SPMVLAB_OPT_EXPERT),
+    SPMVLAB_KEYED_OPTION(csrdu_opts, "long", long_len, SPMVLAB_OPT_INT_AUTO, "auto", "8..1048576", "vector, stream: rows longer than this are warp pieces; auto: max(32, 2 lanes batch), stream 256", SPMVLAB_OPT_EXPERT),
     SPMVLAB_EXPERT(csrdu_opts, steps, SPMVLAB_OPT_INT, "4", "1..64", "vector kernel: row groups a warp runs in turn, the next one's row bounds loaded ahead"),
     SPMVLAB_EXPERT(csrdu_opts, tile_rows, SPMVLAB_OPT_INT_AUTO, "auto", "8..256", "stream kernel: most rows of a tile (4 entries a row, 256 to 1024); auto: 256, halved below 2 tiles an SM"),
     SPMVLAB_EXPERT(csrdu_opts, piece, SPMVLAB_OPT_INT, "512", "512..1048576", "longest row piece of one warp; longer rows are split"),

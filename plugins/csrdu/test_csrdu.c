@@ -216,12 +216,12 @@ static void test_vector_shape(void)
     TEST_CONTAINS(test_describe(t), "lanes=8 batch=1 long=32 steps=4 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
-    /* auto: rows this short stream; the 3 rows of 300 are pieces (the
-     * mean row is 27.1: rows longer than 64 are); a matrix this small has
-     * tiles of at most 8 rows. */
+    /* auto: rows this short stream; the 3 rows of 300 are pieces (longer
+     * than the tile's 256 entries); a matrix this small has tiles of at
+     * most 8 rows. */
     TEST_CHECK(test_convert("csrdu", &A, SPMVLAB_F64, (const char *[]){NULL}, &t, &err) == SPMVLAB_OK);
     TEST_CONTAINS(test_describe(t), "kernel=stream");
-    TEST_CONTAINS(test_describe(t), "tile=256 tile_rows=8 cover=5 long=64 tiles=5 pieces=3 split_rows=0");
+    TEST_CONTAINS(test_describe(t), "tile=256 tile_rows=8 cover=5 long=256 tiles=5 pieces=3 split_rows=0");
     TEST_CHECK(test_verify_host(t, 7) <= 1.0);
     test_instance_free(t);
     spmvlab_csr_free(&A);
@@ -264,14 +264,13 @@ static void check_stream(const spmvlab_csr *A, const char *shape, const char *ex
     }
 }
 
-/* The stream kernel's long-row limit, auto: the power of two at or above
- * twice the mean row, from 32 to 256. Uneven short rows (mean 13.6: 36
- * rows of 4, 4 of 100) make the rows of 100 warp pieces (limit 32), where
- * the limit of 256 before left each to one thread of a 40-row tile; rows
- * of 60 (limit 128) and rows of 10 and 190 (mean 100: 256) stay in their
- * tiles, a row of 300 beside them is a piece; an explicit long overrides
- * the rule, up to a tile's 1024 entries. Tiles of 256 rows throughout
- * (the shape these matrices would get is test_stream_shape's). */
+/* The stream kernel's long-row limit, auto: 256, at most the tile's
+ * entries. Uneven short rows (36 rows of 4, 4 of 100) keep their rows of
+ * 100 in the tile, and `long = 32` makes them warp pieces; rows of 60
+ * stay in their tiles, `long = 32` makes all 40 pieces; a row of 300
+ * beside rows of 10 and 190 is a piece; an explicit long is bounded by a
+ * tile's 1024 entries. Tiles of 256 rows throughout (the shape these
+ * matrices would get is test_stream_shape's). */
 static void test_stream_long_rule(void)
 {
     int32_t lengths[40];
@@ -279,14 +278,14 @@ static void test_stream_long_rule(void)
     for (int i = 0; i < 40; i++)
         lengths[i] = i % 10 == 3 ? 100 : 4;
     TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 11) == 0);
-    check_stream(&A, "tile_rows=256", NULL, "long=32 tiles=5 pieces=4 split_rows=0", 31);
-    check_stream(&A, "tile_rows=256", "long=256", "long=256 tiles=1 pieces=0 split_rows=0", 32);
+    check_stream(&A, "tile_rows=256", NULL, "long=256 tiles=1 pieces=0 split_rows=0", 31);
+    check_stream(&A, "tile_rows=256", "long=32", "long=32 tiles=5 pieces=4 split_rows=0", 32);
     spmvlab_csr_free(&A);
 
     for (int i = 0; i < 40; i++)
         lengths[i] = 60;
     TEST_CHECK(test_gen_rows(&A, 40, 4000, lengths, 12) == 0);
-    check_stream(&A, "tile_rows=256", NULL, "long=128 tiles=3 pieces=0", 34);
+    check_stream(&A, "tile_rows=256", NULL, "long=256 tiles=3 pieces=0", 34);
     check_stream(&A, "tile_rows=256", "long=32", "long=32 tiles=0 pieces=40", 35);
     spmvlab_csr_free(&A);
 
@@ -310,11 +309,11 @@ static void test_stream_shape(void)
         lengths[i] = 4;
     spmvlab_csr A;
     TEST_CHECK(test_gen_rows(&A, 140000, 140000, lengths, 14) == 0);
-    check_stream(&A, NULL, NULL, "tile=1024 tile_rows=256 cover=4 long=32 tiles=547 pieces=0", 41);
+    check_stream(&A, NULL, NULL, "tile=1024 tile_rows=256 cover=4 long=256 tiles=547 pieces=0", 41);
     spmvlab_csr_free(&A);
     TEST_CHECK(test_gen_rows(&A, 5000, 5000, lengths, 15) == 0);
-    check_stream(&A, NULL, NULL, "tile=256 tile_rows=16 cover=4 long=32 tiles=313 pieces=0", 42);
-    check_stream(&A, "tile_rows=256", NULL, "tile=1024 tile_rows=256 cover=4 long=32 tiles=20 pieces=0", 43);
+    check_stream(&A, NULL, NULL, "tile=256 tile_rows=16 cover=4 long=256 tiles=313 pieces=0", 42);
+    check_stream(&A, "tile_rows=256", NULL, "tile=1024 tile_rows=256 cover=4 long=256 tiles=20 pieces=0", 43);
     check_stream(&A, "tile_rows=8", "long=1024", "tile=256 tile_rows=8 cover=4 long=256 tiles=625 pieces=0", 44);
     test_refuses_saying("csrdu", &A, SPMVLAB_F64, (const char *[]){"tile_rows=24", NULL}, SPMVLAB_INVALID_OPTION,
                         "power of two");
