@@ -355,12 +355,15 @@ static void dasp_describe(const void *handle, char *buf, size_t len)
         at += snprintf(levels + at, sizeof levels - (size_t)at, "%s%d:%lld", l ? "," : "", dasp_shape_bk(f->lev[l]),
                        (long long)n->level_blocks[l]);
     /* irr_gather: late(shape) when early was asked or picked but the shape
-     * has no early kernels. long_chunk, an option the conversion never
-     * changes, is not repeated: the text must fit 512 characters. */
+     * has no early kernels. block_warps and long_chunk only when not 8 and
+     * 1024: the text must fit 512 characters. */
     const char *irr = f->irr_no_shape ? "(shape)" : f->irr_auto ? "(auto)" : "";
-    char bw[24] = ""; /* only when not the default 8, for room */
+    char bw[48] = "";
+    int at = 0;
     if (f->block_warps != 8)
-        snprintf(bw, sizeof bw, " block_warps=%d", f->block_warps);
+        at = snprintf(bw, sizeof bw, " block_warps=%d", f->block_warps);
+    if (f->long_chunk != DASP_CHUNK_LARGE)
+        snprintf(bw + at, sizeof bw - (size_t)at, " long_chunk=%d", f->long_chunk);
     snprintf(buf, len,
              "path=classes%s row_cv=%.3f shape=%s max_len=%d threshold=%g rows_per_warp=%d "
              "empty=%lld short1=%lld short2=%lld "

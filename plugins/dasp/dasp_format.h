@@ -215,6 +215,13 @@ static inline int dasp_empty_listed(const dasp_format *f)
  * paper's rule stays (README.md, "Long rows from 32 entries"). */
 #define DASP_MAXLEN_WIDE 32
 #define DASP_WIDE_NNZ (INT64_C(1) << 22)
+/* long_chunk = auto: a long warp's values below DASP_WIDE_NNZ non-zeros
+ * and from it. Measured on the corpus's tune part (README.md, Options):
+ * 256 lifted the small power-law, R-MAT and mixed members from 0.52-0.99x
+ * cuSPARSE to 0.99-1.60x; on 6e6-entry power-law members it lost (0.69
+ * against 0.80). */
+#define DASP_CHUNK_SMALL 256
+#define DASP_CHUNK_LARGE 1024
 
 /* empty_rows = auto: the bitmap when at least this share of the rows is
  * empty, else the list: at 1/8 the bitmap reads no more than the list

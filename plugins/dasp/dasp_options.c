@@ -44,7 +44,7 @@ const spmvlab_option dasp_options[] = {
     SPMVLAB_OPTION(dasp_opts, f16_shape, SPMVLAB_OPT_ENUM, "m16n8k8", "", "f16 MMA (f32 accumulators) of medium blocks and long rows"),
     SPMVLAB_CHOICE(dasp_opts, f16_shape, DASP_F16_M16N8K16, "m16n8k16", "", "8 x 16 blocks"),
     SPMVLAB_CHOICE(dasp_opts, f16_shape, DASP_F16_M16N8K8, "m16n8k8", "", "8 x 8 blocks"),
-    SPMVLAB_EXPERT(dasp_opts, long_chunk, SPMVLAB_OPT_INT, "1024", "128..16777216", "values of a long row per warp, a multiple of 128"),
+    SPMVLAB_EXPERT(dasp_opts, long_chunk, SPMVLAB_OPT_INT_AUTO, "auto", "128..16777216", "values of a long row per warp, a multiple of 128; auto: 256 below 2^22 non-zeros, else 1024"),
     SPMVLAB_EXPERT(dasp_opts, empty_runs, SPMVLAB_OPT_INT, "0", "0..1", "1: empty rows as runs of consecutive rows, each run zeroed by one warp (overrides empty_rows)"),
     SPMVLAB_EXPERT(dasp_opts, rpw_rule, SPMVLAB_OPT_ENUM, "length", "", "the rule of rows_per_warp = auto"),
     SPMVLAB_CHOICE(dasp_opts, rpw_rule, DASP_RPW_COUNT, "count", "", "by the medium-row count (the paper)"),
@@ -52,9 +52,9 @@ const spmvlab_option dasp_options[] = {
     SPMVLAB_EXPERT(dasp_opts, threshold_rule, SPMVLAB_OPT_ENUM, "fill", "", "the rule of the kept blocks' threshold"),
     SPMVLAB_CHOICE(dasp_opts, threshold_rule, DASP_THR_FIXED, "fixed", "", "threshold as set (the paper)"),
     SPMVLAB_CHOICE(dasp_opts, threshold_rule, DASP_THR_FILL, "fill", "", "threshold 1 when kept blocks are under 0.9 real entries"),
-    SPMVLAB_OPTION(dasp_opts, balance, SPMVLAB_OPT_ENUM, "auto", "", "every row on the balanced path (CUDA cores) instead of the row classes"),
-    SPMVLAB_CHOICE(dasp_opts, balance, DASP_BAL_AUTO, "auto", "", "on for uneven rows (CV >= 1.2), unless mostly empty or a few huge rows"),
-    SPMVLAB_CHOICE(dasp_opts, balance, DASP_BAL_OFF, "off", "", "the row classes on the tensor cores"),
+    SPMVLAB_OPTION(dasp_opts, balance, SPMVLAB_OPT_ENUM, "off", "", "every row on the balanced path (CUDA cores) instead of the row classes"),
+    SPMVLAB_CHOICE(dasp_opts, balance, DASP_BAL_AUTO, "auto", "", "on for uneven rows (CV >= 1.2), unless mostly empty or a few huge rows (measured slower)"),
+    SPMVLAB_CHOICE(dasp_opts, balance, DASP_BAL_OFF, "off", "", "the row classes on the tensor cores (default)"),
     SPMVLAB_CHOICE(dasp_opts, balance, DASP_BAL_ON, "on", "", "the balanced path"),
     SPMVLAB_EXPERT(dasp_opts, l1, SPMVLAB_OPT_ENUM, "driver", "", "row-class kernels' shared-memory carveout"),
     SPMVLAB_CHOICE(dasp_opts, l1, DASP_L1_DRIVER, "driver", "", "the driver's choice"),
@@ -100,7 +100,7 @@ spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
         return spmvlab_bad_option(err, "dasp option rows_per_warp = %d must be 8, 16 or 32", o->rows_per_warp);
     if (o->stream_k != 8 && o->stream_k != 16)
         return spmvlab_bad_option(err, "dasp option stream_k = %d must be 8 or 16", o->stream_k);
-    if (o->long_chunk % 128)
+    if (o->long_chunk != SPMVLAB_AUTO && o->long_chunk % 128)
         return spmvlab_bad_option(err, "dasp option long_chunk = %d must be a multiple of 128", o->long_chunk);
     if (!spmvlab_pow2_or_auto(o->block_warps))
         return spmvlab_bad_option(err, "dasp option block_warps = %d must be 1, 2, 4 or 8", o->block_warps);
@@ -119,6 +119,16 @@ static int max_len_rule(const spmvlab_matrix *A, const dasp_opts *o)
     return A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE : DASP_MAXLEN_PAPER;
 }
 
+/* long_chunk = auto: DASP_CHUNK_SMALL values a long warp below
+ * DASP_WIDE_NNZ non-zeros (a short launch spreads a long row over more
+ * warps), else DASP_CHUNK_LARGE (dasp_format.h). */
+static int long_chunk_rule(const spmvlab_matrix *A, const dasp_opts *o)
+{
+    if (o->long_chunk != SPMVLAB_AUTO)
+        return o->long_chunk;
+    return A->nnz < DASP_WIDE_NNZ ? DASP_CHUNK_SMALL : DASP_CHUNK_LARGE;
+}
+
 void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o)
 {
     f->shape = (dasp_shape)(A->dtype == SPMVLAB_F64 ? o->f64_shape : o->f16_shape);
@@ -127,7 +137,7 @@ void dasp_settings(dasp_format *f, const spmvlab_matrix *A, const dasp_opts *o)
     f->nlev = dasp_shape_levels(f->shape, f->lev);
     f->max_len = max_len_rule(A, o);
     f->threshold = o->threshold;
-    f->long_chunk = o->long_chunk;
+    f->long_chunk = long_chunk_rule(A, o);
     f->empty_runs = o->empty_runs;
     f->rpw_rule = o->rpw_rule;
     f->row_cv = dasp_row_cv(A);

@@ -22,17 +22,19 @@ static const char *const variant_bal[] = {"balance=on", "bal_kernel=merge", NULL
 static const char *const *const variants[] = {variant_default, variant_thr, variant_k4m16, variant_k8,
                                              variant_k16, variant_len64, variant_bal};
 
-/* sets with "balance=off", "threshold_rule=fixed" and "len_rule=paper"
- * added unless they name them, in out (16): the class tests keep the
- * classes, the threshold set and the paper's max_len = auto (256). */
+/* sets with "balance=off", "threshold_rule=fixed", "len_rule=paper" and
+ * "long_chunk=1024" added unless they name them, in out (16): the class
+ * tests keep the classes, the threshold set, the paper's max_len = auto
+ * (256) and its segments of 1024 values. */
 static const char *const *classes(const char *const *sets, const char *out[16])
 {
-    int n = 0, named = 0, thr = 0, len = 0;
-    for (; sets && sets[n] && n < 12; n++) {
+    int n = 0, named = 0, thr = 0, len = 0, chunk = 0;
+    for (; sets && sets[n] && n < 11; n++) {
         out[n] = sets[n];
         named |= strncmp(sets[n], "balance=", 8) == 0;
         thr |= strncmp(sets[n], "threshold_rule=", 15) == 0;
         len |= strncmp(sets[n], "len_rule=", 9) == 0;
+        chunk |= strncmp(sets[n], "long_chunk=", 11) == 0;
     }
     if (!named)
         out[n++] = "balance=off";
@@ -40,6 +42,8 @@ static const char *const *classes(const char *const *sets, const char *out[16])
         out[n++] = "threshold_rule=fixed";
     if (!len)
         out[n++] = "len_rule=paper";
+    if (!chunk)
+        out[n++] = "long_chunk=1024";
     out[n] = NULL;
     return out;
 }
@@ -422,6 +426,27 @@ static void test_len_rule(void)
     spmvlab_csr_free(&A);
 }
 
+/* long_chunk = auto: segments of 256 values below 2^22 non-zeros (4 rows
+ * of 600: 3 segments each), 1024 from 2^22 (describe() names long_chunk
+ * only when it is not 1024); a value set by hand stays. */
+static void test_long_chunk_rule(void)
+{
+    spmvlab_csr A = uniform(4, 600, 4096);
+    expect_describe("auto, small", &A, (const char *[]){"long_chunk=auto", "len_rule=wide", NULL},
+                    (const char *[]){"long=4", "long_segments=12", "long_chunk=256", NULL});
+    expect_describe("1024 by hand", &A, (const char *[]){"long_chunk=1024", "len_rule=wide", NULL},
+                    (const char *[]){"long=4", "long_segments=4", NULL});
+    check_bound("auto, small", &A, SPMVLAB_F64, (const char *[]){"long_chunk=auto", NULL});
+    spmvlab_csr_free(&A);
+    A = uniform((1 << 22) / 32, 32, 4096);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CHECK(strstr(test_describe(t), "long_chunk=") == NULL);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+}
+
 /* len_rule is wide by default: a small matrix's rows of 40 entries are long. */
 static void test_len_rule_default(void)
 {
@@ -491,7 +516,8 @@ static void test_block_warps_rule(void)
     spmvlab_csr_free(&A);
 }
 
-/* balance is auto by default: the rule decides without being named. */
+/* balance is off by default: uneven rows the auto rule would balance stay
+ * on the row classes unless balance is named. */
 static void test_balance_default(void)
 {
     int32_t four[4] = {11, 1, 1, 1};
@@ -499,6 +525,9 @@ static void test_balance_default(void)
     test_instance *t;
     spmvlab_err err = {{0}};
     TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "path=classes");
+    test_instance_free(t);
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, (const char *[]){"balance=auto", NULL}, &t, &err) == SPMVLAB_OK);
     TEST_CONTAINS(test_describe(t), "path=balanced(auto)");
     test_instance_free(t);
     spmvlab_csr_free(&A);
@@ -568,6 +597,7 @@ int main(void)
     test_balance_default();
     test_len_rule();
     test_len_rule_default();
+    test_long_chunk_rule();
     test_block_warps_rule();
     test_balanced_pieces();
     test_refusals();
