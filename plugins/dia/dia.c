@@ -159,10 +159,11 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
     return SPMVLAB_OK;
 }
 
-int dia_choose_batch(int batch, int32_t ndiag)
+int dia_choose_batch(int batch, int32_t ndiag, int shared)
 {
-    (void)ndiag;
-    return batch == DIA_BATCH_AUTO ? DIA_BATCH_4 : batch;
+    if (batch != DIA_BATCH_AUTO)
+        return batch;
+    return shared && ndiag > DIA_BATCH_MANY ? DIA_BATCH_4 : DIA_BATCH_2;
 }
 
 /* Builds DIA from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
@@ -188,7 +189,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
-    f->batch = dia_choose_batch(o->batch, f->ndiag);
+    f->batch = dia_choose_batch(o->batch, f->ndiag, f->shared);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);

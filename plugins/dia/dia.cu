@@ -13,7 +13,7 @@
 // (uchar4: a warp load fetches 128 codes; ushort4: 256 bytes) and its x
 // reads and y writes stay consecutive over the lanes. The table of 1-byte
 // codes is staged in shared memory per block. The diagonals come in
-// batches (2, 4 or 8: option batch): every metadata and code load of a
+// batches (1, 2, 4 or 8: option batch): every metadata and code load of a
 // batch is issued before its first multiply.
 // Each row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
@@ -176,6 +176,8 @@ cudaError_t launch_coded(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
         return launch_coded_batch<T, C, 8>(f, x, y, s);
     if (f->batch == 2)
         return launch_coded_batch<T, C, 2>(f, x, y, s);
+    if (f->batch == 1)
+        return launch_coded_batch<T, C, 1>(f, x, y, s);
     return launch_coded_batch<T, C, 4>(f, x, y, s);
 }
 

@@ -25,8 +25,11 @@ extern "C" {
 #define DIA_CODED_BLOCK_ROWS (DIA_BLOCK * DIA_CODED_ROWS) /* rows of a thread block of the coded kernel */
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
-/* Diagonals a batch of the coded kernel (option batch). */
-enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
+/* Diagonals a batch of the coded kernel (option batch). auto: 2, or 4 when
+ * the x window is in shared memory and there are more than DIA_BATCH_MANY
+ * diagonals (README.md, "Kernel and x reuse"). */
+#define DIA_BATCH_MANY 16
+enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
 /* How the kernel reuses x across the diagonals (option x_reuse). */
 enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1 };
@@ -66,7 +69,7 @@ typedef struct dia_fmt {
     int coded;            /* 1: the coded layout and kernel (vs holds 1- or 2-byte codes) */
     int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
     int shared;           /* 1: the kernel stages the x window in shared memory */
-    int batch;            /* coded kernel: diagonals whose loads are in flight together (2, 4 or 8) */
+    int batch;            /* coded kernel: diagonals whose loads are in flight together (1, 2, 4 or 8) */
     dia_diag *diags;      /* host, ndiag */
     spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
     void *val;            /* host, stored entries (vs.elem bytes each: values or codes) */
@@ -83,9 +86,9 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
     return (int64_t)g->start + (i - r) + DIA_CODED_ROWS * (r % 32) + r / 32;
 }
 
-/* The coded kernel's batch for option value `batch` (enum dia_batch) on a
- * matrix of ndiag diagonals. */
-int dia_choose_batch(int batch, int32_t ndiag);
+/* The coded kernel's batch for option value `batch` (enum dia_batch), for
+ * a format of ndiag diagonals whose x window is in shared memory or not. */
+int dia_choose_batch(int batch, int32_t ndiag, int shared);
 
 /* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
  * cudaError_t code of the launch. */

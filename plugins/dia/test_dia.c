@@ -128,6 +128,32 @@ static void test_coded_window_counts_its_rows(void)
     spmvlab_csr_free(&A);
 }
 
+/* The coded kernel's batch, auto: 4 for more than 16 diagonals with the x
+ * window in shared memory (a wide band), else 2 (16 diagonals; offsets
+ * spanning more than 256 columns, read through L1); a batch set by hand
+ * stays. */
+static void test_coded_batch_rule(void)
+{
+    int32_t off[17], lo[17], hi[17];
+    for (int d = 0; d < 17; d++)
+        off[d] = d - 8, lo[d] = 0, hi[d] = 1000;
+    const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 17, off, lo, hi) == 0);
+    test_convert_says("dia", &A, indexed, 23, "x_reuse=shared values=indexed8");
+    test_convert_says("dia", &A, indexed, 23, "batch=4");
+    test_convert_says("dia", &A, one, 23, "batch=1");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 16, off, lo, hi) == 0);
+    test_convert_says("dia", &A, indexed, 23, "batch=2");
+    spmvlab_csr_free(&A);
+    const int32_t wide[] = {-600, 0, 600};
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, wide, lo, hi) == 0);
+    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1 values=indexed8");
+    test_convert_says("dia", &A, indexed, 23, "batch=2");
+    spmvlab_csr_free(&A);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* nothing stored; the kernel writes 0 to every row */
@@ -158,5 +184,6 @@ int main(void)
     test_no_nonzeros_converts();
     test_codes_keep_whole_chunks();
     test_coded_window_counts_its_rows();
+    test_coded_batch_rule();
     return test_done("dia guards");
 }
