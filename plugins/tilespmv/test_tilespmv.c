@@ -324,8 +324,20 @@ static void test_auto_path_follows_the_rows_variation(void)
     /* even deferred rows (9 each): fused, whatever their count */
     spmvlab_csr U = test_uniform(1000, 5000, 9, 3);
     const char *all[] = {"defer_max=256", "whole_merge=false", NULL};
-    test_convert_says("tilespmv", &U, all, 17, "deferred_path=fused defer_cv=0.000 merge_pass=none merge_tiles=0");
+    test_convert_says("tilespmv", &U, all, 17, "deferred_path=fused defer_cv=0.000 idle_rows=0.000 merge_pass=none");
     spmvlab_csr_free(&U);
+    /* the same rows with every 10th empty (idle_rows 0.1): merge; every
+     * 25th (0.04): fused */
+    int32_t *len = malloc(1000 * sizeof *len);
+    for (int every = 10; every <= 25; every += 15) {
+        for (int i = 0; i < 1000; i++)
+            len[i] = i % every == 0 ? 0 : 9;
+        TEST_CHECK(test_gen_rows(&U, 1000, 5000, len, 4) == 0);
+        test_convert_says("tilespmv", &U, all, 17, every == 10 ? "deferred_path=merge defer_cv=0.000 idle_rows=0.100"
+                                                               : "deferred_path=fused defer_cv=0.000 idle_rows=0.040");
+        spmvlab_csr_free(&U);
+    }
+    free(len);
     /* nothing deferred: fused even when merge is asked for */
     spmvlab_csr A;
     seven_kinds(&A);
@@ -343,7 +355,8 @@ static void test_auto_path_follows_the_rows_variation(void)
 /* The whole-matrix rule: rows of 8 random columns (short, every tile
  * deferred) keep the fused path; rows of 9 go whole to the merge pass, as
  * do rows of 8 from 2^21 non-zeros and rows of 9 among 90 % empty rows
- * (the mean is over the rows with entries); a band of half-width 16 keeps its dense
+ * (the mean is over the rows with entries); rows of 8 among them take the
+ * merge pass too, by the deferred path's idle rows; a band of half-width 16 keeps its dense
  * tiles; tiles beside an uneven deferred part go whole to the merge pass;
  * whole_merge = false keeps the built format. */
 static void test_whole_matrix_rule(void)
@@ -364,7 +377,8 @@ static void test_whole_matrix_rule(void)
     spmvlab_csr_free(&A);
     /* 9 of 10 rows empty: 1000 rows of 9 entries (mean 0.9 over all 10000
      * rows) are long rows for the rule and go to the merge pass; rows of 8
-     * keep the fused path */
+     * are not, but 90 % idle rows take the deferred part to the merge pass
+     * (test_auto_path_follows_the_rows_variation) */
     int32_t len[10000];
     for (int32_t i = 0; i < 10000; i++)
         len[i] = i % 10 == 0 ? 9 : 0;
@@ -374,7 +388,7 @@ static void test_whole_matrix_rule(void)
     for (int32_t i = 0; i < 10000; i += 10)
         len[i] = 8;
     test_need_rows(&A, 10000, 5000, len, 3);
-    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=fused");
+    test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge defer_cv=0.000 idle_rows=0.900");
     spmvlab_csr_free(&A);
     TEST_CHECK(test_gen("banded", "n=2000 bandwidth=16", &A) == 0);
     test_instance *t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, NULL, 17);

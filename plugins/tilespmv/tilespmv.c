@@ -157,10 +157,10 @@ static void tilespmv_describe(const void *fmt, char *buf, size_t len)
     snprintf(buf, len,
              "tiles=%d csr=%d coo=%d ell=%d hyb=%d dense=%d dense_row=%d dense_col=%d deferred=%d "
              "deferred_tiles=%d deferred_share=%.3f lanes=%d chunks=%d split=%d deferred_path=%s defer_cv=%.3f "
-             "merge_pass=%s merge_tiles=%d stored_per_nnz=%.3f bytes_per_nnz=%.2f",
+             "idle_rows=%.3f merge_pass=%s merge_tiles=%d stored_per_nnz=%.3f bytes_per_nnz=%.2f",
              f->ntiles, c[TILE_CSR], c[TILE_COO], c[TILE_ELL], c[TILE_HYB], c[TILE_DENSE], c[TILE_DNSROW],
              c[TILE_DNSCOL], f->ndef, f->ndef_tiles, f->nnz > 0 ? (double)f->ndef / f->nnz : 0.0, f->lanes,
-             f->nchunks, f->nsplit, merge ? "merge" : "fused", f->defer_cv, pass, f->mdev.tiles,
+             f->nchunks, f->nsplit, merge ? "merge" : "fused", f->defer_cv, f->idle_share, pass, f->mdev.tiles,
              f->nnz > 0 ? (double)(f->nvals + f->ndef) / f->nnz : 0.0, f->nnz > 0 ? bytes / f->nnz : 0.0);
 }
 

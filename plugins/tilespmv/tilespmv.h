@@ -101,6 +101,7 @@ typedef struct tilespmv_fmt {
     int32_t nsplit;       /* tile rows cut into PIECE (and DEFERRED) chunks */
     int path;             /* TILESPMV_DEFER_FUSED or _MERGE, resolved */
     double defer_cv;      /* std / mean of the deferred rows' lengths (rows with any) */
+    double idle_share;    /* share of the rows without a deferred entry */
     merge_dev mdev;       /* merge: the merge pass over dptr, dcol, dval; tiles 0 when fused */
     int32_t *s_end;       /* host, merge: the replay's scratch of one tile's row ends */
     merge_coord *mcoords; /* host, merge: the tiles' starts (tiles + 1) found at convert; NULL otherwise */
@@ -125,6 +126,12 @@ typedef struct tilespmv_fmt {
 /* Fills f's host arrays from A, each tile in the kind the rule (or a forced
  * tile_format) gives. Returns OK, or NOMEM / LIMIT with the sentence. */
 spmvlab_status tilespmv_build(tilespmv_fmt *f, const spmvlab_matrix *A, const tilespmv_opts *o, spmvlab_err *err);
+
+/* deferred = auto: merge from this share of rows without a deferred entry
+ * (empty rows, or rows wholly in tiles), whose lanes idle in the fused
+ * chunks; measured on the tune part's empty-row members (README.md, "The
+ * deferred path"). */
+#define TILESPMV_IDLE_ROWS 0.05
 
 /* Resolves the deferred path (f->path, f->defer_cv) and, for merge, the
  * merge pass's shape (f->mdev, device pointers left NULL) and the replay's

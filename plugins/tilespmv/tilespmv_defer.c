@@ -9,7 +9,9 @@
  *   kernel adds the tiles;
  * - auto: merge when the deferred rows' lengths vary by more than
  *   MERGE_UNEVEN_ROWS_CV (std / mean over the rows with any deferred
- *   entry), else fused.
+ *   entry) or, when at least half the entries are deferred, at least
+ *   TILESPMV_IDLE_ROWS of the rows have no deferred entry (their lanes
+ *   idle in the fused chunks), else fused.
  * With nothing deferred there is nothing to balance: the path is fused.
  * The merge pass takes the merge plugin's auto rules (merge_auto_plan):
  * direct products, items from the deferred part's size and column
@@ -20,8 +22,9 @@
 #include "tilespmv.h"
 
 /* std / mean of the deferred row lengths over the rows with at least one
- * deferred entry; 0 when there are none. */
-static double defer_cv(const tilespmv_fmt *f)
+ * deferred entry (0 when there are none) into f->defer_cv, and the share
+ * of rows without a deferred entry into f->idle_share. */
+static void defer_rows(tilespmv_fmt *f)
 {
     int64_t n = 0;
     double sum = 0, sq = 0;
@@ -31,7 +34,8 @@ static double defer_cv(const tilespmv_fmt *f)
         sum += len;
         sq += len * len;
     }
-    return merge_length_cv(n, sum, sq);
+    f->defer_cv = merge_length_cv(n, sum, sq);
+    f->idle_share = f->rows ? (double)(f->rows - n) / f->rows : 0;
 }
 
 /* The merge pass over the deferred CSR: shape, auto rules, the tiles'
@@ -47,11 +51,14 @@ static int merge_shape(tilespmv_fmt *f)
 
 spmvlab_status tilespmv_defer(tilespmv_fmt *f, const tilespmv_opts *o, spmvlab_err *err)
 {
-    f->defer_cv = defer_cv(f);
+    defer_rows(f);
     if (f->ndef == 0)
         f->path = TILESPMV_DEFER_FUSED;
     else if (o->deferred == TILESPMV_DEFER_AUTO)
-        f->path = f->defer_cv > MERGE_UNEVEN_ROWS_CV ? TILESPMV_DEFER_MERGE : TILESPMV_DEFER_FUSED;
+        f->path = f->defer_cv > MERGE_UNEVEN_ROWS_CV || (f->idle_share >= TILESPMV_IDLE_ROWS &&
+                                                         2 * (int64_t)f->ndef >= f->nnz)
+                      ? TILESPMV_DEFER_MERGE
+                      : TILESPMV_DEFER_FUSED;
     else
         f->path = o->deferred;
     if (f->path != TILESPMV_DEFER_MERGE)

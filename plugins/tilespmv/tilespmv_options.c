@@ -19,7 +19,7 @@ const spmvlab_option tilespmv_options[] = {
     SPMVLAB_OPTION(tilespmv_opts, hyb_variation, SPMVLAB_OPT_FLOAT, "1.0", "0..16", "rule: HYB when the row lengths' std/mean exceeds this, else CSR"),
     SPMVLAB_OPTION(tilespmv_opts, defer_max, SPMVLAB_OPT_INT, "32", "0..256", "a tile of at most this many entries goes to the deferred CSR part (0: none)"),
     SPMVLAB_OPTION(tilespmv_opts, deferred, SPMVLAB_OPT_ENUM, "auto", "", "how the deferred CSR part is summed"),
-    SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_AUTO, "auto", "", "merge when the deferred rows' lengths vary (std/mean > 1), else fused"),
+    SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_AUTO, "auto", "", "merge when the deferred rows' lengths vary (std/mean > 1) or 5% of rows have none, else fused"),
     SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_FUSED, "fused", "", "inside the tile kernel, lanes per row; y written once"),
     SPMVLAB_CHOICE(tilespmv_opts, deferred, TILESPMV_DEFER_MERGE, "merge", "", "load-balanced merge-path CSR first, as the paper's CSR5; tiles then added to y"),
     SPMVLAB_OPTION(tilespmv_opts, whole_merge, SPMVLAB_OPT_BOOL, "true", "", "deferred = auto: the whole matrix to the merge pass where the tiles do not pay (README.md)"),
