@@ -65,7 +65,7 @@
  * rb_ptr[rb * NL + l] is where level l of row-block rb starts, in units of
  * 32 values; blocks are row-major 8 x BK. An empty array is not allocated.
  *
- * Options: max_len (auto: len_rule wide, 32 below 2^22 non-zeros, else paper, 256 and 512 from
+ * Options: max_len (auto: len_rule wide, 64; len_rule paper, 256 and 512 from
  * 2^20 non-zeros), threshold (0.75), rows_per_warp (8, 16 or 32;
  * auto: 8 below 59990 medium rows, 16 below 400000, else 32, as the
  * paper's 1/2/4 row-blocks per warp), f64_shape (m8n8k4 | m16n8k4 | m16n8k8 | m16n8k16;

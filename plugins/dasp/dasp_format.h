@@ -206,14 +206,17 @@ static inline int dasp_empty_listed(const dasp_format *f)
 #define DASP_LARGE_NNZ (1 << 20)
 
 /* max_len = auto with len_rule = wide (the default): long rows from
- * DASP_MAXLEN_WIDE entries on matrices below DASP_WIDE_NNZ non-zeros. A
- * medium warp runs its 8 rows' blocks one step (4 blocks) after another,
- * two dependent round trips a step, so a row-block of 8 rows of 129 entries
- * is 8 steps long, and below a few waves of warps the kernel lasts as long
- * as its longest warp; as long rows each such row is one warp of 5 tiles,
- * all loaded at once. From DASP_WIDE_NNZ the launch is many waves and the
- * paper's rule stays (README.md, "Long rows from 32 entries"). */
-#define DASP_MAXLEN_WIDE 32
+ * DASP_MAXLEN_WIDE entries at every size. A medium warp runs its 8 rows'
+ * blocks one step (4 blocks) after another, two dependent round trips a
+ * step, so a row-block of 8 rows of 129 entries is 8 steps long, and below
+ * a few waves of warps the kernel lasts as long as its longest warp; as
+ * long rows each such row is one warp of 5 tiles, all loaded at once. Fitted
+ * on the corpus's tune part (README.md, "Long rows from 64 entries"): a cut
+ * at 32 sent rows of 33 entries to the long path (band-bw16-6e5 0.73x
+ * cuSPARSE against 1.76 at 64), the paper's 512 from 2^20 kept 6e6-entry
+ * power-law rows of 64-511 entries medium (0.80 against 0.97). */
+#define DASP_MAXLEN_WIDE 64
+/* long_chunk = auto below and from this many non-zeros (DASP_CHUNK_*). */
 #define DASP_WIDE_NNZ (INT64_C(1) << 22)
 /* long_chunk = auto: a long warp's values below DASP_WIDE_NNZ non-zeros
  * and from it. Measured on the corpus's tune part (README.md, Options):

@@ -84,7 +84,7 @@ const spmvlab_option dasp_options[] = {
     SPMVLAB_CHOICE(dasp_opts, bw_rule, DASP_BW_SPREAD, "spread", "", "size, then halved while the kernel has fewer than 264 blocks"),
     SPMVLAB_EXPERT(dasp_opts, len_rule, SPMVLAB_OPT_ENUM, "wide", "", "the rule of max_len = auto"),
     SPMVLAB_CHOICE(dasp_opts, len_rule, DASP_LEN_PAPER, "paper", "", "256, 512 from 2^20 non-zeros"),
-    SPMVLAB_CHOICE(dasp_opts, len_rule, DASP_LEN_WIDE, "wide", "", "32 below 2^22 non-zeros, else as paper"),
+    SPMVLAB_CHOICE(dasp_opts, len_rule, DASP_LEN_WIDE, "wide", "", "64 at every size"),
     SPMVLAB_EXPERT(dasp_opts, irr_gather, SPMVLAB_OPT_ENUM, "auto", "", "when medium rows gather their first irregular x"),
     SPMVLAB_CHOICE(dasp_opts, irr_gather, DASP_IRR_AUTO, "auto", "", "early when medium rows average < 6 entries"),
     SPMVLAB_CHOICE(dasp_opts, irr_gather, DASP_IRR_EARLY, "early", "", "with the first block gathers (f64 m8n8k4 and f16)"),
@@ -108,13 +108,13 @@ spmvlab_status dasp_check_options(const spmvlab_opts *opts, spmvlab_err *err)
 }
 
 /* max_len = auto: with len_rule = wide, long rows from DASP_MAXLEN_WIDE
- * entries below DASP_WIDE_NNZ non-zeros (dasp_format.h); otherwise the
- * paper's 256, or DASP_MAXLEN_LARGE from DASP_LARGE_NNZ non-zeros. */
+ * entries (dasp_format.h); with len_rule = paper, the paper's 256, or
+ * DASP_MAXLEN_LARGE from DASP_LARGE_NNZ non-zeros. */
 static int max_len_rule(const spmvlab_matrix *A, const dasp_opts *o)
 {
     if (o->max_len != SPMVLAB_AUTO)
         return o->max_len;
-    if (o->len_rule == DASP_LEN_WIDE && A->nnz < DASP_WIDE_NNZ)
+    if (o->len_rule == DASP_LEN_WIDE)
         return DASP_MAXLEN_WIDE;
     return A->nnz >= DASP_LARGE_NNZ ? DASP_MAXLEN_LARGE : DASP_MAXLEN_PAPER;
 }

@@ -395,34 +395,51 @@ static void test_balance_rule_exceptions(void)
     free(len);
 }
 
-/* max_len = auto, len_rule = wide: rows of 32 entries or more are long rows
- * below DASP_WIDE_NNZ = 2^22 non-zeros; from 2^22 (and with len_rule =
- * paper) the paper's cut stays: 512 from 2^20, else 256. */
+/* max_len = auto, len_rule = wide: rows of 64 entries or more are long rows
+ * at every size (2^22 non-zeros too); len_rule = paper keeps the paper's
+ * cut: 512 from 2^20, else 256. */
 static void test_len_rule(void)
 {
-    /* Rows of 31, 32 and 129 entries (the last like a band of width 64). */
-    int32_t three[3] = {31, 32, 129};
+    /* Rows of 63, 64 and 129 entries (the last like a band of width 64). */
+    int32_t three[3] = {63, 64, 129};
     spmvlab_csr A = make(300, three, 3, 41);
     expect_describe("wide, small", &A, (const char *[]){"len_rule=wide", NULL},
-                    (const char *[]){"max_len=32", "medium=1", "long=2", "long_segments=2", NULL});
+                    (const char *[]){"max_len=64", "medium=1", "long=2", "long_segments=2", NULL});
     expect_describe("paper, small", &A, (const char *[]){"len_rule=paper", NULL},
                     (const char *[]){"max_len=256", "medium=3", "long=0", NULL});
-    expect_describe("wide, max_len set", &A, (const char *[]){"len_rule=wide", "max_len=64", NULL},
-                    (const char *[]){"max_len=64", "medium=2", "long=1", NULL});
+    expect_describe("wide, max_len set", &A, (const char *[]){"len_rule=wide", "max_len=100", NULL},
+                    (const char *[]){"max_len=100", "medium=2", "long=1", NULL});
     for (int d = 0; d < 2; d++)
         check_bound("wide, small", &A, d ? SPMVLAB_F16 : SPMVLAB_F64, (const char *[]){"len_rule=wide", NULL});
     spmvlab_csr_free(&A);
-    /* 2^22 / 32 rows of 32 entries: exactly 2^22 non-zeros keep the paper's
-     * 512 (all medium); one row of 32 fewer, the wide rule (all long). */
-    int32_t n = (1 << 22) / 32;
-    A = uniform(n, 32, 4096);
+    /* 2^22 / 64 rows of 64 entries: long under wide, medium under the
+     * paper's 512. */
+    int32_t n = (1 << 22) / 64;
+    A = uniform(n, 64, 4096);
     TEST_CHECK(A.nnz == (1 << 22));
     expect_describe("wide, 2^22", &A, (const char *[]){"len_rule=wide", NULL},
+                    (const char *[]){"max_len=64", "medium=0", NULL});
+    expect_describe("paper, 2^22", &A, (const char *[]){"len_rule=paper", NULL},
                     (const char *[]){"max_len=512", "long=0", NULL});
     spmvlab_csr_free(&A);
-    A = uniform(n - 1, 32, 4096);
-    expect_describe("wide, below 2^22", &A, (const char *[]){"len_rule=wide", NULL},
-                    (const char *[]){"max_len=32", "medium=0", NULL});
+}
+
+/* len_rule is wide by default: a small matrix's rows of 64 entries are
+ * long, its rows of 40 medium. */
+static void test_len_rule_default(void)
+{
+    spmvlab_csr A = uniform(64, 64, 100);
+    test_instance *t;
+    spmvlab_err err = {{0}};
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "max_len=64 ");
+    TEST_CONTAINS(test_describe(t), "long=64 ");
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+    A = uniform(64, 40, 100);
+    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
+    TEST_CONTAINS(test_describe(t), "medium=64 ");
+    test_instance_free(t);
     spmvlab_csr_free(&A);
 }
 
@@ -443,19 +460,6 @@ static void test_long_chunk_rule(void)
     spmvlab_err err = {{0}};
     TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
     TEST_CHECK(strstr(test_describe(t), "long_chunk=") == NULL);
-    test_instance_free(t);
-    spmvlab_csr_free(&A);
-}
-
-/* len_rule is wide by default: a small matrix's rows of 40 entries are long. */
-static void test_len_rule_default(void)
-{
-    spmvlab_csr A = uniform(64, 40, 100);
-    test_instance *t;
-    spmvlab_err err = {{0}};
-    TEST_CHECK(test_convert("dasp", &A, SPMVLAB_F64, NULL, &t, &err) == SPMVLAB_OK);
-    TEST_CONTAINS(test_describe(t), "max_len=32 ");
-    TEST_CONTAINS(test_describe(t), "long=64 ");
     test_instance_free(t);
     spmvlab_csr_free(&A);
 }
