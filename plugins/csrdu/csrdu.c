@@ -147,7 +147,7 @@ static void choose_stream_shape(csrdu_format *f, const csrdu_opts *o, const spmv
  * the longest serial sum of a tile of uneven rows, but measured on the
  * corpus's tune part it lost on large R-MAT and power-law matrices (0.48
  * to 0.67x cuSPARSE where 256 ran 0.82 to 0.89x) and won nothing the
- * smaller tiles of small matrices (stream_shape) do not already win
+ * smaller tiles of small matrices (choose_stream_shape) do not already win
  * (docs/perf/2026-11-28-floors-2); it stays reachable as `long`.
  * Explicit: at most the tile's entries (`tile`, 256 to 1024). */
 static int32_t stream_long_len(const csrdu_opts *o, int tile)

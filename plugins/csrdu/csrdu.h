@@ -39,8 +39,8 @@ extern "C" {
 
 /* Stream kernel: entries and rows of a block's tile (128 threads, 8
  * entries each; up to 2 rows a thread, so rows of 4 still fill it), and
- * the longest row a tile takes by default (longer: row pieces; auto takes
- * less on matrices of short mean rows, csrdu.c stream_long_len). */
+ * the longest row a tile takes by default (longer: row pieces; fewer on
+ * small matrices' smaller tiles, csrdu.c stream_long_len). */
 #define CSRDU_STREAM_TILE 1024
 #define CSRDU_STREAM_ROWS 256
 #define CSRDU_STREAM_LONG 256

@@ -7,8 +7,8 @@
 // row (one thread for two rows in turn past 128 rows) add the row's
 // products and meet in a shuffle tree. Three dependent
 // global loads a tile (task, entries, x) and 1024 entries in flight a
-// block. Rows longer than the long-row limit (long_len, auto 32 to
-// CSRDU_STREAM_LONG by the mean row) are row pieces of one warp (the
+// block. Rows longer than the long-row limit (long_len, auto
+// CSRDU_STREAM_LONG or the tile's entries) are row pieces of one warp (the
 // blocks before the tiles); a split row's pieces add up in the warp that
 // finishes the last of them (row_piece), so one launch computes y.
 #include <cuda_runtime.h>
