@@ -356,9 +356,11 @@ static void test_auto_path_follows_the_rows_variation(void)
  * deferred) keep the fused path; rows of 9 go whole to the merge pass, as
  * do rows of 8 from 2^21 non-zeros and rows of 9 among 90 % empty rows
  * (the mean is over the rows with entries); rows of 8 among them take the
- * merge pass too, by the deferred path's idle rows; a band of half-width 16 keeps its dense
- * tiles; tiles beside an uneven deferred part go whole to the merge pass;
- * whole_merge = false keeps the built format. */
+ * merge pass too, by the deferred path's idle rows; a band of half-width 16
+ * keeps its dense tiles from 2^20 non-zeros and goes whole to the merge pass
+ * below; a 7-point stencil (short rows in stored ELL tiles) keeps its tiles
+ * below 2^19 non-zeros, not from it; tiles beside an uneven deferred part go
+ * whole to the merge pass; whole_merge = false keeps the built format. */
 static void test_whole_matrix_rule(void)
 {
     const char *off[] = {"whole_merge=false", NULL};
@@ -390,10 +392,24 @@ static void test_whole_matrix_rule(void)
     test_need_rows(&A, 10000, 5000, len, 3);
     test_convert_says("tilespmv", &A, NULL, 17, "deferred_path=merge defer_cv=0.000 idle_rows=0.900");
     spmvlab_csr_free(&A);
-    TEST_CHECK(test_gen("banded", "n=2000 bandwidth=16", &A) == 0);
+    TEST_CHECK(test_gen("banded", "n=33000 bandwidth=16", &A) == 0); /* 1.09e6 non-zeros */
     test_instance *t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, NULL, 17);
     TEST_CHECK(t && test_describe_value(t, "tiles") > 0 && test_describe_value(t, "dense") > 0);
     test_instance_free(t);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("banded", "n=30000 bandwidth=16", &A) == 0); /* 9.9e5 */
+    test_convert_says("tilespmv", &A, NULL, 17, "tiles=0 ");
+    t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, off, 17);
+    TEST_CHECK(t && test_describe_value(t, "dense") > 0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("stencil3d7", "n=40", &A) == 0); /* 4.4e5 non-zeros */
+    t = test_convert_ok("tilespmv", &A, SPMVLAB_F64, NULL, 17);
+    TEST_CHECK(t && test_describe_value(t, "tiles") > 0 && test_describe_value(t, "ell") > 0);
+    test_instance_free(t);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen("stencil3d7", "n=44", &A) == 0); /* 5.8e5 */
+    test_convert_says("tilespmv", &A, NULL, 17, "tiles=0 ");
     spmvlab_csr_free(&A);
     long_tile_rows(&A);
     const char *d12[] = {"defer_max=12", NULL}, *d12_off[] = {"defer_max=12", "whole_merge=false", NULL};

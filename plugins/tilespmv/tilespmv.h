@@ -70,13 +70,17 @@ typedef struct tilespmv_opts {
 /* The whole-matrix rule (deferred = auto, tile_format = auto, whole_merge
  * on; tilespmv_whole.c):
  * the tiles are kept for short rows (a mean of at most TILESPMV_SHORT_MEAN
- * over the rows with entries) on a matrix under TILESPMV_SHORT_NNZ non-zeros, or when the stored tiles
- * hold TILESPMV_DENSE_TILE entries or more on average, and never beside an
- * uneven deferred part; otherwise every entry is deferred and summed by
- * the merge pass. */
+ * over the rows with entries) on a matrix under TILESPMV_SHORT_NNZ non-zeros
+ * (stored tiles of such rows only under TILESPMV_SHORT_TILES_NNZ), or when
+ * the stored tiles hold TILESPMV_DENSE_TILE entries or more on average on a
+ * matrix of at least TILESPMV_DENSE_NNZ, and never beside an uneven
+ * deferred part; otherwise every entry is deferred and summed by the merge
+ * pass. */
 #define TILESPMV_SHORT_MEAN 8.0
 #define TILESPMV_SHORT_NNZ (1 << 21)
+#define TILESPMV_SHORT_TILES_NNZ (1 << 19)
 #define TILESPMV_DENSE_TILE 128.0
+#define TILESPMV_DENSE_NNZ (1 << 20)
 
 /* One tiled matrix. Tile row tr covers rows [16 tr, 16 tr + 16); its tiles
  * are tptr[tr] .. tptr[tr + 1] - 1 in column order. Tile t stores its values

@@ -10,7 +10,10 @@
  * merge pass, which ran those members at the merge plugin's level. The
  * mean row is taken over the rows with entries: 90 % empty rows of 32
  * entries ran on the tiles at 0.42-0.69x cuSPARSE, at the merge pass's
- * 0.83-0.87x (empty-e0.9-k32-6e5, -6e4).
+ * 0.83-0.87x (empty-e0.9-k32-6e5, -6e4). The third tune pass (README.md,
+ * "Where the tiles pay") bounded both clauses by size: stored tiles of
+ * short rows lost to the merge pass from 2^19 non-zeros (stencils and
+ * narrow bands), dense tiles below 2^20 (small bands).
  */
 #include "tilespmv.h"
 
@@ -30,8 +33,8 @@ int tilespmv_whole_merge(const tilespmv_fmt *f, const spmvlab_matrix *A)
     if (f->ntiles > 0 && f->ndef > 0 && f->path == TILESPMV_DEFER_MERGE)
         return 1; /* tiles beside an uneven deferred part */
     const int shortrows = (double)A->nnz <= TILESPMV_SHORT_MEAN * filled_rows(A) && A->nnz < TILESPMV_SHORT_NNZ;
-    if (shortrows)
-        return 0;
+    if (shortrows) /* rows of the fused deferred part alone keep it at any size */
+        return f->ntiles > 0 && A->nnz >= TILESPMV_SHORT_TILES_NNZ;
     const double per_tile = f->ntiles > 0 ? (double)(A->nnz - f->ndef) / f->ntiles : 0.0;
-    return per_tile < TILESPMV_DENSE_TILE;
+    return per_tile < TILESPMV_DENSE_TILE || A->nnz < TILESPMV_DENSE_NNZ;
 }
