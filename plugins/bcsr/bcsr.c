@@ -78,17 +78,41 @@ static spmvlab_status bcsr_pick_shape(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     return SPMVLAB_OK;
 }
 
-/* Refuses, with status LIMIT, a large matrix whose blocks the slice layout
- * does not take (uneven block rows, or long remainder rows): the warp
- * kernel, a warp a block row, fell below 0.8x cuSPARSE on every such corpus
- * member of 6e6 non-zeros (measured on the corpus tune part, docs/perf/
- * 2026-11-28-corpus-tune). */
+/* The most entries of one row of A. */
+static int32_t longest_row(const spmvlab_matrix *A)
+{
+    int32_t most = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        if (A->row_ptr[i + 1] - A->row_ptr[i] > most)
+            most = A->row_ptr[i + 1] - A->row_ptr[i];
+    return most;
+}
+
+/* Whether the warp kernel, which auto takes where the slice layout does not
+ * pay, serves A: it fell below 0.8x cuSPARSE on every corpus member of 6e6
+ * non-zeros (docs/perf/2026-11-28-corpus-tune) and, one warp a remainder
+ * row, on rows of 3,333 and 12,500 entries (0.04-0.18x in f32, docs/perf/
+ * 2026-11-28-floors-3). */
+static int warp_kernel_serves(const spmvlab_matrix *A)
+{
+    return A->nnz < BCSR_WARP_MAX_NNZ && longest_row(A) <= BCSR_WARP_MAX_ROW;
+}
+
+/* Refuses, with status LIMIT, a matrix whose blocks the slice layout does
+ * not take (uneven block rows, or long remainder rows) where the warp
+ * kernel does not serve it either, naming which bound it passes. */
 static spmvlab_status bcsr_refuse_uneven(bcsr_fmt *f, const spmvlab_matrix *A, spmvlab_err *err)
 {
+    if (A->nnz >= BCSR_WARP_MAX_NNZ)
+        return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
+                            "uneven block rows: the %dx%d blocks of this matrix of %d non-zeros (%d of them "
+                            "in the remainder) need the warp kernel, which runs below 0.8x CSR from %d non-zeros",
+                            f->r, f->c, A->nnz, f->rem_nnz, BCSR_WARP_MAX_NNZ);
     return f->ctx->fail(f->ctx, err, SPMVLAB_LIMIT,
-                        "uneven block rows: the %dx%d blocks of this matrix of %d non-zeros (%d of them "
-                        "in the remainder) need the warp kernel, which runs below 0.8x CSR from %d non-zeros",
-                        f->r, f->c, A->nnz, f->rem_nnz, BCSR_WARP_MAX_NNZ);
+                        "uneven rows: the %dx%d blocks of this matrix (%d of %d non-zeros in the remainder) need "
+                        "the warp kernel, which sums a row with one warp and runs below 0.8x CSR with a row of "
+                        "more than %d entries (the longest here: %d)",
+                        f->r, f->c, f->rem_nnz, A->nnz, BCSR_WARP_MAX_ROW, longest_row(A));
 }
 
 /* Builds the blocks and the remainder from the CSR input. Returns OK;
@@ -112,7 +136,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         f->nslots = f->nblocks;
         if (o->kernel == BCSR_KERNEL_SLICE || (o->kernel == BCSR_KERNEL_AUTO && bcsr_slice_pays(f)))
             st = bcsr_slice(f, err);
-        else if (o->kernel == BCSR_KERNEL_AUTO && A->nnz >= BCSR_WARP_MAX_NNZ)
+        else if (o->kernel == BCSR_KERNEL_AUTO && !warp_kernel_serves(A))
             st = bcsr_refuse_uneven(f, A, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }

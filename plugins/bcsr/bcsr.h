@@ -42,6 +42,9 @@ enum { BCSR_KERNEL_AUTO, BCSR_KERNEL_WARP, BCSR_KERNEL_SLICE };
  * not pay for is refused (status limit) rather than run by the warp kernel
  * (README.md, "When bcsr refuses"). */
 #define BCSR_WARP_MAX_NNZ (1 << 19)
+/* kernel = auto: a matrix with a row longer than this is refused likewise:
+ * the warp kernel sums each remainder row with one warp (README.md). */
+#define BCSR_WARP_MAX_ROW 1024
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct bcsr_opts {

@@ -174,6 +174,28 @@ static void test_auto_refuses_large_matrices_for_the_warp_kernel(void)
     spmvlab_csr_free(&large);
 }
 
+/* Rows of 5 entries with 4 full rows (the corpus's
+ * longrows members): in f32 1x8 blocks save CSR's bytes, but the warp
+ * kernel would sum each long row with one warp, so auto refuses a row of
+ * more than 1024 entries and takes one of 1024; a forced kernel still
+ * converts. */
+static void test_auto_refuses_long_rows_for_the_warp_kernel(void)
+{
+    spmvlab_csr longer, shorter;
+    TEST_CHECK(test_gen("longrows", "n=1025 k=5 long_rows=4 long_len=1025 seed=1", &longer) == 0);
+    TEST_CHECK(test_gen("longrows", "n=1024 k=5 long_rows=4 long_len=1024 seed=1", &shorter) == 0);
+    test_refuses_saying("bcsr", &longer, SPMVLAB_F32, NULL, SPMVLAB_LIMIT, "(the longest here: 1025)");
+    const char *warp[] = {"kernel=warp", NULL};
+    test_instance *t = test_convert_ok("bcsr", &longer, SPMVLAB_F32, warp, 17);
+    TEST_CHECK(t != NULL);
+    test_instance_free(t);
+    t = test_convert_ok("bcsr", &shorter, SPMVLAB_F32, NULL, 17);
+    TEST_CHECK(t != NULL);
+    test_instance_free(t);
+    spmvlab_csr_free(&longer);
+    spmvlab_csr_free(&shorter);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* block-row pointers only; y written as 0 */
@@ -192,5 +214,6 @@ int main(void)
     test_block_wider_than_the_matrix_is_refused();
     test_no_nonzeros_converts();
     test_auto_refuses_large_matrices_for_the_warp_kernel();
+    test_auto_refuses_long_rows_for_the_warp_kernel();
     return test_done("bcsr shape_rule");
 }
