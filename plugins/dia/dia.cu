@@ -102,25 +102,25 @@ __device__ __forceinline__ T load_x(const T *__restrict__ x, int64_t col, int32_
 
 // x of the current run of consecutive offsets (x_reuse = shuffle), for
 // lane l of the warp serving chunk q: word[j] = x[q + l + 32 j + base]
-// and ext = x[q + 128 + base + l] (loaded from the run's second diagonal
-// on). Every member is the same in all lanes but the words, and at()
-// branches on those only, so all 32 lanes reach every shuffle.
+// and ext = x[q + 128 + base + l] (loaded at the run's second diagonal,
+// k = 1). base and last are the same in every lane, and at() branches on
+// them only, so all 32 lanes reach every shuffle.
 template <typename T> struct x_run {
     T word[DIA_CODED_ROWS];
     T ext = T(0);
     int32_t base = 0;          // offset the words were loaded for
     int32_t last = INT32_MIN;  // offset of the run's latest diagonal; offsets are > INT32_MIN + 1
-    bool has_ext = false;
 
     // Sets xv[j] = x[q + lane + 32 j + o] for diagonal offset o (the next
     // diagonal's, ascending): a new run unless o = last + 1; 32 past the
     // base, the words move up by one (the extension becomes word 3).
+    // Shuffles even at k = 0 (they pass each lane its own words): skipping
+    // them there took 64 registers in f64 against 48 (sm_90, batch 2).
     __device__ __forceinline__ void at(int32_t o, const T *__restrict__ x, int64_t q, int lane, int32_t cols,
                                        T (&xv)[DIA_CODED_ROWS])
     {
         if (o != last + 1) { // a new run: its 4 words
             base = o;
-            has_ext = false;
 #pragma unroll
             for (int j = 0; j < DIA_CODED_ROWS; j++)
                 word[j] = load_x(x, q + lane + 32 * j + o, cols);
@@ -130,25 +130,16 @@ template <typename T> struct x_run {
                 word[j] = word[j + 1];
             word[DIA_CODED_ROWS - 1] = ext;
             base += 32;
-            has_ext = false;
         }
         last = o;
-        const int k = o - base; // 0 .. 31
-        if (k == 0) {
-#pragma unroll
-            for (int j = 0; j < DIA_CODED_ROWS; j++)
-                xv[j] = word[j];
-            return;
-        }
-        if (!has_ext) {
+        const int k = o - base; // 0 .. 31; within a run it counts up by one
+        if (k == 1)
             ext = load_x(x, q + DIA_CHUNK + base + lane, cols);
-            has_ext = true;
-        }
         // Lane l takes row j's value from lane (l + k) & 31: that lane's
         // word j when l + k < 32, i.e. when the sender's lane is >= k, else
         // its word j + 1 (the extension for j = 3). The sender knows which
         // from its own lane, so it picks before sending: 4 shuffles, not 5.
-        const bool low = lane < k; // receivers want the next word
+        const bool low = lane < k; // its receivers want the next word
 #pragma unroll
         for (int j = 0; j < DIA_CODED_ROWS; j++) {
             const T send = low ? (j + 1 < DIA_CODED_ROWS ? word[j + 1] : ext) : word[j];
