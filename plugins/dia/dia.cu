@@ -19,8 +19,9 @@
 // values the warp already holds, x[q + l + 32 j + o + k] being lane
 // (l + k)'s value for row j while l + k < 32, else lane (l + k - 32)'s for
 // row j + 1 (for j = 3: an extension word x[q + 128 + o + l]); the warp
-// loads x once per run (4 values and the extension a lane) and takes the
-// rest by 4 __shfl_sync a diagonal, instead of every diagonal reading x
+// loads x once per run (4 values a lane, and an extension word at the
+// run's second diagonal and each 32 offsets on) and takes every
+// diagonal's by 4 __shfl_sync, instead of every diagonal reading x
 // through L1 and L2 (struct x_run).
 // Each row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
