@@ -22,9 +22,12 @@
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
  * allocation, when stored > max_fill * nnz or the matrix has more
  * diagonals (each costs every thread of the kernel a test). x_reuse
- * (auto|shared|l1): stage each thread block's x window in shared memory,
- * or read x through L1; auto takes shared when the band's span (max_off -
- * min_off) is at most the block's 256 rows, so the window is mostly used.
+ * (auto|shared|l1|shuffle): stage each thread block's x window in shared
+ * memory, read x through L1, or (coded kernel only; the native one reads
+ * L1) load x once per run of consecutive offsets and pass it between a
+ * warp's lanes; auto takes shared when the band's span (max_off - min_off)
+ * is at most the block's 256 rows, so the window is mostly used, else
+ * shuffle for codes with a run of two or more, else l1 (dia_choose_x_path).
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill.
@@ -50,7 +53,7 @@ static void dia_destroy(void *fmt)
 
 /* Finds the diagonals: first[o] and last[o] (offset o + rows - 1) receive
  * the rows of each diagonal's first and last entry (-1: none). Sets ndiag,
- * stored and the offsets' range. */
+ * stored, the offsets' range and their runs of consecutive offsets. */
 static void dia_scan(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, int32_t *last, size_t noff)
 {
     for (size_t o = 0; o < noff; o++)
@@ -65,6 +68,8 @@ static void dia_scan(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, int32_
     for (size_t o = 0; o < noff; o++)
         if (first[o] >= 0) {
             int32_t offset = (int32_t)((int64_t)o - (A->rows - 1));
+            if (f->ndiag == 0 || offset != f->max_off + 1) /* max_off: the previous diagonal's offset */
+                f->runs++;
             if (f->ndiag++ == 0)
                 f->min_off = offset;
             f->max_off = offset;
@@ -154,9 +159,25 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's x window of %zu bytes (offsets %d to %d) exceeds the %d bytes of shared memory "
                          "x_reuse = shared may use", window, f->min_off, f->max_off, DIA_SMEM_MAX);
-    f->shared = o->x_reuse == DIA_REUSE_SHARED ||
-                (o->x_reuse == DIA_REUSE_AUTO && f->max_off - f->min_off <= DIA_BLOCK);
+    f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off, f->ndiag, f->runs);
+    f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
     return SPMVLAB_OK;
+}
+
+/* auto: the shared window when the offsets span at most a block's rows (it
+ * is then mostly used); else, for the coded kernel, shuffles when some
+ * diagonal continues its predecessor's offset (its x is then a neighbouring
+ * lane's), and L1 otherwise. shuffle needs the coded kernel: native values
+ * and a pattern (the native kernel) read x through L1. */
+int dia_choose_x_path(int x_reuse, int coded, int32_t span, int32_t ndiag, int32_t runs)
+{
+    if (x_reuse == DIA_REUSE_SHUFFLE)
+        return coded ? DIA_REUSE_SHUFFLE : DIA_REUSE_L1;
+    if (x_reuse != DIA_REUSE_AUTO)
+        return x_reuse;
+    if (span <= DIA_BLOCK)
+        return DIA_REUSE_SHARED;
+    return coded && runs < ndiag ? DIA_REUSE_SHUFFLE : DIA_REUSE_L1;
 }
 
 int dia_choose_batch(int batch, int32_t ndiag, int shared)
@@ -189,7 +210,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
-    f->batch = dia_choose_batch(o->batch, f->ndiag, f->shared);
+    f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path == DIA_REUSE_SHARED);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
@@ -245,14 +266,17 @@ SPMVLAB_SPMV_BY_LAUNCHER(dia, dia_fmt, f)
     }
 SPMVLAB_SPMV_HOST_FMA_F64_F32(dia, dia_fmt, DIA_HOST)
 
-/* Facts for reports: diagonals, their offsets' range, stored entries, fill
- * and how x is reused. */
+/* Facts for reports: diagonals, their offsets' range, stored entries, fill,
+ * how x is read (the path taken, "(auto)" when auto chose it) and the runs
+ * of consecutive offsets. */
 static void dia_describe(const void *fmt, char *buf, size_t len)
 {
     const dia_fmt *f = fmt;
-    int n = snprintf(buf, len, "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s values=%s table=%d",
+    const char *path = f->x_path == DIA_REUSE_SHARED ? "shared" : f->x_path == DIA_REUSE_SHUFFLE ? "shuffle" : "l1";
+    int n = snprintf(buf, len,
+                     "diagonals=%d offsets=%d..%d stored=%lld fill=%.3f x_reuse=%s%s runs=%d values=%s table=%d",
                      f->ndiag, f->min_off, f->max_off, (long long)f->stored,
-                     f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, f->shared ? "shared" : "l1",
+                     f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, path, f->x_auto ? "(auto)" : "", f->runs,
                      spmvlab_value_store_name(&f->vs), f->vs.count);
     if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks and the kernel's batch */
         snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d", (long long)f->slots, f->batch);

@@ -14,7 +14,15 @@
 // reads and y writes stay consecutive over the lanes. The table of 1-byte
 // codes is staged in shared memory per block. The diagonals come in
 // batches (1, 2, 4 or 8: option batch): every metadata and code load of a
-// batch is issued before its first multiply.
+// batch is issued before its first multiply. x_reuse = shuffle (coded
+// kernel only): diagonals with consecutive offsets o, o + 1, ... read x
+// values the warp already holds, x[q + l + 32 j + o + k] being lane
+// (l + k)'s value for row j while l + k < 32, else lane (l + k - 32)'s for
+// row j + 1 (for j = 3: an extension word x[q + 128 + o + l]); the warp
+// loads x once per run (4 values a lane, and an extension word at the
+// run's second diagonal and each 32 offsets on) and takes every
+// diagonal's by 4 __shfl_sync, instead of every diagonal reading x
+// through L1 and L2 (struct x_run).
 // Each row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
@@ -85,16 +93,75 @@ template <> struct code_word<uint16_t> {
     __device__ __forceinline__ uint32_t at(int j) const { return ((j < 2 ? w.x : w.y) >> (16 * (j & 1))) & 0xffffu; }
 };
 
+// x[col], or 0 outside the matrix's columns (a run's words reach past the
+// rows its diagonals cover; those rows do not add).
+template <typename T>
+__device__ __forceinline__ T load_x(const T *__restrict__ x, int64_t col, int32_t cols)
+{
+    return col >= 0 && col < cols ? __ldg(x + col) : T(0);
+}
+
+// x of the current run of consecutive offsets (x_reuse = shuffle), for
+// lane l of the warp serving chunk q: word[j] = x[q + l + 32 j + base]
+// and ext = x[q + 128 + base + l] (loaded at the run's second diagonal,
+// k = 1). base and last are the same in every lane, and at() branches on
+// them only, so all 32 lanes reach every shuffle.
+template <typename T> struct x_run {
+    T word[DIA_CODED_ROWS];
+    T ext = T(0);
+    int32_t base = 0;          // offset the words were loaded for
+    int32_t last = INT32_MIN;  // offset of the run's latest diagonal; offsets are > INT32_MIN + 1
+
+    // Sets xv[j] = x[q + lane + 32 j + o] for diagonal offset o (the next
+    // diagonal's, ascending): a new run unless o = last + 1; 32 past the
+    // base, the words move up by one (the extension becomes word 3).
+    // Shuffles even at k = 0 (they pass each lane its own words): skipping
+    // them there took 64 registers in f64 against 48 (sm_90, batch 2).
+    __device__ __forceinline__ void at(int32_t o, const T *__restrict__ x, int64_t q, int lane, int32_t cols,
+                                       T (&xv)[DIA_CODED_ROWS])
+    {
+        if (o != last + 1) { // a new run: its 4 words
+            base = o;
+#pragma unroll
+            for (int j = 0; j < DIA_CODED_ROWS; j++)
+                word[j] = load_x(x, q + lane + 32 * j + o, cols);
+        } else if (o - base == 32) {
+#pragma unroll
+            for (int j = 0; j + 1 < DIA_CODED_ROWS; j++)
+                word[j] = word[j + 1];
+            word[DIA_CODED_ROWS - 1] = ext;
+            base += 32;
+        }
+        last = o;
+        const int k = o - base; // 0 .. 31; within a run it counts up by one
+        if (k == 1)
+            ext = load_x(x, q + DIA_CHUNK + base + lane, cols);
+        // Lane l takes row j's value from lane (l + k) & 31: that lane's
+        // word j when l + k < 32, i.e. when the sender's lane is >= k, else
+        // its word j + 1 (the extension for j = 3). The sender knows which
+        // from its own lane, so it picks before sending: 4 shuffles, not 5.
+        const bool low = lane < k; // its receivers want the next word
+#pragma unroll
+        for (int j = 0; j < DIA_CODED_ROWS; j++) {
+            const T send = low ? (j + 1 < DIA_CODED_ROWS ? word[j + 1] : ext) : word[j];
+            xv[j] = __shfl_sync(0xffffffffu, send, (lane + k) & 31);
+        }
+    }
+};
+
 // y = A x with codes of type C into table (count entries; staged in shared
-// memory when Staged, i.e. 1-byte codes). Shared: x window as dia_kernel's,
-// over the block's DIA_CODED_BLOCK_ROWS rows. B diagonals a batch: their
-// loads are in flight together (option batch).
-template <typename T, typename C, bool Shared, bool Staged, int B>
+// memory when Staged, i.e. 1-byte codes). X, where x comes from (enum
+// dia_reuse): DIA_REUSE_SHARED, the x window as dia_kernel's over the
+// block's DIA_CODED_BLOCK_ROWS rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
+// x_run. B diagonals a batch: their loads are in flight together (option
+// batch).
+template <typename T, typename C, int X, bool Staged, int B>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
                  const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
                  int32_t count, const T *__restrict__ x, T *__restrict__ y)
 {
+    constexpr bool Shared = X == DIA_REUSE_SHARED;
     extern __shared__ __align__(16) unsigned char dia_smem[];
     T *tab = reinterpret_cast<T *>(dia_smem);
     T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
@@ -109,12 +176,13 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
         wlo = stage_x_window(x, xs, row0, DIA_CODED_BLOCK_ROWS, min_off, max_off, cols);
     if (Shared || Staged)
         __syncthreads();
-    if (q >= rows)
+    if (q >= rows) // the whole warp: its shuffles below keep all 32 lanes
         return;
     T sum[DIA_CODED_ROWS];
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++)
         sum[j] = 0;
+    x_run<T> run;
     for (int32_t d0 = 0; d0 < ndiag; d0 += B) {
         int4 g[B];
         code_word<C> cw[B];
@@ -128,16 +196,21 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
                 cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
         }
 #pragma unroll
-        for (int b = 0; b < B; b++)
+        for (int b = 0; b < B; b++) {
+            T xv[DIA_CODED_ROWS] = {}; // read only with shuffles, and only by rows of a real diagonal
+            if (X == DIA_REUSE_SHUFFLE && d0 + b < ndiag) // the same in every lane: a warp-wide branch
+                run.at(g[b].x, x, q, lane, cols, xv);
 #pragma unroll
             for (int j = 0; j < DIA_CODED_ROWS; j++) {
                 const int64_t i = q + lane + 32 * j;
                 if (i >= g[b].y && i < g[b].z) {
                     const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
                     const int64_t col = i + g[b].x;
-                    sum[j] = dia_fma(v, Shared ? xs[col - wlo] : __ldg(x + col), sum[j]);
+                    const T xc = X == DIA_REUSE_SHUFFLE ? xv[j] : Shared ? xs[col - wlo] : __ldg(x + col);
+                    sum[j] = dia_fma(v, xc, sum[j]);
                 }
             }
+        }
     }
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++) {
@@ -157,12 +230,15 @@ cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t 
     const C *code = static_cast<const C *>(f->d_val);
     const T *table = static_cast<const T *>(f->vs.d_table);
     size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
-    if (f->shared) {
+    if (f->x_path == DIA_REUSE_SHARED) {
         smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
-        dia_coded_kernel<T, C, true, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+        dia_coded_kernel<T, C, DIA_REUSE_SHARED, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
+    } else if (f->x_path == DIA_REUSE_SHUFFLE) {
+        dia_coded_kernel<T, C, DIA_REUSE_SHUFFLE, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else {
-        dia_coded_kernel<T, C, false, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+        dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     }
     return cudaGetLastError();
@@ -190,8 +266,8 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
         return launch_coded<T, uint8_t>(f, x, y, s);
     if (f->vs.kind == SPMVLAB_STORE_CODES16)
         return launch_coded<T, uint16_t>(f, x, y, s);
-    return with_values<T>(&f->vs, f->d_val, [&](auto vals) {
-        if (f->shared) {
+    return with_values<T>(&f->vs, f->d_val, [&](auto vals) { // x_path is shared or l1 here (dia_choose_x_path)
+        if (f->x_path == DIA_REUSE_SHARED) {
             const size_t smem = ((size_t)DIA_BLOCK + (size_t)(f->max_off - f->min_off)) * sizeof(T);
             dia_kernel<T, true><<<grid, DIA_BLOCK, smem, s>>>(f->rows, f->cols, f->ndiag, f->min_off, f->max_off,
                                                               diags, vals, x, y);

@@ -31,8 +31,11 @@ extern "C" {
 #define DIA_BATCH_MANY 16
 enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
-/* How the kernel reuses x across the diagonals (option x_reuse). */
-enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1 };
+/* How the kernel reuses x across the diagonals (option x_reuse; as a
+ * format's x_path, the one taken: shared, l1 or shuffle). shuffle: the
+ * coded kernel loads x once per run of consecutive offsets and passes it
+ * between the lanes of a warp (README.md, "Kernel and x reuse"). */
+enum dia_reuse { DIA_REUSE_AUTO, DIA_REUSE_SHARED, DIA_REUSE_L1, DIA_REUSE_SHUFFLE };
 
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct dia_opts {
@@ -68,7 +71,9 @@ typedef struct dia_fmt {
     int64_t slots;        /* entries of val: stored, or the whole chunks of the coded layout */
     int coded;            /* 1: the coded layout and kernel (vs holds 1- or 2-byte codes) */
     int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
-    int shared;           /* 1: the kernel stages the x window in shared memory */
+    int32_t runs;         /* runs of consecutive offsets (a diagonal whose offset is its predecessor's + 1 continues one) */
+    int x_path;           /* enum dia_reuse, never AUTO: where the kernel reads x (shared window, L1, shuffles) */
+    int x_auto;           /* 1: x_path chosen by x_reuse = auto */
     int batch;            /* coded kernel: diagonals whose loads are in flight together (1, 2, 4 or 8) */
     dia_diag *diags;      /* host, ndiag */
     spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
@@ -89,6 +94,11 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 /* The coded kernel's batch for option value `batch` (enum dia_batch), for
  * a format of ndiag diagonals whose x window is in shared memory or not. */
 int dia_choose_batch(int batch, int32_t ndiag, int shared);
+
+/* The path x is read by (enum dia_reuse, never AUTO) for option value
+ * x_reuse, codes or not, the offsets' span (max_off - min_off) and ndiag
+ * diagonals in `runs` runs of consecutive offsets. */
+int dia_choose_x_path(int x_reuse, int coded, int32_t span, int32_t ndiag, int32_t runs);
 
 /* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
  * cudaError_t code of the launch. */

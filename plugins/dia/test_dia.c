@@ -2,7 +2,8 @@
  * dia: a diagonal is stored from its first to its last entry (nothing at
  * the band's ends), the fill guard and the diagonal guard refuse with the
  * numbers before anything is allocated, x_reuse = shared refuses a window
- * beyond 48 KiB and auto falls back to L1 there, and the device bytes
+ * beyond 48 KiB and auto falls back to L1 there (or, with codes and
+ * consecutive offsets, to shuffles), and the device bytes
  * follow README.md's formula (16 per diagonal + the stored values; with
  * codes, whole chunks of 128 rows and the table). CPU
  * only; every accepted case is checked through spmv_host in f64 and f32.
@@ -51,7 +52,7 @@ static void expect_band(int nd, const int32_t *off, const int32_t *lo, const int
 static void test_tridiagonal_stores_no_padding(void)
 {
     const int32_t off[] = {-1, 0, 1}, lo[] = {0, 0, 0}, hi[] = {1000, 1000, 1000};
-    expect_band(3, off, lo, hi, 2998, "diagonals=3 offsets=-1..1 stored=2998 fill=1.000 x_reuse=shared",
+    expect_band(3, off, lo, hi, 2998, "diagonals=3 offsets=-1..1 stored=2998 fill=1.000 x_reuse=shared(auto) runs=1",
                 16 * 3 + 8 * 2998);
 }
 
@@ -92,7 +93,7 @@ static void test_wide_band_reads_x_through_l1(void)
     TEST_CHECK(gen_diagonals(&A, 20000, 20000, 2, off, lo, hi) == 0);
     const char *shared[] = {"x_reuse=shared", NULL};
     expect_refusal(&A, shared, "x window of 82048 bytes (offsets 0 to 10000)", "x_reuse = shared may use");
-    test_convert_says("dia", &A, NULL, 23, "x_reuse=l1");
+    test_convert_says("dia", &A, NULL, 23, "x_reuse=l1(auto) runs=2");
     spmvlab_csr_free(&A);
 }
 
@@ -108,7 +109,7 @@ static void test_codes_keep_whole_chunks(void)
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
     const char *indexed[] = {"values=indexed", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
-                                 "stored=1100 fill=1.000 x_reuse=shared values=indexed8 table=10 slots=1280") ==
+                                 "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed8 table=10 slots=1280") ==
                16 * 2 + 1280 + 8 * 10);
     spmvlab_csr_free(&A);
 }
@@ -123,7 +124,7 @@ static void test_coded_window_counts_its_rows(void)
     spmvlab_csr A;
     TEST_CHECK(gen_diagonals(&A, 8000, 8000, 2, off, lo, hi) == 0);
     const char *native[] = {"x_reuse=shared", NULL}, *coded[] = {"x_reuse=shared", "values=indexed", NULL};
-    test_convert_says("dia", &A, native, 23, "x_reuse=shared values=native");
+    test_convert_says("dia", &A, native, 23, "x_reuse=shared runs=2 values=native");
     expect_refusal(&A, coded, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
     spmvlab_csr_free(&A);
 }
@@ -140,7 +141,7 @@ static void test_coded_batch_rule(void)
     const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 17, off, lo, hi) == 0);
-    test_convert_says("dia", &A, indexed, 23, "x_reuse=shared values=indexed8");
+    test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
     test_convert_says("dia", &A, indexed, 23, "batch=4");
     test_convert_says("dia", &A, one, 23, "batch=1");
     spmvlab_csr_free(&A);
@@ -149,8 +150,61 @@ static void test_coded_batch_rule(void)
     spmvlab_csr_free(&A);
     const int32_t wide[] = {-600, 0, 600};
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, wide, lo, hi) == 0);
-    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1 values=indexed8");
+    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
     test_convert_says("dia", &A, indexed, 23, "batch=2");
+    spmvlab_csr_free(&A);
+}
+
+/* 1000 x 1000 of the given diagonals, all rows, converted with sets: the
+ * describe() text holds want (spmv_host checked against the reference). */
+static void expect_diagonals_say(int nd, const int32_t *off, const char *const *sets, const char *want)
+{
+    int32_t lo[8], hi[8];
+    for (int d = 0; d < nd; d++)
+        lo[d] = 0, hi[d] = 1000;
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, nd, off, lo, hi) == 0);
+    test_convert_says("dia", &A, sets, 23, want);
+    spmvlab_csr_free(&A);
+}
+
+/* x_reuse's rule (dia_choose_x_path), each case flipping one feature. With
+ * codes and offsets spanning more than 256 columns, auto takes shuffle when
+ * some diagonal's offset follows its predecessor's by 1 (-600, -1, 0, 1,
+ * 600: 3 runs) and l1 when none does (-600, 0, 600); a span of at most 256
+ * keeps the shared window; native values keep l1 under auto and read
+ * through L1 when shuffle is asked (the native kernel has no shuffles),
+ * while codes take shuffle when asked whatever the span and runs. Runs
+ * count gaps: 0, 2, 3, 5 are 3 runs. */
+static void test_x_reuse_rule(void)
+{
+    const int32_t stencil[] = {-600, -1, 0, 1, 600}, apart[] = {-600, 0, 600}, narrow[] = {-1, 0, 1},
+                  gaps[] = {0, 2, 3, 5};
+    const char *indexed[] = {"values=indexed", NULL}, *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL},
+               *native_shuffle[] = {"x_reuse=shuffle", NULL};
+    expect_diagonals_say(5, stencil, indexed, "x_reuse=shuffle(auto) runs=3 values=indexed8");
+    expect_diagonals_say(3, apart, indexed, "x_reuse=l1(auto) runs=3 values=indexed8");
+    expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed8");
+    expect_diagonals_say(5, stencil, NULL, "x_reuse=l1(auto) runs=3 values=native");
+    expect_diagonals_say(5, stencil, native_shuffle, "x_reuse=l1 runs=3 values=native");
+    expect_diagonals_say(3, apart, shuffle, "x_reuse=shuffle runs=3 values=indexed8");
+    expect_diagonals_say(3, narrow, shuffle, "x_reuse=shuffle runs=1 values=indexed8");
+    expect_diagonals_say(4, gaps, shuffle, "offsets=0..5 stored=3990 fill=1.000 x_reuse=shuffle runs=3");
+}
+
+/* A band of half width 40 (81 diagonals, one run longer than a warp's 32
+ * lanes) with codes and x_reuse = shuffle: one run, batch 2 as with L1. */
+static void test_shuffle_band_longer_than_a_warp(void)
+{
+    int32_t off[81], lo[81], hi[81];
+    for (int d = 0; d < 81; d++)
+        off[d] = d - 40, lo[d] = 0, hi[d] = 1000;
+    const char *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 81, off, lo, hi) == 0);
+    test_convert_says("dia", &A, shuffle, 23, "diagonals=81 offsets=-40..40");
+    test_convert_says("dia", &A, shuffle, 23, "x_reuse=shuffle runs=1 values=indexed8");
+    test_convert_says("dia", &A, shuffle, 23, "batch=2");
     spmvlab_csr_free(&A);
 }
 
@@ -168,8 +222,8 @@ static void test_rectangular_band(void)
     TEST_CHECK(gen_diagonals(&A, 50, 80, 3, off, lo, hi) == 0);
     TEST_CHECK(A.nnz == 40 + 50 + 50);
     const char *l1[] = {"x_reuse=l1", NULL};
-    test_convert_says("dia", &A, NULL, 23, "diagonals=3 offsets=-10..30 stored=140 fill=1.000 x_reuse=shared");
-    test_convert_says("dia", &A, l1, 23, "x_reuse=l1");
+    test_convert_says("dia", &A, NULL, 23, "diagonals=3 offsets=-10..30 stored=140 fill=1.000 x_reuse=shared(auto) runs=3");
+    test_convert_says("dia", &A, l1, 23, "x_reuse=l1 runs=3");
     spmvlab_csr_free(&A);
 }
 
@@ -185,5 +239,7 @@ int main(void)
     test_codes_keep_whole_chunks();
     test_coded_window_counts_its_rows();
     test_coded_batch_rule();
+    test_x_reuse_rule();
+    test_shuffle_band_longer_than_a_warp();
     return test_done("dia guards");
 }
