@@ -193,18 +193,24 @@ static void test_x_reuse_rule(void)
 }
 
 /* A band of half width 40 (81 diagonals, one run longer than a warp's 32
- * lanes) with codes and x_reuse = shuffle: one run, batch 2 as with L1. */
+ * lanes) with codes and x_reuse = shuffle: one run, batch 2 as with L1.
+ * 1296 rows are 16 a diagonal, the fewest dia takes; 1295 are refused. */
 static void test_shuffle_band_longer_than_a_warp(void)
 {
     int32_t off[81], lo[81], hi[81];
     for (int d = 0; d < 81; d++)
-        off[d] = d - 40, lo[d] = 0, hi[d] = 1000;
+        off[d] = d - 40, lo[d] = 0, hi[d] = 1296;
     const char *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 81, off, lo, hi) == 0);
+    TEST_CHECK(gen_diagonals(&A, 1296, 1296, 81, off, lo, hi) == 0);
     test_convert_says("dia", &A, shuffle, 23, "diagonals=81 offsets=-40..40");
     test_convert_says("dia", &A, shuffle, 23, "x_reuse=shuffle runs=1 values=indexed8");
     test_convert_says("dia", &A, shuffle, 23, "batch=2");
+    spmvlab_csr_free(&A);
+    for (int d = 0; d < 81; d++)
+        hi[d] = 1295;
+    TEST_CHECK(gen_diagonals(&A, 1295, 1295, 81, off, lo, hi) == 0);
+    expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than 16 rows a diagonal");
     spmvlab_csr_free(&A);
 }
 
