@@ -48,6 +48,12 @@ typedef struct csr5_dev {
 /* sigma = auto's smallest: short rows, and matrices too small to fill
  * min_tiles tiles at the mean's sigma. */
 #define CSR5_SMALL_SIGMA 4
+/* sigma = auto below CSR5_TAIL_ONLY_NNZ non-zeros (3 tiles of sigma 4): a
+ * sigma whose one tile holds more than the matrix, so that the tail sums it
+ * all. On the tune part's smallest members sigma 16 ran 1.3-1.8x sigma 4's
+ * speed (docs/perf/2026-11-28-floors-3). */
+#define CSR5_TAIL_SIGMA 16
+#define CSR5_TAIL_ONLY_NNZ (3 * CSR5_OMEGA * CSR5_SMALL_SIGMA)
 /* stores = auto: the largest sigma that stages the stores (no empty rows). */
 #define CSR5_STAGE_SIGMA_MAX 12
 

@@ -190,5 +190,13 @@ int main(void)
     check_cases(test_gen_uniform(&A, 2000, 2000, 2, 10), &A, (const csr5_case[]){
         {"mean_row_2", NULL, "sigma=4(auto)"},
         {NULL}});
+    /* fewer than 3 tiles of sigma 4 (384 entries): sigma 16, the tail alone;
+     * 384 entries fill 3 tiles of 4 */
+    check_cases(test_gen_uniform(&A, 95, 100, 4, 14), &A, (const csr5_case[]){
+        {"380 entries", NULL, "sigma=16(auto) tiles=0 tail_nnz=380 "},
+        {NULL}});
+    check_cases(test_gen_uniform(&A, 96, 100, 4, 15), &A, (const csr5_case[]){
+        {"384 entries", NULL, "sigma=4(auto) tiles=3 "},
+        {NULL}});
     return test_done("csr5.unit.edge_layouts");
 }
