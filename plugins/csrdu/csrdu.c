@@ -158,15 +158,17 @@ static int32_t stream_long_len(const csrdu_opts *o, int tile)
 
 /* auto: the vector kernel when the cover length is 128 or more (rows long
  * enough for 32 lanes and a full batch of 4: no lane idles and a warp keeps
- * 128 entries of one row in flight); the stream kernel otherwise, whose
- * 1024 staged entries a block keep short and uneven rows streaming. */
-static csrdu_kernel choose_kernel(const csrdu_opts *o, int32_t cover)
+ * 128 entries of one row in flight) on a matrix of CSRDU_VECTOR_MIN_NNZ
+ * non-zeros or more; the stream kernel otherwise, whose 1024 staged
+ * entries a block keep short and uneven rows streaming, and whose small
+ * tiles spread a small matrix over more blocks (README.md). */
+static csrdu_kernel choose_kernel(const csrdu_opts *o, int32_t cover, int32_t nnz)
 {
     switch (o->kernel) {
     case CSRDU_KERNEL_STREAM: return CSRDU_K_STREAM;
     case CSRDU_KERNEL_VECTOR: return CSRDU_K_VECTOR;
     case CSRDU_KERNEL_TILES: return CSRDU_K_TILES;
-    default: return cover >= 128 ? CSRDU_K_VECTOR : CSRDU_K_STREAM;
+    default: return cover >= 128 && nnz >= CSRDU_VECTOR_MIN_NNZ ? CSRDU_K_VECTOR : CSRDU_K_STREAM;
     }
 }
 
@@ -260,7 +262,7 @@ static spmvlab_status csrdu_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, c
     SPMVLAB_CONVERT_BEGIN(csrdu_format, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->vmode = A->dtype == SPMVLAB_F32 ? CSRDU_V_F32 : o->values == CSRDU_VALUES_F32 ? CSRDU_V_F32_F64 : CSRDU_V_F64;
     f->cover = cover_length(A);
-    f->kernel = choose_kernel(o, f->cover);
+    f->kernel = choose_kernel(o, f->cover, A->nnz);
     f->tile = o->tile;
     f->piece = o->piece;
     if (f->kernel == CSRDU_K_TILES) {

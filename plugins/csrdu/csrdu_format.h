@@ -101,6 +101,10 @@ enum csrdu_values_choice { CSRDU_VALUES_NATIVE, CSRDU_VALUES_F32 };
 enum { CSRDU_DELTA_BITS_8 = 8, CSRDU_DELTA_BITS_16 = 16 };
 enum { CSRDU_TILE_128 = 128, CSRDU_TILE_256 = 256, CSRDU_TILE_512 = 512 };
 enum csrdu_kernel_choice { CSRDU_KERNEL_AUTO, CSRDU_KERNEL_STREAM, CSRDU_KERNEL_VECTOR, CSRDU_KERNEL_TILES };
+/* kernel = auto streams a matrix of fewer non-zeros than this whatever its
+ * rows: the stream kernel ran the tune part's long-row members under 6.2e4
+ * non-zeros at 1.4-2.1x the vector kernel's speed (README.md). */
+#define CSRDU_VECTOR_MIN_NNZ (1 << 17)
 /* The option table (csrdu_options.c). */
 extern const spmvlab_option csrdu_options[];
 

@@ -7,7 +7,7 @@
 
 const spmvlab_option csrdu_options[] = {
     SPMVLAB_OPTION(csrdu_opts, kernel, SPMVLAB_OPT_ENUM, "auto", "", "the SpMV kernel"),
-    SPMVLAB_CHOICE(csrdu_opts, kernel, CSRDU_KERNEL_AUTO, "auto", "", "vector for rows of 128 and more, else stream"),
+    SPMVLAB_CHOICE(csrdu_opts, kernel, CSRDU_KERNEL_AUTO, "auto", "", "vector for rows of 128 and more from 2^17 non-zeros, else stream"),
     SPMVLAB_CHOICE(csrdu_opts, kernel, CSRDU_KERNEL_STREAM, "stream", "", "block tiles of 1024 entries staged in shared memory"),
     SPMVLAB_CHOICE(csrdu_opts, kernel, CSRDU_KERNEL_VECTOR, "vector", "", "lanes lanes a row, loads batched over rows"),
     SPMVLAB_CHOICE(csrdu_opts, kernel, CSRDU_KERNEL_TILES, "tiles", "", "the first kernel: warp tiles"),

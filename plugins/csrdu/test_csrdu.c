@@ -162,7 +162,7 @@ static void test_long_rows_split_and_combined(void)
     TEST_CHECK(test_gen_rows(&A, 6, 20000, lengths, 4) == 0);
     const char *tiles[] = {"kernel=tiles", "tile=128", "piece=512", NULL};
     const char *vec64[] = {"kernel=vector", "long=64", "piece=512", NULL};
-    const char *vec[] = {"piece=512", NULL}; /* auto: the cover length is 256 (or more) */
+    const char *vec[] = {"kernel=vector", "piece=512", NULL}; /* auto's shape: the cover length is 256 */
     const char *stream[] = {"kernel=stream", "piece=512", NULL};
     const char **sets[] = {tiles, vec64, vec, stream};
     const char *want[] = {"tiles=2 pieces=27 split_rows=2", "lanes=32 batch=4 long=64 steps=4 pieces=27 split_rows=2",
@@ -181,8 +181,21 @@ static void test_long_rows_split_and_combined(void)
     spmvlab_csr_free(&A);
 }
 
+/* kernel = auto: rows of 128 take the vector kernel from 2^17 non-zeros
+ * (1024 rows) and the stream kernel below (1023 rows). */
+static void test_auto_kernel_by_size(void)
+{
+    spmvlab_csr A;
+    TEST_CHECK(test_gen_uniform(&A, 1023, 4096, 128, 6) == 0);
+    test_convert_says("csrdu", &A, NULL, 7, "kernel=stream");
+    spmvlab_csr_free(&A);
+    TEST_CHECK(test_gen_uniform(&A, 1024, 4096, 128, 6) == 0);
+    test_convert_says("csrdu", &A, NULL, 7, "kernel=vector");
+    spmvlab_csr_free(&A);
+}
+
 /* The default piece is 512 entries (fitted on the corpus's tune part,
- * README.md): with no options (the vector kernel here, long 256) the rows
+ * README.md): with no options (the stream kernel here, long 256) the rows
  * of 3000 and 10000 are split into 6 and 20 pieces (with 4096: 1 and 3). */
 static void test_default_piece(void)
 {
@@ -328,6 +341,7 @@ int main(void)
     test_f32_storage_refusals();
     test_long_rows_split_and_combined();
     test_default_piece();
+    test_auto_kernel_by_size();
     test_vector_shape();
     test_stream_long_rule();
     test_stream_shape();
