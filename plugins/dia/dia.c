@@ -27,8 +27,8 @@
  * memory, read x through L1, or (coded kernel only; the native one reads
  * L1) load x once per run of consecutive offsets and pass it between a
  * warp's lanes; auto takes shared when the band's span (max_off - min_off)
- * is at most the block's 256 rows, so the window is mostly used, else
- * shuffle for codes with a run of two or more, else l1 (dia_choose_x_path).
+ * is at most the block's 256 rows, so the window is mostly used, else l1
+ * (dia_choose_x_path); shuffle only when asked.
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill.
@@ -165,25 +165,23 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's x window of %zu bytes (offsets %d to %d) exceeds the %d bytes of shared memory "
                          "x_reuse = shared may use", window, f->min_off, f->max_off, DIA_SMEM_MAX);
-    f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off, f->ndiag, f->runs);
+    f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off);
     f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
     return SPMVLAB_OK;
 }
 
 /* auto: the shared window when the offsets span at most a block's rows (it
- * is then mostly used); else, for the coded kernel, shuffles when some
- * diagonal continues its predecessor's offset (its x is then a neighbouring
- * lane's), and L1 otherwise. shuffle needs the coded kernel: native values
- * and a pattern (the native kernel) read x through L1. */
-int dia_choose_x_path(int x_reuse, int coded, int32_t span, int32_t ndiag, int32_t runs)
+ * is then mostly used), else L1. shuffle is taken only when asked: on an
+ * H200 it ran the few-valued stencils and bands at 0.57-0.85 of the L1
+ * path's speed (README.md). It needs the coded kernel: native values and a
+ * pattern (the native kernel) read x through L1. */
+int dia_choose_x_path(int x_reuse, int coded, int32_t span)
 {
     if (x_reuse == DIA_REUSE_SHUFFLE)
         return coded ? DIA_REUSE_SHUFFLE : DIA_REUSE_L1;
     if (x_reuse != DIA_REUSE_AUTO)
         return x_reuse;
-    if (span <= DIA_BLOCK)
-        return DIA_REUSE_SHARED;
-    return coded && runs < ndiag ? DIA_REUSE_SHUFFLE : DIA_REUSE_L1;
+    return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
 int dia_choose_batch(int batch, int32_t ndiag, int shared)

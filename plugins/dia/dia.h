@@ -99,9 +99,8 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 int dia_choose_batch(int batch, int32_t ndiag, int shared);
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
- * x_reuse, codes or not, the offsets' span (max_off - min_off) and ndiag
- * diagonals in `runs` runs of consecutive offsets. */
-int dia_choose_x_path(int x_reuse, int coded, int32_t span, int32_t ndiag, int32_t runs);
+ * x_reuse, codes or not, and the offsets' span (max_off - min_off). */
+int dia_choose_x_path(int x_reuse, int coded, int32_t span);
 
 /* Launches the row-per-thread kernel (dia.cu) on stream; returns 0 or the
  * cudaError_t code of the launch. */

@@ -169,10 +169,10 @@ static void expect_diagonals_say(int nd, const int32_t *off, const char *const *
 }
 
 /* x_reuse's rule (dia_choose_x_path), each case flipping one feature. With
- * codes and offsets spanning more than 256 columns, auto takes shuffle when
- * some diagonal's offset follows its predecessor's by 1 (-600, -1, 0, 1,
- * 600: 3 runs) and l1 when none does (-600, 0, 600); a span of at most 256
- * keeps the shared window; native values keep l1 under auto and read
+ * codes and offsets spanning more than 256 columns, auto takes l1 whether
+ * or not a diagonal's offset follows its predecessor's by 1 (-600, -1, 0,
+ * 1, 600: 3 runs; -600, 0, 600); a span of at most 256 keeps the shared
+ * window; native values keep l1 under auto and read
  * through L1 when shuffle is asked (the native kernel has no shuffles),
  * while codes take shuffle when asked whatever the span and runs. Runs
  * count gaps: 0, 2, 3, 5 are 3 runs. */
@@ -182,7 +182,7 @@ static void test_x_reuse_rule(void)
                   gaps[] = {0, 2, 3, 5};
     const char *indexed[] = {"values=indexed", NULL}, *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL},
                *native_shuffle[] = {"x_reuse=shuffle", NULL};
-    expect_diagonals_say(5, stencil, indexed, "x_reuse=shuffle(auto) runs=3 values=indexed8");
+    expect_diagonals_say(5, stencil, indexed, "x_reuse=l1(auto) runs=3 values=indexed8");
     expect_diagonals_say(3, apart, indexed, "x_reuse=l1(auto) runs=3 values=indexed8");
     expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed8");
     expect_diagonals_say(5, stencil, NULL, "x_reuse=l1(auto) runs=3 values=native");
