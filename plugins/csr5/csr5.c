@@ -75,14 +75,14 @@ static int csr5_mean_sigma(const spmvlab_matrix *A)
 
 /* sigma = auto: the mean rule, unless its tiles number fewer than
  * min_tiles; then CSR5_SMALL_SIGMA, whose smaller tiles spread a small
- * matrix over more of the GPU. A matrix that would fill fewer than 3 such
- * tiles takes CSR5_TAIL_SIGMA: no tile, the tail alone (README.md). Fitted on the corpus's tune part, where
- * sigma 4 lifted the small matrices of long rows from 0.63x cuSPARSE and
- * lost past about 512 tiles (README.md, "sigma = auto";
- * docs/perf/2026-11-28-corpus-tune, "Round 2"). */
+ * matrix over more of the GPU, or, for a matrix that would fill fewer
+ * than 3 such tiles, CSR5_TAIL_SIGMA: no tile, the tail alone. Fitted on
+ * the corpus's tune part, where sigma 4 lifted the small matrices of long
+ * rows from 0.63x cuSPARSE and lost past about 512 tiles (README.md,
+ * "sigma = auto"; docs/perf/2026-11-28-corpus-tune, "Round 2"). */
 static int csr5_auto_sigma(const spmvlab_matrix *A, int min_tiles)
 {
-    if (A->nnz < CSR5_TAIL_ONLY_NNZ)
+    if (min_tiles > 0 && A->nnz < CSR5_TAIL_ONLY_NNZ)
         return CSR5_TAIL_SIGMA;
     int sigma = csr5_mean_sigma(A);
     return A->nnz / ((int64_t)CSR5_OMEGA * sigma) < min_tiles ? CSR5_SMALL_SIGMA : sigma;

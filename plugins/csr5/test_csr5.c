@@ -194,6 +194,7 @@ int main(void)
      * 384 entries fill 3 tiles of 4 */
     check_cases(test_gen_uniform(&A, 95, 100, 4, 14), &A, (const csr5_case[]){
         {"380 entries", NULL, "sigma=16(auto) tiles=0 tail_nnz=380 "},
+        {"380 entries min_tiles=0", m0, "sigma=4(auto) tiles=2 "}, /* the mean rule alone */
         {NULL}});
     check_cases(test_gen_uniform(&A, 96, 100, 4, 15), &A, (const csr5_case[]){
         {"384 entries", NULL, "sigma=4(auto) tiles=3 "},

@@ -22,7 +22,8 @@
 // loads x once per run (4 values a lane, and an extension word at the
 // run's second diagonal and each 32 offsets on) and takes every
 // diagonal's by 4 __shfl_sync, instead of every diagonal reading x
-// through L1 and L2 (struct x_run).
+// through L1 and L2 (struct x_run). Measured slower than L1 on every
+// few-valued stencil and band (README.md): auto does not take it.
 // Each row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
