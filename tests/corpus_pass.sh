@@ -3,7 +3,8 @@
 # part's set file holds exactly the members `gen --list --part` names, the
 # results hold every member x instance once, a second call resumes and adds
 # nothing, --dry-run only prints the steps, a member's relative path still
-# resolves from the output folder, and a bad part is one sentence and status 2.
+# resolves from the output folder, --skip leaves the members it matches out,
+# and a bad part is one sentence and status 2.
 # Arguments: the spmvlab binary, the source tree.
 set -eu
 host=$1 src=$2
@@ -43,6 +44,14 @@ for part in tune heldout; do
 done
 test "$(cat "$work/rel"/corpus-*.ini | grep -c "^path = $work/m/one.mtx.gz$")" -eq 2
 test "$(cat "$work/rel"/corpus-*.ini | grep -c '^path')" -eq 2
+
+# --skip leaves the matching names out of the part's set file, the rest in.
+first=$(head -1 "$work/want.txt")
+bash "$src/tools/corpus-pass.sh" --bin "$host" --matrix-set small --devices cpu:1 -p csr --out "$work/skip" \
+    --part tune --skip "^$first\$" --dry-run > /dev/null
+grep '^\[' "$work/skip/corpus-tune.ini" | tr -d '[]' | grep -v '^set$' | sort > "$work/skipped.txt"
+grep -v "^$first\$" "$work/want.txt" | cmp - "$work/skipped.txt"
+test "$(wc -l < "$work/skipped.txt")" -eq $((members - 1))
 
 status=0
 pass --part all > /dev/null 2> "$work/bad.log" || status=$?

@@ -6,7 +6,13 @@
 #
 #   tools/corpus-pass.sh --part tune|heldout [--dtype f64[,f32,f16]]
 #       [-p LIST] [--devices all|LIST|cpu:N] [--call-s S] [--out DIR]
-#       [--matrix-set NAME] [--bin PATH] [--dry-run] [-- MORE RUN ARGUMENTS]
+#       [--matrix-set NAME] [--skip REGEX] [--bin PATH] [--dry-run]
+#       [-- MORE RUN ARGUMENTS]
+#
+# --skip leaves out the members whose names match REGEX (awk's extended
+# syntax), e.g. a part's largest sizes when a rule moves only small
+# matrices: --skip '-(6e6|15e6|3e7)$'. The part's set file is written by
+# the first call; later calls with the same DIR reuse it as it is.
 #
 # Writes DIR/corpus-PART.ini (the part's members as a set file) and
 # DIR/PART-DTYPES.csv (the results, merged from every GPU's worker). Exit
@@ -14,7 +20,7 @@
 # 3 stopped at the call limit (call again with the same arguments).
 set -uo pipefail
 
-part="" dtype="f64" devices="all" call_s=540 out="corpus-pass" set="corpus" dry=0
+part="" dtype="f64" devices="all" call_s=540 out="corpus-pass" set="corpus" dry=0 skip=""
 plugins="cusparse,csr,coo,ell,hyb,jds,sell,csr5,dasp,bcsr,dia,csrdu,merge,bccoo,tilespmv,vbr"
 bin=${SPMVLAB:-}
 extra=()
@@ -34,10 +40,11 @@ while [ $# -gt 0 ]; do
         --call-s) need "${2:-}" "$1"; call_s=$2; shift 2 ;;
         --out) need "${2:-}" "$1"; out=$2; shift 2 ;;
         --matrix-set|--set) need "${2:-}" "$1"; set=$2; shift 2 ;;  # --set: the older spelling
+        --skip) need "${2:-}" "$1"; skip=$2; shift 2 ;;
         --bin) need "${2:-}" "$1"; bin=$2; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) say "unknown argument '$1' (--help lists them)."; exit 2 ;;
     esac
 done
@@ -73,6 +80,10 @@ results="$out/$part-${dtype//,/-}.csv"
 #    --list` resolved (the set's relative paths would not resolve from DIR).
 if [ ! -s "$setfile" ]; then
     list=$("$bin" gen --list "$set" --part "$part") || { say "spmvlab gen --list $set failed."; exit 2; }
+    if [ -n "$skip" ]; then
+        list=$(printf '%s\n' "$list" | awk -v re="$skip" 'NF && $1 !~ re') ||
+            { say "--skip '$skip' is not a regular expression awk takes."; exit 2; }
+    fi
     # The set's own file, looked up as spmvlab does (sets/README.md).
     case $set in
         */*|*.ini) src=$set ;;
