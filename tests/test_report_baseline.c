@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "speedup.h"
 #include "summary.h"
@@ -182,11 +183,60 @@ static void vendor_best_is_the_fastest_vendor_instance(void)
     run_rows_free(&rows);
 }
 
+/* The floor columns: the lowest speedup over the baseline and its matrix,
+ * and the matrices below RUN_FLOOR (0.8), in the summary and its CSV; a
+ * speedup of exactly 0.8 is not below. */
+static void the_worst_matrix_and_the_floor_count(void)
+{
+    run_rows rows;
+    memset(&rows, 0, sizeof rows);
+    const char *mats[] = {"m1", "m2", "m3", "m4"};
+    const double ms[] = {0.5, 2.0, 1.25, 1.3}; /* speedups 2, 0.5, 0.8, 1/1.3 */
+    for (int m = 0; m < 4; m++) {
+        add(&rows, mats[m], "cusparse", "ok", 1.0, 1.0, 1, 1);
+        add(&rows, mats[m], "csr", "ok", ms[m], 1.0, 0.9 / ms[m], 1.1 / ms[m]);
+    }
+    add(&rows, "m5", "cusparse", "ok", 1.0, 1.0, 1, 1);
+    add(&rows, "m5", "csr", "limit", NAN, 1.0, NAN, NAN);
+    run_summary sum;
+    TEST_CHECK(summary_build(&rows, "", 1, &sum) == 0);
+    const sum_instance *csr = NULL, *base = NULL;
+    for (int k = 0; k < sum.ninst; k++) {
+        if (strcmp(sum.inst[k].instance, "csr") == 0)
+            csr = &sum.inst[k];
+        if (strcmp(sum.inst[k].instance, "cusparse") == 0)
+            base = &sum.inst[k];
+    }
+    TEST_CHECK(csr && fabs(csr->worst - 0.5) < 1e-12 && strcmp(csr->worst_matrix, "m2") == 0);
+    TEST_CHECK(csr && csr->below_floor == 2);
+    TEST_CHECK(base && base->worst == 1.0 && base->below_floor == 0);
+    char path[] = "/tmp/spmvlab-floor-XXXXXX";
+    int fd = mkstemp(path);
+    TEST_CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    spmvlab_err err = {{0}};
+    TEST_CHECK(summary_write_csv(path, &sum, &err) == 0);
+    char line[2048] = "", want[] = ",0.5,m2,2\n";
+    FILE *f = fopen(path, "r");
+    int found = 0;
+    while (f && fgets(line, sizeof line, f))
+        found |= strncmp(line, "f64,csr,", 8) == 0 && strlen(line) > strlen(want) &&
+                 strcmp(line + strlen(line) - strlen(want), want) == 0;
+    if (f)
+        fclose(f);
+    TEST_CHECK(found);
+    unlink(path);
+    summary_free(&sum);
+    run_rows_free(&rows);
+}
+
 int main(void)
 {
     speedups_are_against_the_named_instance();
     the_runs_own_baseline_changes_nothing();
     an_unknown_instance_is_refused_with_the_list();
     vendor_best_is_the_fastest_vendor_instance();
+    the_worst_matrix_and_the_floor_count();
     return test_done("test_report_baseline");
 }

@@ -94,20 +94,24 @@ static void write_group(FILE *f, const run_summary *s, const char *dt, const cha
         nm += strcmp(s->mat[m].dtype, dt) == 0;
     char cap[512];
     snprintf(cap, sizeof cap, "%s, %s, %d matrices: speedup over %s (geometric mean, 95%% bootstrap interval over "
-             "matrices); win/loss/tie by each matrix's 95%% interval; best: matrices where fastest",
-             device, dt, nm, s->baseline[0] ? s->baseline : "the baseline");
+             "matrices); win/loss/tie by each matrix's 95%% interval; best: matrices where fastest; worst: the "
+             "lowest speedup and its matrix; below %g: matrices under it",
+             device, dt, nm, s->baseline[0] ? s->baseline : "the baseline", RUN_FLOOR);
     if (kind == REPORT_TABLE_TEX)
         for (char *p = cap; *p; p++)
             if (*p == '%' || *p == '_')
                 *p = ' ';
-    static const char *const head[] = {"instance", "ok/all", "speedup", "95% interval", "win", "loss", "tie", "best"};
-    const char *const tex_head[] = {"instance", "ok/all", "speedup", "95\\% interval", "win", "loss", "tie", "best"};
-    put_head(f, kind, cap, "lrrrrrrr", kind == REPORT_TABLE_MD ? head : tex_head, 8);
+    static const char *const head[] = {"instance", "ok/all", "speedup", "95% interval", "win", "loss", "tie", "best",
+                                       "worst (matrix)", "below 0.8"};
+    const char *const tex_head[] = {"instance", "ok/all", "speedup", "95\\% interval", "win", "loss", "tie", "best",
+                                    "worst (matrix)", "below 0.8"};
+    put_head(f, kind, cap, "lrrrrrrrlr", kind == REPORT_TABLE_MD ? head : tex_head, 10);
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
         if (strcmp(si->dtype, dt) != 0)
             continue;
-        char name[600], okall[32], g[32], lo[32], hi[32], ci[80], w[16], l[16], t[16], b[16];
+        char name[600], okall[32], g[32], lo[32], hi[32], ci[80], w[16], l[16], t[16], b[16], wo[32], wm[600],
+            worst[700], bl[16];
         snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
         table_num(si->geo.point, "%.3f", g, sizeof g);
         if (isnan(si->geo.lo))
@@ -117,8 +121,14 @@ static void write_group(FILE *f, const run_summary *s, const char *dt, const cha
                      table_num(si->geo.hi, "%.3f", hi, sizeof hi));
         snprintf(w, sizeof w, "%d", si->wins), snprintf(l, sizeof l, "%d", si->losses);
         snprintf(t, sizeof t, "%d", si->ties), snprintf(b, sizeof b, "%d", si->best);
-        const char *cells[] = {name_cell(si->instance, kind, name, sizeof name), okall, g, ci, w, l, t, b};
-        put_row(f, kind, cells, 8);
+        if (isnan(si->worst))
+            snprintf(worst, sizeof worst, "-");
+        else
+            snprintf(worst, sizeof worst, "%s (%s)", table_num(si->worst, "%.3f", wo, sizeof wo),
+                     name_cell(si->worst_matrix, kind, wm, sizeof wm));
+        snprintf(bl, sizeof bl, "%d", si->below_floor);
+        const char *cells[] = {name_cell(si->instance, kind, name, sizeof name), okall, g, ci, w, l, t, b, worst, bl};
+        put_row(f, kind, cells, 10);
     }
     put_end(f, kind);
     snprintf(cap, sizeof cap, "%s, %s: the fastest instance per matrix, by non-zeros", device, dt);

@@ -262,10 +262,18 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         for (int m = 0; m < s->nmat; m++)
             si->matrices += strcmp(s->mat[m].dtype, si->dtype) == 0;
         int c = 0, nf = 0;
+        si->worst = NAN;
         for (int m = 0; m < s->nmat; m++) {
             int i = cell[(size_t)m * s->ninst + k];
-            if (i >= 0 && is_ok(&rows->v[i]) && rows->v[i].speedup > 0)
-                sp[c++] = rows->v[i].speedup;
+            if (i >= 0 && is_ok(&rows->v[i]) && rows->v[i].speedup > 0) {
+                const double v = rows->v[i].speedup;
+                sp[c++] = v;
+                si->below_floor += v < RUN_FLOOR;
+                if (!(v >= si->worst)) {
+                    si->worst = v;
+                    snprintf(si->worst_matrix, sizeof si->worst_matrix, "%s", s->mat[m].matrix);
+                }
+            }
             if (i >= 0 && is_ok(&rows->v[i]) && rows->v[i].bound_frac > 0)
                 frac[nf++] = rows->v[i].bound_frac;
             if (i >= 0 && strcmp(s->mat[m].best, si->instance) == 0)

@@ -17,6 +17,9 @@
 
 #define RUN_NTAU 5
 extern const double run_taus[RUN_NTAU]; /* 1, 1.1, 1.25, 1.5, 2 */
+/* The floor a default should keep on every matrix (docs/corpus.md): each
+ * instance counts the matrices where its speedup is below it. */
+#define RUN_FLOOR 0.8
 
 typedef struct sum_instance {
     char dtype[8];              /* the comparison group: summary_group_of */
@@ -35,6 +38,9 @@ typedef struct sum_instance {
     spmvlab_ci vendor;          /* geometric-mean speedup over the vendor-best time (VENDOR_BEST), NaN when
                                    no matrix has both */
     int vendor_compared;        /* matrices with both */
+    double worst;               /* the lowest speedup over the baseline, NaN when none */
+    char worst_matrix[256];     /* its matrix */
+    int below_floor;            /* matrices with a speedup below RUN_FLOOR */
 } sum_instance;
 
 typedef struct sum_matrix {

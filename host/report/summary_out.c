@@ -92,23 +92,24 @@ void summary_print(FILE *f, const run_summary *s)
         fprintf(f,
                 "\nsummary (%s, %d matrices, baseline %s): speedup = baseline time / time; geometric mean with a 95%%\n"
                 "bootstrap interval over matrices; win / loss only where the matrix's 95%% interval excludes 1 and\n"
-                "the speedup is beyond 1 +- %g; within tau: fraction of matrices where the time is at most tau x\n"
-                "the fastest instance's\n",
-                dt, nm, s->baseline[0] ? s->baseline : "(none)", s->noise);
-        fprintf(f, "%-28s %7s %5s %7s %6s %7s %17s %4s %4s %4s %4s %5s | %5s %5s %5s %5s %5s\n", "instance",
+                "the speedup is beyond 1 +- %g; worst: the lowest speedup, <%g: matrices below it; within tau:\n"
+                "fraction of matrices where the time is at most tau x the fastest instance's\n",
+                dt, nm, s->baseline[0] ? s->baseline : "(none)", s->noise, RUN_FLOOR);
+        fprintf(f, "%-28s %7s %5s %7s %6s %7s %17s %4s %4s %4s %4s %6s %4s %5s | %5s %5s %5s %5s %5s\n", "instance",
                 "ok/all", "wrong", "refused", "failed", "speedup", "95% interval", "win", "loss", "tie", "best",
-                "bound", "1", "1.1", "1.25", "1.5", "2");
+                "worst", "<0.8", "bound", "1", "1.1", "1.25", "1.5", "2");
         for (int j = k; j < s->ninst; j++) {
             const sum_instance *si = &s->inst[j];
             if (strcmp(si->dtype, dt) != 0)
                 continue;
-            char okall[24], g[24], ci[64], bf[24];
+            char okall[24], g[24], ci[64], bf[24], wo[24];
             snprintf(okall, sizeof okall, "%d/%d", si->ok, si->cells);
             table_num(si->geo.point, "%.3f", g, sizeof g);
             interval_text(si->geo.lo, si->geo.hi, ci, sizeof ci);
-            fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
+            fprintf(f, "%-28s %7s %5d %7d %6d %7s %17s %4d %4d %4d %4d %6s %4d %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n",
                     si->instance, okall, si->wrong, si->refused, si->failed, g, ci, si->wins, si->losses, si->ties,
-                    si->best, table_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
+                    si->best, table_num(si->worst, "%.3f", wo, sizeof wo), si->below_floor,
+                    table_num(si->bound_frac, "%.2f", bf, sizeof bf), si->profile[0], si->profile[1],
                     si->profile[2], si->profile[3], si->profile[4]);
         }
         print_coverage(f, s, dt);
@@ -183,7 +184,8 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
     fprintf(f, "dtype,instance,baseline,cells,ok,wrong,refused,failed,compared,geomean_speedup,geomean_lo,geomean_hi,"
                "wins,losses,ties,best,within_1,within_1.1,within_1.25,within_1.5,within_2,skipped_inputs,"
-               "unreadable_inputs,bound_frac,matrices,vendor_best_speedup,vendor_best_lo,vendor_best_hi\n");
+               "unreadable_inputs,bound_frac,matrices,vendor_best_speedup,vendor_best_lo,vendor_best_hi,"
+               "worst_speedup,worst_matrix,below_0.8\n");
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
         csv_write_field(f, si->dtype);
@@ -204,11 +206,15 @@ int summary_write_csv(const char *path, const run_summary *s, spmvlab_err *err)
         csv_num(f, si->bound_frac);
         fprintf(f, ",%d,", si->matrices);
         csv_ci(f, si->vendor);
-        fputc('\n', f);
+        fputc(',', f);
+        csv_num(f, si->worst);
+        fputc(',', f);
+        csv_write_field(f, si->worst_matrix);
+        fprintf(f, ",%d\n", si->below_floor);
     }
     for (int d = 0; d < s->ninputs; d++) /* a dtype no instance ran in still shows its inputs */
         if (!has_dtype(s, s->inputs[d].dtype))
-            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,,0,,,\n", s->inputs[d].dtype, s->baseline,
+            fprintf(f, "%s,,%s,0,0,0,0,0,0,,,,0,0,0,0,,,,,,%d,%d,,0,,,,,,0\n", s->inputs[d].dtype, s->baseline,
                     s->inputs[d].skipped, s->inputs[d].unreadable);
     int bad = ferror(f);
     if (fclose(f) || bad)
@@ -262,6 +268,9 @@ void summary_write_json(FILE *f, const run_summary *s)
         json_number(f, si->bound_frac);
         fprintf(f, ", \"matrices\": %d", si->matrices);
         json_ci(f, "vendor_best", si->vendor);
+        json_num_member(f, "worst_speedup", si->worst);
+        json_str_member(f, "worst_matrix", si->worst_matrix);
+        fprintf(f, ", \"below_0.8\": %d", si->below_floor);
         fputs("}", f);
     }
     fputs("\n    ],\n    \"matrices\": [", f);
