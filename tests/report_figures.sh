@@ -90,6 +90,12 @@ check "LaTeX summary row" has rep/summary.tex '\\texttt{sell} & 6/6 & 1.250'
 "$spmvlab" report "$data/before.csv" -o rep --table md >/dev/null 2>&1
 check "Markdown table" has rep/summary.md '| `sell` | 6/6 | 1.250 |'
 check "Markdown best per matrix" has rep/summary.md '| `stencil-10m` | 10000000 | `sell` |'
+check "Markdown floor table, none below" has rep/summary.md '^No instance has a matrix below 0.8x the baseline.$'
+# against sell, csr falls below 0.8 on every matrix but stencil-10m: one line per bound kind
+"$spmvlab" report "$data/after.csv" -o rebased --baseline sell --table md >/dev/null 2>&1
+check "floor table by bound, dram" has rebased/summary.md \
+    '| `csr` | dram | 3 | 0.50 | 0.50 | - | `pl_e100k`, `rand-3m`, `rand-1m` |'
+check "floor table by bound, launch" has rebased/summary.md '| `csr` | launch | 2 | 0.50 | 0.50 | - | `band-10k`, `band-1k` |'
 
 # filters
 SPMVLAB_GNUPLOT=/nonexistent/gnuplot "$spmvlab" report "$data/before.csv" -o filt --instances 'csr,sell*' \

@@ -277,8 +277,8 @@ static int report_files(const report_args *ap)
     if (a.table) {
         char tp[4200];
         snprintf(tp, sizeof tp, "%s/summary.%s", outdir, a.table);
-        if (report_write_tables(&sum, r0->device, a.table[0] == 't' ? REPORT_TABLE_TEX : REPORT_TABLE_MD, tp,
-                                &err)) {
+        report_table_kind kind = a.table[0] == 't' ? REPORT_TABLE_TEX : REPORT_TABLE_MD;
+        if (report_write_tables(&sum, &rows, r0->device, kind, tp, &err)) {
             fprintf(stderr, "spmvlab report: %s.\n", err.msg);
             rc = EXIT_FAILED;
             goto out;

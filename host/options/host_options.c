@@ -123,8 +123,9 @@ const spmvlab_flag host_options[] = {
                        "inches)"), HOST_REPORT, NULL, "W,H", 0},
     [OPT_FONT_SIZE] = {OPTION("font_size", SPMVLAB_OPT_FLOAT, "11", 4, 72, NULL, "font size in points"),
                        HOST_REPORT, NULL, "PT", 0},
-    [OPT_TABLE] = {OPTION("table", SPMVLAB_OPT_ENUM, "", 0, 0, "md|tex", "also write the summary and the best "
-                          "instance per matrix as DIR/summary.md (Markdown) or DIR/summary.tex (LaTeX, booktabs)"),
+    [OPT_TABLE] = {OPTION("table", SPMVLAB_OPT_ENUM, "", 0, 0, "md|tex", "also write the summary, the best "
+                          "instance per matrix and the matrices below 0.8x the baseline by bound as DIR/summary.md "
+                          "(Markdown) or DIR/summary.tex (LaTeX, booktabs)"),
                    HOST_REPORT, NULL, "md|tex", 0},
     [OPT_COMPARE] = {SWITCH("compare", "two files OLD NEW: per instance and matrix OLD time / NEW time with its "
                             "range, per instance the geometric mean, wins and losses; refused when the files were "

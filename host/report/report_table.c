@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "floor_table.h"
 #include "report_table.h"
 #include "row_out.h"
 
@@ -78,6 +79,68 @@ static const char *name_cell(const char *s, report_table_kind kind, char *buf, s
     return buf;
 }
 
+/* A caption fit for a LaTeX comment line: '%' and '_' become spaces. */
+static void tex_caption(char *cap, report_table_kind kind)
+{
+    if (kind == REPORT_TABLE_TEX)
+        for (char *p = cap; *p; p++)
+            if (*p == '%' || *p == '_')
+                *p = ' ';
+}
+
+/* The matrices cell of a floor line: its names, then "and N more". */
+static const char *matrices_cell(const floor_line *l, report_table_kind kind, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < l->cells && i < FLOOR_NAMES && at < len; i++) {
+        char name[600];
+        const char *cell = name_cell(l->matrix[i], kind, name, sizeof name);
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", cell);
+    }
+    if (l->cells > FLOOR_NAMES && at < len)
+        snprintf(buf + at, len - at, " and %d more", l->cells - FLOOR_NAMES);
+    return buf;
+}
+
+/* The third table of a group: per instance the matrices below RUN_FLOOR
+ * by the bound that binds them (floor_table.h); a sentence when none is. */
+static void write_floor(FILE *f, const floor_table *ft, const char *dt, const char *device, report_table_kind kind)
+{
+    char cap[512];
+    snprintf(cap, sizeof cap, "%s, %s: matrices below %gx the baseline, by the bound that binds the instance there; "
+             "share: median bound time / measured time, of the instance and of the baseline on the same matrices; "
+             "bytes ratio: median bytes per non-zero, instance / baseline; - where the rows have none",
+             device, dt, RUN_FLOOR);
+    tex_caption(cap, kind);
+    int n = 0;
+    for (int i = 0; i < ft->n; i++)
+        n += strcmp(ft->v[i].group, dt) == 0;
+    if (!n) {
+        fprintf(f, kind == REPORT_TABLE_MD ? "\n**%s**\n\nNo instance has a matrix below %gx the baseline.\n"
+                                           : "\n%% %s\n%% No instance has a matrix below %gx the baseline.\n",
+                cap, RUN_FLOOR);
+        return;
+    }
+    static const char *const head[] = {"instance", "bound", "cells", "share", "baseline share", "bytes ratio",
+                                       "matrices (lowest speedup first)"};
+    put_head(f, kind, cap, "llrrrrl", head, 7);
+    for (int i = 0; i < ft->n; i++) {
+        const floor_line *l = &ft->v[i];
+        if (strcmp(l->group, dt) != 0)
+            continue;
+        char name[600], cells[16], fr[32], bf[32], by[32], mats[8192];
+        snprintf(cells, sizeof cells, "%d", l->cells);
+        const char *row[] = {name_cell(l->instance, kind, name, sizeof name), l->bound_kind[0] ? l->bound_kind : "-",
+                             cells, table_num(l->frac, "%.2f", fr, sizeof fr),
+                             table_num(l->base_frac, "%.2f", bf, sizeof bf),
+                             table_num(l->bytes_ratio, "%.2f", by, sizeof by),
+                             matrices_cell(l, kind, mats, sizeof mats)};
+        put_row(f, kind, row, 7);
+    }
+    put_end(f, kind);
+}
+
 /* qsort order of matrices by non-zeros. */
 static int by_nnz(const void *a, const void *b)
 {
@@ -85,8 +148,9 @@ static int by_nnz(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The two tables of one comparison group. */
-static void write_group(FILE *f, const run_summary *s, const char *dt, const char *device, report_table_kind kind)
+/* The three tables of one comparison group. */
+static void write_group(FILE *f, const run_summary *s, const floor_table *ft, const char *dt, const char *device,
+                        report_table_kind kind)
 {
     const char *inter = kind == REPORT_TABLE_MD ? "–" : "--";
     int nm = 0;
@@ -97,10 +161,7 @@ static void write_group(FILE *f, const run_summary *s, const char *dt, const cha
              "matrices); win/loss/tie by each matrix's 95%% interval; best: matrices where fastest; worst: the "
              "lowest speedup and its matrix; below %g: matrices under it",
              device, dt, nm, s->baseline[0] ? s->baseline : "the baseline", RUN_FLOOR);
-    if (kind == REPORT_TABLE_TEX)
-        for (char *p = cap; *p; p++)
-            if (*p == '%' || *p == '_')
-                *p = ' ';
+    tex_caption(cap, kind);
     static const char *const head[] = {"instance", "ok/all", "speedup", "95% interval", "win", "loss", "tie", "best",
                                        "worst (matrix)", "below 0.8"};
     const char *const tex_head[] = {"instance", "ok/all", "speedup", "95\\% interval", "win", "loss", "tie", "best",
@@ -154,14 +215,20 @@ static void write_group(FILE *f, const run_summary *s, const char *dt, const cha
     }
     put_end(f, kind);
     free(by);
+    write_floor(f, ft, dt, device, kind);
 }
 
-int report_write_tables(const run_summary *s, const char *device, report_table_kind kind, const char *path,
-                        spmvlab_err *err)
+int report_write_tables(const run_summary *s, const run_rows *rows, const char *device, report_table_kind kind,
+                        const char *path, spmvlab_err *err)
 {
+    floor_table ft;
+    if (floor_table_build(rows, s, &ft))
+        return spmvlab_errf(err, "out of host memory"), -1;
     FILE *f = fopen(path, "w");
-    if (!f)
+    if (!f) {
+        floor_table_free(&ft);
         return spmvlab_errf(err, "cannot write %s: %s", path, strerror(errno)), -1;
+    }
     if (kind == REPORT_TABLE_TEX)
         fputs("% written by spmvlab report --table tex; needs \\usepackage{booktabs}\n", f);
     for (int k = 0; k < s->ninst; k++) {
@@ -169,8 +236,9 @@ int report_write_tables(const run_summary *s, const char *device, report_table_k
         for (int j = 0; j < k; j++)
             first &= strcmp(s->inst[j].dtype, s->inst[k].dtype) != 0;
         if (first)
-            write_group(f, s, s->inst[k].dtype, device[0] ? device : "spmvlab", kind);
+            write_group(f, s, &ft, s->inst[k].dtype, device[0] ? device : "spmvlab", kind);
     }
+    floor_table_free(&ft);
     int bad = ferror(f);
     if (fclose(f) || bad)
         return spmvlab_errf(err, "writing %s failed", path), -1;
