@@ -21,8 +21,9 @@
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
  * allocation, when stored > max_fill * nnz or the matrix has more
- * diagonals (each costs every thread of the kernel a test), and when it
- * has fewer than DIA_MIN_ROWS_PER_DIAG rows a diagonal. x_reuse
+ * diagonals (each costs every thread of the kernel a test), and
+ * min_rows_per_diag (0..1e6, default 16; 0: off) when it has fewer rows a
+ * diagonal. x_reuse
  * (auto|shared|l1|shuffle): stage each thread block's x window in shared
  * memory, read x through L1, or (coded kernel only; the native one reads
  * L1) load x once per run of consecutive offsets and pass it between a
@@ -135,11 +136,11 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's %d diagonals store %lld entries for %d non-zeros, fill %.3f exceeds max_fill %.2f",
                          f->ndiag, (long long)f->stored, f->nnz, fill, o->max_fill);
-    if ((int64_t)f->rows < (int64_t)DIA_MIN_ROWS_PER_DIAG * f->ndiag)
+    if ((int64_t)f->rows < (int64_t)o->min_rows_per_diag * f->ndiag)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's %d diagonals for %d rows: a thread per row walks every diagonal, and with fewer "
-                         "than %d rows a diagonal that walk, not the bytes, sets the time",
-                         f->ndiag, f->rows, DIA_MIN_ROWS_PER_DIAG);
+                         "than min_rows_per_diag %d rows a diagonal that walk, not the bytes, sets the time",
+                         f->ndiag, f->rows, o->min_rows_per_diag);
     if (f->stored > INT32_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT, "dia's %lld stored entries exceed 32-bit positions",
                          (long long)f->stored);

@@ -16,9 +16,6 @@ extern "C" {
 
 #define DIA_BLOCK 256 /* rows (threads) per thread block */
 #define DIA_SMEM_MAX (48 * 1024) /* shared memory a window may take without opt-in */
-/* Fewer rows a diagonal are refused (status limit): each thread's walk over
- * the diagonals, not the bytes, then sets the time (README.md, Limits). */
-#define DIA_MIN_ROWS_PER_DIAG 16
 /* The coded kernel (values as 1- or 2-byte codes): a thread serves
  * DIA_CODED_ROWS rows, lane l of a warp rows l, l + 32, l + 64, l + 96 of
  * its chunk of DIA_CHUNK rows, and loads their codes of one diagonal as one
@@ -47,6 +44,7 @@ typedef struct dia_opts {
     int x_reuse;     /* enum dia_reuse */
     int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
+    int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at

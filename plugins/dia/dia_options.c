@@ -8,6 +8,7 @@
 const spmvlab_option dia_options[] = {
     SPMVLAB_OPTION(dia_opts, max_fill, SPMVLAB_OPT_FLOAT, "1.5", "1..1000000", "refuse when the stored entries (diagonal lengths) exceed max_fill * nnz"),
     SPMVLAB_OPTION(dia_opts, max_diags, SPMVLAB_OPT_INT, "256", "1..1000000", "refuse a matrix with more diagonals"),
+    SPMVLAB_OPTION(dia_opts, min_rows_per_diag, SPMVLAB_OPT_INT, "16", "0..1000000", "refuse a matrix of fewer rows than this times its diagonals (a thread walks every diagonal of its row); 0: off"),
     SPMVLAB_OPTION(dia_opts, x_reuse, SPMVLAB_OPT_ENUM, "auto", "", "where the kernel reads x from"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_AUTO, "auto", "", "shared when the band spans at most 256 columns, else l1"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_SHARED, "shared", "", "the block's x window staged in shared memory"),

@@ -194,7 +194,8 @@ static void test_x_reuse_rule(void)
 
 /* A band of half width 40 (81 diagonals, one run longer than a warp's 32
  * lanes) with codes and x_reuse = shuffle: one run, batch 2 as with L1.
- * 1296 rows are 16 a diagonal, the fewest dia takes; 1295 are refused. */
+ * 1296 rows are 16 a diagonal, the fewest dia takes by default; 1295 are
+ * refused, and taken with min_rows_per_diag = 0. */
 static void test_shuffle_band_longer_than_a_warp(void)
 {
     int32_t off[81], lo[81], hi[81];
@@ -210,7 +211,9 @@ static void test_shuffle_band_longer_than_a_warp(void)
     for (int d = 0; d < 81; d++)
         hi[d] = 1295;
     TEST_CHECK(gen_diagonals(&A, 1295, 1295, 81, off, lo, hi) == 0);
-    expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than 16 rows a diagonal");
+    expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than min_rows_per_diag 16 rows a diagonal");
+    const char *off_guard[] = {"min_rows_per_diag=0", NULL};
+    test_convert_says("dia", &A, off_guard, 23, "diagonals=81 offsets=-40..40");
     spmvlab_csr_free(&A);
 }
 
