@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/row_length.h"
 #include "bcsr.h"
 
 /* Frees every host and device array (NULL and half-built formats allowed). */
@@ -76,16 +77,6 @@ static spmvlab_status bcsr_pick_shape(spmvlab_ctx *ctx, const spmvlab_matrix *A,
     f->r = best.r;
     f->c = best.c;
     return SPMVLAB_OK;
-}
-
-/* The most entries of one row of A. */
-static int32_t longest_row(const spmvlab_matrix *A)
-{
-    int32_t most = 0;
-    for (int32_t i = 0; i < A->rows; i++)
-        if (A->row_ptr[i + 1] - A->row_ptr[i] > most)
-            most = A->row_ptr[i + 1] - A->row_ptr[i];
-    return most;
 }
 
 /* Whether the warp kernel, which auto takes where the slice layout does not

@@ -35,6 +35,7 @@
 
 #include <spmvlab/plugin.h>
 
+#include "../common/row_length.h"
 #include "cusparse_device.h"
 #include "cusparse_layout.h"
 
@@ -64,14 +65,6 @@ static void cusparse_destroy(void *handle)
     cusparse_device_free(&f->D, f->ctx);
     cusparse_layout_free(&f->L);
     free(f);
-}
-
-static int32_t longest_row(const spmvlab_matrix *A)
-{
-    int32_t w = 0;
-    for (int32_t i = 0; i < A->rows; i++)
-        w = A->row_ptr[i + 1] - A->row_ptr[i] > w ? A->row_ptr[i + 1] - A->row_ptr[i] : w;
-    return w;
 }
 
 /* The BSR block dimension: the option, or the b in 2..8 whose arrays are

@@ -44,6 +44,7 @@
 
 #include "spmvlab/plugin.h"
 
+#include "../common/row_length.h"
 #include "../common/value_store.h"
 
 #define ELL_BLOCK 256 /* threads (rows) per block */
@@ -127,12 +128,7 @@ static void ell_fill(ell_fmt *f, const spmvlab_matrix *A)
 static spmvlab_status ell_measure(ell_fmt *f, const spmvlab_matrix *A, const ell_opts *o, spmvlab_err *err)
 {
     const double max_fill = o->max_fill;
-    int32_t width = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
-        if (len > width)
-            width = len;
-    }
+    const int32_t width = longest_row(A);
     unsigned long long slots = (unsigned long long)A->rows * (unsigned long long)width;
     if (A->nnz > 0) {
         double fill = (double)slots / (double)A->nnz;

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/row_length.h"
 #include "hyb.h"
 #include "spmvlab/plugin.h"
 
@@ -174,11 +175,7 @@ static void hyb_fill(hyb_format *f, const spmvlab_matrix *A)
 static spmvlab_status hyb_choose_width(hyb_format *f, const spmvlab_matrix *A, const hyb_opts *o,
                                        spmvlab_err *err)
 {
-    int32_t longest = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t len = A->row_ptr[i + 1] - A->row_ptr[i];
-        longest = len > longest ? len : longest;
-    }
+    const int32_t longest = longest_row(A);
     if (o->ell_width != SPMVLAB_AUTO) {
         f->width = o->ell_width < longest ? o->ell_width : longest;
         return SPMVLAB_OK;
