@@ -13,18 +13,6 @@ typedef struct floor_cell {
     const run_row *r, *base;
 } floor_cell;
 
-/* 1 when row i is the last of its matrix, instance and comparison group:
- * a later row replaces it, as in the summary. */
-static int is_last(const run_rows *rows, const char (*group)[8], int i)
-{
-    const run_row *r = &rows->v[i];
-    for (int j = i + 1; j < rows->n; j++)
-        if (strcmp(rows->v[j].matrix, r->matrix) == 0 && strcmp(rows->v[j].instance, r->instance) == 0 &&
-            strcmp(group[j], group[i]) == 0)
-            return 0;
-    return 1;
-}
-
 /* The baseline's row of r's matrix and dtype: the last one whose outcome
  * is "baseline" (run's baseline, or report --baseline's); NULL when none. */
 static const run_row *find_base(const run_rows *rows, const run_row *r)
@@ -38,15 +26,16 @@ static const run_row *find_base(const run_rows *rows, const run_row *r)
     return NULL;
 }
 
-/* The matrices where instance si is below RUN_FLOOR, with their baseline
- * rows, into c. Returns how many. */
-static int collect_cells(const run_rows *rows, const char (*group)[8], const sum_instance *si, floor_cell *c)
+/* The matrices where instance k of s is below RUN_FLOOR (the rows the
+ * summary counted: its cell table's), with their baseline rows, into c.
+ * Returns how many. */
+static int collect_cells(const run_rows *rows, const run_summary *s, int k, floor_cell *c)
 {
     int n = 0;
-    for (int i = 0; i < rows->n; i++) {
-        const run_row *r = &rows->v[i];
-        if (strcmp(r->instance, si->instance) == 0 && strcmp(group[i], si->dtype) == 0 &&
-            strcmp(r->status, "ok") == 0 && r->speedup > 0 && r->speedup < RUN_FLOOR && is_last(rows, group, i))
+    for (int m = 0; m < s->nmat; m++) {
+        const int i = s->cell[(size_t)m * s->ninst + k];
+        const run_row *r = i >= 0 ? &rows->v[i] : NULL;
+        if (r && strcmp(r->status, "ok") == 0 && r->speedup > 0 && r->speedup < RUN_FLOOR)
             c[n++] = (floor_cell){r, find_base(rows, r)};
     }
     return n;
@@ -94,18 +83,15 @@ int floor_table_build(const run_rows *rows, const run_summary *s, floor_table *o
 {
     memset(out, 0, sizeof *out);
     size_t n = (size_t)rows->n + 1;
-    char(*group)[8] = malloc(n * sizeof *group);
     floor_cell *c = malloc(n * sizeof *c);
     double *scratch = malloc(n * sizeof *scratch);
     out->v = calloc(n, sizeof *out->v);
     int rc = -1;
-    if (!group || !c || !scratch || !out->v)
+    if (!c || !scratch || !out->v)
         goto out;
-    for (int i = 0; i < rows->n; i++)
-        summary_group_of(&rows->v[i], group[i]);
     for (int k = 0; k < s->ninst; k++) {
         const sum_instance *si = &s->inst[k];
-        int nc = si->below_floor ? collect_cells(rows, (const char(*)[8])group, si, c) : 0;
+        int nc = si->below_floor ? collect_cells(rows, s, k, c) : 0;
         qsort(c, (size_t)nc, sizeof *c, by_kind);
         for (int a = 0, b; a < nc; a = b) {
             for (b = a + 1; b < nc && strcmp(c[b].r->bound_kind, c[a].r->bound_kind) == 0; b++)
@@ -118,7 +104,7 @@ int floor_table_build(const run_rows *rows, const run_summary *s, floor_table *o
     }
     rc = 0;
 out:
-    free(group), free(c), free(scratch);
+    free(c), free(scratch);
     if (rc)
         floor_table_free(out);
     return rc;

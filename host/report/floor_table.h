@@ -36,7 +36,7 @@ typedef struct floor_table {
 } floor_table;
 
 /* The lines of every comparison group from the rows s was built from (the
- * last row of each cell counts, as in the summary); the baseline's row of a
+ * rows of its cell table, those the summary counted); the baseline's row of a
  * matrix is the last of its matrix and dtype whose outcome is "baseline".
  * Returns 0, or -1 out of memory. */
 int floor_table_build(const run_rows *rows, const run_summary *s, floor_table *out);

@@ -241,7 +241,7 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
             s->noise = r->noise;
     }
     /* The cell table keeps the last row of each matrix x instance x dtype. */
-    cell = malloc(((size_t)s->nmat * s->ninst + 1) * sizeof *cell);
+    cell = s->cell = malloc(((size_t)s->nmat * s->ninst + 1) * sizeof *cell);
     if (!cell)
         goto out;
     for (size_t c = 0; c < (size_t)s->nmat * s->ninst; c++)
@@ -296,7 +296,7 @@ int summary_build(const run_rows *rows, const char *baseline, uint64_t seed, run
         goto out;
     rc = 0;
 out:
-    free(rk), free(rm), free(cell), free(sp), free(frac);
+    free(rk), free(rm), free(sp), free(frac);
     if (rc)
         summary_free(s);
     return rc;
@@ -307,5 +307,6 @@ void summary_free(run_summary *s)
     free(s->inst);
     free(s->mat);
     free(s->inputs);
+    free(s->cell);
     memset(s, 0, sizeof *s);
 }

@@ -82,6 +82,8 @@ typedef struct run_summary {
     int nmat;
     sum_inputs *inputs;         /* one per dtype with such rows */
     int ninputs;
+    int *cell;                  /* nmat x ninst: the index in the rows of each matrix x instance's last row
+                                   (the one counted), -1 where it has none */
 } run_summary;
 
 /* The comparison group of a row: its dtype, or DTYPE/STORAGE ("f64/f32")
