@@ -37,6 +37,18 @@ static int gen_diagonals(spmvlab_csr *A, int32_t n, int32_t m, int nd, const int
     return spmvlab_csr_from_triplets(A, n, m, t, k, &err);
 }
 
+/* n x n of the nd consecutive diagonals from offset first (at most 256),
+ * each over every row: gen_diagonals of a band. */
+static int gen_band(spmvlab_csr *A, int32_t n, int32_t first, int nd)
+{
+    int32_t off[256], lo[256], hi[256];
+    if (nd > 256)
+        return -1;
+    for (int d = 0; d < nd; d++)
+        off[d] = first + d, lo[d] = 0, hi[d] = n;
+    return gen_diagonals(A, n, n, nd, off, lo, hi);
+}
+
 /* A 1000 x 1000 band of nd diagonals (gen_diagonals) holding nnz entries,
  * converted with the defaults: describe() holds want, the footprint is bytes. */
 static void expect_band(int nd, const int32_t *off, const int32_t *lo, const int32_t *hi, int32_t nnz,
@@ -135,20 +147,17 @@ static void test_coded_window_counts_its_rows(void)
  * stays. */
 static void test_coded_batch_rule(void)
 {
-    int32_t off[17], lo[17], hi[17];
-    for (int d = 0; d < 17; d++)
-        off[d] = d - 8, lo[d] = 0, hi[d] = 1000;
     const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 17, off, lo, hi) == 0);
+    TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
     test_convert_says("dia", &A, indexed, 23, "batch=4");
     test_convert_says("dia", &A, one, 23, "batch=1");
     spmvlab_csr_free(&A);
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 16, off, lo, hi) == 0);
+    TEST_CHECK(gen_band(&A, 1000, -8, 16) == 0);
     test_convert_says("dia", &A, indexed, 23, "batch=2");
     spmvlab_csr_free(&A);
-    const int32_t wide[] = {-600, 0, 600};
+    const int32_t wide[] = {-600, 0, 600}, lo[] = {0, 0, 0}, hi[] = {1000, 1000, 1000};
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, wide, lo, hi) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
     test_convert_says("dia", &A, indexed, 23, "batch=2");
@@ -198,19 +207,14 @@ static void test_x_reuse_rule(void)
  * refused, and taken with min_rows_per_diag = 0. */
 static void test_shuffle_band_longer_than_a_warp(void)
 {
-    int32_t off[81], lo[81], hi[81];
-    for (int d = 0; d < 81; d++)
-        off[d] = d - 40, lo[d] = 0, hi[d] = 1296;
     const char *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1296, 1296, 81, off, lo, hi) == 0);
+    TEST_CHECK(gen_band(&A, 1296, -40, 81) == 0);
     test_convert_says("dia", &A, shuffle, 23, "diagonals=81 offsets=-40..40");
     test_convert_says("dia", &A, shuffle, 23, "x_reuse=shuffle runs=1 values=indexed8");
     test_convert_says("dia", &A, shuffle, 23, "batch=2");
     spmvlab_csr_free(&A);
-    for (int d = 0; d < 81; d++)
-        hi[d] = 1295;
-    TEST_CHECK(gen_diagonals(&A, 1295, 1295, 81, off, lo, hi) == 0);
+    TEST_CHECK(gen_band(&A, 1295, -40, 81) == 0);
     expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than min_rows_per_diag 16 rows a diagonal");
     const char *off_guard[] = {"min_rows_per_diag=0", NULL};
     test_convert_says("dia", &A, off_guard, 23, "diagonals=81 offsets=-40..40");
