@@ -24,25 +24,6 @@ typedef struct plain_format {
     int stage;                  /* the plugin's own use (where it misbehaves) */
 } plain_format;
 
-static inline double plain_get(const void *p, size_t k, spmvlab_dtype d)
-{
-    if (d == SPMVLAB_F64)
-        return ((const double *)p)[k];
-    if (d == SPMVLAB_F32)
-        return ((const float *)p)[k];
-    return spmvlab_half_to_float(((const uint16_t *)p)[k]);
-}
-
-static inline void plain_put(void *p, size_t k, spmvlab_dtype d, double v)
-{
-    if (d == SPMVLAB_F64)
-        ((double *)p)[k] = v;
-    else if (d == SPMVLAB_F32)
-        ((float *)p)[k] = (float)v;
-    else
-        ((uint16_t *)p)[k] = spmvlab_float_to_half((float)v);
-}
-
 static inline void plain_destroy(void *handle)
 {
     plain_format *f = handle;
@@ -91,7 +72,7 @@ static inline spmvlab_status plain_convert(spmvlab_ctx *ctx, const spmvlab_matri
     memcpy(f->row_ptr, A->row_ptr, rp);
     memcpy(f->col_idx, A->col_idx, ci);
     for (int32_t k = 0; k < A->nnz; k++)
-        f->val[k] = plain_get(A->val, (size_t)k, A->dtype);
+        f->val[k] = spmvlab_value_get(A->val, (size_t)k, A->dtype);
     spmvlab_status st = plain_put_array(f, &f->d_row_ptr, f->row_ptr, rp, err);
     if (st == SPMVLAB_OK)
         st = plain_put_array(f, &f->d_col_idx, f->col_idx, ci, err);
@@ -111,8 +92,8 @@ static inline void plain_multiply(const plain_format *f, const void *x, void *y)
     for (int32_t i = 0; i < f->rows; i++) {
         double s = 0;
         for (int32_t k = f->row_ptr[i]; k < f->row_ptr[i + 1]; k++)
-            s += f->val[k] * plain_get(x, (size_t)f->col_idx[k], f->dtype);
-        plain_put(y, (size_t)i, f->dtype, s);
+            s += f->val[k] * spmvlab_value_get(x, (size_t)f->col_idx[k], f->dtype);
+        spmvlab_value_put(y, (size_t)i, f->dtype, s);
     }
 }
 

@@ -21,7 +21,7 @@ static spmvlab_status wrong_spmv_host(const void *fmt, const void *x, void *y, s
     (void)err;
     plain_multiply(f, x, y);
     for (int32_t i = 0; i < f->rows; i++)
-        plain_put(y, (size_t)i, f->dtype, 2 * plain_get(y, (size_t)i, f->dtype) + 1);
+        spmvlab_value_put(y, (size_t)i, f->dtype, 2 * spmvlab_value_get(y, (size_t)i, f->dtype) + 1);
     return SPMVLAB_OK;
 }
 

@@ -342,4 +342,25 @@ static inline uint16_t spmvlab_float_to_half(float f)
     return (uint16_t)half;
 }
 
+/* Entry k of an array of dtype d as a double, and v stored there (f16
+ * rounded to nearest even): the host's one dtype dispatch for values. */
+static inline double spmvlab_value_get(const void *p, size_t k, spmvlab_dtype d)
+{
+    if (d == SPMVLAB_F64)
+        return ((const double *)p)[k];
+    if (d == SPMVLAB_F32)
+        return ((const float *)p)[k];
+    return spmvlab_half_to_float(((const uint16_t *)p)[k]);
+}
+
+static inline void spmvlab_value_put(void *p, size_t k, spmvlab_dtype d, double v)
+{
+    if (d == SPMVLAB_F64)
+        ((double *)p)[k] = v;
+    else if (d == SPMVLAB_F32)
+        ((float *)p)[k] = (float)v;
+    else
+        ((uint16_t *)p)[k] = spmvlab_float_to_half((float)v);
+}
+
 #endif /* SPMVLAB_PLUGIN_HELPERS_H */

@@ -9,15 +9,6 @@
 
 #include "spmvlab/core.h"
 
-static double value_at(const void *p, size_t k, spmvlab_dtype d)
-{
-    if (d == SPMVLAB_F64)
-        return ((const double *)p)[k];
-    if (d == SPMVLAB_F32)
-        return ((const float *)p)[k];
-    return spmvlab_half_to_float(((const uint16_t *)p)[k]);
-}
-
 void spmvlab_poison_host(void *y, size_t n, spmvlab_dtype dtype)
 {
     memset(y, 0xff, n * spmvlab_dtype_size(dtype));
@@ -28,7 +19,7 @@ void spmvlab_reference(const spmvlab_matrix *m, const void *x, double *ref, doub
     for (int32_t i = 0; i < m->rows; i++) {
         double hi = 0, lo = 0, a = 0;
         for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
-            double av = value_at(m->val, (size_t)k, m->dtype), xv = value_at(x, (size_t)m->col_idx[k], m->dtype);
+            double av = spmvlab_value_get(m->val, (size_t)k, m->dtype), xv = spmvlab_value_get(x, (size_t)m->col_idx[k], m->dtype);
             double p = av * xv, pe = fma(av, xv, -p); /* TwoProd */
             double s = hi + p, bb = s - hi, se = (hi - (s - bb)) + (p - bb); /* TwoSum */
             hi = s;
@@ -73,7 +64,7 @@ void spmvlab_verify_stored(const spmvlab_matrix *m, spmvlab_dtype storage, const
     memset(v, 0, sizeof *v);
     v->worst_row = -1;
     for (int32_t i = 0; i < m->rows; i++) {
-        double yi = value_at(y, (size_t)i, m->dtype);
+        double yi = spmvlab_value_get(y, (size_t)i, m->dtype);
         if (!isfinite(ref[i]) || !isfinite(absum[i])) {
             v->nonfinite_ref++;
             continue; /* the input holds NaN/Inf; reported, never passed */

@@ -192,18 +192,11 @@ spmvlab_result spmvlab_prepare(spmvlab_runtime *rt, const spmvlab_csr *A, const 
         out->values = NULL;
         return spmvlab_errf(err, "out of host memory for the values of %s", name), SPMVLAB_RESULT_NOMEM;
     }
-    for (size_t k = 0; k < nnz; k++) {
-        if (dtype == SPMVLAB_F64)
-            ((double *)out->host_val)[k] = A->val[k];
-        else if (dtype == SPMVLAB_F32)
-            ((float *)out->host_val)[k] = (float)A->val[k];
-        else
-            ((uint16_t *)out->host_val)[k] = spmvlab_float_to_half((float)A->val[k]);
-    }
+    for (size_t k = 0; k < nnz; k++)
+        spmvlab_value_put(out->host_val, k, dtype, A->val[k]);
     /* A value that overflows the dtype makes the matrix unusable in it. */
     for (size_t k = 0; dtype != SPMVLAB_F64 && k < nnz; k++) {
-        double back = dtype == SPMVLAB_F32 ? ((float *)out->host_val)[k]
-                                           : spmvlab_half_to_float(((uint16_t *)out->host_val)[k]);
+        double back = spmvlab_value_get(out->host_val, k, dtype);
         if (isinf(back) && !isinf(A->val[k])) {
             spmvlab_errf(err, "%s holds the value %g, beyond the range of %s", name, A->val[k],
                          spmvlab_dtype_name(dtype));

@@ -25,13 +25,7 @@ void spmvlab_random_x(void *x, size_t n, spmvlab_dtype dtype, uint64_t seed)
     for (size_t k = 0; k < n; k++) {
         uint64_t r = splitmix64(&s);
         double mag = 0.1 + 0.9 * (double)(r >> 11) * 0x1.0p-53;
-        double v = (r & 1) ? -mag : mag;
-        if (dtype == SPMVLAB_F64)
-            ((double *)x)[k] = v;
-        else if (dtype == SPMVLAB_F32)
-            ((float *)x)[k] = (float)v;
-        else
-            ((uint16_t *)x)[k] = spmvlab_float_to_half((float)v);
+        spmvlab_value_put(x, k, dtype, (r & 1) ? -mag : mag);
     }
 }
 
