@@ -29,11 +29,7 @@
  * L1) load x once per run of consecutive offsets and pass it between a
  * warp's lanes; auto takes shared when the band's span (max_off - min_off)
  * is at most the block's 256 rows, so the window is mostly used, else l1
- * (dia_choose_x_path); shuffle only when asked. sweep (auto|0..64,
- * coded kernel with x through L1): each warp walks that many chunks a
- * plane (max_off, in whole chunks) apart, so the x its diagonals loaded
- * for one chunk serves the next one's from L1; auto: 4 when both extreme
- * offsets reach 512 (dia_choose_sweep), else none.
+ * (dia_choose_x_path); shuffle only when asked.
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill.
@@ -189,21 +185,6 @@ int dia_choose_x_path(int x_reuse, int coded, int32_t span)
     return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
-void dia_choose_sweep(dia_fmt *f, int sweep)
-{
-    f->sweep_stride = 0;
-    f->sweep_steps = 0;
-    if (!f->coded || f->x_path != DIA_REUSE_L1)
-        return;
-    if (sweep == SPMVLAB_AUTO)
-        sweep = f->max_off >= DIA_SWEEP_MIN_OFFSET && -f->min_off >= DIA_SWEEP_MIN_OFFSET ? DIA_SWEEP_AUTO_STEPS : 0;
-    if (sweep < 2)
-        return;
-    int32_t stride = (int32_t)(((int64_t)f->max_off + DIA_CHUNK / 2) / DIA_CHUNK);
-    f->sweep_stride = stride > 0 ? stride : 1;
-    f->sweep_steps = sweep;
-}
-
 int dia_choose_batch(int batch, int32_t ndiag, int shared)
 {
     if (batch != DIA_BATCH_AUTO)
@@ -235,8 +216,6 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
     f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path == DIA_REUSE_SHARED);
-    if (st == SPMVLAB_OK)
-        dia_choose_sweep(f, o->sweep);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);
@@ -304,9 +283,8 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
                      f->ndiag, f->min_off, f->max_off, (long long)f->stored,
                      f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, path, f->x_auto ? "(auto)" : "", f->runs,
                      spmvlab_value_store_name(&f->vs), f->vs.count);
-    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks, the kernel's batch and sweep */
-        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d sweep=%d stride=%d", (long long)f->slots, f->batch,
-                 f->sweep_steps, f->sweep_stride);
+    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks and the kernel's batch */
+        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d", (long long)f->slots, f->batch);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,

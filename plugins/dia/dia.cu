@@ -84,14 +84,12 @@ template <typename C> struct code_word;
 template <> struct code_word<uint8_t> {
     uint32_t w;
     __device__ __forceinline__ void load(const uint8_t *p) { w = __ldg(reinterpret_cast<const uint32_t *>(p)); }
-    __device__ __forceinline__ void stream(const uint8_t *p) { w = __ldcs(reinterpret_cast<const unsigned int *>(p)); }
     __device__ __forceinline__ void clear() { w = 0; }
     __device__ __forceinline__ uint32_t at(int j) const { return (w >> (8 * j)) & 0xffu; }
 };
 template <> struct code_word<uint16_t> {
     uint2 w;
     __device__ __forceinline__ void load(const uint16_t *p) { w = __ldg(reinterpret_cast<const uint2 *>(p)); }
-    __device__ __forceinline__ void stream(const uint16_t *p) { w = __ldcs(reinterpret_cast<const uint2 *>(p)); }
     __device__ __forceinline__ void clear() { w = make_uint2(0, 0); }
     __device__ __forceinline__ uint32_t at(int j) const { return ((j < 2 ? w.x : w.y) >> (16 * (j & 1))) & 0xffffu; }
 };
@@ -152,20 +150,35 @@ template <typename T> struct x_run {
     }
 };
 
-// The rows of chunk q (DIA_CHUNK rows from q, lane l rows q + l + 32 j):
-// y = A x with codes of type C into tab. X, where x comes from (enum
-// dia_reuse): DIA_REUSE_SHARED, the block's x window xs from column wlo;
-// tab: the table in shared memory when Staged, else in global memory;
-// DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an x_run. B diagonals a batch: their
-// loads are in flight together (option batch). Stream: the codes are read
-// once, with the evict-first hint, so that the L1 keeps x for the sweep's
-// next chunks.
-template <typename T, typename C, int X, bool Staged, int B, bool Stream>
-__device__ __forceinline__ void coded_chunk(int64_t q, int lane, int32_t rows, int32_t cols, int32_t ndiag,
-                                            const int4 *__restrict__ diags, const C *__restrict__ code,
-                                            const T *tab, const T *__restrict__ x, const T *xs, int64_t wlo,
-                                            T *__restrict__ y)
+// y = A x with codes of type C into table (count entries; staged in shared
+// memory when Staged, i.e. 1-byte codes). X, where x comes from (enum
+// dia_reuse): DIA_REUSE_SHARED, the x window as dia_kernel's over the
+// block's DIA_CODED_BLOCK_ROWS rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
+// x_run. B diagonals a batch: their loads are in flight together (option
+// batch).
+template <typename T, typename C, int X, bool Staged, int B>
+__global__ void __launch_bounds__(DIA_BLOCK)
+dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
+                 const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
+                 int32_t count, const T *__restrict__ x, T *__restrict__ y)
 {
+    constexpr bool Shared = X == DIA_REUSE_SHARED;
+    extern __shared__ __align__(16) unsigned char dia_smem[];
+    T *tab = reinterpret_cast<T *>(dia_smem);
+    T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
+    if (Staged)
+        for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
+            tab[k] = __ldg(table + k);
+    const int64_t row0 = (int64_t)blockIdx.x * DIA_CODED_BLOCK_ROWS;
+    const int lane = threadIdx.x & 31;
+    const int64_t q = row0 + (threadIdx.x >> 5) * DIA_CHUNK; // this warp's chunk
+    int64_t wlo = 0;
+    if (Shared)
+        wlo = stage_x_window(x, xs, row0, DIA_CODED_BLOCK_ROWS, min_off, max_off, cols);
+    if (Shared || Staged)
+        __syncthreads();
+    if (q >= rows) // the whole warp: its shuffles below keep all 32 lanes
+        return;
     T sum[DIA_CODED_ROWS];
 #pragma unroll
     for (int j = 0; j < DIA_CODED_ROWS; j++)
@@ -180,13 +193,8 @@ __device__ __forceinline__ void coded_chunk(int64_t q, int lane, int32_t rows, i
 #pragma unroll
         for (int b = 0; b < B; b++) {
             cw[b].clear();
-            if (q + DIA_CHUNK > g[b].y && q < g[b].z) { // the warp's chunk holds rows of the diagonal
-                const C *p = code + (g[b].w + q + DIA_CODED_ROWS * lane);
-                if (Stream)
-                    cw[b].stream(p);
-                else
-                    cw[b].load(p);
-            }
+            if (q + DIA_CHUNK > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
+                cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
         }
 #pragma unroll
         for (int b = 0; b < B; b++) {
@@ -197,9 +205,9 @@ __device__ __forceinline__ void coded_chunk(int64_t q, int lane, int32_t rows, i
             for (int j = 0; j < DIA_CODED_ROWS; j++) {
                 const int64_t i = q + lane + 32 * j;
                 if (i >= g[b].y && i < g[b].z) {
-                    const T v = Staged ? tab[cw[b].at(j)] : __ldg(tab + cw[b].at(j));
+                    const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
                     const int64_t col = i + g[b].x;
-                    const T xc = X == DIA_REUSE_SHUFFLE ? xv[j] : X == DIA_REUSE_SHARED ? xs[col - wlo] : __ldg(x + col);
+                    const T xc = X == DIA_REUSE_SHUFFLE ? xv[j] : Shared ? xs[col - wlo] : __ldg(x + col);
                     sum[j] = dia_fma(v, xc, sum[j]);
                 }
             }
@@ -213,63 +221,12 @@ __device__ __forceinline__ void coded_chunk(int64_t q, int lane, int32_t rows, i
     }
 }
 
-// y = A x with codes of type C into table (count entries; staged in shared
-// memory when Staged, i.e. 1-byte codes). A thread block's 8 warps take 8
-// consecutive chunks, DIA_CODED_BLOCK_ROWS rows. Without a sweep (steps 0)
-// that is one chunk a warp, block b's from row b * DIA_CODED_BLOCK_ROWS.
-// With a sweep of stride chunks M and steps K (x_reuse = l1 only), chunk c
-// = a + k M is taken by the warp of column a = c mod M, which walks K
-// consecutive k: its rows move by M chunks, about the matrix's plane
-// offset, so x[i + o] of the next step's -plane diagonal and main
-// diagonals are the lines this warp's +plane and main diagonals just
-// loaded, and hit in L1 instead of L2 (README.md, "Sweep").
-template <typename T, typename C, int X, bool Staged, int B>
-__global__ void __launch_bounds__(DIA_BLOCK)
-dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
-                 const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
-                 int32_t count, int32_t stride, int32_t steps, const T *__restrict__ x, T *__restrict__ y)
-{
-    extern __shared__ __align__(16) unsigned char dia_smem[];
-    T *tab = reinterpret_cast<T *>(dia_smem);
-    T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
-    if (Staged)
-        for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
-            tab[k] = __ldg(table + k);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int64_t wlo = 0;
-    if (X == DIA_REUSE_SHARED)
-        wlo = stage_x_window(x, xs, (int64_t)blockIdx.x * DIA_CODED_BLOCK_ROWS, DIA_CODED_BLOCK_ROWS, min_off,
-                             max_off, cols);
-    if (X == DIA_REUSE_SHARED || Staged)
-        __syncthreads();
-    const T *t = Staged ? tab : table;
-    if (X != DIA_REUSE_L1 || steps < 2) {
-        const int64_t q = (int64_t)blockIdx.x * DIA_CODED_BLOCK_ROWS + warp * DIA_CHUNK; // this warp's chunk
-        if (q < rows) // the whole warp: its shuffles keep all 32 lanes
-            coded_chunk<T, C, X, Staged, B, false>(q, lane, rows, cols, ndiag, diags, code, t, x, xs, wlo, y);
-        return;
-    }
-    const int32_t col_blocks = (stride + DIA_BLOCK / 32 - 1) / (DIA_BLOCK / 32);
-    const int64_t a = (int64_t)(blockIdx.x % col_blocks) * (DIA_BLOCK / 32) + warp;
-    const int64_t k0 = (int64_t)(blockIdx.x / col_blocks) * steps;
-    if (a >= stride)
-        return;
-    for (int64_t k = k0; k < k0 + steps; k++) {
-        const int64_t q = (a + k * stride) * DIA_CHUNK;
-        if (q >= rows)
-            break;
-        coded_chunk<T, C, DIA_REUSE_L1, Staged, B, true>(q, lane, rows, cols, ndiag, diags, code, t, x, xs, wlo, y);
-    }
-}
-
 // Launches the coded kernel for codes of type C, B diagonals a batch.
 template <typename T, typename C, int B>
 cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     constexpr bool staged = sizeof(C) == 1;
-    unsigned grid = (unsigned)(((int64_t)f->rows + DIA_CODED_BLOCK_ROWS - 1) / DIA_CODED_BLOCK_ROWS);
-    if (f->sweep_steps > 1) // blocks of 8 warp columns by runs of sweep_steps chunk rows
-        grid = (unsigned)dia_sweep_blocks(f);
+    const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_CODED_BLOCK_ROWS - 1) / DIA_CODED_BLOCK_ROWS);
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
     const C *code = static_cast<const C *>(f->d_val);
     const T *table = static_cast<const T *>(f->vs.d_table);
@@ -277,13 +234,13 @@ cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t 
     if (f->x_path == DIA_REUSE_SHARED) {
         smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
         dia_coded_kernel<T, C, DIA_REUSE_SHARED, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
-            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, f->sweep_stride, f->sweep_steps, x, y);
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else if (f->x_path == DIA_REUSE_SHUFFLE) {
         dia_coded_kernel<T, C, DIA_REUSE_SHUFFLE, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
-            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, f->sweep_stride, f->sweep_steps, x, y);
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else {
         dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
-            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, f->sweep_stride, f->sweep_steps, x, y);
+            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     }
     return cudaGetLastError();
 }

@@ -31,14 +31,6 @@ extern "C" {
 #define DIA_BATCH_MANY 16
 enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
-/* The sweep (option sweep; README.md, "Sweep"): the coded kernel's warps
- * walk `steps` chunks a plane apart. auto takes it with codes read
- * through L1 when the offsets reach at least DIA_SWEEP_MIN_OFFSET on both
- * sides (a plane stride: 2D and 3D stencils), with the steps of
- * dia_choose_sweep. */
-#define DIA_SWEEP_MIN_OFFSET 512
-#define DIA_SWEEP_AUTO_STEPS 4
-
 /* How the kernel reuses x across the diagonals (option x_reuse; as a
  * format's x_path, the one taken: shared, l1 or shuffle). shuffle: the
  * coded kernel loads x once per run of consecutive offsets and passes it
@@ -53,7 +45,6 @@ typedef struct dia_opts {
     int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
     int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
-    int sweep;       /* the coded kernel's chunks a warp walks (0 or 1: no sweep), or SPMVLAB_AUTO */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
@@ -85,8 +76,6 @@ typedef struct dia_fmt {
     int x_path;           /* enum dia_reuse, never AUTO: where the kernel reads x (shared window, L1, shuffles) */
     int x_auto;           /* 1: x_path chosen by x_reuse = auto */
     int batch;            /* coded kernel: diagonals whose loads are in flight together (1, 2, 4 or 8) */
-    int32_t sweep_stride; /* coded kernel: chunks between a warp's steps (the plane offset / DIA_CHUNK) */
-    int32_t sweep_steps;  /* coded kernel: chunks a warp walks; 0: no sweep, a chunk a warp */
     dia_diag *diags;      /* host, ndiag */
     spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
     void *val;            /* host, stored entries (vs.elem bytes each: values or codes) */
@@ -106,23 +95,6 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 /* The coded kernel's batch for option value `batch` (enum dia_batch), for
  * a format of ndiag diagonals whose x window is in shared memory or not. */
 int dia_choose_batch(int batch, int32_t ndiag, int shared);
-
-/* Sets f->sweep_stride and f->sweep_steps for option value sweep, once
- * x_path, coded, min_off and max_off are known: a sweep needs codes read
- * through L1; auto takes DIA_SWEEP_AUTO_STEPS steps when both min_off and
- * max_off reach DIA_SWEEP_MIN_OFFSET. The stride is max_off rounded to
- * whole chunks (at least 1). */
-void dia_choose_sweep(dia_fmt *f, int sweep);
-
-/* Thread blocks of a sweep: 8 warp columns a block over the stride's
- * columns, by runs of sweep_steps chunk rows. */
-static inline int64_t dia_sweep_blocks(const dia_fmt *f)
-{
-    const int64_t chunks = ((int64_t)f->rows + DIA_CHUNK - 1) / DIA_CHUNK;
-    const int64_t chunk_rows = (chunks + f->sweep_stride - 1) / f->sweep_stride;
-    const int64_t col_blocks = (f->sweep_stride + DIA_BLOCK / 32 - 1) / (DIA_BLOCK / 32);
-    return col_blocks * ((chunk_rows + f->sweep_steps - 1) / f->sweep_steps);
-}
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
  * x_reuse, codes or not, and the offsets' span (max_off - min_off). */

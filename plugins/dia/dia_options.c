@@ -14,7 +14,6 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_SHARED, "shared", "", "the block's x window staged in shared memory"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_L1, "l1", "", "x read through the L1 cache"),
     SPMVLAB_CHOICE(dia_opts, x_reuse, DIA_REUSE_SHUFFLE, "shuffle", "", "codes: x loaded once per run of consecutive offsets, passed between lanes (native values: l1); slower where measured"),
-    SPMVLAB_OPTION(dia_opts, sweep, SPMVLAB_OPT_INT_AUTO, "auto", "0..64", "coded kernel, x through L1: chunks a warp walks a plane offset apart (0, 1: none); auto: 4 when both extreme offsets reach 512"),
     SPMVLAB_OPTION(dia_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),

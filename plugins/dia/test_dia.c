@@ -221,34 +221,6 @@ static void test_shuffle_band_longer_than_a_warp(void)
     spmvlab_csr_free(&A);
 }
 
-/* The sweep's rule (dia_choose_sweep), each case flipping one feature:
- * codes with both extreme offsets at 512 or more (-600, -1, 0, 1, 600)
- * take 4 steps of stride 5 chunks (600 / 128, rounded); 511 on one side,
- * native values, or the x window in shared memory (x_reuse = shared) take
- * none; sweep = 0 turns it off and a number set by hand stays where x is
- * read through L1, also on offsets too small for auto (stride at least
- * 1). */
-static void test_sweep_rule(void)
-{
-    const int32_t stencil[] = {-600, -1, 0, 1, 600}, short_side[] = {-511, -1, 0, 1, 600}, narrow[] = {-1, 0, 1};
-    const char *indexed[] = {"values=indexed", NULL}, *off[] = {"values=indexed", "sweep=0", NULL},
-               *eight[] = {"values=indexed", "sweep=8", NULL},
-               *l1_eight[] = {"values=indexed", "x_reuse=l1", "sweep=8", NULL};
-    expect_diagonals_say(5, stencil, indexed, "sweep=4 stride=5");
-    expect_diagonals_say(5, short_side, indexed, "sweep=0 stride=0");
-    expect_diagonals_say(5, stencil, off, "sweep=0 stride=0");
-    expect_diagonals_say(5, stencil, eight, "sweep=8 stride=5");
-    expect_diagonals_say(3, narrow, eight, "x_reuse=shared(auto) runs=1 values=indexed8");
-    expect_diagonals_say(3, narrow, eight, "sweep=0 stride=0"); /* the shared window: no sweep */
-    expect_diagonals_say(3, narrow, l1_eight, "sweep=8 stride=1");
-    spmvlab_csr A;
-    const int32_t lo[] = {0, 0, 0, 0, 0}, hi[] = {1000, 1000, 1000, 1000, 1000};
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 5, stencil, lo, hi) == 0);
-    const char *native[] = {"sweep=8", NULL};
-    test_convert_says("dia", &A, native, 23, "values=native");
-    spmvlab_csr_free(&A);
-}
-
 static void test_no_nonzeros_converts(void)
 {
     /* nothing stored; the kernel writes 0 to every row */
@@ -282,6 +254,5 @@ int main(void)
     test_coded_batch_rule();
     test_x_reuse_rule();
     test_shuffle_band_longer_than_a_warp();
-    test_sweep_rule();
     return test_done("dia guards");
 }
