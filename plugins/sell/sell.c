@@ -28,7 +28,8 @@
  * from a per-slice base (lo, aux), slices spanning more than 65534 columns
  * keeping 32 bits in lo and hi (sell_index.c). Footprint: README.md.
  *
- * Options (rules in sell_build.c, sell_index.c, README.md): C, sigma (auto:
+ * Options (rules in sell_build.c, sell_index.c, README.md): C (auto: 1 when
+ * threads_per_row, as chosen with C = 32, is 8 or more, else 32), sigma (auto:
  * by the fill), threads_per_row (auto: by the mean slice width and the
  * device's resident warps), long_row (auto: max(64, 4 x mean row length)),
  * index (auto: 16 when the slices that qualify hold half the slots), values
@@ -120,7 +121,6 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
 {
     const sell_opts *o = spmvlab_opts_fields(opts);
     SPMVLAB_CONVERT_BEGIN(sell_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
-    f->C = o->C;
     char why[SPMVLAB_ERR_LEN];
     spmvlab_status st = sell_check_values(o->C, o->sigma, o->threads_per_row, why, sizeof why) != 0
                             ? ctx->fail(ctx, err, SPMVLAB_INVALID_OPTION, "%s", why)
@@ -181,10 +181,10 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
     const sell_fmt *f = fmt;
     double mean = f->nslices ? (double)f->stored / ((double)f->nslices * f->C) : 0.0;
     int n = snprintf(buf, len,
-                     "C=%d sigma=%d sigma_auto=%s threads_per_row=%d tpr_auto=%s long_row=%d "
+                     "C=%d C_auto=%s sigma=%d sigma_auto=%s threads_per_row=%d tpr_auto=%s long_row=%d "
                      "long_auto=%s long_rows=%d long_nnz=%d pieces=%d fill=%.4f stored=%d "
                      "padding=%d slices=%d mean_width=%.2f max_width=%d perm=%s",
-                     f->C, f->sigma, f->sigma_auto ? "yes" : "no", f->threads_per_row,
+                     f->C, f->C_auto ? "yes" : "no", f->sigma, f->sigma_auto ? "yes" : "no", f->threads_per_row,
                      f->tpr_auto ? "yes" : "no", f->long_threshold, f->long_auto ? "yes" : "no",
                      f->nlong, f->long_nnz, f->npieces,
                      f->sell_nnz ? (double)f->stored / f->sell_nnz : 1.0, f->stored,

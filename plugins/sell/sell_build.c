@@ -33,6 +33,8 @@ int32_t sell_rule_tpr(double mean_width, int32_t max_width, int64_t rows, int64_
 
 int sell_check_values(int C, int sigma, int tpr, char *why, size_t len)
 {
+    if (C == SPMVLAB_AUTO) /* 32 or 1: a sigma set by hand must suit 32 */
+        C = SELL_WARP;
     if (C < 1 || (SELL_WARP % C != 0 && C % SELL_WARP != 0)) {
         snprintf(why, len,
                  "C = %d must divide the warp size %d (1, 2, 4, 8, 16, 32) or be a multiple of it "
@@ -242,50 +244,37 @@ static spmvlab_status sell_layout(sell_fmt *f, const int32_t *len, const int32_t
     return SPMVLAB_OK;
 }
 
-spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts *o,
-                          spmvlab_err *err)
+/* Slices for f->C: the sort (sigma), the layout and threads_per_row, into
+ * len's rows; order and *key are (re)allocated here. */
+static spmvlab_status sell_slices(sell_fmt *f, const spmvlab_matrix *A, const sell_opts *o, const int32_t *len,
+                                  int32_t *order, uint64_t **key, int *changed, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
-    f->long_auto = o->long_row == SPMVLAB_AUTO;
-    f->long_threshold = f->long_auto ? sell_rule_long_row(A->rows, A->nnz) : o->long_row;
-    int32_t *len = malloc(((size_t)A->rows + 1) * sizeof *len);
-    int32_t *order = malloc(((size_t)A->rows + 1) * sizeof *order);
-    uint64_t *key = NULL;
     f->nslices = (int32_t)(((int64_t)A->rows + f->C - 1) / f->C);
+    f->max_width = 0;
+    free(f->slice_ptr);
     f->slice_ptr = malloc(((size_t)f->nslices + 1) * sizeof(int32_t));
-    spmvlab_status st = SPMVLAB_OK;
-    if (!len || !order || !f->slice_ptr) {
-        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d rows", A->rows);
-        goto out;
-    }
-    for (int32_t i = 0; i < A->rows; i++) { /* long rows leave the slices as empty rows */
-        int32_t n = A->row_ptr[i + 1] - A->row_ptr[i];
-        len[i] = n > f->long_threshold ? 0 : n;
-        f->nlong += n > f->long_threshold;
-        f->long_nnz += n > f->long_threshold ? n : 0;
-    }
-    f->sell_nnz = A->nnz - f->long_nnz;
-
+    if (!f->slice_ptr)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d slices", f->nslices);
     f->sigma_auto = o->sigma == SPMVLAB_AUTO;
     int32_t want = f->sigma_auto ? sell_window((int64_t)128 * f->C, A->rows, f->C)
                                  : sell_window(o->sigma, A->rows, f->C);
-    key = malloc(((size_t)want + 1) * sizeof *key);
-    if (!key) {
-        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory to sort %d rows", want);
-        goto out;
-    }
+    free(*key);
+    *key = malloc(((size_t)want + 1) * sizeof **key);
+    if (!*key)
+        return ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory to sort %d rows", want);
     if (f->sigma_auto) {
-        f->sigma = sell_choose_sigma(len, A->rows, f->C, f->sell_nnz, order, key);
+        f->sigma = sell_choose_sigma(len, A->rows, f->C, f->sell_nnz, order, *key);
     } else {
         f->sigma = want;
-        sell_sort_windows(len, A->rows, want, order, key);
+        sell_sort_windows(len, A->rows, want, order, *key);
     }
-    int changed = 0;
-    for (int32_t i = 0; i < A->rows && !changed; i++)
-        changed = order[i] != i;
-    st = sell_layout(f, len, order, err);
+    *changed = 0;
+    for (int32_t i = 0; i < A->rows && !*changed; i++)
+        *changed = order[i] != i;
+    spmvlab_status st = sell_layout(f, len, order, err);
     if (st != SPMVLAB_OK)
-        goto out;
+        return st;
 
     double mean = f->nslices ? (double)f->stored / ((double)f->nslices * f->C) : 0.0;
     const spmvlab_device *dev = ctx->device;
@@ -299,6 +288,41 @@ spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts 
                         (f->threads_per_row < LONG_ROWS_UNEVEN_TPR &&
                          long_rows_short_chains(f->max_width, mean, A->rows, warps))))
         f->threads_per_row = LONG_ROWS_UNEVEN_TPR;
+    return SPMVLAB_OK;
+}
+
+spmvlab_status sell_build(sell_fmt *f, const spmvlab_matrix *A, const sell_opts *o,
+                          spmvlab_err *err)
+{
+    spmvlab_ctx *ctx = f->ctx;
+    f->long_auto = o->long_row == SPMVLAB_AUTO;
+    f->long_threshold = f->long_auto ? sell_rule_long_row(A->rows, A->nnz) : o->long_row;
+    int32_t *len = malloc(((size_t)A->rows + 1) * sizeof *len);
+    int32_t *order = malloc(((size_t)A->rows + 1) * sizeof *order);
+    uint64_t *key = NULL;
+    spmvlab_status st = SPMVLAB_OK;
+    if (!len || !order) {
+        st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for %d rows", A->rows);
+        goto out;
+    }
+    for (int32_t i = 0; i < A->rows; i++) { /* long rows leave the slices as empty rows */
+        int32_t n = A->row_ptr[i + 1] - A->row_ptr[i];
+        len[i] = n > f->long_threshold ? 0 : n;
+        f->nlong += n > f->long_threshold;
+        f->long_nnz += n > f->long_threshold ? n : 0;
+    }
+    f->sell_nnz = A->nnz - f->long_nnz;
+
+    int changed = 0;
+    f->C_auto = o->C == SPMVLAB_AUTO;
+    f->C = f->C_auto ? SELL_WARP : o->C;
+    st = sell_slices(f, A, o, len, order, &key, &changed, err);
+    if (st == SPMVLAB_OK && f->C_auto && f->threads_per_row >= SELL_C1_MIN_TPR) {
+        f->C = 1; /* T lanes a row then read consecutive slots (README.md, "The rules") */
+        st = sell_slices(f, A, o, len, order, &key, &changed, err);
+    }
+    if (st != SPMVLAB_OK)
+        goto out;
 
     size_t vs = f->vs.elem;
     f->col = malloc((size_t)f->stored * sizeof(int32_t) + 1);

@@ -16,6 +16,7 @@
 #define SELL_C_MAX 4096              /* largest slice height accepted; option C: "1..4096" */
 #define SELL_SIGMA_GLOBAL 1073741824 /* sigma >= 2^30: one global sort, for every C */
 #define SELL_SIGMA_FILL 1.10         /* auto sigma: padding up to 10 % needs no sort */
+#define SELL_C1_MIN_TPR 8             /* auto C: 1 (else 32) when 8 or more lanes share a row */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
 #define SELL_INDEX_SHARE 0.5         /* auto index: 16 bits when >= half the slots compress */
 #define SELL_BASE_MARGIN 4           /* auto index_base: per slot column when that saves more than
@@ -32,7 +33,7 @@ typedef struct sell_fmt {
     int32_t sigma;             /* sorting window used: 1 (none) .. rows (global) */
     int32_t threads_per_row;   /* lanes sharing one row in the slice kernel */
     int32_t long_threshold;    /* rows longer than this take the long-row path */
-    int sigma_auto, tpr_auto, long_auto; /* which of the three came from a rule */
+    int C_auto, sigma_auto, tpr_auto, long_auto; /* which of the four came from a rule */
     int32_t nslices;           /* ceil(rows / C) */
     int32_t max_width;         /* widest slice */
     int32_t stored;            /* slots of the slices: their non-zeros plus padding */

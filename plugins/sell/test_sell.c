@@ -142,7 +142,7 @@ static void test_long_rows_split(void)
         test_failures++;
         return;
     }
-    const char *i32[] = {"index=32", NULL};
+    const char *i32[] = {"index=32", "C=32", NULL}; /* C = 32 kept by hand: auto takes 1 at 8 lanes a row */
     test_instance *t = convert_ok(&A, SPMVLAB_F64, i32);
     if (t) {
         test_describe_says(t, (const char *const[]){"long_row=64", "long_rows=2", "long_nnz=3000", "pieces=6",
@@ -273,6 +273,38 @@ static void test_short_chains_rule(void)
     }
 }
 
+/* C's rule: 4000 rows of 48 entries take 4 lanes a row and keep C = 32;
+ * rows of 64 take 8 lanes, and auto C then takes 1 (the lanes of a row
+ * read consecutive slots); C set by hand stays, and 8 lanes asked by hand
+ * bring C = 1 on rows of 48 too. Each case through spmv_host in f64. */
+static void test_c_rule(void)
+{
+    int32_t len[4000];
+    const char *c32[] = {"C=32", NULL}, *t8[] = {"threads_per_row=8", NULL};
+    for (int k = 48; k <= 64; k += 16) {
+        for (int i = 0; i < 4000; i++)
+            len[i] = k;
+        spmvlab_csr A;
+        if (test_gen_rows(&A, 4000, 4000, len, 5)) {
+            test_failures++;
+            return;
+        }
+        test_instance *t = convert_ok(&A, SPMVLAB_F64, NULL);
+        if (t) {
+            test_describe_says(t, (const char *const[]){k == 48 ? "C=32" : "C=1", "C_auto=yes",
+                                                        k == 48 ? "threads_per_row=4" : "threads_per_row=8", NULL});
+            test_instance_free(t);
+        }
+        t = convert_ok(&A, SPMVLAB_F64, k == 48 ? t8 : c32);
+        if (t) {
+            test_describe_says(t, (const char *const[]){k == 48 ? "C=1" : "C=32", k == 48 ? "C_auto=yes" : "C_auto=no",
+                                                        "threads_per_row=8", NULL});
+            test_instance_free(t);
+        }
+        spmvlab_csr_free(&A);
+    }
+}
+
 int main(void)
 {
     spmvlab_csr A; /* bcspwr10: 5300 rows of 2 to 14 entries, a bundled real matrix */
@@ -288,6 +320,7 @@ int main(void)
     test_auto_through_the_plugin();
     test_sigma_rule_and_footprint();
     test_long_rows_split();
+    test_c_rule();
     spmvlab_csr_free(&A);
     return test_done("sell.unit.rules_and_layout");
 }
