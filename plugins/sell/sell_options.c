@@ -6,7 +6,7 @@
 #include "sell_format.h"
 
 const spmvlab_option sell_options[] = {
-    SPMVLAB_OPTION(sell_opts, C, SPMVLAB_OPT_INT_AUTO, "auto", "1..4096", "rows per slice: a divisor of the warp size (1, 2, 4, 8, 16, 32) or a multiple of it; auto: 1 when 8 or more lanes share a row (threads_per_row with C = 32), else 32"),
+    SPMVLAB_OPTION(sell_opts, C, SPMVLAB_OPT_INT_AUTO, "auto", "1..4096", "rows per slice: divides 32 or is a multiple of it; auto: 1 when 8 or more lanes share a row, else 32"),
     SPMVLAB_OPTION(sell_opts, sigma, SPMVLAB_OPT_INT_AUTO, "auto", "1..2147483647", "sorting window in rows: 1 (none), a multiple of C, >= 2^30 (global); auto: see README.md"),
     SPMVLAB_OPTION(sell_opts, threads_per_row, SPMVLAB_OPT_INT_AUTO, "auto", "1..32", "lanes sharing one row (1, 2, 4, ..., 32); auto: from the mean slice width (README.md)"),
     SPMVLAB_OPTION(sell_opts, long_row, SPMVLAB_OPT_INT_AUTO, "auto", "1..2147483647", "rows longer than this take the warp-per-piece path; auto: max(64, 4 x mean row length)"),
