@@ -15,7 +15,8 @@
  * Device bytes: 16 ndiag + e n + s table, s = 8 (f64) or 4 (f32), e = s
  * for native values (n = stored), 1 or 2 for codes into the value table
  * (values = indexed; table entries; n = slots: the coded layout keeps whole
- * chunks of DIA_CHUNK rows, lane-interleaved, dia.h), 0 for a pattern; on
+ * chunks of 32 R rows, R the rows a thread, lane-interleaved, dia.h), 0
+ * for a pattern; on
  * a full band e bytes per non-zero, no index at all.
  *
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
@@ -94,9 +95,10 @@ static void dia_place(dia_fmt *f, const spmvlab_matrix *A, int32_t *first, const
         g->begin = first[o];
         g->end = last[o] + 1;
         if (f->coded) { /* chunks q0 .. q1 - 1, chunk 0 at `start` */
-            int64_t q0 = g->begin / DIA_CHUNK, q1 = (g->end - 1) / DIA_CHUNK + 1;
-            g->start = (int32_t)(at - q0 * DIA_CHUNK);
-            at += (q1 - q0) * DIA_CHUNK;
+            const int32_t chunk = dia_chunk(f);
+            int64_t q0 = g->begin / chunk, q1 = (g->end - 1) / chunk + 1;
+            g->start = (int32_t)(at - q0 * chunk);
+            at += (q1 - q0) * chunk;
         } else {
             g->start = (int32_t)at;
             at += g->end - g->begin;
@@ -151,7 +153,7 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
  * offsets' span, and beside it the coded kernel's table of 1-byte codes. */
 static size_t dia_window(const dia_fmt *f)
 {
-    size_t rows = f->coded ? DIA_CODED_BLOCK_ROWS : DIA_BLOCK;
+    size_t rows = f->coded ? (size_t)DIA_BLOCK * f->coded_rows : DIA_BLOCK;
     size_t table = f->vs.kind == SPMVLAB_STORE_CODES8 ? DIA_TABLE8_MAX : 0;
     return (rows + table + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
 }
@@ -185,6 +187,13 @@ int dia_choose_x_path(int x_reuse, int coded, int32_t span)
     return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
+int dia_choose_rows(int rows_per_thread, int x_reuse)
+{
+    if (x_reuse == DIA_REUSE_SHUFFLE || rows_per_thread == DIA_ROWS_AUTO)
+        return DIA_ROWS_4;
+    return rows_per_thread;
+}
+
 int dia_choose_batch(int batch, int32_t ndiag, int shared)
 {
     if (batch != DIA_BATCH_AUTO)
@@ -213,6 +222,7 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         st = spmvlab_value_store_choose(ctx, A, o->values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
     size_t vs = f->vs.elem;
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
+    f->coded_rows = dia_choose_rows(o->rows_per_thread, o->x_reuse); /* before the window's size */
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
     f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path == DIA_REUSE_SHARED);
@@ -283,8 +293,9 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
                      f->ndiag, f->min_off, f->max_off, (long long)f->stored,
                      f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, path, f->x_auto ? "(auto)" : "", f->runs,
                      spmvlab_value_store_name(&f->vs), f->vs.count);
-    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks and the kernel's batch */
-        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d", (long long)f->slots, f->batch);
+    if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks, the kernel's batch and rows */
+        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d rows_per_thread=%d", (long long)f->slots, f->batch,
+                 f->coded_rows);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,

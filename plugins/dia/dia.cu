@@ -8,10 +8,11 @@
 // hit the same lines. dia.c runs the same loop on the CPU.
 //
 // Coded kernel (values as 1- or 2-byte codes, dia.h's coded layout): a
-// thread serves 4 rows, lane l of a warp rows q + l + 32 j (j < 4) of its
-// chunk q of 128 rows, so its 4 codes of a diagonal are one aligned word
-// (uchar4: a warp load fetches 128 codes; ushort4: 256 bytes) and its x
-// reads and y writes stay consecutive over the lanes. The table of 1-byte
+// thread serves R rows (2, 4 or 8: option rows_per_thread), lane l of a
+// warp rows q + l + 32 j (j < R) of its chunk q of 32 R rows, so its R
+// codes of a diagonal are one aligned word (R = 4: uchar4, a warp load
+// fetches 128 codes; ushort4: 256 bytes) and its x reads and y writes stay
+// consecutive over the lanes. The table of 1-byte
 // codes is staged in shared memory per block. The diagonals come in
 // batches (1, 2, 4 or 8: option batch): every metadata and code load of a
 // batch is issued before its first multiply. x_reuse = shuffle (coded
@@ -79,20 +80,33 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     y[i] = sum;
 }
 
-// The 4 codes of one lane for a diagonal: one aligned 4- or 8-byte word.
-template <typename C> struct code_word;
-template <> struct code_word<uint8_t> {
-    uint32_t w;
-    __device__ __forceinline__ void load(const uint8_t *p) { w = __ldg(reinterpret_cast<const uint32_t *>(p)); }
-    __device__ __forceinline__ void clear() { w = 0; }
-    __device__ __forceinline__ uint32_t at(int j) const { return (w >> (8 * j)) & 0xffu; }
+// The R codes of one lane for a diagonal: one aligned word of R codes
+// (W: the word type, R * sizeof(C) bytes).
+template <typename C, int R> struct code_word;
+template <typename W, int R, int Bits> struct code_word_of {
+    W w;
+    __device__ __forceinline__ void load(const void *p) { w = __ldg(reinterpret_cast<const W *>(p)); }
+    __device__ __forceinline__ void clear() { w = W{}; }
+    __device__ __forceinline__ uint32_t at(int j) const
+    {
+        constexpr int per = 32 / Bits; // codes a 32-bit part
+        const uint32_t part = word_part(w, j / per);
+        return (part >> (Bits * (j % per))) & ((1u << Bits) - 1u);
+    }
+    static __device__ __forceinline__ uint32_t word_part(uint16_t v, int) { return v; }
+    static __device__ __forceinline__ uint32_t word_part(uint32_t v, int) { return v; }
+    static __device__ __forceinline__ uint32_t word_part(uint2 v, int k) { return k == 0 ? v.x : v.y; }
+    static __device__ __forceinline__ uint32_t word_part(uint4 v, int k)
+    {
+        return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
+    }
 };
-template <> struct code_word<uint16_t> {
-    uint2 w;
-    __device__ __forceinline__ void load(const uint16_t *p) { w = __ldg(reinterpret_cast<const uint2 *>(p)); }
-    __device__ __forceinline__ void clear() { w = make_uint2(0, 0); }
-    __device__ __forceinline__ uint32_t at(int j) const { return ((j < 2 ? w.x : w.y) >> (16 * (j & 1))) & 0xffffu; }
-};
+template <> struct code_word<uint8_t, 2> : code_word_of<uint16_t, 2, 8> {};
+template <> struct code_word<uint8_t, 4> : code_word_of<uint32_t, 4, 8> {};
+template <> struct code_word<uint8_t, 8> : code_word_of<uint2, 8, 8> {};
+template <> struct code_word<uint16_t, 2> : code_word_of<uint32_t, 2, 16> {};
+template <> struct code_word<uint16_t, 4> : code_word_of<uint2, 4, 16> {};
+template <> struct code_word<uint16_t, 8> : code_word_of<uint4, 8, 16> {};
 
 // x[col], or 0 outside the matrix's columns (a run's words reach past the
 // rows its diagonals cover; those rows do not add).
@@ -107,8 +121,8 @@ __device__ __forceinline__ T load_x(const T *__restrict__ x, int64_t col, int32_
 // and ext = x[q + 128 + base + l] (loaded at the run's second diagonal,
 // k = 1). base and last are the same in every lane, and at() branches on
 // them only, so all 32 lanes reach every shuffle.
-template <typename T> struct x_run {
-    T word[DIA_CODED_ROWS];
+template <typename T, int R> struct x_run {
+    T word[R];
     T ext = T(0);
     int32_t base = 0;          // offset the words were loaded for
     int32_t last = INT32_MIN;  // offset of the run's latest diagonal; offsets are > INT32_MIN + 1
@@ -119,32 +133,32 @@ template <typename T> struct x_run {
     // Shuffles even at k = 0 (they pass each lane its own words): skipping
     // them there took 64 registers in f64 against 48 (sm_90, batch 2).
     __device__ __forceinline__ void at(int32_t o, const T *__restrict__ x, int64_t q, int lane, int32_t cols,
-                                       T (&xv)[DIA_CODED_ROWS])
+                                       T (&xv)[R])
     {
         if (o != last + 1) { // a new run: its 4 words
             base = o;
 #pragma unroll
-            for (int j = 0; j < DIA_CODED_ROWS; j++)
+            for (int j = 0; j < R; j++)
                 word[j] = load_x(x, q + lane + 32 * j + o, cols);
         } else if (o - base == 32) {
 #pragma unroll
-            for (int j = 0; j + 1 < DIA_CODED_ROWS; j++)
+            for (int j = 0; j + 1 < R; j++)
                 word[j] = word[j + 1];
-            word[DIA_CODED_ROWS - 1] = ext;
+            word[R - 1] = ext;
             base += 32;
         }
         last = o;
         const int k = o - base; // 0 .. 31; within a run it counts up by one
         if (k == 1)
-            ext = load_x(x, q + DIA_CHUNK + base + lane, cols);
+            ext = load_x(x, q + 32 * R + base + lane, cols);
         // Lane l takes row j's value from lane (l + k) & 31: that lane's
         // word j when l + k < 32, i.e. when the sender's lane is >= k, else
         // its word j + 1 (the extension for j = 3). The sender knows which
         // from its own lane, so it picks before sending: 4 shuffles, not 5.
         const bool low = lane < k; // its receivers want the next word
 #pragma unroll
-        for (int j = 0; j < DIA_CODED_ROWS; j++) {
-            const T send = low ? (j + 1 < DIA_CODED_ROWS ? word[j + 1] : ext) : word[j];
+        for (int j = 0; j < R; j++) {
+            const T send = low ? (j + 1 < R ? word[j + 1] : ext) : word[j];
             xv[j] = __shfl_sync(0xffffffffu, send, (lane + k) & 31);
         }
     }
@@ -153,10 +167,10 @@ template <typename T> struct x_run {
 // y = A x with codes of type C into table (count entries; staged in shared
 // memory when Staged, i.e. 1-byte codes). X, where x comes from (enum
 // dia_reuse): DIA_REUSE_SHARED, the x window as dia_kernel's over the
-// block's DIA_CODED_BLOCK_ROWS rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
+// block's DIA_BLOCK R rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
 // x_run. B diagonals a batch: their loads are in flight together (option
 // batch).
-template <typename T, typename C, int X, bool Staged, int B>
+template <typename T, typename C, int X, bool Staged, int B, int R>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
                  const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
@@ -169,40 +183,40 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
     if (Staged)
         for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
             tab[k] = __ldg(table + k);
-    const int64_t row0 = (int64_t)blockIdx.x * DIA_CODED_BLOCK_ROWS;
+    const int64_t row0 = (int64_t)blockIdx.x * (DIA_BLOCK * R);
     const int lane = threadIdx.x & 31;
-    const int64_t q = row0 + (threadIdx.x >> 5) * DIA_CHUNK; // this warp's chunk
+    const int64_t q = row0 + (threadIdx.x >> 5) * (32 * R); // this warp's chunk
     int64_t wlo = 0;
     if (Shared)
-        wlo = stage_x_window(x, xs, row0, DIA_CODED_BLOCK_ROWS, min_off, max_off, cols);
+        wlo = stage_x_window(x, xs, row0, DIA_BLOCK * R, min_off, max_off, cols);
     if (Shared || Staged)
         __syncthreads();
     if (q >= rows) // the whole warp: its shuffles below keep all 32 lanes
         return;
-    T sum[DIA_CODED_ROWS];
+    T sum[R];
 #pragma unroll
-    for (int j = 0; j < DIA_CODED_ROWS; j++)
+    for (int j = 0; j < R; j++)
         sum[j] = 0;
-    x_run<T> run;
+    x_run<T, R> run;
     for (int32_t d0 = 0; d0 < ndiag; d0 += B) {
         int4 g[B];
-        code_word<C> cw[B];
+        code_word<C, R> cw[B];
 #pragma unroll
         for (int b = 0; b < B; b++) // offset, begin, end, start; past the last: an empty diagonal
             g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
 #pragma unroll
         for (int b = 0; b < B; b++) {
             cw[b].clear();
-            if (q + DIA_CHUNK > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
-                cw[b].load(code + (g[b].w + q + DIA_CODED_ROWS * lane));
+            if (q + 32 * R > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
+                cw[b].load(code + (g[b].w + q + R * lane));
         }
 #pragma unroll
         for (int b = 0; b < B; b++) {
-            T xv[DIA_CODED_ROWS] = {}; // read only with shuffles, and only by rows of a real diagonal
+            T xv[R] = {}; // read only with shuffles, and only by rows of a real diagonal
             if (X == DIA_REUSE_SHUFFLE && d0 + b < ndiag) // the same in every lane: a warp-wide branch
                 run.at(g[b].x, x, q, lane, cols, xv);
 #pragma unroll
-            for (int j = 0; j < DIA_CODED_ROWS; j++) {
+            for (int j = 0; j < R; j++) {
                 const int64_t i = q + lane + 32 * j;
                 if (i >= g[b].y && i < g[b].z) {
                     const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
@@ -214,35 +228,48 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
         }
     }
 #pragma unroll
-    for (int j = 0; j < DIA_CODED_ROWS; j++) {
+    for (int j = 0; j < R; j++) {
         const int64_t i = q + lane + 32 * j;
         if (i < rows)
             y[i] = sum[j];
     }
 }
 
-// Launches the coded kernel for codes of type C, B diagonals a batch.
-template <typename T, typename C, int B>
-cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
+// Launches the coded kernel for codes of type C, B diagonals a batch, R
+// rows a thread. Shuffles are instantiated for R = 4 only (the rows the
+// format takes with them, dia_choose_rows).
+template <typename T, typename C, int B, int R>
+cudaError_t launch_coded_shape(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     constexpr bool staged = sizeof(C) == 1;
-    const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_CODED_BLOCK_ROWS - 1) / DIA_CODED_BLOCK_ROWS);
+    const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_BLOCK * R - 1) / (DIA_BLOCK * R));
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
     const C *code = static_cast<const C *>(f->d_val);
     const T *table = static_cast<const T *>(f->vs.d_table);
     size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
     if (f->x_path == DIA_REUSE_SHARED) {
-        smem += ((size_t)DIA_CODED_BLOCK_ROWS + (size_t)(f->max_off - f->min_off)) * sizeof(T);
-        dia_coded_kernel<T, C, DIA_REUSE_SHARED, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+        smem += ((size_t)DIA_BLOCK * R + (size_t)(f->max_off - f->min_off)) * sizeof(T);
+        dia_coded_kernel<T, C, DIA_REUSE_SHARED, staged, B, R><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
-    } else if (f->x_path == DIA_REUSE_SHUFFLE) {
-        dia_coded_kernel<T, C, DIA_REUSE_SHUFFLE, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+    } else if (R == 4 && f->x_path == DIA_REUSE_SHUFFLE) {
+        dia_coded_kernel<T, C, DIA_REUSE_SHUFFLE, staged, B, 4><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else {
-        dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B><<<grid, DIA_BLOCK, smem, s>>>(
+        dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B, R><<<grid, DIA_BLOCK, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     }
     return cudaGetLastError();
+}
+
+// The rows a thread the format chose (dia.c, dia_choose_rows).
+template <typename T, typename C, int B>
+cudaError_t launch_coded_batch(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
+{
+    if (f->coded_rows == 2)
+        return launch_coded_shape<T, C, B, 2>(f, x, y, s);
+    if (f->coded_rows == 8)
+        return launch_coded_shape<T, C, B, 8>(f, x, y, s);
+    return launch_coded_shape<T, C, B, 4>(f, x, y, s);
 }
 
 // The batch the format chose (dia.c, dia_choose_batch).

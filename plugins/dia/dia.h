@@ -16,13 +16,11 @@ extern "C" {
 
 #define DIA_BLOCK 256 /* rows (threads) per thread block */
 #define DIA_SMEM_MAX (48 * 1024) /* shared memory a window may take without opt-in */
-/* The coded kernel (values as 1- or 2-byte codes): a thread serves
- * DIA_CODED_ROWS rows, lane l of a warp rows l, l + 32, l + 64, l + 96 of
- * its chunk of DIA_CHUNK rows, and loads their codes of one diagonal as one
- * word (uchar4 or ushort4). */
-#define DIA_CODED_ROWS 4
-#define DIA_CHUNK (32 * DIA_CODED_ROWS)
-#define DIA_CODED_BLOCK_ROWS (DIA_BLOCK * DIA_CODED_ROWS) /* rows of a thread block of the coded kernel */
+/* The coded kernel (values as 1- or 2-byte codes): a thread serves R rows
+ * (option rows_per_thread: 2, 4 or 8), lane l of a warp rows l, l + 32, ...,
+ * l + 32 (R - 1) of its chunk of 32 R rows, and loads their codes of one
+ * diagonal as one word (R codes). */
+enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 8 };
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* Diagonals a batch of the coded kernel (option batch). auto: 2, or 4 when
@@ -45,16 +43,17 @@ typedef struct dia_opts {
     int values;      /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
     int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
+    int rows_per_thread;   /* enum dia_rows: the coded kernel's rows a thread */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
  * val[start + i - begin]. begin and end are the rows of its first and last
  * non-zero, so nothing beyond the band's ends is stored. 16 bytes: the
- * kernel reads it as one int4. Coded layout (codes of 1 or 2 bytes): the
- * diagonal holds whole chunks of DIA_CHUNK rows, those its rows touch,
- * each with its codes lane-interleaved: row i = q + 32 j + l (q a multiple
- * of DIA_CHUNK, 0 <= l < 32) sits at val[start + q + 4 l + j] (dia_pos);
- * start is then the position chunk 0 would have. */
+ * kernel reads it as one int4. Coded layout (codes of 1 or 2 bytes, R
+ * rows a thread): the diagonal holds whole chunks of 32 R rows, those its
+ * rows touch, each with its codes lane-interleaved: row i = q + 32 j + l
+ * (q a multiple of 32 R, 0 <= l < 32) sits at val[start + q + R l + j]
+ * (dia_pos); start is then the position chunk 0 would have. */
 typedef struct dia_diag {
     int32_t offset; /* column - row */
     int32_t begin;  /* first row stored */
@@ -76,6 +75,7 @@ typedef struct dia_fmt {
     int x_path;           /* enum dia_reuse, never AUTO: where the kernel reads x (shared window, L1, shuffles) */
     int x_auto;           /* 1: x_path chosen by x_reuse = auto */
     int batch;            /* coded kernel: diagonals whose loads are in flight together (1, 2, 4 or 8) */
+    int coded_rows;       /* coded kernel: rows a thread, R (2, 4 or 8); its chunks hold 32 R rows */
     dia_diag *diags;      /* host, ndiag */
     spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
     void *val;            /* host, stored entries (vs.elem bytes each: values or codes) */
@@ -83,18 +83,25 @@ typedef struct dia_fmt {
     void *d_val;
 } dia_fmt;
 
+/* Rows of a chunk of the coded layout (32 lanes of R rows). */
+static inline int32_t dia_chunk(const dia_fmt *f) { return 32 * f->coded_rows; }
+
 /* Position in val of row i of diagonal g (native or coded layout). */
 static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 {
     if (!f->coded)
         return (int64_t)g->start + (i - g->begin);
-    const int32_t r = i % DIA_CHUNK;
-    return (int64_t)g->start + (i - r) + DIA_CODED_ROWS * (r % 32) + r / 32;
+    const int32_t r = i % dia_chunk(f);
+    return (int64_t)g->start + (i - r) + f->coded_rows * (r % 32) + r / 32;
 }
 
 /* The coded kernel's batch for option value `batch` (enum dia_batch), for
  * a format of ndiag diagonals whose x window is in shared memory or not. */
 int dia_choose_batch(int batch, int32_t ndiag, int shared);
+
+/* The coded kernel's rows a thread for option values rows_per_thread (enum
+ * dia_rows) and x_reuse: auto and shuffles take 4. */
+int dia_choose_rows(int rows_per_thread, int x_reuse);
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
  * x_reuse, codes or not, and the offsets' span (max_off - min_off). */

@@ -25,5 +25,10 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_2, "2", "", "2 diagonals a batch"),
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_4, "4", "", "4 diagonals a batch"),
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_8, "8", "", "8 diagonals a batch"),
+    SPMVLAB_OPTION(dia_opts, rows_per_thread, SPMVLAB_OPT_ENUM, "auto", "", "coded kernel: rows a thread, whose codes of a diagonal are one word"),
+    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_AUTO, "auto", "", "4"),
+    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_2, "2", "", "2 rows a thread"),
+    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_4, "4", "", "4 rows a thread"),
+    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_8, "8", "", "8 rows a thread (shuffles keep 4)"),
     {NULL},
 };

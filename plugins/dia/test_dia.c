@@ -126,6 +126,27 @@ static void test_codes_keep_whole_chunks(void)
     spmvlab_csr_free(&A);
 }
 
+/* Rows a thread (rows_per_thread) set the chunk: with 2, chunks of 64
+ * rows, diagonal 0 (rows 0..999) 16 chunks and +5 (rows 100..199) chunks
+ * 1 to 3, 1216 slots; with 8, chunks of 256, 1024 + 256 slots; auto and
+ * shuffles take 4 (1280 slots, as above). spmv_host finds every code at
+ * its lane-interleaved position in each layout, in f64 and f32. */
+static void test_rows_per_thread_set_the_chunks(void)
+{
+    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    const char *two[] = {"values=indexed", "rows_per_thread=2", NULL},
+               *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
+               *eight_l1[] = {"values=indexed", "rows_per_thread=8", "x_reuse=l1", NULL},
+               *shuffle[] = {"values=indexed", "rows_per_thread=8", "x_reuse=shuffle", NULL};
+    TEST_CHECK(test_convert_says("dia", &A, two, 23, "slots=1216 batch=2 rows_per_thread=2") == 16 * 2 + 1216 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, eight, 23, "slots=1280 batch=2 rows_per_thread=8") == 16 * 2 + 1280 + 8 * 10);
+    test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280 batch=2 rows_per_thread=8");
+    test_convert_says("dia", &A, shuffle, 23, "slots=1280 batch=2 rows_per_thread=4");
+    spmvlab_csr_free(&A);
+}
+
 /* The coded kernel's window spans its block's 1024 rows, not 256, beside
  * the table of 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse
  * = shared natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
@@ -250,6 +271,7 @@ int main(void)
     test_rectangular_band();
     test_no_nonzeros_converts();
     test_codes_keep_whole_chunks();
+    test_rows_per_thread_set_the_chunks();
     test_coded_window_counts_its_rows();
     test_coded_batch_rule();
     test_x_reuse_rule();
