@@ -158,18 +158,21 @@ static size_t dia_window(const dia_fmt *f)
     return (rows + table + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
 }
 
-/* Chooses how x is read (option x_reuse) once the layout is known. Returns
- * OK, or LIMIT when x_reuse = shared asks for a window over DIA_SMEM_MAX. */
+/* Chooses how x is read (option x_reuse), then the coded kernel's rows a
+ * thread and batch, which size its window. Returns OK, or LIMIT when
+ * x_reuse = shared asks for a window over DIA_SMEM_MAX. */
 static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_err *err)
 {
     spmvlab_ctx *ctx = f->ctx;
+    f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off);
+    f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
+    f->coded_rows = dia_choose_rows(o->rows_per_thread, f->x_path, f->ndiag);
+    f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path, f->coded_rows);
     size_t window = dia_window(f);
     if (o->x_reuse == DIA_REUSE_SHARED && window > DIA_SMEM_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
                          "dia's x window of %zu bytes (offsets %d to %d) exceeds the %d bytes of shared memory "
                          "x_reuse = shared may use", window, f->min_off, f->max_off, DIA_SMEM_MAX);
-    f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off);
-    f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
     return SPMVLAB_OK;
 }
 
@@ -187,18 +190,26 @@ int dia_choose_x_path(int x_reuse, int coded, int32_t span)
     return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
-int dia_choose_rows(int rows_per_thread, int x_reuse)
+int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag)
 {
-    if (x_reuse == DIA_REUSE_SHUFFLE || rows_per_thread == DIA_ROWS_AUTO)
+    if (x_path == DIA_REUSE_SHUFFLE)
         return DIA_ROWS_4;
-    return rows_per_thread;
+    if (rows_per_thread != DIA_ROWS_AUTO)
+        return rows_per_thread;
+    return x_path == DIA_REUSE_SHARED && ndiag > DIA_BATCH_MANY ? DIA_ROWS_4 : DIA_ROWS_8;
 }
 
-int dia_choose_batch(int batch, int32_t ndiag, int shared)
+int dia_choose_batch(int batch, int32_t ndiag, int x_path, int rows)
 {
     if (batch != DIA_BATCH_AUTO)
         return batch;
-    return shared && ndiag > DIA_BATCH_MANY ? DIA_BATCH_4 : DIA_BATCH_2;
+    if (x_path == DIA_REUSE_SHUFFLE)
+        return DIA_BATCH_2;
+    if (ndiag > DIA_BATCH_MANY)
+        return x_path == DIA_REUSE_SHARED || rows == DIA_ROWS_8 ? DIA_BATCH_4 : DIA_BATCH_2;
+    if (x_path == DIA_REUSE_SHARED)
+        return DIA_BATCH_2;
+    return rows == DIA_ROWS_8 ? DIA_BATCH_1 : rows == DIA_ROWS_2 ? DIA_BATCH_4 : DIA_BATCH_2; /* 8 x loads a batch */
 }
 
 /* Builds DIA from the CSR input. Returns OK; UNSUPPORTED for f16; LIMIT
@@ -222,10 +233,8 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         st = spmvlab_value_store_choose(ctx, A, o->values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
     size_t vs = f->vs.elem;
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
-    f->coded_rows = dia_choose_rows(o->rows_per_thread, o->x_reuse); /* before the window's size */
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
-    f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path == DIA_REUSE_SHARED);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);

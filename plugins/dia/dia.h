@@ -23,9 +23,10 @@ extern "C" {
 enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 8 };
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
-/* Diagonals a batch of the coded kernel (option batch). auto: 2, or 4 when
- * the x window is in shared memory and there are more than DIA_BATCH_MANY
- * diagonals (README.md, "Kernel and x reuse"). */
+/* Diagonals a batch of the coded kernel (option batch). auto: more than
+ * DIA_BATCH_MANY diagonals 4 (2 with 2 or 4 rows a thread through L1);
+ * else 2 with the shared window or shuffles, and through L1 8 / R, so
+ * that a batch keeps 8 x loads a thread in flight (dia_choose_batch). */
 #define DIA_BATCH_MANY 16
 enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
@@ -96,12 +97,14 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 }
 
 /* The coded kernel's batch for option value `batch` (enum dia_batch), for
- * a format of ndiag diagonals whose x window is in shared memory or not. */
-int dia_choose_batch(int batch, int32_t ndiag, int shared);
+ * a format of ndiag diagonals whose x is read by x_path (enum dia_reuse),
+ * rows rows a thread (README.md, "Kernel and x reuse"). */
+int dia_choose_batch(int batch, int32_t ndiag, int x_path, int rows);
 
-/* The coded kernel's rows a thread for option values rows_per_thread (enum
- * dia_rows) and x_reuse: auto and shuffles take 4. */
-int dia_choose_rows(int rows_per_thread, int x_reuse);
+/* The coded kernel's rows a thread for option value rows_per_thread (enum
+ * dia_rows), x read by x_path and ndiag diagonals: shuffles take 4; auto
+ * 4 with the shared window and more than DIA_BATCH_MANY diagonals, else 8. */
+int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag);
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
  * x_reuse, codes or not, and the offsets' span (max_off - min_off). */

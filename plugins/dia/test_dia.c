@@ -128,8 +128,8 @@ static void test_codes_keep_whole_chunks(void)
 
 /* Rows a thread (rows_per_thread) set the chunk: with 2, chunks of 64
  * rows, diagonal 0 (rows 0..999) 16 chunks and +5 (rows 100..199) chunks
- * 1 to 3, 1216 slots; with 8, chunks of 256, 1024 + 256 slots; auto and
- * shuffles take 4 (1280 slots, as above). spmv_host finds every code at
+ * 1 to 3, 1216 slots; with 8, chunks of 256, 1024 + 256 slots; shuffles
+ * take 4 (1280 slots, as above). spmv_host finds every code at
  * its lane-interleaved position in each layout, in f64 and f32. */
 static void test_rows_per_thread_set_the_chunks(void)
 {
@@ -142,15 +142,17 @@ static void test_rows_per_thread_set_the_chunks(void)
                *shuffle[] = {"values=indexed", "rows_per_thread=8", "x_reuse=shuffle", NULL};
     TEST_CHECK(test_convert_says("dia", &A, two, 23, "slots=1216 batch=2 rows_per_thread=2") == 16 * 2 + 1216 + 8 * 10);
     TEST_CHECK(test_convert_says("dia", &A, eight, 23, "slots=1280 batch=2 rows_per_thread=8") == 16 * 2 + 1280 + 8 * 10);
-    test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280 batch=2 rows_per_thread=8");
+    test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280 batch=1 rows_per_thread=8");
     test_convert_says("dia", &A, shuffle, 23, "slots=1280 batch=2 rows_per_thread=4");
     spmvlab_csr_free(&A);
 }
 
-/* The coded kernel's window spans its block's 1024 rows, not 256, beside
- * the table of 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse
- * = shared natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
- * ((1024 + 256 + 5200) x 8 = 51840 > 49152). */
+/* The coded kernel's window spans its block's rows (256 threads of 8 rows
+ * with 2 diagonals; of 4 with rows_per_thread = 4), not 256, beside the
+ * table of 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse =
+ * shared natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
+ * ((2048 + 256 + 5200) x 8 = 60032 > 49152; with 4 rows a thread
+ * (1024 + 256 + 5200) x 8 = 51840). */
 static void test_coded_window_counts_its_rows(void)
 {
     const int32_t off[] = {0, 5200}, lo[] = {0, 0}, hi[] = {8000, 8000};
@@ -158,30 +160,47 @@ static void test_coded_window_counts_its_rows(void)
     TEST_CHECK(gen_diagonals(&A, 8000, 8000, 2, off, lo, hi) == 0);
     const char *native[] = {"x_reuse=shared", NULL}, *coded[] = {"x_reuse=shared", "values=indexed", NULL};
     test_convert_says("dia", &A, native, 23, "x_reuse=shared runs=2 values=native");
-    expect_refusal(&A, coded, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
+    expect_refusal(&A, coded, "x window of 60032 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
+    const char *coded4[] = {"x_reuse=shared", "values=indexed", "rows_per_thread=4", NULL};
+    expect_refusal(&A, coded4, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
     spmvlab_csr_free(&A);
 }
 
-/* The coded kernel's batch, auto: 4 for more than 16 diagonals with the x
- * window in shared memory (a wide band), else 2 (16 diagonals; offsets
- * spanning more than 256 columns, read through L1); a batch set by hand
- * stays. */
-static void test_coded_batch_rule(void)
+/* The coded kernel's rows a thread and batch, auto (dia_choose_rows,
+ * dia_choose_batch): more than 16 diagonals with the x window in shared
+ * memory (a wide band) 4 rows, batch 4; 16 there 8 rows, batch 2; through
+ * L1 (offsets spanning more than 256 columns) 8 rows, batch 1 for 3
+ * diagonals and 4 for 27; set by hand, the rows stay and the batch through
+ * L1 keeps 8 x loads a thread (4 rows: 2, 2 rows: 4), or stays too. */
+static void test_coded_shape_rule(void)
 {
-    const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL};
+    const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL},
+               *four[] = {"values=indexed", "rows_per_thread=4", NULL},
+               *two[] = {"values=indexed", "rows_per_thread=2", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
-    test_convert_says("dia", &A, indexed, 23, "batch=4");
-    test_convert_says("dia", &A, one, 23, "batch=1");
+    test_convert_says("dia", &A, indexed, 23, "batch=4 rows_per_thread=4");
+    test_convert_says("dia", &A, one, 23, "batch=1 rows_per_thread=4");
     spmvlab_csr_free(&A);
     TEST_CHECK(gen_band(&A, 1000, -8, 16) == 0);
-    test_convert_says("dia", &A, indexed, 23, "batch=2");
+    test_convert_says("dia", &A, indexed, 23, "batch=2 rows_per_thread=8");
     spmvlab_csr_free(&A);
-    const int32_t wide[] = {-600, 0, 600}, lo[] = {0, 0, 0}, hi[] = {1000, 1000, 1000};
+    const int32_t wide[] = {-600, 0, 600}, lo[27] = {0}, hi[] = {1000, 1000, 1000};
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, wide, lo, hi) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
-    test_convert_says("dia", &A, indexed, 23, "batch=2");
+    test_convert_says("dia", &A, indexed, 23, "batch=1 rows_per_thread=8");
+    test_convert_says("dia", &A, four, 23, "batch=2 rows_per_thread=4");
+    test_convert_says("dia", &A, two, 23, "batch=4 rows_per_thread=2");
+    spmvlab_csr_free(&A);
+    int32_t many[27], all[27];
+    for (int d = 0; d < 27; d++)
+        many[d] = (d / 9 - 1) * 600 + (d % 9 / 3 - 1) * 30 + d % 3 - 1, all[d] = 2000; /* a 27-point stencil */
+    TEST_CHECK(gen_diagonals(&A, 2000, 2000, 27, many, lo, all) == 0);
+    test_convert_says("dia", &A, indexed, 23, "diagonals=27");
+    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto)");
+    test_convert_says("dia", &A, indexed, 23, "batch=4 rows_per_thread=8");
+    test_convert_says("dia", &A, four, 23, "batch=2 rows_per_thread=4");
     spmvlab_csr_free(&A);
 }
 
@@ -273,7 +292,7 @@ int main(void)
     test_codes_keep_whole_chunks();
     test_rows_per_thread_set_the_chunks();
     test_coded_window_counts_its_rows();
-    test_coded_batch_rule();
+    test_coded_shape_rule();
     test_x_reuse_rule();
     test_shuffle_band_longer_than_a_warp();
     return test_done("dia guards");
