@@ -166,7 +166,7 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
     spmvlab_ctx *ctx = f->ctx;
     f->x_path = dia_choose_x_path(o->x_reuse, f->coded, f->max_off - f->min_off);
     f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
-    f->coded_rows = dia_choose_rows(o->rows_per_thread, f->x_path, f->ndiag);
+    f->coded_rows = dia_choose_rows(o->rows_per_thread, f->x_path, f->ndiag, f->rows);
     f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path, f->coded_rows);
     size_t window = dia_window(f);
     if (o->x_reuse == DIA_REUSE_SHARED && window > DIA_SMEM_MAX)
@@ -190,13 +190,15 @@ int dia_choose_x_path(int x_reuse, int coded, int32_t span)
     return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
-int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag)
+int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag, int32_t rows)
 {
     if (x_path == DIA_REUSE_SHUFFLE)
         return DIA_ROWS_4;
     if (rows_per_thread != DIA_ROWS_AUTO)
         return rows_per_thread;
-    return x_path == DIA_REUSE_SHARED && ndiag > DIA_BATCH_MANY ? DIA_ROWS_4 : DIA_ROWS_8;
+    if (rows < DIA_ROWS8_MIN_ROWS || (x_path == DIA_REUSE_SHARED && ndiag > DIA_BATCH_MANY))
+        return DIA_ROWS_4;
+    return DIA_ROWS_8;
 }
 
 int dia_choose_batch(int batch, int32_t ndiag, int x_path, int rows)
@@ -229,8 +231,12 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         dia_scan(f, A, first, last, noff);
         st = dia_guard(f, o, err);
     }
+    /* auto takes codes only from DIA_CODES_MIN_ROWS rows: below, the coded
+     * kernel's fewer threads ran slower than native values (README.md) */
+    int values = o->values == SPMVLAB_VALUES_AUTO && A->rows < DIA_CODES_MIN_ROWS ? SPMVLAB_VALUES_AUTO_NO_CODES
+                                                                                 : o->values;
     if (st == SPMVLAB_OK) /* fill entries are code 0, +0.0; pattern only without fill */
-        st = spmvlab_value_store_choose(ctx, A, o->values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
+        st = spmvlab_value_store_choose(ctx, A, values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
     size_t vs = f->vs.elem;
     f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
     if (st == SPMVLAB_OK)

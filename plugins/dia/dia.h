@@ -21,6 +21,14 @@ extern "C" {
  * l + 32 (R - 1) of its chunk of 32 R rows, and loads their codes of one
  * diagonal as one word (R codes). */
 enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 8 };
+/* auto: 8 rows a thread from 2^19 rows (README.md, "Kernel and x reuse"):
+ * below, half the threads of 4 rows leave too few warps to hide the
+ * loads. */
+#define DIA_ROWS8_MIN_ROWS (1 << 19)
+/* values = auto takes codes from 2^19 rows, else pattern or native: below,
+ * the coded kernel ran few-valued stencils and bands at 0.40-0.73 of
+ * native values' speed (README.md, "Values"). */
+#define DIA_CODES_MIN_ROWS (1 << 19)
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* Diagonals a batch of the coded kernel (option batch). auto: more than
@@ -102,9 +110,10 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
 int dia_choose_batch(int batch, int32_t ndiag, int x_path, int rows);
 
 /* The coded kernel's rows a thread for option value rows_per_thread (enum
- * dia_rows), x read by x_path and ndiag diagonals: shuffles take 4; auto
- * 4 with the shared window and more than DIA_BATCH_MANY diagonals, else 8. */
-int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag);
+ * dia_rows), x read by x_path, ndiag diagonals and rows rows: shuffles take
+ * 4; auto 8 from DIA_ROWS8_MIN_ROWS rows, but 4 with the shared window and
+ * more than DIA_BATCH_MANY diagonals; below, 4. */
+int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag, int32_t rows);
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
  * x_reuse, codes or not, and the offsets' span (max_off - min_off). */

@@ -26,7 +26,7 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_4, "4", "", "4 diagonals a batch"),
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_8, "8", "", "8 diagonals a batch"),
     SPMVLAB_OPTION(dia_opts, rows_per_thread, SPMVLAB_OPT_ENUM, "auto", "", "coded kernel: rows a thread, whose codes of a diagonal are one word"),
-    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_AUTO, "auto", "", "4"),
+    SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_AUTO, "auto", "", "8 from 2^19 rows (4 with a shared window and over 16 diagonals), else 4"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_2, "2", "", "2 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_4, "4", "", "4 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_8, "8", "", "8 rows a thread (shuffles keep 4)"),

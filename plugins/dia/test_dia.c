@@ -147,12 +147,12 @@ static void test_rows_per_thread_set_the_chunks(void)
     spmvlab_csr_free(&A);
 }
 
-/* The coded kernel's window spans its block's rows (256 threads of 8 rows
- * with 2 diagonals; of 4 with rows_per_thread = 4), not 256, beside the
- * table of 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse =
- * shared natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
- * ((2048 + 256 + 5200) x 8 = 60032 > 49152; with 4 rows a thread
- * (1024 + 256 + 5200) x 8 = 51840). */
+/* The coded kernel's window spans its block's rows (256 threads of 4 rows
+ * here; of 8 with rows_per_thread = 8), not 256, beside the table of
+ * 1-byte codes (256 entries): offsets 0 and +5200 fit x_reuse = shared
+ * natively ((256 + 5200) x 8 = 43648 bytes) and not with codes
+ * ((1024 + 256 + 5200) x 8 = 51840 > 49152; with 8 rows a thread
+ * (2048 + 256 + 5200) x 8 = 60032). */
 static void test_coded_window_counts_its_rows(void)
 {
     const int32_t off[] = {0, 5200}, lo[] = {0, 0}, hi[] = {8000, 8000};
@@ -160,23 +160,26 @@ static void test_coded_window_counts_its_rows(void)
     TEST_CHECK(gen_diagonals(&A, 8000, 8000, 2, off, lo, hi) == 0);
     const char *native[] = {"x_reuse=shared", NULL}, *coded[] = {"x_reuse=shared", "values=indexed", NULL};
     test_convert_says("dia", &A, native, 23, "x_reuse=shared runs=2 values=native");
-    expect_refusal(&A, coded, "x window of 60032 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
-    const char *coded4[] = {"x_reuse=shared", "values=indexed", "rows_per_thread=4", NULL};
-    expect_refusal(&A, coded4, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
+    expect_refusal(&A, coded, "x window of 51840 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
+    const char *coded8[] = {"x_reuse=shared", "values=indexed", "rows_per_thread=8", NULL};
+    expect_refusal(&A, coded8, "x window of 60032 bytes (offsets 0 to 5200)", "x_reuse = shared may use");
     spmvlab_csr_free(&A);
 }
 
 /* The coded kernel's rows a thread and batch, auto (dia_choose_rows,
- * dia_choose_batch): more than 16 diagonals with the x window in shared
- * memory (a wide band) 4 rows, batch 4; 16 there 8 rows, batch 2; through
- * L1 (offsets spanning more than 256 columns) 8 rows, batch 1 for 3
- * diagonals and 4 for 27; set by hand, the rows stay and the batch through
- * L1 keeps 8 x loads a thread (4 rows: 2, 2 rows: 4), or stays too. */
+ * dia_choose_batch), each case flipping one feature. Below 2^19 rows, 4
+ * rows: more than 16 diagonals with the x window in shared memory (a wide
+ * band) batch 4, 16 there batch 2, through L1 (offsets spanning more than
+ * 256 columns) batch 2 for 3 diagonals and for 27. From 2^19 rows, 8 rows
+ * and through L1 batch 1 (3 diagonals) or 4 (27). Rows set by hand stay,
+ * and the batch through L1 keeps 8 x loads a thread (2 rows: 4, 8 rows:
+ * 1); a batch set by hand stays. values = auto takes the codes (9
+ * distinct values) from 2^19 rows only. */
 static void test_coded_shape_rule(void)
 {
     const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL},
-               *four[] = {"values=indexed", "rows_per_thread=4", NULL},
-               *two[] = {"values=indexed", "rows_per_thread=2", NULL};
+               *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
+               *two[] = {"values=indexed", "rows_per_thread=2", NULL}, *vauto[] = {"values=auto", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
@@ -184,23 +187,31 @@ static void test_coded_shape_rule(void)
     test_convert_says("dia", &A, one, 23, "batch=1 rows_per_thread=4");
     spmvlab_csr_free(&A);
     TEST_CHECK(gen_band(&A, 1000, -8, 16) == 0);
-    test_convert_says("dia", &A, indexed, 23, "batch=2 rows_per_thread=8");
+    test_convert_says("dia", &A, indexed, 23, "batch=2 rows_per_thread=4");
     spmvlab_csr_free(&A);
-    const int32_t wide[] = {-600, 0, 600}, lo[27] = {0}, hi[] = {1000, 1000, 1000};
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 3, wide, lo, hi) == 0);
-    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
-    test_convert_says("dia", &A, indexed, 23, "batch=1 rows_per_thread=8");
-    test_convert_says("dia", &A, four, 23, "batch=2 rows_per_thread=4");
-    test_convert_says("dia", &A, two, 23, "batch=4 rows_per_thread=2");
-    spmvlab_csr_free(&A);
+    const int32_t wide[] = {-600, 0, 600}, lo[27] = {0};
+    for (int32_t n = (1 << 19) - 1; n <= (1 << 19); n++) {
+        const int32_t hi[] = {n, n, n};
+        TEST_CHECK(gen_diagonals(&A, n, n, 3, wide, lo, hi) == 0);
+        test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
+        test_convert_says("dia", &A, indexed, 23, n < (1 << 19) ? "batch=2 rows_per_thread=4" : "batch=1 rows_per_thread=8");
+        test_convert_says("dia", &A, two, 23, "batch=4 rows_per_thread=2");
+        test_convert_says("dia", &A, vauto, 23, n < (1 << 19) ? "values=native" : "values=indexed8");
+        spmvlab_csr_free(&A);
+    }
     int32_t many[27], all[27];
     for (int d = 0; d < 27; d++)
-        many[d] = (d / 9 - 1) * 600 + (d % 9 / 3 - 1) * 30 + d % 3 - 1, all[d] = 2000; /* a 27-point stencil */
-    TEST_CHECK(gen_diagonals(&A, 2000, 2000, 27, many, lo, all) == 0);
+        many[d] = (d / 9 - 1) * 600 + (d % 9 / 3 - 1) * 30 + d % 3 - 1, all[d] = 1 << 19; /* a 27-point stencil */
+    TEST_CHECK(gen_diagonals(&A, 1 << 19, 1 << 19, 27, many, lo, all) == 0);
     test_convert_says("dia", &A, indexed, 23, "diagonals=27");
     test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto)");
     test_convert_says("dia", &A, indexed, 23, "batch=4 rows_per_thread=8");
-    test_convert_says("dia", &A, four, 23, "batch=2 rows_per_thread=4");
+    spmvlab_csr_free(&A);
+    for (int d = 0; d < 27; d++)
+        all[d] = 2000;
+    TEST_CHECK(gen_diagonals(&A, 2000, 2000, 27, many, lo, all) == 0);
+    test_convert_says("dia", &A, indexed, 23, "batch=2 rows_per_thread=4");
+    test_convert_says("dia", &A, eight, 23, "batch=4 rows_per_thread=8");
     spmvlab_csr_free(&A);
 }
 
