@@ -190,6 +190,11 @@ int dia_choose_x_path(int x_reuse, int coded, int32_t span)
     return span <= DIA_BLOCK ? DIA_REUSE_SHARED : DIA_REUSE_L1;
 }
 
+int dia_codes_pay(spmvlab_dtype dtype, int32_t rows, int32_t nnz)
+{
+    return nnz >= DIA_CODES_MIN_NNZ && (dtype != SPMVLAB_F32 || rows >= DIA_CODES_F32_MIN_ROWS);
+}
+
 int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag, int32_t rows)
 {
     if (x_path == DIA_REUSE_SHUFFLE)
@@ -231,10 +236,10 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         dia_scan(f, A, first, last, noff);
         st = dia_guard(f, o, err);
     }
-    /* auto takes codes only from DIA_CODES_MIN_ROWS rows: below, the coded
-     * kernel's fewer threads ran slower than native values (README.md) */
-    int values = o->values == SPMVLAB_VALUES_AUTO && A->rows < DIA_CODES_MIN_ROWS ? SPMVLAB_VALUES_AUTO_NO_CODES
-                                                                                 : o->values;
+    /* auto takes codes only where they paid (dia_codes_pay, README.md) */
+    int values = o->values == SPMVLAB_VALUES_AUTO && !dia_codes_pay(A->dtype, A->rows, A->nnz)
+                     ? SPMVLAB_VALUES_AUTO_NO_CODES
+                     : o->values;
     if (st == SPMVLAB_OK) /* fill entries are code 0, +0.0; pattern only without fill */
         st = spmvlab_value_store_choose(ctx, A, values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
     size_t vs = f->vs.elem;

@@ -25,10 +25,11 @@ enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 
  * below, half the threads of 4 rows leave too few warps to hide the
  * loads. */
 #define DIA_ROWS8_MIN_ROWS (1 << 19)
-/* values = auto takes codes from 2^19 rows, else pattern or native: below,
- * the coded kernel ran few-valued stencils and bands at 0.40-0.73 of
- * native values' speed (README.md, "Values"). */
-#define DIA_CODES_MIN_ROWS (1 << 19)
+/* values = auto takes codes from 2^22 non-zeros, in f32 from 2^20 rows as
+ * well, else pattern or native: below, the coded kernel ran few-valued
+ * stencils and bands slower than native values (README.md, "Values"). */
+#define DIA_CODES_MIN_NNZ (1 << 22)
+#define DIA_CODES_F32_MIN_ROWS (1 << 20)
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* Diagonals a batch of the coded kernel (option batch). auto: more than
@@ -108,6 +109,11 @@ static inline int64_t dia_pos(const dia_fmt *f, const dia_diag *g, int32_t i)
  * a format of ndiag diagonals whose x is read by x_path (enum dia_reuse),
  * rows rows a thread (README.md, "Kernel and x reuse"). */
 int dia_choose_batch(int batch, int32_t ndiag, int x_path, int rows);
+
+/* 1 when values = auto takes codes (they beat native bytes) for a matrix
+ * of dtype, rows and nnz: from DIA_CODES_MIN_NNZ non-zeros, and in f32
+ * from DIA_CODES_F32_MIN_ROWS rows as well. */
+int dia_codes_pay(spmvlab_dtype dtype, int32_t rows, int32_t nnz);
 
 /* The coded kernel's rows a thread for option value rows_per_thread (enum
  * dia_rows), x read by x_path, ndiag diagonals and rows rows: shuffles take

@@ -173,13 +173,12 @@ static void test_coded_window_counts_its_rows(void)
  * 256 columns) batch 2 for 3 diagonals and for 27. From 2^19 rows, 8 rows
  * and through L1 batch 1 (3 diagonals) or 4 (27). Rows set by hand stay,
  * and the batch through L1 keeps 8 x loads a thread (2 rows: 4, 8 rows:
- * 1); a batch set by hand stays. values = auto takes the codes (9
- * distinct values) from 2^19 rows only. */
+ * 1); a batch set by hand stays. */
 static void test_coded_shape_rule(void)
 {
     const char *indexed[] = {"values=indexed", NULL}, *one[] = {"values=indexed", "batch=1", NULL},
                *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
-               *two[] = {"values=indexed", "rows_per_thread=2", NULL}, *vauto[] = {"values=auto", NULL};
+               *two[] = {"values=indexed", "rows_per_thread=2", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
@@ -196,7 +195,7 @@ static void test_coded_shape_rule(void)
         test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
         test_convert_says("dia", &A, indexed, 23, n < (1 << 19) ? "batch=2 rows_per_thread=4" : "batch=1 rows_per_thread=8");
         test_convert_says("dia", &A, two, 23, "batch=4 rows_per_thread=2");
-        test_convert_says("dia", &A, vauto, 23, n < (1 << 19) ? "values=native" : "values=indexed8");
+
         spmvlab_csr_free(&A);
     }
     int32_t many[27], all[27];
@@ -272,6 +271,34 @@ static void test_shuffle_band_longer_than_a_warp(void)
     spmvlab_csr_free(&A);
 }
 
+/* values = auto under f64 or f32 on an n-row band of offsets -2..2 (5n - 6
+ * entries, 9 distinct values): its describe() holds want. */
+static void expect_auto_values(int32_t n, spmvlab_dtype dtype, const char *want)
+{
+    const char *vauto[] = {"values=auto", NULL};
+    spmvlab_csr A;
+    TEST_CHECK(gen_band(&A, n, -2, 5) == 0);
+    test_instance *t = test_convert_ok("dia", &A, dtype, vauto, 23);
+    if (t) {
+        TEST_CONTAINS(test_describe(t), want);
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
+}
+
+/* values = auto's codes (dia_codes_pay): from 2^22 non-zeros (838,862
+ * rows: 4,194,304 entries; one row fewer: native), in f32 from 2^20 rows
+ * as well (2^20 - 1 rows: codes in f64, native in f32); 1000 rows native. */
+static void test_codes_pay_rule(void)
+{
+    expect_auto_values(1000, SPMVLAB_F64, "values=native");
+    expect_auto_values(838862, SPMVLAB_F64, "values=indexed8");
+    expect_auto_values(838861, SPMVLAB_F64, "values=native");
+    expect_auto_values(1 << 20, SPMVLAB_F32, "values=indexed8");
+    expect_auto_values((1 << 20) - 1, SPMVLAB_F32, "values=native");
+    expect_auto_values((1 << 20) - 1, SPMVLAB_F64, "values=indexed8");
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* nothing stored; the kernel writes 0 to every row */
@@ -306,5 +333,6 @@ int main(void)
     test_coded_shape_rule();
     test_x_reuse_rule();
     test_shuffle_band_longer_than_a_warp();
+    test_codes_pay_rule();
     return test_done("dia guards");
 }
