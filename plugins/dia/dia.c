@@ -168,7 +168,6 @@ static spmvlab_status dia_choose_reuse(dia_fmt *f, const dia_opts *o, spmvlab_er
     f->x_auto = o->x_reuse == DIA_REUSE_AUTO;
     f->coded_rows = dia_choose_rows(o->rows_per_thread, f->x_path, f->ndiag, f->rows);
     f->batch = dia_choose_batch(o->batch, f->ndiag, f->x_path, f->coded_rows);
-    f->coded_threads = f->x_path == DIA_REUSE_L1 && o->threads == 512 ? 512 : DIA_BLOCK;
     size_t window = dia_window(f);
     if (o->x_reuse == DIA_REUSE_SHARED && window > DIA_SMEM_MAX)
         return ctx->fail(ctx, err, SPMVLAB_LIMIT,
@@ -315,8 +314,8 @@ static void dia_describe(const void *fmt, char *buf, size_t len)
                      f->nnz > 0 ? (double)f->stored / f->nnz : 0.0, path, f->x_auto ? "(auto)" : "", f->runs,
                      spmvlab_value_store_name(&f->vs), f->vs.count);
     if (f->coded && n > 0 && (size_t)n < len) /* the coded layout's whole chunks, the kernel's batch and rows */
-        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d rows_per_thread=%d threads=%d", (long long)f->slots,
-                 f->batch, f->coded_rows, f->coded_threads);
+        snprintf(buf + n, len - (size_t)n, " slots=%lld batch=%d rows_per_thread=%d", (long long)f->slots, f->batch,
+                 f->coded_rows);
 }
 
 SPMVLAB_PLUGIN_DEFINE(dia, "1.1.0", SPMVLAB_DTYPES_F64_F32,

@@ -41,13 +41,13 @@ __device__ __forceinline__ float dia_fma(float a, float b, float c) { return fma
 // Copies x[row0 + min_off, row0 + span + max_off), clamped to the matrix,
 // into xs (the block's x window); returns the window's first column. The
 // caller synchronises the block before reading it.
-template <typename T, int NT = DIA_BLOCK>
+template <typename T>
 __device__ __forceinline__ int64_t stage_x_window(const T *__restrict__ x, T *xs, int64_t row0, int64_t span,
                                                   int32_t min_off, int32_t max_off, int32_t cols)
 {
     const int64_t wlo = row0 + min_off > 0 ? row0 + min_off : 0;
     const int64_t whi = row0 + span + max_off < cols ? row0 + span + max_off : cols;
-    for (int64_t j = wlo + threadIdx.x; j < whi; j += NT)
+    for (int64_t j = wlo + threadIdx.x; j < whi; j += DIA_BLOCK)
         xs[j - wlo] = __ldg(x + j);
     return wlo;
 }
@@ -170,8 +170,8 @@ template <typename T, int R> struct x_run {
 // block's DIA_BLOCK R rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
 // x_run. B diagonals a batch: their loads are in flight together (option
 // batch).
-template <typename T, typename C, int X, bool Staged, int B, int R, int NT = DIA_BLOCK>
-__global__ void __launch_bounds__(NT)
+template <typename T, typename C, int X, bool Staged, int B, int R>
+__global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
                  const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
                  int32_t count, const T *__restrict__ x, T *__restrict__ y)
@@ -181,14 +181,14 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
     T *tab = reinterpret_cast<T *>(dia_smem);
     T *xs = tab + (Staged ? DIA_TABLE8_MAX : 0);
     if (Staged)
-        for (int k = threadIdx.x; k < count; k += NT)
+        for (int k = threadIdx.x; k < count; k += DIA_BLOCK)
             tab[k] = __ldg(table + k);
-    const int64_t row0 = (int64_t)blockIdx.x * (NT * R);
+    const int64_t row0 = (int64_t)blockIdx.x * (DIA_BLOCK * R);
     const int lane = threadIdx.x & 31;
     const int64_t q = row0 + (threadIdx.x >> 5) * (32 * R); // this warp's chunk
     int64_t wlo = 0;
     if (Shared)
-        wlo = stage_x_window<T, NT>(x, xs, row0, NT * R, min_off, max_off, cols);
+        wlo = stage_x_window(x, xs, row0, DIA_BLOCK * R, min_off, max_off, cols);
     if (Shared || Staged)
         __syncthreads();
     if (q >= rows) // the whole warp: its shuffles below keep all 32 lanes
@@ -253,10 +253,6 @@ cudaError_t launch_coded_shape(const dia_fmt *f, const T *x, T *y, cudaStream_t 
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else if (R == 4 && f->x_path == DIA_REUSE_SHUFFLE) {
         dia_coded_kernel<T, C, DIA_REUSE_SHUFFLE, staged, B, 4><<<grid, DIA_BLOCK, smem, s>>>(
-            f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
-    } else if (f->coded_threads == 512) { // through L1 only: a block's rows reach the planes above
-        const unsigned g512 = (unsigned)(((int64_t)f->rows + 512 * R - 1) / (512 * R));
-        dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B, R, 512><<<g512, 512, smem, s>>>(
             f->rows, f->cols, f->ndiag, f->min_off, f->max_off, diags, code, table, f->vs.count, x, y);
     } else {
         dia_coded_kernel<T, C, DIA_REUSE_L1, staged, B, R><<<grid, DIA_BLOCK, smem, s>>>(

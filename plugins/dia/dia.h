@@ -54,7 +54,6 @@ typedef struct dia_opts {
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
     int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
     int rows_per_thread;   /* enum dia_rows: the coded kernel's rows a thread */
-    int threads;           /* coded kernel through L1: threads a block (0 auto, 256, 512) */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
@@ -87,7 +86,6 @@ typedef struct dia_fmt {
     int x_auto;           /* 1: x_path chosen by x_reuse = auto */
     int batch;            /* coded kernel: diagonals whose loads are in flight together (1, 2, 4 or 8) */
     int coded_rows;       /* coded kernel: rows a thread, R (2, 4 or 8); its chunks hold 32 R rows */
-    int coded_threads;    /* coded kernel: threads a block (512 only through L1; else DIA_BLOCK) */
     dia_diag *diags;      /* host, ndiag */
     spmvlab_value_store vs; /* how val holds the values: native, codes or one pattern value */
     void *val;            /* host, stored entries (vs.elem bytes each: values or codes) */

@@ -30,9 +30,5 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_2, "2", "", "2 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_4, "4", "", "4 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_8, "8", "", "8 rows a thread (shuffles keep 4)"),
-    SPMVLAB_OPTION(dia_opts, threads, SPMVLAB_OPT_ENUM, "auto", "", "coded kernel through L1: threads a block"),
-    SPMVLAB_CHOICE(dia_opts, threads, 0, "auto", "", "256"),
-    SPMVLAB_CHOICE(dia_opts, threads, 256, "256", "", "256 threads a block"),
-    SPMVLAB_CHOICE(dia_opts, threads, 512, "512", "", "512 threads a block (x through L1 only)"),
     {NULL},
 };
