@@ -164,24 +164,6 @@ template <typename T, int R> struct x_run {
     }
 };
 
-// Batch d0's metadata (offset, begin, end, start; past the last diagonal
-// an empty one) and the lane's codes of each of its diagonals whose rows
-// the warp's chunk q holds (else code 0, never read).
-template <typename C, int R, int B>
-__device__ __forceinline__ void load_batch(int4 (&g)[B], code_word<C, R> (&cw)[B], const int4 *__restrict__ diags,
-                                           const C *__restrict__ code, int32_t ndiag, int32_t d0, int64_t q, int lane)
-{
-#pragma unroll
-    for (int b = 0; b < B; b++)
-        g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
-#pragma unroll
-    for (int b = 0; b < B; b++) {
-        cw[b].clear();
-        if (q + 32 * R > g[b].y && q < g[b].z)
-            cw[b].load(code + (g[b].w + q + R * lane));
-    }
-}
-
 // y = A x with codes of type C into table (count entries; staged in shared
 // memory when Staged, i.e. 1-byte codes). X, where x comes from (enum
 // dia_reuse): DIA_REUSE_SHARED, the x window as dia_kernel's over the
@@ -216,15 +198,18 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
     for (int j = 0; j < R; j++)
         sum[j] = 0;
     x_run<T, R> run;
-    // The metadata and codes of batch d0 + B are loaded while batch d0
-    // multiplies: a batch's codes then wait for no load of its own.
-    int4 g[B];
-    code_word<C, R> cw[B];
-    load_batch<C, R, B>(g, cw, diags, code, ndiag, 0, q, lane);
     for (int32_t d0 = 0; d0 < ndiag; d0 += B) {
-        int4 gn[B];
-        code_word<C, R> cn[B];
-        load_batch<C, R, B>(gn, cn, diags, code, ndiag, d0 + B, q, lane);
+        int4 g[B];
+        code_word<C, R> cw[B];
+#pragma unroll
+        for (int b = 0; b < B; b++) // offset, begin, end, start; past the last: an empty diagonal
+            g[b] = d0 + b < ndiag ? __ldg(diags + d0 + b) : make_int4(0, 0, 0, 0);
+#pragma unroll
+        for (int b = 0; b < B; b++) {
+            cw[b].clear();
+            if (q + 32 * R > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
+                cw[b].load(code + (g[b].w + q + R * lane));
+        }
 #pragma unroll
         for (int b = 0; b < B; b++) {
             T xv[R] = {}; // read only with shuffles, and only by rows of a real diagonal
@@ -240,11 +225,6 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
                     sum[j] = dia_fma(v, xc, sum[j]);
                 }
             }
-        }
-#pragma unroll
-        for (int b = 0; b < B; b++) {
-            g[b] = gn[b];
-            cw[b] = cn[b];
         }
     }
 #pragma unroll
