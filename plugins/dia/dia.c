@@ -33,8 +33,10 @@
  * (dia_choose_x_path); shuffle only when asked.
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
- * a band without fill.
- * Kernel: one thread per row over the diagonals (dia.cu); with codes, 4
+ * a band without fill; auto takes codes only where they paid
+ * (dia_codes_pay). rows_per_thread (auto|2|4|8) and batch (auto|1|2|4|8):
+ * the coded kernel's shape (dia_choose_rows, dia_choose_batch).
+ * Kernel: one thread per row over the diagonals (dia.cu); with codes, R
  * rows a thread and their codes as one word; spmv_host runs the same loop
  * with the same fused multiply-adds.
  * Limits: dtypes f64 and f32; stored entries up to 2^31 - 1.
