@@ -60,13 +60,20 @@ size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *c
     return b.bytes;
 }
 
-size_t test_convert_says(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
-                         const char *needle)
+size_t test_convert_says_all(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                             const char *const *needles)
 {
     char desc[512] = "";
     size_t bytes = test_convert_both(plugin, A, sets, seed, desc, sizeof desc);
-    TEST_CONTAINS(desc, needle);
+    for (; *needles; needles++)
+        TEST_CONTAINS(desc, *needles);
     return bytes;
+}
+
+size_t test_convert_says(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                         const char *needle)
+{
+    return test_convert_says_all(plugin, A, sets, seed, (const char *const[]){needle, NULL});
 }
 
 size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len)

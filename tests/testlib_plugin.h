@@ -36,6 +36,11 @@ size_t test_convert_both(const char *plugin, const spmvlab_csr *A, const char *c
 size_t test_convert_says(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
                          const char *needle);
 
+/* test_convert_says with every needle of the NULL-terminated list, from
+ * one conversion; returns the f64 footprint. */
+size_t test_convert_says_all(const char *plugin, const spmvlab_csr *A, const char *const *sets, uint64_t seed,
+                             const char *const *needles);
+
 /* test_convert_both on a 5 x 4 matrix without entries (no sets): every row
  * of y must be written as 0. */
 size_t test_convert_empty(const char *plugin, uint64_t seed, char *desc, size_t len);

@@ -181,8 +181,9 @@ static void test_coded_shape_rule(void)
                *two[] = {"values=indexed", "rows_per_thread=2", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
-    test_convert_says("dia", &A, indexed, 23, "x_reuse=shared(auto) runs=1 values=indexed8");
-    test_convert_says("dia", &A, indexed, 23, "batch=4 rows_per_thread=4");
+    test_convert_says_all("dia", &A, indexed, 23,
+                          (const char *const[]){"x_reuse=shared(auto) runs=1 values=indexed8",
+                                                "batch=4 rows_per_thread=4", NULL});
     test_convert_says("dia", &A, one, 23, "batch=1 rows_per_thread=4");
     spmvlab_csr_free(&A);
     TEST_CHECK(gen_band(&A, 1000, -8, 16) == 0);
@@ -192,8 +193,11 @@ static void test_coded_shape_rule(void)
     for (int32_t n = (1 << 19) - 1; n <= (1 << 19); n++) {
         const int32_t hi[] = {n, n, n};
         TEST_CHECK(gen_diagonals(&A, n, n, 3, wide, lo, hi) == 0);
-        test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto) runs=3 values=indexed8");
-        test_convert_says("dia", &A, indexed, 23, n < (1 << 19) ? "batch=2 rows_per_thread=4" : "batch=1 rows_per_thread=8");
+        test_convert_says_all("dia", &A, indexed, 23,
+                              (const char *const[]){"x_reuse=l1(auto) runs=3 values=indexed8",
+                                                    n < (1 << 19) ? "batch=2 rows_per_thread=4"
+                                                                  : "batch=1 rows_per_thread=8",
+                                                    NULL});
         test_convert_says("dia", &A, two, 23, "batch=4 rows_per_thread=2");
 
         spmvlab_csr_free(&A);
@@ -202,9 +206,8 @@ static void test_coded_shape_rule(void)
     for (int d = 0; d < 27; d++)
         many[d] = (d / 9 - 1) * 600 + (d % 9 / 3 - 1) * 30 + d % 3 - 1, all[d] = 1 << 19; /* a 27-point stencil */
     TEST_CHECK(gen_diagonals(&A, 1 << 19, 1 << 19, 27, many, lo, all) == 0);
-    test_convert_says("dia", &A, indexed, 23, "diagonals=27");
-    test_convert_says("dia", &A, indexed, 23, "x_reuse=l1(auto)");
-    test_convert_says("dia", &A, indexed, 23, "batch=4 rows_per_thread=8");
+    test_convert_says_all("dia", &A, indexed, 23,
+                          (const char *const[]){"diagonals=27", "x_reuse=l1(auto)", "batch=4 rows_per_thread=8", NULL});
     spmvlab_csr_free(&A);
     for (int d = 0; d < 27; d++)
         all[d] = 2000;
@@ -260,9 +263,9 @@ static void test_shuffle_band_longer_than_a_warp(void)
     const char *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL};
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1296, -40, 81) == 0);
-    test_convert_says("dia", &A, shuffle, 23, "diagonals=81 offsets=-40..40");
-    test_convert_says("dia", &A, shuffle, 23, "x_reuse=shuffle runs=1 values=indexed8");
-    test_convert_says("dia", &A, shuffle, 23, "batch=2");
+    test_convert_says_all("dia", &A, shuffle, 23,
+                          (const char *const[]){"diagonals=81 offsets=-40..40",
+                                                "x_reuse=shuffle runs=1 values=indexed8", "batch=2", NULL});
     spmvlab_csr_free(&A);
     TEST_CHECK(gen_band(&A, 1295, -40, 81) == 0);
     expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than min_rows_per_diag 16 rows a diagonal");
