@@ -20,7 +20,8 @@ typedef struct adopter {
 } adopter;
 
 static const adopter plugins[] = {
-    {"dia", {NULL}},
+    {"dia", {NULL}},                                   /* 4-bit codes for tables of at most 16 values */
+    {"dia", {"code_bits=8", NULL}},                    /* whole bytes */
     {"bcsr", {"r=3", "c=3", NULL}},                    /* slice kernel where it pays */
     {"bcsr", {"r=2", "c=2", "kernel=warp", NULL}},     /* warp per block row, padded blocks */
     {"sell", {NULL}},
@@ -150,11 +151,14 @@ static double stored_entries(const adopter *p, const conv *t, int32_t nnz)
 
 /* The footprint with codes: native's, less its stored values, plus the
  * codes of the coded layout's entries (dia's whole chunks: more than
- * native's) and the table (README.md's formulas). */
+ * native's; half a byte each for 4-bit codes) and the table (README.md's
+ * formulas). */
 static void expect_coded_footprint(const adopter *p, const conv *native, const conv *t, int32_t nnz,
                                    spmvlab_dtype dtype)
 {
-    double vs = (double)spmvlab_dtype_size(dtype), cb = strstr(describe(t), "indexed8") ? 1 : 2;
+    const char *d = describe(t);
+    double vs = (double)spmvlab_dtype_size(dtype),
+           cb = strstr(d, "indexed4") ? 0.5 : strstr(d, "indexed8") ? 1 : 2; /* 4-bit codes: two a byte */
     double want = (double)spmvlab_instance_footprint(&native->in) - stored_entries(p, native, nnz) * vs +
                   stored_entries(p, t, nnz) * cb + vs * (double)t->in.matrix->values->table.count;
     double got = (double)spmvlab_instance_footprint(&t->in);

@@ -1,7 +1,8 @@
 // The device side of value_store.h: a kernel takes its values as a functor
 // V, vals(k) the value of stored entry k, so one kernel body serves native
 // values, 1- and 2-byte codes into the table (read through the read-only
-// path: 256 doubles stay in L1) and a pattern's one value. with_values
+// path: 256 doubles stay in L1), 4-bit codes where the format packs them,
+// and a pattern's one value. with_values
 // launches the kernel with the functor of a format's storage.
 #ifndef SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
 #define SPMVLAB_PLUGINS_COMMON_VALUE_STORE_CUH
@@ -25,6 +26,17 @@ template <typename T, typename C> struct coded_values {
     __device__ __forceinline__ T operator()(int64_t k) const { return __ldg(table + __ldg(code + k)); }
 };
 
+// 4-bit codes, two a byte (entry k in byte k / 2, the low half when k is
+// even), into a table of values of type T.
+template <typename T> struct coded4_values {
+    const uint8_t *__restrict__ code;
+    const T *__restrict__ table;
+    __device__ __forceinline__ T operator()(int64_t k) const
+    {
+        return __ldg(table + ((__ldg(code + (k >> 1)) >> ((k & 1) << 2)) & 15u));
+    }
+};
+
 // One value for every entry.
 template <typename T> struct pattern_values {
     T value;
@@ -42,15 +54,37 @@ __host__ __device__ coded_values<T, C> values_over(coded_values<T, C> v, const v
 {
     return coded_values<T, C>{static_cast<const C *>(stored), v.table};
 }
+template <typename T> __host__ __device__ coded4_values<T> values_over(coded4_values<T> v, const void *stored)
+{
+    return coded4_values<T>{static_cast<const uint8_t *>(stored), v.table};
+}
 template <typename T> __host__ __device__ pattern_values<T> values_over(pattern_values<T> v, const void *) { return v; }
 
+// The 4-bit codes' functor for a format that takes them (Codes4), else an
+// error: a kernel is built for them only where the format packs them.
+template <typename T, bool Codes4> struct codes4_launch {
+    template <typename Launch> static cudaError_t run(const void *stored, const T *table, Launch &launch)
+    {
+        return launch(coded4_values<T>{static_cast<const uint8_t *>(stored), table});
+    }
+};
+template <typename T> struct codes4_launch<T, false> {
+    template <typename Launch> static cudaError_t run(const void *, const T *, Launch &)
+    {
+        return cudaErrorInvalidValue;
+    }
+};
+
 // launch(vals) with the functor of storage s over the device array stored
-// (its entries of s->elem bytes), values of type T; returns what launch
-// returns (a cudaError_t).
-template <typename T, typename Launch>
+// (its entries of s->elem bytes, or 4-bit codes when Codes4: the format's
+// build called spmvlab_value_store_narrow4), values of type T; returns what
+// launch returns (a cudaError_t).
+template <typename T, bool Codes4 = false, typename Launch>
 static inline cudaError_t with_values(const spmvlab_value_store *s, const void *stored, Launch launch)
 {
     switch (s->kind) {
+    case SPMVLAB_STORE_CODES4:
+        return codes4_launch<T, Codes4>::run(stored, static_cast<const T *>(s->d_table), launch);
     case SPMVLAB_STORE_CODES8:
         return launch(coded_values<T, uint8_t>{static_cast<const uint8_t *>(stored), static_cast<const T *>(s->d_table)});
     case SPMVLAB_STORE_CODES16:

@@ -1,7 +1,8 @@
 /* The lossless value storage of the in-tree plugins (C and CUDA host side):
  * a plugin's `values` option resolved against the core's value table
  * (plugin.h, ctx->value_table) into native values, 1- or 2-byte codes into
- * the table, or one value for all entries (pattern); the table's device
+ * the table (4-bit codes, two a byte, where a format packs them), or one
+ * value for all entries (pattern); the table's device
  * copy; the host decode for spmv_host. value_store.cuh decodes on the
  * device. The decoded value is the stored one bit for bit, so every sum is
  * the native storage's sum in the same order. */
@@ -39,13 +40,17 @@ typedef enum spmvlab_value_kind {
     SPMVLAB_STORE_NATIVE = 0,  /* the run's dtype, one per entry */
     SPMVLAB_STORE_CODES8 = 1,  /* uint8_t codes into the table */
     SPMVLAB_STORE_CODES16 = 2, /* uint16_t codes into the table */
-    SPMVLAB_STORE_PATTERN = 3  /* nothing per entry: one value */
+    SPMVLAB_STORE_PATTERN = 3, /* nothing per entry: one value */
+    SPMVLAB_STORE_CODES4 = 4   /* 4-bit codes, two a byte (entry p: byte p / 2, low half when p is even) */
 } spmvlab_value_kind;
+
+/* Entries a table may hold for 4-bit codes. */
+#define SPMVLAB_CODES4_MAX 16
 
 /* A format's value storage: what a layout copies per entry and the table. */
 typedef struct spmvlab_value_store {
     int kind;                          /* spmvlab_value_kind */
-    size_t elem;                       /* bytes per stored entry: the dtype's size, 1, 2 or 0 */
+    size_t elem;                       /* bytes per entry of src: the dtype's size, 1, 2 or 0 (CODES4: 1, packed by the format) */
     const void *src;                   /* entry k of A is elem bytes at src + k * elem (A's values or codes) */
     const spmvlab_value_table *table;  /* the core's table (codes only; host, shared) */
     int32_t count;                     /* values in the device table (codes only) */
@@ -63,11 +68,48 @@ static inline void spmvlab_value_store_native(spmvlab_value_store *s, const spmv
     s->src = A->val;
 }
 
-/* The storage's name for describe(): native, indexed8, indexed16, pattern. */
+/* The storage's name for describe(): native, indexed8, indexed16, pattern,
+ * indexed4. */
 static inline const char *spmvlab_value_store_name(const spmvlab_value_store *s)
 {
-    static const char *const names[] = {"native", "indexed8", "indexed16", "pattern"};
+    static const char *const names[] = {"native", "indexed8", "indexed16", "pattern", "indexed4"};
     return names[s->kind];
+}
+
+/* 1 when s holds codes into the table (of any width). */
+static inline int spmvlab_value_store_coded(const spmvlab_value_store *s)
+{
+    return s->kind == SPMVLAB_STORE_CODES8 || s->kind == SPMVLAB_STORE_CODES16 || s->kind == SPMVLAB_STORE_CODES4;
+}
+
+/* Bytes of n stored entries of s (4-bit codes: two a byte, rounded up). */
+static inline size_t spmvlab_value_store_bytes(const spmvlab_value_store *s, size_t n)
+{
+    return s->kind == SPMVLAB_STORE_CODES4 ? (n + 1) / 2 : n * s->elem;
+}
+
+/* For a format whose layout takes 4-bit codes: 1-byte codes into a table of
+ * at most SPMVLAB_CODES4_MAX values become 4-bit codes (elem stays 1: the
+ * format copies the core's codes into its layout, then packs them with
+ * spmvlab_value_store_pack4). Returns 1 when it narrowed them. */
+static inline int spmvlab_value_store_narrow4(spmvlab_value_store *s)
+{
+    if (s->kind != SPMVLAB_STORE_CODES8 || s->count > SPMVLAB_CODES4_MAX)
+        return 0;
+    s->kind = SPMVLAB_STORE_CODES4;
+    return 1;
+}
+
+/* Packs n 1-byte codes (each below 16) in place, two a byte: entry p goes to
+ * byte p / 2, the low half when p is even; the (n + 1) / 2 bytes that hold
+ * them are returned in place, the rest of the array zeroed. */
+static inline void spmvlab_value_store_pack4(uint8_t *codes, size_t n)
+{
+    for (size_t i = 0; 2 * i < n; i++) { /* byte i is written after entries 2i and 2i + 1 (>= i) are read */
+        const uint8_t lo = codes[2 * i], hi = 2 * i + 1 < n ? codes[2 * i + 1] : 0;
+        codes[i] = (uint8_t)(lo | hi << 4);
+    }
+    memset(codes + (n + 1) / 2, 0, n - (n + 1) / 2);
 }
 
 /* Resolves mode (a SPMVLAB_VALUES_* choice) for A into *s. may_pattern: the
@@ -135,7 +177,7 @@ static inline spmvlab_status spmvlab_value_store_choose(spmvlab_ctx *ctx, const 
 static inline spmvlab_status spmvlab_value_store_upload(spmvlab_ctx *ctx, spmvlab_value_store *s, size_t *held,
                                                         spmvlab_err *err)
 {
-    if (s->kind != SPMVLAB_STORE_CODES8 && s->kind != SPMVLAB_STORE_CODES16)
+    if (!spmvlab_value_store_coded(s))
         return SPMVLAB_OK;
     return spmvlab_dev_put(ctx, &s->d_table, s->table->values, s->table_bytes, held, err);
 }
@@ -147,7 +189,9 @@ static inline spmvlab_status spmvlab_value_store_upload(spmvlab_ctx *ctx, spmvla
     ((s)->kind == SPMVLAB_STORE_NATIVE    ? ((const T *)(stored))[pos]                                    \
      : (s)->kind == SPMVLAB_STORE_CODES8  ? ((const T *)(s)->table->values)[((const uint8_t *)(stored))[pos]] \
      : (s)->kind == SPMVLAB_STORE_CODES16 ? ((const T *)(s)->table->values)[((const uint16_t *)(stored))[pos]] \
-                                          : *(const T *)(const void *)(s)->pattern)
+     : (s)->kind == SPMVLAB_STORE_CODES4                                                                  \
+         ? ((const T *)(s)->table->values)[(((const uint8_t *)(stored))[(pos) / 2] >> 4 * ((pos) % 2)) & 15u]   \
+         : *(const T *)(const void *)(s)->pattern)
 
 #ifdef __cplusplus
 }

@@ -13,11 +13,11 @@
  * (the fill). Metadata: one {offset, begin, end, start} of 4 int32 per
  * diagonal, ascending offsets.
  * Device bytes: 16 ndiag + e n + s table, s = 8 (f64) or 4 (f32), e = s
- * for native values (n = stored), 1 or 2 for codes into the value table
- * (values = indexed; table entries; n = slots: the coded layout keeps whole
- * chunks of 32 R rows, R the rows a thread, lane-interleaved, dia.h), 0
- * for a pattern; on
- * a full band e bytes per non-zero, no index at all.
+ * for native values (n = stored), 1/2 (tables of at most 16 values;
+ * option code_bits), 1 or 2 for codes into the value table (values =
+ * indexed; table entries; n = slots: the coded layout keeps whole chunks
+ * of 32 R rows, R the rows a thread, lane-interleaved, dia.h), 0 for a
+ * pattern; on a full band e bytes per non-zero, no index at all.
  *
  * Options: max_fill (1..1e6, default 1.5) and max_diags (1..1e6, default
  * 256): convert refuses with SPMVLAB_LIMIT and the numbers, before any large
@@ -34,8 +34,10 @@
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill; auto takes codes only where they paid
- * (dia_codes_pay). rows_per_thread (auto|2|4|8) and batch (auto|1|2|4|8):
- * the coded kernel's shape (dia_choose_rows, dia_choose_batch).
+ * (dia_codes_pay); code_bits (auto|8): 4-bit codes, two a byte, for
+ * tables of at most 16 values, or whole bytes. rows_per_thread (auto|2|4|8)
+ * and batch (auto|1|2|4|8): the coded kernel's shape (dia_choose_rows,
+ * dia_choose_batch).
  * Kernel: one thread per row over the diagonals (dia.cu); with codes, R
  * rows a thread and their codes as one word; spmv_host runs the same loop
  * with the same fused multiply-adds.
@@ -156,7 +158,7 @@ static spmvlab_status dia_guard(const dia_fmt *f, const dia_opts *o, spmvlab_err
 static size_t dia_window(const dia_fmt *f)
 {
     size_t rows = f->coded ? (size_t)DIA_BLOCK * f->coded_rows : DIA_BLOCK;
-    size_t table = f->vs.kind == SPMVLAB_STORE_CODES8 ? DIA_TABLE8_MAX : 0;
+    size_t table = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES4 ? DIA_TABLE8_MAX : 0;
     return (rows + table + (size_t)(f->max_off - f->min_off)) * spmvlab_dtype_size(f->dtype);
 }
 
@@ -244,8 +246,10 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
                      : o->values;
     if (st == SPMVLAB_OK) /* fill entries are code 0, +0.0; pattern only without fill */
         st = spmvlab_value_store_choose(ctx, A, values, f->stored == f->nnz, f->stored - f->nnz, &f->vs, err);
+    if (st == SPMVLAB_OK && o->code_bits == DIA_CODE_BITS_AUTO)
+        spmvlab_value_store_narrow4(&f->vs); /* at most 16 values: two codes a byte */
     size_t vs = f->vs.elem;
-    f->coded = f->vs.kind == SPMVLAB_STORE_CODES8 || f->vs.kind == SPMVLAB_STORE_CODES16;
+    f->coded = spmvlab_value_store_coded(&f->vs);
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
     if (st == SPMVLAB_OK) {
@@ -267,9 +271,11 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     }
     if (st == SPMVLAB_OK) {
         dia_fill(f, A, first);
+        if (f->vs.kind == SPMVLAB_STORE_CODES4) /* placed a byte each, then packed: slots is a multiple of 64 */
+            spmvlab_value_store_pack4(f->val, (size_t)f->slots);
         const spmvlab_array arrays[] = {
             {(void **)&f->d_diags, f->diags, (size_t)f->ndiag * sizeof *f->diags},
-            {&f->d_val, f->val, (size_t)f->slots * vs},
+            {&f->d_val, f->val, spmvlab_value_store_bytes(&f->vs, (size_t)f->slots)},
         };
         st = spmvlab_put_all(ctx, arrays, SPMVLAB_COUNT(arrays), err);
     }

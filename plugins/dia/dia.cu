@@ -7,13 +7,14 @@
 // x is read through the read-only (L1) path, where neighbouring diagonals
 // hit the same lines. dia.c runs the same loop on the CPU.
 //
-// Coded kernel (values as 1- or 2-byte codes, dia.h's coded layout): a
-// thread serves R rows (2, 4 or 8: option rows_per_thread), lane l of a
-// warp rows q + l + 32 j (j < R) of its chunk q of 32 R rows, so its R
-// codes of a diagonal are one aligned word (R = 4: uchar4, a warp load
-// fetches 128 codes; ushort4: 256 bytes) and its x reads and y writes stay
-// consecutive over the lanes. The table of 1-byte
-// codes is staged in shared memory per block. The diagonals come in
+// Coded kernel (values as 4-bit, 1- or 2-byte codes, dia.h's coded
+// layout): a thread serves R rows (2, 4 or 8: option rows_per_thread),
+// lane l of a warp rows q + l + 32 j (j < R) of its chunk q of 32 R rows,
+// so its R codes of a diagonal are one aligned word (R = 8: 4 bytes of
+// 4-bit codes, a warp load fetching 256 codes in 128 bytes; uint2 of
+// 1-byte codes; uint4 of 2-byte ones) and its x reads and y writes stay
+// consecutive over the lanes. The table of 4-bit or 1-byte codes is staged
+// in shared memory per block. The diagonals come in
 // batches (1, 2, 4 or 8: option batch): every metadata and code load of a
 // batch is issued before its first multiply. x_reuse = shuffle (coded
 // kernel only): diagonals with consecutive offsets o, o + 1, ... read x
@@ -80,12 +81,20 @@ dia_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t m
     y[i] = sum;
 }
 
+// 4-bit codes, two a byte (the code type of a nibble-coded layout).
+struct nibble {};
+
 // The R codes of one lane for a diagonal: one aligned word of R codes
-// (W: the word type, R * sizeof(C) bytes).
+// (W: the word type, R * Bits / 8 bytes).
 template <typename C, int R> struct code_word;
 template <typename W, int R, int Bits> struct code_word_of {
     W w;
-    __device__ __forceinline__ void load(const void *p) { w = __ldg(reinterpret_cast<const W *>(p)); }
+    // The word whose first code is entry pos of the layout (pos * Bits / 8
+    // bytes in: pos is a multiple of R, so whole bytes).
+    __device__ __forceinline__ void load(const unsigned char *code, int64_t pos)
+    {
+        w = __ldg(reinterpret_cast<const W *>(code + pos * Bits / 8));
+    }
     __device__ __forceinline__ void clear() { w = W{}; }
     __device__ __forceinline__ uint32_t at(int j) const
     {
@@ -93,6 +102,7 @@ template <typename W, int R, int Bits> struct code_word_of {
         const uint32_t part = word_part(w, j / per);
         return (part >> (Bits * (j % per))) & ((1u << Bits) - 1u);
     }
+    static __device__ __forceinline__ uint32_t word_part(uint8_t v, int) { return v; }
     static __device__ __forceinline__ uint32_t word_part(uint16_t v, int) { return v; }
     static __device__ __forceinline__ uint32_t word_part(uint32_t v, int) { return v; }
     static __device__ __forceinline__ uint32_t word_part(uint2 v, int k) { return k == 0 ? v.x : v.y; }
@@ -101,6 +111,9 @@ template <typename W, int R, int Bits> struct code_word_of {
         return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
     }
 };
+template <> struct code_word<nibble, 2> : code_word_of<uint8_t, 2, 4> {};
+template <> struct code_word<nibble, 4> : code_word_of<uint16_t, 4, 4> {};
+template <> struct code_word<nibble, 8> : code_word_of<uint32_t, 8, 4> {};
 template <> struct code_word<uint8_t, 2> : code_word_of<uint16_t, 2, 8> {};
 template <> struct code_word<uint8_t, 4> : code_word_of<uint32_t, 4, 8> {};
 template <> struct code_word<uint8_t, 8> : code_word_of<uint2, 8, 8> {};
@@ -164,8 +177,9 @@ template <typename T, int R> struct x_run {
     }
 };
 
-// y = A x with codes of type C into table (count entries; staged in shared
-// memory when Staged, i.e. 1-byte codes). X, where x comes from (enum
+// y = A x with codes of type C (nibble, uint8_t, uint16_t) into table
+// (count entries; staged in shared memory when Staged: 4-bit and 1-byte
+// codes). X, where x comes from (enum
 // dia_reuse): DIA_REUSE_SHARED, the x window as dia_kernel's over the
 // block's DIA_BLOCK R rows; DIA_REUSE_L1; DIA_REUSE_SHUFFLE, an
 // x_run. B diagonals a batch: their loads are in flight together (option
@@ -173,7 +187,7 @@ template <typename T, int R> struct x_run {
 template <typename T, typename C, int X, bool Staged, int B, int R>
 __global__ void __launch_bounds__(DIA_BLOCK)
 dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int32_t max_off,
-                 const int4 *__restrict__ diags, const C *__restrict__ code, const T *__restrict__ table,
+                 const int4 *__restrict__ diags, const unsigned char *__restrict__ code, const T *__restrict__ table,
                  int32_t count, const T *__restrict__ x, T *__restrict__ y)
 {
     constexpr bool Shared = X == DIA_REUSE_SHARED;
@@ -208,7 +222,7 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
         for (int b = 0; b < B; b++) {
             cw[b].clear();
             if (q + 32 * R > g[b].y && q < g[b].z) // the warp's chunk holds rows of the diagonal
-                cw[b].load(code + (g[b].w + q + R * lane));
+                cw[b].load(code, g[b].w + q + R * lane);
         }
 #pragma unroll
         for (int b = 0; b < B; b++) {
@@ -241,10 +255,10 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
 template <typename T, typename C, int B, int R>
 cudaError_t launch_coded_shape(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
-    constexpr bool staged = sizeof(C) == 1;
+    constexpr bool staged = sizeof(C) == 1; // nibble (an empty struct) and uint8_t
     const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_BLOCK * R - 1) / (DIA_BLOCK * R));
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
-    const C *code = static_cast<const C *>(f->d_val);
+    const unsigned char *code = static_cast<const unsigned char *>(f->d_val);
     const T *table = static_cast<const T *>(f->vs.d_table);
     size_t smem = staged ? (size_t)DIA_TABLE8_MAX * sizeof(T) : 0;
     if (f->x_path == DIA_REUSE_SHARED) {
@@ -290,6 +304,8 @@ cudaError_t launch_typed(const dia_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const unsigned grid = (unsigned)(((int64_t)f->rows + DIA_BLOCK - 1) / DIA_BLOCK);
     const int4 *diags = reinterpret_cast<const int4 *>(f->d_diags);
+    if (f->vs.kind == SPMVLAB_STORE_CODES4)
+        return launch_coded<T, nibble>(f, x, y, s);
     if (f->vs.kind == SPMVLAB_STORE_CODES8)
         return launch_coded<T, uint8_t>(f, x, y, s);
     if (f->vs.kind == SPMVLAB_STORE_CODES16)

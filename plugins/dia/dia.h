@@ -16,10 +16,10 @@ extern "C" {
 
 #define DIA_BLOCK 256 /* rows (threads) per thread block */
 #define DIA_SMEM_MAX (48 * 1024) /* shared memory a window may take without opt-in */
-/* The coded kernel (values as 1- or 2-byte codes): a thread serves R rows
- * (option rows_per_thread: 2, 4 or 8), lane l of a warp rows l, l + 32, ...,
- * l + 32 (R - 1) of its chunk of 32 R rows, and loads their codes of one
- * diagonal as one word (R codes). */
+/* The coded kernel (values as 4-bit, 1- or 2-byte codes): a thread serves R
+ * rows (option rows_per_thread: 2, 4 or 8), lane l of a warp rows l, l + 32,
+ * ..., l + 32 (R - 1) of its chunk of 32 R rows, and loads their codes of
+ * one diagonal as one word (R codes: R / 2 bytes of 4-bit codes). */
 enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 8 };
 /* auto: 8 rows a thread from 2^19 rows (README.md, "Kernel and x reuse"):
  * below, half the threads of 4 rows leave too few warps to hide the
@@ -39,6 +39,10 @@ enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 
 #define DIA_BATCH_MANY 16
 enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
+/* The width of a code (option code_bits). auto: 4 bits for tables of at
+ * most SPMVLAB_CODES4_MAX values, else whole bytes; 8: whole bytes. */
+enum dia_code_bits { DIA_CODE_BITS_AUTO = 0, DIA_CODE_BITS_8 = 8 };
+
 /* How the kernel reuses x across the diagonals (option x_reuse; as a
  * format's x_path, the one taken: shared, l1 or shuffle). shuffle: the
  * coded kernel loads x once per run of consecutive offsets and passes it
@@ -54,16 +58,19 @@ typedef struct dia_opts {
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
     int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
     int rows_per_thread;   /* enum dia_rows: the coded kernel's rows a thread */
+    int code_bits;         /* enum dia_code_bits: 4-bit codes where the table allows */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
  * val[start + i - begin]. begin and end are the rows of its first and last
  * non-zero, so nothing beyond the band's ends is stored. 16 bytes: the
- * kernel reads it as one int4. Coded layout (codes of 1 or 2 bytes, R
- * rows a thread): the diagonal holds whole chunks of 32 R rows, those its
- * rows touch, each with its codes lane-interleaved: row i = q + 32 j + l
- * (q a multiple of 32 R, 0 <= l < 32) sits at val[start + q + R l + j]
- * (dia_pos); start is then the position chunk 0 would have. */
+ * kernel reads it as one int4. Coded layout (codes of 4 bits, 1 or 2
+ * bytes, R rows a thread): the diagonal holds whole chunks of 32 R rows,
+ * those its rows touch, each with its codes lane-interleaved: row
+ * i = q + 32 j + l (q a multiple of 32 R, 0 <= l < 32) sits at entry
+ * start + q + R l + j of val (dia_pos; 4-bit codes two a byte, so a lane's
+ * R codes are R / 2 whole bytes); start is then the position chunk 0 would
+ * have. */
 typedef struct dia_diag {
     int32_t offset; /* column - row */
     int32_t begin;  /* first row stored */
@@ -79,7 +86,7 @@ typedef struct dia_fmt {
     int32_t ndiag;        /* diagonals stored, ascending offsets */
     int64_t stored;       /* values stored: the sum of the diagonals' lengths */
     int64_t slots;        /* entries of val: stored, or the whole chunks of the coded layout */
-    int coded;            /* 1: the coded layout and kernel (vs holds 1- or 2-byte codes) */
+    int coded;            /* 1: the coded layout and kernel (vs holds 4-bit, 1- or 2-byte codes) */
     int32_t min_off, max_off; /* offsets of the first and last diagonal (0 without any) */
     int32_t runs;         /* runs of consecutive offsets (a diagonal whose offset is its predecessor's + 1 continues one) */
     int x_path;           /* enum dia_reuse, never AUTO: where the kernel reads x (shared window, L1, shuffles) */

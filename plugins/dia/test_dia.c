@@ -109,20 +109,44 @@ static void test_wide_band_reads_x_through_l1(void)
     spmvlab_csr_free(&A);
 }
 
-/* With 1-byte codes each diagonal keeps the whole chunks of 128 rows its
- * range touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199)
- * chunks 0 and 1, so 1280 slots of one byte, plus the table of the 9
- * distinct values and +0.0 (code 0); spmv_host (checked against the reference by
- * test_convert_says) finds every code at its lane-interleaved position. */
+/* With codes each diagonal keeps the whole chunks of 128 rows its range
+ * touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199) chunks 0
+ * and 1, so 1280 slots, plus the table of the 9 distinct values and +0.0
+ * (code 0). Ten values take 4-bit codes, two a byte (640 bytes); with
+ * code_bits = 8, one byte each. spmv_host (checked against the reference
+ * by test_convert_says) finds every code at its lane-interleaved position,
+ * in either half of its byte. */
 static void test_codes_keep_whole_chunks(void)
 {
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     spmvlab_csr A;
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
-    const char *indexed[] = {"values=indexed", NULL};
+    const char *indexed[] = {"values=indexed", NULL}, *bytes[] = {"values=indexed", "code_bits=8", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
+                                 "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed4 table=10 slots=1280") ==
+               16 * 2 + 1280 / 2 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, bytes, 23,
                                  "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed8 table=10 slots=1280") ==
                16 * 2 + 1280 + 8 * 10);
+    spmvlab_csr_free(&A);
+}
+
+/* A table of 17 values (16 distinct and +0.0 of the fill) is one too many
+ * for 4-bit codes: 1 byte each. */
+static void test_seventeen_values_take_bytes(void)
+{
+    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
+    spmvlab_csr A;
+    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    for (int32_t k = 0; k < A.nnz; k++)
+        A.val[k] = 1.0 + k % 16;
+    const char *indexed[] = {"values=indexed", NULL};
+    TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed8 table=17 slots=1280") ==
+               16 * 2 + 1280 + 8 * 17);
+    for (int32_t k = 0; k < A.nnz; k++)
+        A.val[k] = 1.0 + k % 15;
+    TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed4 table=16 slots=1280") ==
+               16 * 2 + 1280 / 2 + 8 * 16);
     spmvlab_csr_free(&A);
 }
 
@@ -140,9 +164,11 @@ static void test_rows_per_thread_set_the_chunks(void)
                *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
                *eight_l1[] = {"values=indexed", "rows_per_thread=8", "x_reuse=l1", NULL},
                *shuffle[] = {"values=indexed", "rows_per_thread=8", "x_reuse=shuffle", NULL};
-    TEST_CHECK(test_convert_says("dia", &A, two, 23, "slots=1216 batch=2 rows_per_thread=2") == 16 * 2 + 1216 + 8 * 10);
-    TEST_CHECK(test_convert_says("dia", &A, eight, 23, "slots=1280 batch=2 rows_per_thread=8") == 16 * 2 + 1280 + 8 * 10);
-    test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280 batch=1 rows_per_thread=8");
+    TEST_CHECK(test_convert_says("dia", &A, two, 23, "slots=1216 batch=2 rows_per_thread=2") ==
+               16 * 2 + 1216 / 2 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, eight, 23, "slots=1280 batch=2 rows_per_thread=8") ==
+               16 * 2 + 1280 / 2 + 8 * 10);
+    test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed4 table=10 slots=1280 batch=1 rows_per_thread=8");
     test_convert_says("dia", &A, shuffle, 23, "slots=1280 batch=2 rows_per_thread=4");
     spmvlab_csr_free(&A);
 }
@@ -182,7 +208,7 @@ static void test_coded_shape_rule(void)
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says_all("dia", &A, indexed, 23,
-                          (const char *const[]){"x_reuse=shared(auto) runs=1 values=indexed8",
+                          (const char *const[]){"x_reuse=shared(auto) runs=1 values=indexed4",
                                                 "batch=4 rows_per_thread=4", NULL});
     test_convert_says("dia", &A, one, 23, "batch=1 rows_per_thread=4");
     spmvlab_csr_free(&A);
@@ -194,7 +220,7 @@ static void test_coded_shape_rule(void)
         const int32_t hi[] = {n, n, n};
         TEST_CHECK(gen_diagonals(&A, n, n, 3, wide, lo, hi) == 0);
         test_convert_says_all("dia", &A, indexed, 23,
-                              (const char *const[]){"x_reuse=l1(auto) runs=3 values=indexed8",
+                              (const char *const[]){"x_reuse=l1(auto) runs=3 values=indexed4",
                                                     n < (1 << 19) ? "batch=2 rows_per_thread=4"
                                                                   : "batch=1 rows_per_thread=8",
                                                     NULL});
@@ -244,13 +270,13 @@ static void test_x_reuse_rule(void)
                   gaps[] = {0, 2, 3, 5};
     const char *indexed[] = {"values=indexed", NULL}, *shuffle[] = {"values=indexed", "x_reuse=shuffle", NULL},
                *native_shuffle[] = {"x_reuse=shuffle", NULL};
-    expect_diagonals_say(5, stencil, indexed, "x_reuse=l1(auto) runs=3 values=indexed8");
-    expect_diagonals_say(3, apart, indexed, "x_reuse=l1(auto) runs=3 values=indexed8");
-    expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed8");
+    expect_diagonals_say(5, stencil, indexed, "x_reuse=l1(auto) runs=3 values=indexed4");
+    expect_diagonals_say(3, apart, indexed, "x_reuse=l1(auto) runs=3 values=indexed4");
+    expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed4");
     expect_diagonals_say(5, stencil, NULL, "x_reuse=l1(auto) runs=3 values=native");
     expect_diagonals_say(5, stencil, native_shuffle, "x_reuse=l1 runs=3 values=native");
-    expect_diagonals_say(3, apart, shuffle, "x_reuse=shuffle runs=3 values=indexed8");
-    expect_diagonals_say(3, narrow, shuffle, "x_reuse=shuffle runs=1 values=indexed8");
+    expect_diagonals_say(3, apart, shuffle, "x_reuse=shuffle runs=3 values=indexed4");
+    expect_diagonals_say(3, narrow, shuffle, "x_reuse=shuffle runs=1 values=indexed4");
     expect_diagonals_say(4, gaps, shuffle, "offsets=0..5 stored=3990 fill=1.000 x_reuse=shuffle runs=3");
 }
 
@@ -265,7 +291,7 @@ static void test_shuffle_band_longer_than_a_warp(void)
     TEST_CHECK(gen_band(&A, 1296, -40, 81) == 0);
     test_convert_says_all("dia", &A, shuffle, 23,
                           (const char *const[]){"diagonals=81 offsets=-40..40",
-                                                "x_reuse=shuffle runs=1 values=indexed8", "batch=2", NULL});
+                                                "x_reuse=shuffle runs=1 values=indexed4", "batch=2", NULL});
     spmvlab_csr_free(&A);
     TEST_CHECK(gen_band(&A, 1295, -40, 81) == 0);
     expect_refusal(&A, NULL, "dia's 81 diagonals for 1295 rows", "fewer than min_rows_per_diag 16 rows a diagonal");
@@ -295,11 +321,11 @@ static void expect_auto_values(int32_t n, spmvlab_dtype dtype, const char *want)
 static void test_codes_pay_rule(void)
 {
     expect_auto_values(1000, SPMVLAB_F64, "values=native");
-    expect_auto_values(838862, SPMVLAB_F64, "values=indexed8");
+    expect_auto_values(838862, SPMVLAB_F64, "values=indexed4");
     expect_auto_values(838861, SPMVLAB_F64, "values=native");
-    expect_auto_values(1 << 20, SPMVLAB_F32, "values=indexed8");
+    expect_auto_values(1 << 20, SPMVLAB_F32, "values=indexed4");
     expect_auto_values((1 << 20) - 1, SPMVLAB_F32, "values=native");
-    expect_auto_values((1 << 20) - 1, SPMVLAB_F64, "values=indexed8");
+    expect_auto_values((1 << 20) - 1, SPMVLAB_F64, "values=indexed4");
 }
 
 static void test_no_nonzeros_converts(void)
@@ -331,6 +357,7 @@ int main(void)
     test_rectangular_band();
     test_no_nonzeros_converts();
     test_codes_keep_whole_chunks();
+    test_seventeen_values_take_bytes();
     test_rows_per_thread_set_the_chunks();
     test_coded_window_counts_its_rows();
     test_coded_shape_rule();
