@@ -117,6 +117,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
     SPMVLAB_CONVERT_BEGIN(bcsr_fmt, f, ctx, A, SPMVLAB_DTYPES_F64_F32, out, err);
     f->max_fill = o->max_fill;
     f->values_mode = o->values;
+    f->code_bits = o->code_bits;
     spmvlab_status st = bcsr_pick_shape(ctx, A, o, f, err);
     if (st == SPMVLAB_OK && A->nnz > 0 && f->c > A->cols)
         st = ctx->fail(ctx, err, SPMVLAB_LIMIT, "bcsr block width c = %d exceeds the matrix's %d columns", f->c,
@@ -131,16 +132,21 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
             st = bcsr_refuse_uneven(f, A, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
     }
-    const size_t vs = f->vs.elem, rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
+    const size_t rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
+    if (st == SPMVLAB_OK && f->vs.kind == SPMVLAB_STORE_CODES4) { /* laid out a byte each: now two a byte */
+        spmvlab_value_store_pack4(f->bval, (size_t)f->nslots * rc);
+        if (f->rval)
+            spmvlab_value_store_pack4(f->rval, (size_t)f->rem_nnz);
+    }
     /* sptr and rptr stay NULL without slices or a remainder: 0 bytes, no array */
     const spmvlab_array arrays[] = {
         {(void **)&f->d_bptr, f->bptr, ((size_t)f->nbr + 1) * i4},
         {(void **)&f->d_bcol, f->bcol, (size_t)f->nslots * i4},
-        {&f->d_bval, f->bval, (size_t)f->nslots * rc * vs},
+        {&f->d_bval, f->bval, spmvlab_value_store_bytes(&f->vs, (size_t)f->nslots * rc)},
         {(void **)&f->d_sptr, f->sptr, f->sptr ? ((size_t)f->nslices + 1) * i4 : 0},
         {(void **)&f->d_rptr, f->rptr, f->rptr ? ((size_t)f->rows + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
-        {&f->d_rval, f->rval, (size_t)f->rem_nnz * vs},
+        {&f->d_rval, f->rval, spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)},
     };
     size_t unused = 0;
     if (st == SPMVLAB_OK)
@@ -170,9 +176,12 @@ SPMVLAB_SPMV_HOST_F64_F32(bcsr, bcsr_fmt, dtype)
 static void bcsr_describe(const void *fmt, char *buf, size_t len)
 {
     const bcsr_fmt *f = fmt;
-    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz, vs = (double)f->vs.elem;
-    double bytes = 4.0 * ((double)f->nbr + 1) + f->nslots * (4 + rc * vs) +
-                   (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * (4.0 + vs) : 0) +
+    double rc = (double)f->r * f->c, blocked = (double)f->nnz - f->rem_nnz;
+    double bytes = 4.0 * ((double)f->nbr + 1) + f->nslots * 4.0 +
+                   (double)spmvlab_value_store_bytes(&f->vs, (size_t)(f->nslots * rc)) +
+                   (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * 4.0 +
+                                  (double)spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)
+                            : 0) +
                    (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0) + (double)f->vs.table_bytes;
     int n = snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f kernel=%s", f->r,
                      f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,

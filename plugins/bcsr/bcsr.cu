@@ -95,7 +95,7 @@ cudaError_t launch_typed(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
     const int rc = f->r * f->c, g = rc <= BCSR_WARP ? BCSR_WARP / rc : 1;
     const int64_t threads = (int64_t)f->nbr * BCSR_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    return with_values<T>(&f->vs, f->d_bval, [&](auto bval) {
+    return with_values<T, true>(&f->vs, f->d_bval, [&](auto bval) {
         const auto rval = values_over(bval, f->d_rval);
         if (rc <= BCSR_WARP)
             bcsr_kernel<T, 1><<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->c, g, f->d_bptr, f->d_bcol, bval,

@@ -139,7 +139,7 @@ cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
     const int64_t threads = (int64_t)f->nslices * BCSR_WARP;
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
-    return with_values<T>(&f->vs, f->d_bval, [&](auto bval) {
+    return with_values<T, true>(&f->vs, f->d_bval, [&](auto bval) {
         using V = decltype(bval);
         auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), V> : bcsr_slice_kernel<T, C, false, V>;
         kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
