@@ -112,27 +112,30 @@ static void test_wide_band_reads_x_through_l1(void)
 /* With codes each diagonal keeps the whole chunks of 128 rows its range
  * touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199) chunks 0
  * and 1, so 1280 slots, plus the table of the 9 distinct values and +0.0
- * (code 0). Ten values take 4-bit codes, two a byte (640 bytes); with
- * code_bits = 8, one byte each. spmv_host (checked against the reference
- * by test_convert_says) finds every code at its lane-interleaved position,
- * in either half of its byte. */
+ * (code 0). Ten values take 4-bit codes, two a byte (640 bytes), through
+ * L1; with the x window in shared memory (auto here) and 4 rows a thread,
+ * or with code_bits = 8, one byte each (dia_takes_code4). spmv_host
+ * (checked against the reference by test_convert_says) finds every code at
+ * its lane-interleaved position, in either half of its byte. */
 static void test_codes_keep_whole_chunks(void)
 {
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     spmvlab_csr A;
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
-    const char *indexed[] = {"values=indexed", NULL}, *bytes[] = {"values=indexed", "code_bits=8", NULL};
+    const char *indexed[] = {"values=indexed", NULL}, *l1[] = {"values=indexed", "x_reuse=l1", NULL},
+               *bytes[] = {"values=indexed", "x_reuse=l1", "code_bits=8", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
-                                 "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed4 table=10 slots=1280") ==
-               16 * 2 + 1280 / 2 + 8 * 10);
-    TEST_CHECK(test_convert_says("dia", &A, bytes, 23,
                                  "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed8 table=10 slots=1280") ==
+               16 * 2 + 1280 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, l1, 23, "x_reuse=l1 runs=2 values=indexed4 table=10 slots=1280") ==
+               16 * 2 + 1280 / 2 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, bytes, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280") ==
                16 * 2 + 1280 + 8 * 10);
     spmvlab_csr_free(&A);
 }
 
 /* A table of 17 values (16 distinct and +0.0 of the fill) is one too many
- * for 4-bit codes: 1 byte each. */
+ * for 4-bit codes: 1 byte each (x through L1, where 16 take 4 bits). */
 static void test_seventeen_values_take_bytes(void)
 {
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
@@ -140,7 +143,7 @@ static void test_seventeen_values_take_bytes(void)
     TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
     for (int32_t k = 0; k < A.nnz; k++)
         A.val[k] = 1.0 + k % 16;
-    const char *indexed[] = {"values=indexed", NULL};
+    const char *indexed[] = {"values=indexed", "x_reuse=l1", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed8 table=17 slots=1280") ==
                16 * 2 + 1280 + 8 * 17);
     for (int32_t k = 0; k < A.nnz; k++)
@@ -153,8 +156,10 @@ static void test_seventeen_values_take_bytes(void)
 /* Rows a thread (rows_per_thread) set the chunk: with 2, chunks of 64
  * rows, diagonal 0 (rows 0..999) 16 chunks and +5 (rows 100..199) chunks
  * 1 to 3, 1216 slots; with 8, chunks of 256, 1024 + 256 slots; shuffles
- * take 4 (1280 slots, as above). spmv_host finds every code at
- * its lane-interleaved position in each layout, in f64 and f32. */
+ * take 4 (1280 slots, as above). With the x window in shared memory, 2
+ * rows keep 1-byte codes and 8 take 4-bit ones (dia_takes_code4); through
+ * L1, 8 rows take 4 bits as well. spmv_host finds every code at its
+ * lane-interleaved position in each layout, in f64 and f32. */
 static void test_rows_per_thread_set_the_chunks(void)
 {
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
@@ -164,9 +169,9 @@ static void test_rows_per_thread_set_the_chunks(void)
                *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
                *eight_l1[] = {"values=indexed", "rows_per_thread=8", "x_reuse=l1", NULL},
                *shuffle[] = {"values=indexed", "rows_per_thread=8", "x_reuse=shuffle", NULL};
-    TEST_CHECK(test_convert_says("dia", &A, two, 23, "slots=1216 batch=2 rows_per_thread=2") ==
-               16 * 2 + 1216 / 2 + 8 * 10);
-    TEST_CHECK(test_convert_says("dia", &A, eight, 23, "slots=1280 batch=2 rows_per_thread=8") ==
+    TEST_CHECK(test_convert_says("dia", &A, two, 23, "values=indexed8 table=10 slots=1216 batch=2 rows_per_thread=2") ==
+               16 * 2 + 1216 + 8 * 10);
+    TEST_CHECK(test_convert_says("dia", &A, eight, 23, "values=indexed4 table=10 slots=1280 batch=2 rows_per_thread=8") ==
                16 * 2 + 1280 / 2 + 8 * 10);
     test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed4 table=10 slots=1280 batch=1 rows_per_thread=8");
     test_convert_says("dia", &A, shuffle, 23, "slots=1280 batch=2 rows_per_thread=4");
@@ -208,7 +213,7 @@ static void test_coded_shape_rule(void)
     spmvlab_csr A;
     TEST_CHECK(gen_band(&A, 1000, -8, 17) == 0);
     test_convert_says_all("dia", &A, indexed, 23,
-                          (const char *const[]){"x_reuse=shared(auto) runs=1 values=indexed4",
+                          (const char *const[]){"x_reuse=shared(auto) runs=1 values=indexed8",
                                                 "batch=4 rows_per_thread=4", NULL});
     test_convert_says("dia", &A, one, 23, "batch=1 rows_per_thread=4");
     spmvlab_csr_free(&A);
@@ -272,7 +277,7 @@ static void test_x_reuse_rule(void)
                *native_shuffle[] = {"x_reuse=shuffle", NULL};
     expect_diagonals_say(5, stencil, indexed, "x_reuse=l1(auto) runs=3 values=indexed4");
     expect_diagonals_say(3, apart, indexed, "x_reuse=l1(auto) runs=3 values=indexed4");
-    expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed4");
+    expect_diagonals_say(3, narrow, indexed, "x_reuse=shared(auto) runs=1 values=indexed8");
     expect_diagonals_say(5, stencil, NULL, "x_reuse=l1(auto) runs=3 values=native");
     expect_diagonals_say(5, stencil, native_shuffle, "x_reuse=l1 runs=3 values=native");
     expect_diagonals_say(3, apart, shuffle, "x_reuse=shuffle runs=3 values=indexed4");
