@@ -24,7 +24,7 @@ static const adopter plugins[] = {
     {"dia", {NULL}},                                   /* 4-bit codes for tables of at most 16 values */
     {"dia", {"code_bits=8", NULL}},                    /* whole bytes */
     {"bcsr", {"r=3", "c=3", NULL}},                    /* slice kernel where it pays */
-    {"bcsr", {"r=3", "c=3", "code_bits=8", NULL}},     /* whole-byte codes where 4-bit ones fit */
+    {"bcsr", {"r=3", "c=3", "code_bits=4", NULL}},     /* 4-bit codes where the table fits, else refused */
     {"bcsr", {"r=2", "c=2", "kernel=warp", NULL}},     /* warp per block row, padded blocks */
     {"sell", {NULL}},
     {"sell", {"threads_per_row=4", "long_row=16", NULL}}, /* lanes share rows; long rows native */
@@ -355,6 +355,15 @@ static void test_too_many_values(void)
     spmvlab_csr_free(&A);
 }
 
+/* The first adopter of plugin name. */
+static const adopter *adopter_of(const char *name)
+{
+    for (int p = 0; p < SPMVLAB_COUNT(plugins); p++)
+        if (!strcmp(plugins[p].plugin, name))
+            return &plugins[p];
+    return NULL;
+}
+
 /* 5,000 distinct values: indexed takes 2-byte codes, auto keeps native
  * (a table beyond SPMVLAB_VALUES_AUTO_TABLE_MAX); 300 take 2-byte codes
  * under auto too (sell, whose auto takes codes at any size). */
@@ -371,10 +380,10 @@ static void test_auto_table_limit(void)
         spmvlab_err err = {{0}};
         TEST_CHECK(spmvlab_prepare(&rt, &A, "distinct", SPMVLAB_F64, &pm, &err) == SPMVLAB_RESULT_OK);
         spmvlab_status st;
-        conv *t = convert_with(&plugins[3], &pm, "values=indexed", &st);
+        conv *t = convert_with(adopter_of("sell"), &pm, "values=indexed", &st);
         TEST_CHECK(t && strstr(describe(t), "values=indexed16"));
         conv_free(t);
-        t = convert_with(&plugins[3], &pm, "values=auto", &st);
+        t = convert_with(adopter_of("sell"), &pm, "values=auto", &st);
         TEST_CHECK(t && strstr(describe(t), i == 0 ? "values=native" : "values=indexed16"));
         conv_free(t);
         spmvlab_prepared_free(&pm);
@@ -391,8 +400,8 @@ static int sets_hold(const adopter *p, const char *set)
     return 0;
 }
 
-/* auto per kernel on a band of 5 values: bcsr takes 4-bit codes (with
- * code_bits = 8, 1-byte ones), sell, ell and vbr 1-byte codes; csr and csrdu, whose kernels run codes slower than native
+/* auto per kernel on a band of 5 values: bcsr, sell, ell and vbr take
+ * 1-byte codes (bcsr with code_bits = 4: 4-bit ones); csr and csrdu, whose kernels run codes slower than native
  * values, keep native, and so does dia on these 4,000 rows (it takes codes
  * from 2^19); with all values equal csr, csrdu and dia take the pattern,
  * the others the pattern or, where they store padding, codes. */
@@ -414,9 +423,7 @@ static void test_auto_per_kernel(void)
             int no_codes = !strcmp(plugins[p].plugin, "csr") || !strcmp(plugins[p].plugin, "csrdu") ||
                            !strcmp(plugins[p].plugin, "dia");
             const char *d = describe(t);
-            const char *want = !strcmp(plugins[p].plugin, "bcsr") && !sets_hold(&plugins[p], "code_bits=8")
-                                   ? "values=indexed4"
-                                   : "values=indexed8";
+            const char *want = sets_hold(&plugins[p], "code_bits=4") ? "values=indexed4" : "values=indexed8";
             int coded = strstr(d, want) != NULL, pattern = strstr(d, "values=pattern") != NULL;
             /* csr, csrdu and dia: the pattern, else native; the others: the
              * pattern where they store no padding, else codes of the width above */

@@ -46,10 +46,6 @@ enum { BCSR_KERNEL_AUTO, BCSR_KERNEL_WARP, BCSR_KERNEL_SLICE };
  * the warp kernel sums each remainder row with one warp (README.md). */
 #define BCSR_WARP_MAX_ROW 1024
 
-/* The width of a code (option code_bits). auto: 4 bits for tables of at
- * most SPMVLAB_CODES4_MAX values, else whole bytes; 8: whole bytes. */
-enum { BCSR_CODE_BITS_AUTO = 0, BCSR_CODE_BITS_8 = 8 };
-
 /* The typed options (ABI 1.1), filled by the core from the option table. */
 typedef struct bcsr_opts {
     int r;           /* block rows, or SPMVLAB_AUTO: chosen by the shape rule */
@@ -59,7 +55,7 @@ typedef struct bcsr_opts {
     int kernel;        /* BCSR_KERNEL_*: the layout and kernel, auto by bcsr_slice_pays */
     int x_share;       /* slice, r >= c: a block row's lanes share x by shuffles */
     int values;        /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
-    int code_bits;     /* BCSR_CODE_BITS_*: 4-bit codes where the table allows */
+    int code_bits;     /* SPMVLAB_CODE_BITS_*: the width of a code; auto takes whole bytes */
 } bcsr_opts;
 
 /* The cost of one r x c shape measured on a matrix: what the blocks keep,
@@ -95,7 +91,7 @@ typedef struct bcsr_fmt {
     int32_t nslots;       /* entries of bcol (blocks, and slice padding) */
     int x_share;          /* slice kernel: x loaded once per block, shuffled (r >= c > 1) */
     int values_mode;      /* the values option (SPMVLAB_VALUES_*), resolved by bcsr_build */
-    int code_bits;        /* the code_bits option (BCSR_CODE_BITS_*), applied by bcsr_build */
+    int code_bits;        /* the code_bits option (SPMVLAB_CODE_BITS_*), applied by bcsr_build */
     spmvlab_value_store vs; /* how bval and rval hold the values: native, codes or one pattern value */
     int32_t *sptr;        /* host, nslices + 1: first slot of each slice, or NULL */
     int32_t *bptr;        /* host, nbr + 1: first block of each block row */

@@ -77,7 +77,7 @@ template <typename T> struct codes4_launch<T, false> {
 
 // launch(vals) with the functor of storage s over the device array stored
 // (its entries of s->elem bytes, or 4-bit codes when Codes4: the format's
-// build called spmvlab_value_store_narrow4), values of type T; returns what
+// build took them by spmvlab_value_store_code_bits), values of type T; returns what
 // launch returns (a cudaError_t).
 template <typename T, bool Codes4 = false, typename Launch>
 static inline cudaError_t with_values(const spmvlab_value_store *s, const void *stored, Launch launch)

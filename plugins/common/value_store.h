@@ -88,16 +88,31 @@ static inline size_t spmvlab_value_store_bytes(const spmvlab_value_store *s, siz
     return s->kind == SPMVLAB_STORE_CODES4 ? (n + 1) / 2 : n * s->elem;
 }
 
-/* For a format whose layout takes 4-bit codes: 1-byte codes into a table of
- * at most SPMVLAB_CODES4_MAX values become 4-bit codes (elem stays 1: the
- * format copies the core's codes into its layout, then packs them with
- * spmvlab_value_store_pack4). Returns 1 when it narrowed them. */
-static inline int spmvlab_value_store_narrow4(spmvlab_value_store *s)
+/* The choices of a code_bits option (the width of a code), for a format
+ * whose layout takes 4-bit codes, and their help texts. */
+enum { SPMVLAB_CODE_BITS_AUTO = 0, SPMVLAB_CODE_BITS_4 = 4, SPMVLAB_CODE_BITS_8 = 8 };
+#define SPMVLAB_CODE_BITS_4_HELP "4 bits, two codes a byte (tables of at most 16 values; more refused)"
+#define SPMVLAB_CODE_BITS_8_HELP "whole bytes: 1 (tables of at most 256 values) or 2"
+
+/* Applies a code_bits option to s (codes only; native values and a pattern
+ * stay): 4, or auto where the format's rule says auto_takes4, turns 1-byte
+ * codes into a table of at most SPMVLAB_CODES4_MAX values into 4-bit codes
+ * (elem stays 1: the format copies the core's codes into its layout, then
+ * packs them with spmvlab_value_store_pack4); 4 refuses (LIMIT, with the
+ * count) a larger table. Returns OK or LIMIT with the sentence in err. */
+static inline spmvlab_status spmvlab_value_store_code_bits(spmvlab_ctx *ctx, spmvlab_value_store *s, int code_bits,
+                                                           int auto_takes4, spmvlab_err *err)
 {
-    if (s->kind != SPMVLAB_STORE_CODES8 || s->count > SPMVLAB_CODES4_MAX)
-        return 0;
-    s->kind = SPMVLAB_STORE_CODES4;
-    return 1;
+    if (s->kind != SPMVLAB_STORE_CODES8 && s->kind != SPMVLAB_STORE_CODES16)
+        return SPMVLAB_OK;
+    if (code_bits == SPMVLAB_CODE_BITS_4 && s->count > SPMVLAB_CODES4_MAX)
+        return ctx->fail(ctx, err, SPMVLAB_LIMIT,
+                         "code_bits = 4 codes a table of at most %d values, and this matrix's holds %d (+0.0 included)",
+                         SPMVLAB_CODES4_MAX, (int)s->count);
+    if (s->count <= SPMVLAB_CODES4_MAX &&
+        (code_bits == SPMVLAB_CODE_BITS_4 || (code_bits == SPMVLAB_CODE_BITS_AUTO && auto_takes4)))
+        s->kind = SPMVLAB_STORE_CODES4;
+    return SPMVLAB_OK;
 }
 
 /* Packs n 1-byte codes (each below 16) in place, two a byte: entry p goes to

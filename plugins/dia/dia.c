@@ -34,8 +34,8 @@
  * values (native|indexed|pattern|auto, default native): lossless storage
  * (plugins/common/value_store.h); the fill is code 0, +0.0; pattern needs
  * a band without fill; auto takes codes only where they paid
- * (dia_codes_pay); code_bits (auto|8): 4-bit codes, two a byte, for
- * tables of at most 16 values (dia_takes_code4), or whole bytes. rows_per_thread (auto|2|4|8)
+ * (dia_codes_pay); code_bits (auto|4|8): 4-bit codes, two a byte, for
+ * tables of at most 16 values, or whole bytes; auto by dia_code4_pays. rows_per_thread (auto|2|4|8)
  * and batch (auto|1|2|4|8): the coded kernel's shape (dia_choose_rows,
  * dia_choose_batch).
  * Kernel: one thread per row over the diagonals (dia.cu); with codes, R
@@ -199,9 +199,9 @@ int dia_codes_pay(spmvlab_dtype dtype, int32_t rows, int32_t nnz)
     return nnz >= DIA_CODES_MIN_NNZ && (dtype != SPMVLAB_F32 || rows >= DIA_CODES_F32_MIN_ROWS);
 }
 
-int dia_takes_code4(int code_bits, int x_path, int rows)
+int dia_code4_pays(int x_path, int rows)
 {
-    return code_bits == DIA_CODE_BITS_AUTO && (x_path != DIA_REUSE_SHARED || rows == DIA_ROWS_8);
+    return x_path != DIA_REUSE_SHARED || rows == DIA_ROWS_8;
 }
 
 int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag, int32_t rows)
@@ -255,8 +255,8 @@ static spmvlab_status dia_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     f->coded = spmvlab_value_store_coded(&f->vs);
     if (st == SPMVLAB_OK)
         st = dia_choose_reuse(f, o, err);
-    if (st == SPMVLAB_OK && dia_takes_code4(o->code_bits, f->x_path, f->coded_rows))
-        spmvlab_value_store_narrow4(&f->vs); /* at most 16 values: two codes a byte (the layout's places are the same) */
+    if (st == SPMVLAB_OK) /* 4-bit codes take the same places in the layout, two a byte */
+        st = spmvlab_value_store_code_bits(ctx, &f->vs, o->code_bits, dia_code4_pays(f->x_path, f->coded_rows), err);
     if (st == SPMVLAB_OK) {
         /* one extra byte each so that NULL means failure even for 0 bytes */
         f->diags = malloc((size_t)f->ndiag * sizeof *f->diags + 1);

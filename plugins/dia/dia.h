@@ -39,11 +39,6 @@ enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 
 #define DIA_BATCH_MANY 16
 enum dia_batch { DIA_BATCH_AUTO = 0, DIA_BATCH_1 = 1, DIA_BATCH_2 = 2, DIA_BATCH_4 = 4, DIA_BATCH_8 = 8 };
 
-/* The width of a code (option code_bits). auto: 4 bits for tables of at
- * most SPMVLAB_CODES4_MAX values (dia_takes_code4), else whole bytes; 8:
- * whole bytes. */
-enum dia_code_bits { DIA_CODE_BITS_AUTO = 0, DIA_CODE_BITS_8 = 8 };
-
 /* How the kernel reuses x across the diagonals (option x_reuse; as a
  * format's x_path, the one taken: shared, l1 or shuffle). shuffle: the
  * coded kernel loads x once per run of consecutive offsets and passes it
@@ -59,7 +54,7 @@ typedef struct dia_opts {
     int batch;       /* enum dia_batch: the coded kernel's diagonals a batch */
     int min_rows_per_diag; /* refuse when rows < this * diagonals; 0: off */
     int rows_per_thread;   /* enum dia_rows: the coded kernel's rows a thread */
-    int code_bits;         /* enum dia_code_bits: 4-bit codes where the table allows */
+    int code_bits;         /* SPMVLAB_CODE_BITS_*: the width of a code; auto by dia_code4_pays */
 } dia_opts;
 
 /* One stored diagonal: A(i, i + offset) for begin <= i < end sits at
@@ -129,12 +124,12 @@ int dia_codes_pay(spmvlab_dtype dtype, int32_t rows, int32_t nnz);
  * more than DIA_BATCH_MANY diagonals; below, 4. */
 int dia_choose_rows(int rows_per_thread, int x_path, int32_t ndiag, int32_t rows);
 
-/* 1 when code_bits (enum dia_code_bits) takes 4-bit codes for a table
- * that holds them, with x read by x_path and rows rows a thread: through
- * L1 always, with the shared window only at 8 rows a thread (at 4, with x
- * and the table in shared memory, unpacking the 2-byte words cost more than
- * the bytes saved: README.md, "Values"). */
-int dia_takes_code4(int code_bits, int x_path, int rows);
+/* 1 when code_bits = auto takes 4-bit codes (for a table that holds them)
+ * with x read by x_path and rows rows a thread: through L1 always, with the
+ * shared window only at 8 rows a thread (at 2 or 4, with x and the table
+ * in shared memory, unpacking the short words cost more than the bytes
+ * saved: README.md, "Values"). */
+int dia_code4_pays(int x_path, int rows);
 
 /* The path x is read by (enum dia_reuse, never AUTO) for option value
  * x_reuse, codes or not, and the offsets' span (max_off - min_off). */

@@ -31,7 +31,8 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_4, "4", "", "4 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_8, "8", "", "8 rows a thread (shuffles keep 4)"),
     SPMVLAB_OPTION(dia_opts, code_bits, SPMVLAB_OPT_ENUM, "auto", "", "codes: the width of a code"),
-    SPMVLAB_CHOICE(dia_opts, code_bits, DIA_CODE_BITS_AUTO, "auto", "", "4 bits (two a byte) for tables of at most 16 values, unless x is in shared memory and 4 rows a thread or fewer; else 1 or 2 bytes"),
-    SPMVLAB_CHOICE(dia_opts, code_bits, DIA_CODE_BITS_8, "8", "", "whole bytes: 1 (tables of at most 256 values) or 2"),
+    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_AUTO, "auto", "", "4 bits for tables of at most 16 values, unless x is in shared memory with 2 or 4 rows a thread; else whole bytes"),
+    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_4, "4", "", SPMVLAB_CODE_BITS_4_HELP),
+    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_8, "8", "", SPMVLAB_CODE_BITS_8_HELP),
     {NULL},
 };

@@ -113,8 +113,9 @@ static void test_wide_band_reads_x_through_l1(void)
  * touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199) chunks 0
  * and 1, so 1280 slots, plus the table of the 9 distinct values and +0.0
  * (code 0). Ten values take 4-bit codes, two a byte (640 bytes), through
- * L1; with the x window in shared memory (auto here) and 4 rows a thread,
- * or with code_bits = 8, one byte each (dia_takes_code4). spmv_host
+ * L1 or when code_bits = 4 asks; with the x window in shared memory (auto
+ * here) and 4 rows a thread, or with code_bits = 8, one byte each
+ * (dia_code4_pays). spmv_host
  * (checked against the reference by test_convert_says) finds every code at
  * its lane-interleaved position, in either half of its byte. */
 static void test_codes_keep_whole_chunks(void)
@@ -131,11 +132,15 @@ static void test_codes_keep_whole_chunks(void)
                16 * 2 + 1280 / 2 + 8 * 10);
     TEST_CHECK(test_convert_says("dia", &A, bytes, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280") ==
                16 * 2 + 1280 + 8 * 10);
+    const char *four[] = {"values=indexed", "code_bits=4", NULL};
+    TEST_CHECK(test_convert_says("dia", &A, four, 23, "x_reuse=shared(auto) runs=2 values=indexed4 table=10") ==
+               16 * 2 + 1280 / 2 + 8 * 10);
     spmvlab_csr_free(&A);
 }
 
 /* A table of 17 values (16 distinct and +0.0 of the fill) is one too many
- * for 4-bit codes: 1 byte each (x through L1, where 16 take 4 bits). */
+ * for 4-bit codes: 1 byte each (x through L1, where 16 take 4 bits), and
+ * code_bits = 4 refuses it with the count. */
 static void test_seventeen_values_take_bytes(void)
 {
     const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
@@ -146,6 +151,8 @@ static void test_seventeen_values_take_bytes(void)
     const char *indexed[] = {"values=indexed", "x_reuse=l1", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed8 table=17 slots=1280") ==
                16 * 2 + 1280 + 8 * 17);
+    const char *four[] = {"values=indexed", "code_bits=4", NULL};
+    expect_refusal(&A, four, "code_bits = 4 codes a table of at most 16 values", "this matrix's holds 17");
     for (int32_t k = 0; k < A.nnz; k++)
         A.val[k] = 1.0 + k % 15;
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed4 table=16 slots=1280") ==
@@ -157,7 +164,7 @@ static void test_seventeen_values_take_bytes(void)
  * rows, diagonal 0 (rows 0..999) 16 chunks and +5 (rows 100..199) chunks
  * 1 to 3, 1216 slots; with 8, chunks of 256, 1024 + 256 slots; shuffles
  * take 4 (1280 slots, as above). With the x window in shared memory, 2
- * rows keep 1-byte codes and 8 take 4-bit ones (dia_takes_code4); through
+ * rows keep 1-byte codes and 8 take 4-bit ones (dia_code4_pays); through
  * L1, 8 rows take 4 bits as well. spmv_host finds every code at its
  * lane-interleaved position in each layout, in f64 and f32. */
 static void test_rows_per_thread_set_the_chunks(void)
