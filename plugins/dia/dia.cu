@@ -26,8 +26,9 @@
 // diagonal's by 4 __shfl_sync, instead of every diagonal reading x
 // through L1 and L2 (struct x_run). Measured slower than L1 on every
 // few-valued stencil and band (README.md): auto does not take it.
-// A chunk that lies whole on a diagonal (most of them) skips the row tests
-// and addresses its rows' x and y by constant offsets from row 0's. Each
+// Through L1, a chunk that lies whole on a diagonal (most of them) skips
+// the row tests and addresses its rows' x by constant offsets from row
+// 0's; a whole chunk of rows stores y likewise. Each
 // row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
@@ -231,16 +232,16 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
             T xv[R] = {}; // read only with shuffles, and only by rows of a real diagonal
             if (X == DIA_REUSE_SHUFFLE && d0 + b < ndiag) // the same in every lane: a warp-wide branch
                 run.at(g[b].x, x, q, lane, cols, xv);
-            if (q >= g[b].y && q + 32 * R <= g[b].z) {
+            if (X == DIA_REUSE_L1 && q >= g[b].y && q + 32 * R <= g[b].z) {
                 // The whole chunk lies on the diagonal (the same in every
                 // lane): no test a row, and row j's x is 32 j entries past
-                // row 0's, an offset the load instruction carries.
-                const T *xr = Shared ? xs + (q + lane + g[b].x - wlo) : x + (q + lane + g[b].x);
+                // row 0's, an offset the load instruction carries. (With
+                // the shared window this path ran bands 4-12 % slower.)
+                const T *xr = x + (q + lane + g[b].x);
 #pragma unroll
                 for (int j = 0; j < R; j++) {
                     const T v = Staged ? tab[cw[b].at(j)] : __ldg(table + cw[b].at(j));
-                    const T xc = X == DIA_REUSE_SHUFFLE ? xv[j] : Shared ? xr[32 * j] : __ldg(xr + 32 * j);
-                    sum[j] = dia_fma(v, xc, sum[j]);
+                    sum[j] = dia_fma(v, __ldg(xr + 32 * j), sum[j]);
                 }
                 continue;
             }

@@ -25,11 +25,11 @@ enum dia_rows { DIA_ROWS_AUTO = 0, DIA_ROWS_2 = 2, DIA_ROWS_4 = 4, DIA_ROWS_8 = 
  * below, half the threads of 4 rows leave too few warps to hide the
  * loads. */
 #define DIA_ROWS8_MIN_ROWS (1 << 19)
-/* values = auto takes codes from 2^22 non-zeros, in f32 from 2^20 rows as
+/* values = auto takes codes from 2^22 non-zeros, in f32 from 2^19 rows as
  * well, else pattern or native: below, the coded kernel ran few-valued
  * stencils and bands slower than native values (README.md, "Values"). */
 #define DIA_CODES_MIN_NNZ (1 << 22)
-#define DIA_CODES_F32_MIN_ROWS (1 << 20)
+#define DIA_CODES_F32_MIN_ROWS (1 << 19)
 #define DIA_TABLE8_MAX 256 /* entries of a 1-byte code's table: what the coded kernel stages in shared memory */
 
 /* Diagonals a batch of the coded kernel (option batch). auto: more than

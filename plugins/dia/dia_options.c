@@ -18,7 +18,7 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
     SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP " (no fill)"),
-    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", "pattern, else indexed from 2^22 non-zeros (in f32 also 2^20 rows; tables of at most 4,096 values), else native"),
+    SPMVLAB_CHOICE(dia_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", "pattern, else indexed from 2^22 non-zeros (in f32 also 2^19 rows; tables of at most 4,096 values), else native"),
     SPMVLAB_OPTION(dia_opts, batch, SPMVLAB_OPT_ENUM, "auto", "", "coded kernel: diagonals whose loads are in flight together"),
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_AUTO, "auto", "", "4 with an x window in shared memory and over 16 diagonals, else 2"),
     SPMVLAB_CHOICE(dia_opts, batch, DIA_BATCH_1, "1", "", "one diagonal at a time"),

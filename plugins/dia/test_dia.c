@@ -312,13 +312,14 @@ static void test_shuffle_band_longer_than_a_warp(void)
     spmvlab_csr_free(&A);
 }
 
-/* values = auto under f64 or f32 on an n-row band of offsets -2..2 (5n - 6
- * entries, 9 distinct values): its describe() holds want. */
-static void expect_auto_values(int32_t n, spmvlab_dtype dtype, const char *want)
+/* values = auto under f64 or f32 on an n-row band of the given diagonals
+ * from offset lo (5 from -2: 5n - 6 entries; 9 distinct values): its
+ * describe() holds want. */
+static void expect_auto_values(int32_t n, int32_t lo, int32_t diagonals, spmvlab_dtype dtype, const char *want)
 {
     const char *vauto[] = {"values=auto", NULL};
     spmvlab_csr A;
-    TEST_CHECK(gen_band(&A, n, -2, 5) == 0);
+    TEST_CHECK(gen_band(&A, n, lo, diagonals) == 0);
     test_instance *t = test_convert_ok("dia", &A, dtype, vauto, 23);
     if (t) {
         TEST_CONTAINS(test_describe(t), want);
@@ -327,17 +328,19 @@ static void expect_auto_values(int32_t n, spmvlab_dtype dtype, const char *want)
     spmvlab_csr_free(&A);
 }
 
-/* values = auto's codes (dia_codes_pay): from 2^22 non-zeros (838,862
- * rows: 4,194,304 entries; one row fewer: native), in f32 from 2^20 rows
- * as well (2^20 - 1 rows: codes in f64, native in f32); 1000 rows native. */
+/* values = auto's codes (dia_codes_pay): from 2^22 non-zeros (5
+ * diagonals, 838,862 rows: 4,194,304 entries; one row fewer: native), in
+ * f32 from 2^19 rows as well (9 diagonals, 9n - 20 entries: 2^19 rows
+ * codes, 2^19 - 1 native in f32 and codes in f64); 1000 rows native. */
 static void test_codes_pay_rule(void)
 {
-    expect_auto_values(1000, SPMVLAB_F64, "values=native");
-    expect_auto_values(838862, SPMVLAB_F64, "values=indexed4");
-    expect_auto_values(838861, SPMVLAB_F64, "values=native");
-    expect_auto_values(1 << 20, SPMVLAB_F32, "values=indexed4");
-    expect_auto_values((1 << 20) - 1, SPMVLAB_F32, "values=native");
-    expect_auto_values((1 << 20) - 1, SPMVLAB_F64, "values=indexed4");
+    expect_auto_values(1000, -2, 5, SPMVLAB_F64, "values=native");
+    expect_auto_values(838862, -2, 5, SPMVLAB_F64, "values=indexed4");
+    expect_auto_values(838861, -2, 5, SPMVLAB_F64, "values=native");
+    expect_auto_values(838862, -2, 5, SPMVLAB_F32, "values=indexed4");
+    expect_auto_values(1 << 19, -4, 9, SPMVLAB_F32, "values=indexed4");
+    expect_auto_values((1 << 19) - 1, -4, 9, SPMVLAB_F32, "values=native");
+    expect_auto_values((1 << 19) - 1, -4, 9, SPMVLAB_F64, "values=indexed");
 }
 
 static void test_no_nonzeros_converts(void)
