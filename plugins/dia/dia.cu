@@ -28,7 +28,9 @@
 // few-valued stencil and band (README.md): auto does not take it.
 // Through L1, a chunk that lies whole on a diagonal (most of them) skips
 // the row tests and addresses its rows' x by constant offsets from row
-// 0's; a whole chunk of rows stores y likewise. Each
+// 0's, and a whole chunk of rows stores y likewise (with the shared window
+// these paths took 4 more registers, a block less an SM, and ran bands up
+// to 13 % slower). Each
 // row still adds its diagonals in ascending offset with one fused
 // multiply-add each: the native kernel's sums in the same order.
 #include <cuda_runtime.h>
@@ -235,8 +237,7 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
             if (X == DIA_REUSE_L1 && q >= g[b].y && q + 32 * R <= g[b].z) {
                 // The whole chunk lies on the diagonal (the same in every
                 // lane): no test a row, and row j's x is 32 j entries past
-                // row 0's, an offset the load instruction carries. (With
-                // the shared window this path ran bands 4-12 % slower.)
+                // row 0's, an offset the load instruction carries.
                 const T *xr = x + (q + lane + g[b].x);
 #pragma unroll
                 for (int j = 0; j < R; j++) {
@@ -257,17 +258,19 @@ dia_coded_kernel(int32_t rows, int32_t cols, int32_t ndiag, int32_t min_off, int
             }
         }
     }
-    T *yr = y + (q + lane);
-    if (q + 32 * R <= rows) { // a whole chunk of rows: offsets in the store instructions
+    if (X == DIA_REUSE_L1 && q + 32 * R <= rows) { // a whole chunk of rows: offsets in the store instructions
+        T *yr = y + (q + lane);
 #pragma unroll
         for (int j = 0; j < R; j++)
             yr[32 * j] = sum[j];
         return;
     }
 #pragma unroll
-    for (int j = 0; j < R; j++)
-        if (q + lane + 32 * j < rows)
-            yr[32 * j] = sum[j];
+    for (int j = 0; j < R; j++) {
+        const int64_t i = q + lane + 32 * j;
+        if (i < rows)
+            y[i] = sum[j];
+    }
 }
 
 // Launches the coded kernel for codes of type C, B diagonals a batch, R
