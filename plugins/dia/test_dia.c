@@ -109,20 +109,27 @@ static void test_wide_band_reads_x_through_l1(void)
     spmvlab_csr_free(&A);
 }
 
+/* 1000 x 1000: diagonal 0 in every row, +5 in rows 100..199 (1100
+ * entries, 9 distinct values). */
+static int gen_two_diagonals(spmvlab_csr *A)
+{
+    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
+    return gen_diagonals(A, 1000, 1000, 2, off, lo, hi);
+}
+
 /* With codes each diagonal keeps the whole chunks of 128 rows its range
  * touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199) chunks 0
  * and 1, so 1280 slots, plus the table of the 9 distinct values and +0.0
  * (code 0). Ten values take 4-bit codes, two a byte (640 bytes), through
  * L1 or when code_bits = 4 asks; with the x window in shared memory (auto
  * here) and 4 rows a thread, or with code_bits = 8, one byte each
- * (dia_code4_pays). spmv_host
- * (checked against the reference by test_convert_says) finds every code at
- * its lane-interleaved position, in either half of its byte. */
+ * (dia_code4_pays). spmv_host (checked against the reference by
+ * test_convert_says) finds every code at its lane-interleaved position, in
+ * either half of its byte. */
 static void test_codes_keep_whole_chunks(void)
 {
-    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    TEST_CHECK(gen_two_diagonals(&A) == 0);
     const char *indexed[] = {"values=indexed", NULL}, *l1[] = {"values=indexed", "x_reuse=l1", NULL},
                *bytes[] = {"values=indexed", "x_reuse=l1", "code_bits=8", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
@@ -143,9 +150,8 @@ static void test_codes_keep_whole_chunks(void)
  * code_bits = 4 refuses it with the count. */
 static void test_seventeen_values_take_bytes(void)
 {
-    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    TEST_CHECK(gen_two_diagonals(&A) == 0);
     for (int32_t k = 0; k < A.nnz; k++)
         A.val[k] = 1.0 + k % 16;
     const char *indexed[] = {"values=indexed", "x_reuse=l1", NULL};
@@ -169,9 +175,8 @@ static void test_seventeen_values_take_bytes(void)
  * lane-interleaved position in each layout, in f64 and f32. */
 static void test_rows_per_thread_set_the_chunks(void)
 {
-    const int32_t off[] = {0, 5}, lo[] = {0, 100}, hi[] = {1000, 200};
     spmvlab_csr A;
-    TEST_CHECK(gen_diagonals(&A, 1000, 1000, 2, off, lo, hi) == 0);
+    TEST_CHECK(gen_two_diagonals(&A) == 0);
     const char *two[] = {"values=indexed", "rows_per_thread=2", NULL},
                *eight[] = {"values=indexed", "rows_per_thread=8", NULL},
                *eight_l1[] = {"values=indexed", "rows_per_thread=8", "x_reuse=l1", NULL},
