@@ -41,8 +41,8 @@
 static void bcsr_destroy(void *fmt)
 {
     SPMVLAB_DESTROY_BEGIN(bcsr_fmt, f, fmt);
-    void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr, f->vs.d_table};
-    void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval};
+    void *const dev[] = {f->d_bptr, f->d_bcol, f->d_bval, f->d_rptr, f->d_rcol, f->d_rval, f->d_sptr, f->vs.d_table, f->d_xwin};
+    void *const host[] = {f->bptr, f->sptr, f->bcol, f->bval, f->rptr, f->rcol, f->rval, f->xwin};
     spmvlab_free_format(f->ctx, f, dev, SPMVLAB_COUNT(dev), host, SPMVLAB_COUNT(host));
 }
 
@@ -131,6 +131,8 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         else if (o->kernel == BCSR_KERNEL_AUTO && !warp_kernel_serves(A))
             st = bcsr_refuse_uneven(f, A, err);
         f->x_share = f->slice && o->x_share && f->r >= f->c && f->c > 1;
+        if (st == SPMVLAB_OK && f->slice && o->x_window && !f->x_share && bcsr_slice_windows(f) != 0)
+            st = ctx->fail(ctx, err, SPMVLAB_NOMEM, "out of host memory for the bcsr x windows");
     }
     const size_t rc = (size_t)f->r * (size_t)f->c, i4 = sizeof(int32_t);
     if (st == SPMVLAB_OK && f->vs.kind == SPMVLAB_STORE_CODES4) { /* laid out a byte each: now two a byte */
@@ -147,6 +149,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         {(void **)&f->d_rptr, f->rptr, f->rptr ? ((size_t)f->rows + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
         {&f->d_rval, f->rval, spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)},
+        {(void **)&f->d_xwin, f->xwin, f->xwin ? ((size_t)(f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS) * 2 * i4 : 0},
     };
     size_t unused = 0;
     if (st == SPMVLAB_OK)
@@ -188,7 +191,7 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
                      f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");
     if (f->slice && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " slice_rows=%d slots=%d x=%s", f->slice_h * f->r, f->nslots,
-                      f->x_share ? "shuffle" : "load");
+                      f->x_share ? "shuffle" : f->xwin ? "window" : "load");
     if (n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " values=%s", spmvlab_value_store_name(&f->vs));
 }

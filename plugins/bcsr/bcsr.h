@@ -54,6 +54,7 @@ typedef struct bcsr_opts {
     double min_saving; /* auto: the share of 1x1's bytes a shape must save, else LIMIT */
     int kernel;        /* BCSR_KERNEL_*: the layout and kernel, auto by bcsr_slice_pays */
     int x_share;       /* slice, r >= c: a block row's lanes share x by shuffles */
+    int x_window;      /* slice: each thread block stages the x its blocks read in shared memory */
     int values;        /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
     int code_bits;     /* SPMVLAB_CODE_BITS_*: the width of a code; auto takes whole bytes */
 } bcsr_opts;
@@ -90,6 +91,9 @@ typedef struct bcsr_fmt {
     int32_t slice_h;      /* slice layout: block rows per slice, BCSR_WARP / r */
     int32_t nslots;       /* entries of bcol (blocks, and slice padding) */
     int x_share;          /* slice kernel: x loaded once per block, shuffled (r >= c > 1) */
+    int32_t xwin_max;     /* slice kernel with x windows: the widest window (x entries), else 0 */
+    int32_t *xwin;        /* host, 2 per thread block of the slice kernel: its window's first and last + 1 column */
+    int32_t *d_xwin;      /* device copy */
     int values_mode;      /* the values option (SPMVLAB_VALUES_*), resolved by bcsr_build */
     int code_bits;        /* the code_bits option (SPMVLAB_CODE_BITS_*), applied by bcsr_build */
     spmvlab_value_store vs; /* how bval and rval hold the values: native, codes or one pattern value */
@@ -133,6 +137,17 @@ int64_t bcsr_slice_slots(const bcsr_fmt *f);
  * slice padding adds at most 10 % of them, and the remainder, walked by one
  * lane per row, holds at most 4 entries a row on average and 32 in any. */
 int bcsr_slice_pays(const bcsr_fmt *f);
+
+/* Slices a thread block of the slice kernel runs. */
+#define BCSR_SLICE_WARPS 4
+/* The widest x window the slice kernel stages (bytes of shared memory). */
+#define BCSR_XWIN_BYTES (48 * 1024)
+
+/* The x window of each thread block of the slice kernel (the columns its
+ * blocks read, remainder aside) into f->xwin and the widest into
+ * f->xwin_max; 0 (no windows) when one would exceed BCSR_XWIN_BYTES.
+ * Returns 0, or -1 when out of memory. */
+int bcsr_slice_windows(bcsr_fmt *f);
 
 /* Reorders f's warp-layout bcol and bval into the slice layout and builds
  * sptr. Returns OK, NOMEM, or LIMIT when the slots exceed int32. */

@@ -15,6 +15,7 @@ const spmvlab_option bcsr_options[] = {
     SPMVLAB_CHOICE(bcsr_opts, kernel, BCSR_KERNEL_WARP, "warp", "", "a warp per block row"),
     SPMVLAB_CHOICE(bcsr_opts, kernel, BCSR_KERNEL_SLICE, "slice", "", "a lane per row, block rows interleaved in slices"),
     SPMVLAB_OPTION(bcsr_opts, x_share, SPMVLAB_OPT_BOOL, "false", "", "slice kernel with r >= c > 1: a block row's lanes load a block's x once and share it"),
+    SPMVLAB_KEYED_OPTION(bcsr_opts, "x_window", x_window, SPMVLAB_OPT_BOOL, "false", "", "slice kernel: each thread block stages the x its blocks read in shared memory (at most 48 KiB)", SPMVLAB_OPT_EXPERT),
     SPMVLAB_OPTION(bcsr_opts, values, SPMVLAB_OPT_ENUM, "native", "", "how the values are stored (all lossless)"),
     SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_NATIVE, "native", "", "values in the run's dtype"),
     SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),

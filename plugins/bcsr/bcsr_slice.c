@@ -124,3 +124,36 @@ spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err)
     f->slice = 1;
     return SPMVLAB_OK;
 }
+
+int bcsr_slice_windows(bcsr_fmt *f)
+{
+    const int32_t ntb = (f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS, h = f->slice_h;
+    f->xwin = malloc(((size_t)ntb * 2 + 1) * sizeof *f->xwin);
+    if (!f->xwin)
+        return -1;
+    const size_t vs = spmvlab_dtype_size(f->dtype);
+    int32_t widest = 0;
+    for (int32_t t = 0; t < ntb; t++) {
+        int32_t lo = INT32_MAX, hi = 0;
+        for (int32_t br = t * BCSR_SLICE_WARPS * h; br < (t + 1) * BCSR_SLICE_WARPS * h && br < f->nbr; br++) {
+            const int32_t s = br / h, b = br - s * h, nbs = f->nbr - s * h < h ? f->nbr - s * h : h;
+            for (int32_t k = 0; k < f->bptr[br + 1] - f->bptr[br]; k++) {
+                const int32_t col = f->bcol[f->sptr[s] + k * nbs + b];
+                lo = col < lo ? col : lo;
+                hi = col + f->c > hi ? col + f->c : hi;
+            }
+        }
+        if (lo > hi)
+            lo = hi = 0;
+        f->xwin[2 * t] = lo;
+        f->xwin[2 * t + 1] = hi;
+        widest = hi - lo > widest ? hi - lo : widest;
+    }
+    if ((size_t)widest * vs > BCSR_XWIN_BYTES) {
+        free(f->xwin);
+        f->xwin = NULL;
+        widest = 0;
+    }
+    f->xwin_max = widest;
+    return 0;
+}

@@ -21,7 +21,7 @@
 
 namespace {
 
-constexpr int kThreads = 128; // 4 slices per thread block: fine-grained over the SMs
+constexpr int kThreads = 32 * BCSR_SLICE_WARPS; // 4 slices per thread block: fine-grained over the SMs
 // 8 blocks of 128 per SM allow 64 registers a thread: without that bound
 // ptxas keeps 40 and sinks each load next to its multiply, so a warp has
 // two or three loads in flight; with it, one iteration's value and x loads
@@ -44,24 +44,36 @@ template <int C, bool XS> struct steps {
 // values from its group by shuffles; else every lane loads its c values:
 // c warp loads a step, each touching as many lines as the slice has block
 // rows, which costs the L1 c times the lookups of one.
-template <typename T, bool XS>
+template <typename T, bool XS, bool XW>
 __device__ __forceinline__ T slice_x(const T *__restrict__ x, int32_t col, int jj, T mine, unsigned gmask, int gbase)
 {
     if (XS)
         return __shfl_sync(gmask, mine, gbase + jj);
+    if (XW) // the thread block's window in shared memory, shifted to column 0
+        return x[col + jj];
     return __ldg(x + col + jj);
 }
 
 // bval and rval: the values of the slots and of the remainder (functors of
 // value_store.cuh: the values, their codes' table entries or a pattern).
-template <typename T, int C, bool XS, typename V>
+template <typename T, int C, bool XS, bool XW, typename V>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
 bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__restrict__ bptr,
                   const int32_t *__restrict__ sptr, const int32_t *__restrict__ bcol, V bval,
                   const int32_t *__restrict__ rptr, const int32_t *__restrict__ rcol, V rval,
-                  const T *__restrict__ x, T *__restrict__ y)
+                  const T *__restrict__ x, T *__restrict__ y, const int32_t *__restrict__ xwin)
 {
     constexpr int U = steps<C, XS>::value;
+    extern __shared__ __align__(16) unsigned char slice_smem[];
+    const T *xb = x; // where the blocks read x: x itself, or the window shifted to column 0
+    if (XW) {
+        T *xs = reinterpret_cast<T *>(slice_smem);
+        const int32_t lo = __ldg(xwin + 2 * blockIdx.x), hi = __ldg(xwin + 2 * blockIdx.x + 1);
+        for (int32_t j = lo + (int32_t)threadIdx.x; j < hi; j += kThreads)
+            xs[j - lo] = __ldg(x + j);
+        __syncthreads();
+        xb = xs - lo;
+    }
     const int lane = threadIdx.x & (BCSR_WARP - 1);
     const int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / BCSR_WARP;
     const int64_t br0 = s * h;
@@ -111,7 +123,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
         for (int u = 0; u < U; u++)
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
-                acc = slice_fma(v[u][jj], slice_x<T, XS>(x, col[u], jj, xs[u], gmask, gbase), acc);
+                acc = slice_fma(v[u][jj], slice_x<T, XS, XW>(xb, col[u], jj, xs[u], gmask, gbase), acc);
 #pragma unroll
         for (int u = 0; u < U; u++)
             col[u] = next[u];
@@ -124,7 +136,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
 #pragma unroll
             for (int jj = 0; jj < C; jj++)
                 acc = slice_fma(bval(vp + (int64_t)(u * vstep) + (int64_t)jj * lanes),
-                                slice_x<T, XS>(x, col[u], jj, mine, gmask, gbase), acc);
+                                slice_x<T, XS, XW>(xb, col[u], jj, mine, gmask, gbase), acc);
         }
     if (row >= rows) // a row of the last block row beyond the matrix
         return;
@@ -141,9 +153,12 @@ cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
     const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
     return with_values<T, true>(&f->vs, f->d_bval, [&](auto bval) {
         using V = decltype(bval);
-        auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), V> : bcsr_slice_kernel<T, C, false, V>;
-        kernel<<<grid, kThreads, 0, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
-                                         f->d_rptr, f->d_rcol, values_over(bval, f->d_rval), x, y);
+        auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), false, V>
+                      : f->d_xwin         ? bcsr_slice_kernel<T, C, false, true, V>
+                                          : bcsr_slice_kernel<T, C, false, false, V>;
+        const size_t smem = f->d_xwin ? (size_t)f->xwin_max * sizeof(T) : 0;
+        kernel<<<grid, kThreads, smem, s>>>(f->nbr, f->rows, f->r, f->slice_h, f->d_bptr, f->d_sptr, f->d_bcol, bval,
+                                            f->d_rptr, f->d_rcol, values_over(bval, f->d_rval), x, y, f->d_xwin);
         return cudaGetLastError();
     });
 }
