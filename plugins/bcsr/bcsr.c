@@ -17,7 +17,9 @@
  * bytes per non-zero on full blocks with native f64 values.
  *
  * Options: r, c (auto or 1..8), max_fill (1..64, default 1.5), min_saving
- * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 0). With auto, the shape with the fewest device bytes
+ * (0..0.9, default 0.1), kernel (auto|warp|slice), x_share (bool, 0),
+ * x_window (bool, 0: stage each thread block's x in shared memory), values
+ * and code_bits. With auto, the shape with the fewest device bytes
  * is chosen (bcsr_shape.c); when it saves less than min_saving of plain
  * CSR's bytes (1x1 saves nothing), the matrix has no usable blocks and
  * convert refuses with SPMVLAB_LIMIT and the measured numbers of the best
@@ -185,7 +187,8 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
                    (f->rptr ? 4.0 * ((double)f->rows + 1) + f->rem_nnz * 4.0 +
                                   (double)spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)
                             : 0) +
-                   (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0) + (double)f->vs.table_bytes;
+                   (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0) + (double)f->vs.table_bytes +
+                   (f->xwin ? 8.0 * (double)((f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS) : 0);
     int n = snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f kernel=%s", f->r,
                      f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,
                      f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");

@@ -2,8 +2,9 @@
  * bcsr: the shape rule picks the blocks a matrix is made of, stray entries
  * go to the CSR remainder instead of costing a refusal, a matrix without
  * blocks is refused under auto with the measured numbers, a fixed shape
- * converts anything (but a block wider than the matrix), and the device
- * bytes follow README.md's formula. CPU only.
+ * converts anything (but a block wider than the matrix), x windows fit or
+ * fall back to L1, and the device bytes follow README.md's formula. CPU
+ * only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,27 @@ static void test_auto_refuses_long_rows_for_the_warp_kernel(void)
     spmvlab_csr_free(&shorter);
 }
 
+/* x_window: each thread block of 4 slices (of 10 block rows of 3x3) gets
+ * its window, 2 int32 of device bytes, and describe() says x=window; a
+ * matrix whose blocks spread over more than 48 KiB of x in one thread
+ * block (6000 block rows, blocks up to 3000 block columns away: 18,000
+ * columns, over 12,288 in f32 too) reads x through L1 (x=load) and keeps
+ * no windows. spmv_host runs either way (checked by test_convert_says). */
+static void test_x_windows_fit_or_fall_back(void)
+{
+    spmvlab_csr A;
+    const char *window[] = {"x_window=true", NULL};
+    TEST_CHECK(gen_blocks(&A, 200, 6, 3, 3, 30) == 0);
+    size_t plain = test_convert_says("bcsr", &A, NULL, 17, "x=load");
+    size_t slices = (200 + 9) / 10, blocks = (slices + 3) / 4;
+    TEST_CHECK(test_convert_says("bcsr", &A, window, 17, "x=window") == plain + 8 * blocks);
+    spmvlab_csr_free(&A);
+    TEST_CHECK(gen_blocks(&A, 6000, 6, 3, 3, 3000) == 0);
+    plain = test_convert_says("bcsr", &A, NULL, 17, "x=load");
+    TEST_CHECK(test_convert_says("bcsr", &A, window, 17, "x=load") == plain);
+    spmvlab_csr_free(&A);
+}
+
 static void test_no_nonzeros_converts(void)
 {
     /* block-row pointers only; y written as 0 */
@@ -212,6 +234,7 @@ int main(void)
     test_partial_blocks_at_the_edges();
     test_slices_pad_to_their_longest_block_row();
     test_block_wider_than_the_matrix_is_refused();
+    test_x_windows_fit_or_fall_back();
     test_no_nonzeros_converts();
     test_auto_refuses_large_matrices_for_the_warp_kernel();
     test_auto_refuses_long_rows_for_the_warp_kernel();
