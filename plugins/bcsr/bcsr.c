@@ -151,7 +151,7 @@ static spmvlab_status bcsr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, co
         {(void **)&f->d_rptr, f->rptr, f->rptr ? ((size_t)f->rows + 1) * i4 : 0},
         {(void **)&f->d_rcol, f->rcol, (size_t)f->rem_nnz * i4},
         {&f->d_rval, f->rval, spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)},
-        {(void **)&f->d_xwin, f->xwin, f->xwin ? ((size_t)(f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS) * 2 * i4 : 0},
+        {(void **)&f->d_xwin, f->xwin, f->xwin ? (size_t)bcsr_slice_blocks(f) * 2 * i4 : 0},
     };
     size_t unused = 0;
     if (st == SPMVLAB_OK)
@@ -188,7 +188,7 @@ static void bcsr_describe(const void *fmt, char *buf, size_t len)
                                   (double)spmvlab_value_store_bytes(&f->vs, (size_t)f->rem_nnz)
                             : 0) +
                    (f->sptr ? 4.0 * ((double)f->nslices + 1) : 0) + (double)f->vs.table_bytes +
-                   (f->xwin ? 8.0 * (double)((f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS) : 0);
+                   (f->xwin ? 8.0 * (double)bcsr_slice_blocks(f) : 0);
     int n = snprintf(buf, len, "shape=%dx%d%s blocks=%d fill=%.3f rem_nnz=%d bytes_per_nnz=%.2f kernel=%s", f->r,
                      f->c, f->automatic ? "(auto)" : "", f->nblocks, blocked > 0 ? f->nblocks * rc / blocked : 0.0,
                      f->rem_nnz, f->nnz > 0 ? bytes / f->nnz : 0.0, f->slice ? "slice" : "warp");

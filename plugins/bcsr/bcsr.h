@@ -140,6 +140,12 @@ int bcsr_slice_pays(const bcsr_fmt *f);
 
 /* Slices a thread block of the slice kernel runs. */
 #define BCSR_SLICE_WARPS 4
+
+/* Thread blocks of the slice kernel: its grid, and the x windows' count. */
+static inline int32_t bcsr_slice_blocks(const bcsr_fmt *f)
+{
+    return (f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS;
+}
 /* The widest x window the slice kernel stages (bytes of shared memory). */
 #define BCSR_XWIN_BYTES (48 * 1024)
 

@@ -127,7 +127,7 @@ spmvlab_status bcsr_slice(bcsr_fmt *f, spmvlab_err *err)
 
 int bcsr_slice_windows(bcsr_fmt *f)
 {
-    const int32_t ntb = (f->nslices + BCSR_SLICE_WARPS - 1) / BCSR_SLICE_WARPS, h = f->slice_h;
+    const int32_t ntb = bcsr_slice_blocks(f), h = f->slice_h;
     f->xwin = malloc(((size_t)ntb * 2 + 1) * sizeof *f->xwin);
     if (!f->xwin)
         return -1;

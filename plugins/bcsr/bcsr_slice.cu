@@ -149,8 +149,7 @@ bcsr_slice_kernel(int32_t nbr, int32_t rows, int r, int h, const int32_t *__rest
 template <typename T, int C>
 cudaError_t launch_c(const bcsr_fmt *f, const T *x, T *y, cudaStream_t s)
 {
-    const int64_t threads = (int64_t)f->nslices * BCSR_WARP;
-    const unsigned grid = (unsigned)((threads + kThreads - 1) / kThreads);
+    const unsigned grid = (unsigned)bcsr_slice_blocks(f); // a warp a slice, BCSR_SLICE_WARPS a block
     return with_values<T, true>(&f->vs, f->d_bval, [&](auto bval) {
         using V = decltype(bval);
         auto kernel = C > 1 && f->x_share ? bcsr_slice_kernel<T, C, (C > 1), false, V>
