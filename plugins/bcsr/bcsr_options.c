@@ -21,9 +21,6 @@ const spmvlab_option bcsr_options[] = {
     SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP),
     SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP " (full blocks)"),
     SPMVLAB_CHOICE(bcsr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
-    SPMVLAB_OPTION(bcsr_opts, code_bits, SPMVLAB_OPT_ENUM, "auto", "", "codes: the width of a code"),
-    SPMVLAB_CHOICE(bcsr_opts, code_bits, SPMVLAB_CODE_BITS_AUTO, "auto", "", "whole bytes (4 bits gained nothing on the corpus)"),
-    SPMVLAB_CHOICE(bcsr_opts, code_bits, SPMVLAB_CODE_BITS_4, "4", "", SPMVLAB_CODE_BITS_4_HELP),
-    SPMVLAB_CHOICE(bcsr_opts, code_bits, SPMVLAB_CODE_BITS_8, "8", "", SPMVLAB_CODE_BITS_8_HELP),
+    SPMVLAB_CODE_BITS_OPTION(bcsr_opts, "whole bytes (4 bits gained nothing on the corpus)"),
     {NULL},
 };

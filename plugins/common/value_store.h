@@ -89,10 +89,17 @@ static inline size_t spmvlab_value_store_bytes(const spmvlab_value_store *s, siz
 }
 
 /* The choices of a code_bits option (the width of a code), for a format
- * whose layout takes 4-bit codes, and their help texts. */
+ * whose layout takes 4-bit codes. */
 enum { SPMVLAB_CODE_BITS_AUTO = 0, SPMVLAB_CODE_BITS_4 = 4, SPMVLAB_CODE_BITS_8 = 8 };
-#define SPMVLAB_CODE_BITS_4_HELP "4 bits, two codes a byte (tables of at most 16 values; more refused)"
-#define SPMVLAB_CODE_BITS_8_HELP "whole bytes: 1 (tables of at most 256 values) or 2"
+
+/* The option-table rows of a code_bits option in the typed options S
+ * (member code_bits), auto_help saying what the format's auto takes. */
+#define SPMVLAB_CODE_BITS_OPTION(S, auto_help)                                                              \
+    SPMVLAB_OPTION(S, code_bits, SPMVLAB_OPT_ENUM, "auto", "", "codes: the width of a code"),                \
+        SPMVLAB_CHOICE(S, code_bits, SPMVLAB_CODE_BITS_AUTO, "auto", "", auto_help),                         \
+        SPMVLAB_CHOICE(S, code_bits, SPMVLAB_CODE_BITS_4, "4", "",                                           \
+                       "4 bits, two codes a byte (tables of at most 16 values; more refused)"),              \
+        SPMVLAB_CHOICE(S, code_bits, SPMVLAB_CODE_BITS_8, "8", "", "whole bytes: 1 (tables of at most 256 values) or 2")
 
 /* Applies a code_bits option to s (codes only; native values and a pattern
  * stay): 4, or auto where the format's rule says auto_takes4, turns 1-byte

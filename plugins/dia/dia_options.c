@@ -30,9 +30,6 @@ const spmvlab_option dia_options[] = {
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_2, "2", "", "2 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_4, "4", "", "4 rows a thread"),
     SPMVLAB_CHOICE(dia_opts, rows_per_thread, DIA_ROWS_8, "8", "", "8 rows a thread (shuffles keep 4)"),
-    SPMVLAB_OPTION(dia_opts, code_bits, SPMVLAB_OPT_ENUM, "auto", "", "codes: the width of a code"),
-    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_AUTO, "auto", "", "4 bits for tables of at most 16 values, unless x is in shared memory with 2 or 4 rows a thread; else whole bytes"),
-    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_4, "4", "", SPMVLAB_CODE_BITS_4_HELP),
-    SPMVLAB_CHOICE(dia_opts, code_bits, SPMVLAB_CODE_BITS_8, "8", "", SPMVLAB_CODE_BITS_8_HELP),
+    SPMVLAB_CODE_BITS_OPTION(dia_opts, "4 bits for tables of at most 16 values, unless x is in shared memory with 2 or 4 rows a thread; else whole bytes"),
     {NULL},
 };
