@@ -43,9 +43,6 @@ static spmvlab_status csr_check_options(const spmvlab_opts *opts, spmvlab_err *e
     const csr_opts *o = spmvlab_opts_fields(opts);
     if (!spmvlab_pow2_or_auto(o->width))
         return spmvlab_bad_option(err, "csr option width = %d must be a power of two from 1 to 32", o->width);
-    if (o->hot_columns != SPMVLAB_AUTO && (o->hot_columns < 0 || o->hot_columns > SPMVLAB_HOT_MAX))
-        return spmvlab_bad_option(err, "csr option hot_columns = %d must be auto or 0 to %d", o->hot_columns,
-                                  SPMVLAB_HOT_MAX);
     if (!spmvlab_pow2_or_auto(o->block_rows))
         return spmvlab_bad_option(err, "csr option block_rows = %d must be a power of two from 8 to 1024",
                                   o->block_rows);
@@ -76,11 +73,9 @@ static void csr_destroy(void *handle)
     SPMVLAB_DESTROY_BEGIN(csr_format, f, handle);
     void *dev[] = {f->d_row_ptr,           f->d_col_idx,           f->d_val,
                    (void *)f->ad.blk_row,  (void *)f->ad.piece_row, (void *)f->ad.piece_first,
-                   f->ad.partial,          f->ad.ticket,            f->vs.d_table,
-                   f->hot.d_col,           f->hot.d_x};
+                   f->ad.partial,          f->ad.ticket,            f->vs.d_table};
     spmvlab_free_all(f->ctx, dev, SPMVLAB_COUNT(dev));
     csr_adaptive_free(&f->plan);
-    spmvlab_hot_columns_free_host(&f->hot);
     free(f);
 }
 
@@ -128,13 +123,9 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
     int values = o->values == SPMVLAB_VALUES_AUTO ? SPMVLAB_VALUES_AUTO_NO_CODES : o->values;
     spmvlab_status st = spmvlab_value_store_choose(ctx, A, values, 1, 0, &f->vs, err);
     f->val = f->vs.src;
-    if (st == SPMVLAB_OK)
-        st = spmvlab_hot_columns_build(ctx, A->col_idx, A->nnz, A->cols, o->hot_columns,
-                                       spmvlab_dtype_size(A->dtype), &f->hot, err);
-    f->col_idx = spmvlab_hot_columns_of(&f->hot, A->col_idx);
     const spmvlab_array a[] = {
         {(void **)&f->d_row_ptr, A->row_ptr, ((size_t)A->rows + 1) * 4},
-        {(void **)&f->d_col_idx, f->col_idx, (size_t)A->nnz * 4},
+        {(void **)&f->d_col_idx, A->col_idx, (size_t)A->nnz * 4},
         {&f->d_val, f->vs.src, (size_t)A->nnz * f->vs.elem},
     };
     size_t unused = 0;
@@ -142,8 +133,6 @@ static spmvlab_status csr_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A, con
         st = spmvlab_put_all(ctx, a, SPMVLAB_COUNT(a), err);
     if (st == SPMVLAB_OK)
         st = spmvlab_value_store_upload(ctx, &f->vs, &unused, err);
-    if (st == SPMVLAB_OK)
-        st = spmvlab_hot_columns_upload(ctx, &f->hot, spmvlab_dtype_size(A->dtype), &unused, err);
     if (st == SPMVLAB_OK && f->kernel == CSR_ADAPTIVE)
         st = csr_adaptive_upload(f, err);
     return spmvlab_converted(st, f, csr_destroy, out);
@@ -154,11 +143,9 @@ static spmvlab_status csr_spmv(void *handle, const void *x, void *y, void *strea
     csr_format *f = handle;
     int is_f64 = f->dtype == SPMVLAB_F64, rc;
     if (f->kernel == CSR_ADAPTIVE)
-        rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, &f->hot, x, y,
-                                 stream);
+        rc = csr_launch_adaptive(is_f64, &f->ad, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, x, y, stream);
     else
-        rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, &f->hot, x, y,
-                        stream);
+        rc = csr_launch(is_f64, f->width, f->rows, f->d_row_ptr, f->d_col_idx, &f->vs, f->d_val, x, y, stream);
     return spmvlab_launched(f->ctx, err, rc, csr_error_string, "%s kernel launch", csr_kernel_names[f->kernel]);
 }
 
@@ -169,11 +156,10 @@ static void csr_describe(const void *handle, char *buf, size_t len)
     const csr_format *f = handle;
     snprintf(buf, len,
              "kernel=%s width=%d mean=%.2f cv=%.2f max=%d blocks=%d block_rows=%d block_nnz=%d pieces=%d "
-             "long_rows=%d values=%s hot_columns=%d hot_share=%.3f",
+             "long_rows=%d values=%s",
              csr_kernel_names[f->kernel], f->width, f->stats.mean, f->stats.cv, f->stats.max, f->plan.blocks,
              f->plan.block_rows, f->plan.block_nnz, f->plan.pieces, f->plan.long_rows,
-             spmvlab_value_store_name(&f->vs), f->hot.count,
-             f->nnz ? (double)f->hot.entries / (double)f->nnz : 0.0);
+             spmvlab_value_store_name(&f->vs));
 }
 
 SPMVLAB_PLUGIN_DEFINE(csr, "1.2.0", SPMVLAB_DTYPES_F64_F32,

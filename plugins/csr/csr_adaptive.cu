@@ -7,7 +7,6 @@
 #include <type_traits>
 
 #include "csr_kernels.h"
-#include "../common/hot_columns.cuh"
 #include "../common/value_store.cuh"
 
 namespace {
@@ -31,11 +30,12 @@ __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fm
 // than 64 rows (up to CSR_AD_ROWS: runs of empty and very short rows), each
 // thread sums rows tid, tid + 128, ... alone. Every row of the block, empty
 // ones too, is stored once; trailing long rows are left to their pieces.
-template <typename T, typename V, typename X>
+template <typename T, typename V>
 __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
                                           const int32_t *__restrict__ rp,
                                           const int32_t *__restrict__ ci,
-                                          V val, X xs, T *__restrict__ y)
+                                          V val, const T *__restrict__ x,
+                                          T *__restrict__ y)
 {
     const int tid = (int)threadIdx.x;
     const int32_t base = __ldg(rp + first);
@@ -66,7 +66,7 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
     for (int j = 0; j < kStream; j++) {
         const int k = tid + j * CSR_AD_BLOCK;
         if (k < n)
-            prod[k] = mul(a[j], xs(c[j]));
+            prod[k] = mul(a[j], __ldg(x + c[j]));
     }
     __syncthreads();
     int g = 1;
@@ -100,12 +100,12 @@ __device__ __forceinline__ void row_block(T *prod, int32_t first, int32_t last,
 // A row of one piece stores y directly; otherwise the piece's sum goes to
 // partial[], and the row's last piece to arrive (ticket) adds all partials in
 // order with one warp and stores y, so the result does not depend on timing.
-template <typename T, typename V, typename X>
+template <typename T, typename V>
 __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_row,
                                       const int32_t *__restrict__ piece_first, T *partial,
                                       int32_t *ticket, const int32_t *__restrict__ rp,
-                                      const int32_t *__restrict__ ci, V val, X xs,
-                                      T *__restrict__ y)
+                                      const int32_t *__restrict__ ci, V val,
+                                      const T *__restrict__ x, T *__restrict__ y)
 {
     __shared__ T warp_sum[kWarps];
     __shared__ int is_last;
@@ -125,7 +125,7 @@ __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_r
             b[u] = 0;
             if (k < end) {
                 a[u] = val(k);
-                b[u] = xs(__ldg(ci + k));
+                b[u] = __ldg(x + __ldg(ci + k));
             }
         }
 #pragma unroll
@@ -166,27 +166,27 @@ __device__ __forceinline__ void piece(int p, const int32_t *__restrict__ piece_r
 
 static_assert(kWarps == 4, "the piece's warp sums are combined as (0+2)+(1+3)");
 
-// val: the values functor (value_store.cuh); xs: the reader of x
-// (hot_columns.cuh).
-template <typename T, typename V, typename X>
+// val: the values functor (value_store.cuh).
+template <typename T, typename V>
 __global__ void __launch_bounds__(CSR_AD_BLOCK)
     csr_adaptive_kernel(csr_adaptive_dev a, const int32_t *__restrict__ rp,
-                        const int32_t *__restrict__ ci, V val, X xs, T *__restrict__ y)
+                        const int32_t *__restrict__ ci, V val,
+                        const T *__restrict__ x, T *__restrict__ y)
 {
     __shared__ T prod[CSR_AD_CAP];
     const int b = (int)blockIdx.x;
     if (b < a.blocks)
-        row_block<T, V, X>(prod, __ldg(a.blk_row + b), __ldg(a.blk_row + b + 1), rp, ci, val, xs, y);
+        row_block<T, V>(prod, __ldg(a.blk_row + b), __ldg(a.blk_row + b + 1), rp, ci, val, x, y);
     else
-        piece<T, V, X>(b - a.blocks, a.piece_row, a.piece_first, static_cast<T *>(a.partial), a.ticket,
-                       rp, ci, val, xs, y);
+        piece<T, V>(b - a.blocks, a.piece_row, a.piece_first, static_cast<T *>(a.partial), a.ticket,
+                 rp, ci, val, x, y);
 }
 
 } // namespace
 
 extern "C" int csr_launch_adaptive(int is_f64, const csr_adaptive_dev *a, const int32_t *row_ptr,
                                    const int32_t *col_idx, const spmvlab_value_store *vs, const void *val,
-                                   const spmvlab_hot_columns *hot, const void *x, void *y, void *stream)
+                                   const void *x, void *y, void *stream)
 {
     const unsigned grid = (unsigned)a->blocks + (unsigned)a->pieces;
     if (grid == 0)
@@ -194,12 +194,9 @@ extern "C" int csr_launch_adaptive(int is_f64, const csr_adaptive_dev *a, const 
     cudaStream_t s = static_cast<cudaStream_t>(stream);
     auto run = [&](auto xt, auto yt) {
         using T = std::remove_const_t<std::remove_pointer_t<decltype(xt)>>;
-        return with_x<T>(hot, xt, s, [&](auto xs) {
-            return with_values<T>(vs, val, [&](auto v) {
-                csr_adaptive_kernel<T, decltype(v), decltype(xs)>
-                    <<<grid, CSR_AD_BLOCK, 0, s>>>(*a, row_ptr, col_idx, v, xs, yt);
-                return cudaGetLastError();
-            });
+        return with_values<T>(vs, val, [&](auto v) {
+            csr_adaptive_kernel<T, decltype(v)><<<grid, CSR_AD_BLOCK, 0, s>>>(*a, row_ptr, col_idx, v, xt, yt);
+            return cudaGetLastError();
         });
     };
     if (is_f64)

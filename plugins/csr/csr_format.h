@@ -20,8 +20,7 @@ typedef struct csr_format {
     const int32_t *col_idx;
     const void *val;            /* A's values, or the core's codes (vs); NULL for a pattern */
     spmvlab_value_store vs;     /* native, codes into the core's value table, or one pattern value */
-    spmvlab_hot_columns hot;    /* hot columns, read from a buffer gathered every call (hot_columns.h) */
-    int32_t *d_row_ptr, *d_col_idx; /* device copies (d_col_idx with the hot columns' labels) */
+    int32_t *d_row_ptr, *d_col_idx; /* device copies */
     void *d_val;
     csr_adaptive_dev ad;        /* adaptive only: the plan's device arrays */
 } csr_format;
@@ -35,7 +34,6 @@ typedef struct csr_opts {
     int width;      /* vector lanes, or SPMVLAB_AUTO */
     int block_rows; /* adaptive: most rows of a row block, or SPMVLAB_AUTO (CSR_AD_ROWS) */
     int values;     /* SPMVLAB_VALUES_*: native, indexed, pattern or auto */
-    int hot_columns; /* hot columns: SPMVLAB_AUTO, 0 (none) or a count */
 } csr_opts;
 
 /* The option table (csr_options.c). */

@@ -10,8 +10,6 @@
 
 /* Entry k's value as a T: the value, its code's table entry or the pattern. */
 #define CSR_VAL(T, k) SPMVLAB_VALUE_HOST(T, &f->vs, f->val, k)
-/* Entry k's x: from x, or from the hot columns' buffer. */
-#define CSR_X(T, k) SPMVLAB_HOT_X(T, &f->hot, x, f->col_idx[k])
 
 /* A 32-lane shuffle-down tree on the host: lane l adds lane l + s for
  * s = w/2, ..., 1; lane 0 holds the sum. */
@@ -29,7 +27,7 @@
             T lane[32] = {0};                                                             \
             for (int l = 0; l < w; l++)                                                   \
                 for (int32_t k = f->row_ptr[i] + l; k < f->row_ptr[i + 1]; k += w)        \
-                    lane[l] = FMA(CSR_VAL(T, k), CSR_X(T, k), lane[l]);                     \
+                    lane[l] = FMA(CSR_VAL(T, k), x[f->col_idx[k]], lane[l]);                     \
             CSR_TREE(lane, w)                                                             \
             y[i] = lane[0];                                                               \
         }                                                                                 \
@@ -48,7 +46,7 @@
             if (rows == 0)                                                                \
                 continue;                                                                 \
             for (int32_t k = 0; k < n; k++)                                               \
-                prod[k] = CSR_VAL(T, base + k) * CSR_X(T, base + k);                        \
+                prod[k] = CSR_VAL(T, base + k) * x[f->col_idx[base + k]];                        \
             int g = 1;                                                                    \
             while (g < 32 && 2 * g * rows <= CSR_AD_BLOCK)                                \
                 g *= 2;                                                                   \
@@ -80,7 +78,7 @@
                 T t[CSR_AD_BLOCK] = {0}, ws[CSR_AD_BLOCK / 32];                           \
                 for (int tid = 0; tid < CSR_AD_BLOCK; tid++)                              \
                     for (int32_t k = beg + tid; k < end; k += CSR_AD_BLOCK)               \
-                        t[tid] = FMA(CSR_VAL(T, k), CSR_X(T, k), t[tid]);                   \
+                        t[tid] = FMA(CSR_VAL(T, k), x[f->col_idx[k]], t[tid]);                   \
                 for (int w = 0; w < CSR_AD_BLOCK / 32; w++) {                             \
                     CSR_TREE(t + 32 * w, 32)                                              \
                     ws[w] = t[32 * w];                                                    \
@@ -101,7 +99,6 @@
                                                                                           \
     void csr_host_##SUFFIX(const csr_format *f, const T *x, T *y)                         \
     {                                                                                     \
-        SPMVLAB_HOT_GATHER_HOST(T, &f->hot, x);                                           \
         if (f->kernel != CSR_ADAPTIVE) {                                                  \
             csr_lanes_##SUFFIX(f, x, y);                                                  \
             return;                                                                       \

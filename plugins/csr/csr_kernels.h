@@ -6,7 +6,6 @@
 
 #include <stdint.h>
 
-#include "../common/hot_columns.h"
 #include "../common/value_store.h"
 
 #ifdef __cplusplus
@@ -32,16 +31,14 @@ typedef struct csr_adaptive_dev {
 } csr_adaptive_dev;
 
 /* y = A·x with `width` lanes per row (1 = scalar). f64 when is_f64, else
- * f32; val holds values, codes or nothing as vs says (value_store.h);
- * hot: the hot columns col_idx's negative entries read (hot_columns.h),
- * gathered first. Asynchronous on stream. Returns 0 or a cudaError_t code. */
+ * f32; val holds values, codes or nothing as vs says (value_store.h).
+ * Asynchronous on stream. Returns 0 or a cudaError_t code. */
 int csr_launch(int is_f64, int width, int32_t rows, const int32_t *row_ptr, const int32_t *col_idx,
-               const spmvlab_value_store *vs, const void *val, const spmvlab_hot_columns *hot, const void *x,
-               void *y, void *stream);
+               const spmvlab_value_store *vs, const void *val, const void *x, void *y, void *stream);
 /* y = A·x by the adaptive plan a (one launch). Returns 0 or a cudaError_t code. */
 int csr_launch_adaptive(int is_f64, const csr_adaptive_dev *a, const int32_t *row_ptr,
-                        const int32_t *col_idx, const spmvlab_value_store *vs, const void *val,
-                        const spmvlab_hot_columns *hot, const void *x, void *y, void *stream);
+                        const int32_t *col_idx, const spmvlab_value_store *vs, const void *val, const void *x,
+                        void *y, void *stream);
 const char *csr_error_string(int code);
 
 #ifdef __cplusplus

@@ -18,6 +18,5 @@ const spmvlab_option csr_options[] = {
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_INDEXED, "indexed", "", SPMVLAB_VALUES_INDEXED_HELP " (CSR-VI)"),
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
     SPMVLAB_CHOICE(csr_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_NO_CODES_HELP),
-    SPMVLAB_OPTION(csr_opts, hot_columns, SPMVLAB_OPT_INT_AUTO, "0", "0..65536", SPMVLAB_HOT_COLUMNS_HELP),
     {NULL},
 };
