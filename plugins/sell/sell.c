@@ -131,8 +131,11 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
         st = sell_compress_index(f, o->index, o->index_base, err);
-    if (st == SPMVLAB_OK)
+    if (st == SPMVLAB_OK) {
+        f->stream = sell_rule_loads(o->loads, f);
+        f->loads_auto = o->loads == SELL_LOADS_AUTO;
         st = sell_upload(f, err);
+    }
     if (st != SPMVLAB_OK)
         return spmvlab_converted(st, f, sell_destroy, out);
     if (f->val_f32)
@@ -156,7 +159,7 @@ static spmvlab_status sell_spmv(void *fmt, const void *x, void *y, void *stream,
     sell_device_view v = {
         .rows = f->rows, .C = f->C, .threads_per_row = f->threads_per_row,
         .is_f32 = f->dtype == SPMVLAB_F32, .val_f32 = f->dtype == SPMVLAB_F32 || f->val_f32,
-        .index_mode = f->index_mode, .slice_ptr = f->d_slice_ptr, .perm = f->d_perm,
+        .index_mode = f->index_mode, .stream = f->stream, .slice_ptr = f->d_slice_ptr, .perm = f->d_perm,
         .col = f->d_col, .lo = f->d_lo, .hi = f->d_hi, .aux = f->d_aux, .val = f->d_val, .vs = &f->vs, .nlong = f->nlong, .npieces = f->npieces,
         .multi_piece = f->multi_piece, .long_row = f->d_long_row, .long_ptr = f->d_long_ptr,
         .piece_ptr = f->d_piece_ptr, .piece_of = f->d_piece_of, .long_col = f->d_long_col,
@@ -194,11 +197,12 @@ static void sell_describe(const void *fmt, char *buf, size_t len)
         return;
     snprintf(buf + n, len - (size_t)n,
              " index=%d index_auto=%s index_base=%s compressed_slices=%d compressed_share=%.4f "
-             "index_bytes_per_nnz=%.3f values=%s",
+             "index_bytes_per_nnz=%.3f values=%s loads=%s loads_auto=%s",
              f->index_bits, f->index_auto ? "yes" : "no", f->index_bits == 32 ? "none" : f->index_column ? "column" : "slice",
              f->compressed_slices,
              f->stored ? (double)f->compressed_slots / f->stored : 0.0,
-             sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : spmvlab_value_store_name(&f->vs));
+             sell_index_bytes_per_nnz(f), f->val_f32 ? "f32" : spmvlab_value_store_name(&f->vs),
+             f->stream ? "streaming" : "cached", f->loads_auto ? "yes" : "no");
 }
 
 SPMVLAB_PLUGIN_DEFINE(sell, "2.2.0", SPMVLAB_DTYPES_F64_F32,

@@ -95,15 +95,17 @@ struct sell_cols {
         hoff = wide ? (int64_t)~a - first : 0;
     }
     /* The loads of slot i (slot column k) that depend on nothing loaded:
-     * the 32-bit column or the 16-bit word, and the slot column's base. */
+     * the 32-bit column or the 16-bit word (past L1 with Stream), and the
+     * slot column's base. */
+    template <bool Stream>
     __device__ __forceinline__ void load(int64_t i, int32_t k, uint32_t &l, int32_t &a) const
     {
         a = 0;
         if (IX == SELL_IX_32) {
-            l = (uint32_t)__ldg(col + i);
+            l = (uint32_t)entry_load<Stream>(col + i);
             return;
         }
-        l = __ldg(lo + i);
+        l = entry_load<Stream>(lo + i);
         if (IX == SELL_IX_COLUMN)
             a = __ldg(aux + word + k);
     }
@@ -126,8 +128,10 @@ struct sell_cols {
 
 /* SELL_UNROLL slots k, k + T, ... of a lane's row (slot i, i + step, ...):
  * every column and value load, then every x load, then the adds in slot
- * order. kTail: only the slots below the row's width w are real. */
-template <typename V, typename S, int IX, int T, bool kTail>
+ * order. kTail: only the slots below the row's width w are real. Stream:
+ * columns and values are loaded past L1 (the values' functor S is the
+ * streaming one then). */
+template <typename V, typename S, int IX, int T, bool kTail, bool Stream>
 __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &val,
                                            const V *__restrict__ x, int64_t i, int64_t step,
                                            int32_t k, int32_t w, V &sum)
@@ -139,7 +143,7 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &v
     for (int u = 0; u < SELL_UNROLL; u++) {
         l[u] = SELL_PAD_OFF, a[u] = 0, v[u] = V(0);
         if (!kTail || k + u * T < w) {
-            cols.load(i + u * step, k + u * T, l[u], a[u]);
+            cols.template load<Stream>(i + u * step, k + u * T, l[u], a[u]);
             v[u] = (V)val(i + u * step);
         }
     }
@@ -159,7 +163,7 @@ __device__ __forceinline__ void sell_batch(const sell_cols<IX> &cols, const S &v
  * native float for an f64 run with values = f32, codes into the table, or a
  * pattern's value; widened to V. perm < 0 marks a long row: its pieces
  * write it. */
-template <typename V, typename S, int IX, int T>
+template <typename V, typename S, int IX, int T, bool Stream>
 __device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int32_t C,
                                                 const int32_t *__restrict__ slice_ptr,
                                                 const int32_t *__restrict__ perm, sell_cols<IX> cols,
@@ -182,19 +186,19 @@ __device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int
         int64_t i = (int64_t)base + (p - s * C) + (int64_t)t * C;
         int32_t k = t;
         for (; k + (SELL_UNROLL - 1) * T < w; k += SELL_UNROLL * T, i += SELL_UNROLL * step)
-            sell_batch<V, S, IX, T, false>(cols, val, x, i, step, k, w, sum);
+            sell_batch<V, S, IX, T, false, Stream>(cols, val, x, i, step, k, w, sum);
         /* The rest of the row: with T > 1 (launch-bound matrices) one
          * predicated batch, its loads in flight together; one lane a row
          * keeps a plain loop, faster on large uneven matrices and equal on
          * regular ones (README.md, "Execution"). */
         if constexpr (T > 1) {
             if (k < w)
-                sell_batch<V, S, IX, T, true>(cols, val, x, i, step, k, w, sum);
+                sell_batch<V, S, IX, T, true, Stream>(cols, val, x, i, step, k, w, sum);
         } else {
             for (; k < w; k += T, i += step) {
                 uint32_t l;
                 int32_t a;
-                cols.load(i, k, l, a);
+                cols.template load<Stream>(i, k, l, a);
                 const int32_t c = cols.decode(i, l, a);
                 if (c != SELL_PAD_COL)
                     sum = long_rows_fma((V)val(i), __ldg(x + c), sum);
@@ -217,7 +221,7 @@ __device__ __forceinline__ void sell_slice_rows(int64_t block, int32_t rows, int
  * false) the slices alone: the pieces' code, compiled in, would cost the
  * slices registers they keep otherwise (spills under the 32-register
  * bound) and about 10 % on large regular matrices (README.md). */
-template <typename V, typename S, int IX, int T, bool FRONT>
+template <typename V, typename S, int IX, int T, bool FRONT, bool Stream>
 __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T))
     sell_kernel(long_rows_view<V> L, int32_t rows, int32_t C, const int32_t *__restrict__ slice_ptr,
                 const int32_t *__restrict__ perm, sell_cols<IX> cols, S val, const V *__restrict__ x,
@@ -228,7 +232,7 @@ __global__ void __launch_bounds__(kBlock, sell_min_blocks(sizeof(V) == 4, IX, T)
         long_rows_front<V, SELL_PIECE, SELL_UNROLL, kWarpsPerBlock, true>(L, x, y);
         return;
     }
-    sell_slice_rows<V, S, IX, T>(blockIdx.x - front, rows, C, slice_ptr, perm, cols, val, x, y);
+    sell_slice_rows<V, S, IX, T, Stream>(blockIdx.x - front, rows, C, slice_ptr, perm, cols, val, x, y);
 }
 
 unsigned sell_blocks(int64_t warps)
@@ -236,7 +240,7 @@ unsigned sell_blocks(int64_t warps)
     return (unsigned)((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
 }
 
-template <typename V, typename S, int IX, int T>
+template <typename V, typename S, int IX, int T, bool Stream>
 cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
     constexpr int R = SELL_WARP / T;
@@ -245,48 +249,62 @@ cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void 
                                  static_cast<const V *>(A->long_val), static_cast<V *>(A->partial), A->count};
     const int64_t blocks = long_rows_blocks<V, kWarpsPerBlock>(L) + sell_blocks(((int64_t)A->rows + R - 1) / R);
     if (L.npieces > 0)
-        sell_kernel<V, S, IX, T, true><<<(unsigned)blocks, kBlock, 0, stream>>>(
+        sell_kernel<V, S, IX, T, true, Stream><<<(unsigned)blocks, kBlock, 0, stream>>>(
             L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
     else
-        sell_kernel<V, S, IX, T, false><<<(unsigned)blocks, kBlock, 0, stream>>>(
+        sell_kernel<V, S, IX, T, false, Stream><<<(unsigned)blocks, kBlock, 0, stream>>>(
             L, A->rows, A->C, A->slice_ptr, A->perm, cols, val, static_cast<const V *>(x), static_cast<V *>(y));
     return cudaGetLastError();
 }
 
-template <typename V, typename S, int IX>
+/* Streaming loads are built for one lane a row only: the loads of a warp
+ * then cover 32 consecutive slots, read once (sell_build.c's rule takes
+ * them only there). */
+template <typename V, typename S, int IX, bool Stream>
 cudaError_t sell_launch_ix(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
+    if constexpr (Stream)
+        return A->threads_per_row == 1 ? sell_launch_t<V, S, IX, 1, true>(A, val, x, y, stream)
+                                       : cudaErrorInvalidValue;
     switch (A->threads_per_row) {
-    case 1: return sell_launch_t<V, S, IX, 1>(A, val, x, y, stream);
-    case 2: return sell_launch_t<V, S, IX, 2>(A, val, x, y, stream);
-    case 4: return sell_launch_t<V, S, IX, 4>(A, val, x, y, stream);
-    case 8: return sell_launch_t<V, S, IX, 8>(A, val, x, y, stream);
-    case 16: return sell_launch_t<V, S, IX, 16>(A, val, x, y, stream);
-    case 32: return sell_launch_t<V, S, IX, 32>(A, val, x, y, stream);
+    case 1: return sell_launch_t<V, S, IX, 1, false>(A, val, x, y, stream);
+    case 2: return sell_launch_t<V, S, IX, 2, false>(A, val, x, y, stream);
+    case 4: return sell_launch_t<V, S, IX, 4, false>(A, val, x, y, stream);
+    case 8: return sell_launch_t<V, S, IX, 8, false>(A, val, x, y, stream);
+    case 16: return sell_launch_t<V, S, IX, 16, false>(A, val, x, y, stream);
+    case 32: return sell_launch_t<V, S, IX, 32, false>(A, val, x, y, stream);
     default: return cudaErrorInvalidValue;
     }
 }
 
-template <typename V, typename S>
+template <typename V, bool Stream, typename S>
 cudaError_t sell_launch_s(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
     switch (A->index_mode) {
-    case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32>(A, val, x, y, stream);
-    case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16>(A, val, x, y, stream);
-    case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED>(A, val, x, y, stream);
-    case SELL_IX_COLUMN: return sell_launch_ix<V, S, SELL_IX_COLUMN>(A, val, x, y, stream);
+    case SELL_IX_32: return sell_launch_ix<V, S, SELL_IX_32, Stream>(A, val, x, y, stream);
+    case SELL_IX_16: return sell_launch_ix<V, S, SELL_IX_16, Stream>(A, val, x, y, stream);
+    case SELL_IX_MIXED: return sell_launch_ix<V, S, SELL_IX_MIXED, Stream>(A, val, x, y, stream);
+    case SELL_IX_COLUMN: return sell_launch_ix<V, S, SELL_IX_COLUMN, Stream>(A, val, x, y, stream);
     default: return cudaErrorInvalidValue;
     }
+}
+
+template <typename V, bool Stream>
+cudaError_t sell_launch_loads(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
+{
+    /* An f64 run reads its slice values as float with values = f32; else
+     * the values in the run's type, or their codes, or a pattern's value. */
+    return sizeof(V) == 8 && A->val_f32
+               ? sell_launch_s<V, Stream>(A, native_values<float, Stream>{static_cast<const float *>(A->val)}, x,
+                                          y, stream)
+               : with_values<V, false, Stream>(
+                     A->vs, A->val, [&](auto val) { return sell_launch_s<V, Stream>(A, val, x, y, stream); });
 }
 
 template <typename V>
 cudaError_t sell_launch_v(const sell_device_view *A, const void *x, void *y, cudaStream_t stream)
 {
-    /* An f64 run reads its slice values as float with values = f32; else
-     * the values in the run's type, or their codes, or a pattern's value. */
-    return sizeof(V) == 8 && A->val_f32
-               ? sell_launch_s<V>(A, native_values<float>{static_cast<const float *>(A->val)}, x, y, stream)
-               : with_values<V>(A->vs, A->val, [&](auto val) { return sell_launch_s<V>(A, val, x, y, stream); });
+    return A->stream ? sell_launch_loads<V, true>(A, x, y, stream) : sell_launch_loads<V, false>(A, x, y, stream);
 }
 
 } // namespace

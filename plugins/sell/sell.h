@@ -56,12 +56,14 @@ typedef struct sell_opts {
     int index;           /* enum sell_index_choice */
     int index_base;      /* enum sell_base_choice */
     int values;          /* enum sell_values_choice */
+    int loads;           /* enum sell_loads_choice */
 } sell_opts;
 
 /* The choices of the index and values options, in the tables' order. */
 enum sell_index_choice { SELL_INDEX_AUTO, SELL_INDEX_32, SELL_INDEX_16 };
 enum sell_values_choice { SELL_VALUES_NATIVE, SELL_VALUES_F32 };
 enum sell_base_choice { SELL_BASE_AUTO, SELL_BASE_SLICE, SELL_BASE_COLUMN };
+enum sell_loads_choice { SELL_LOADS_AUTO, SELL_LOADS_CACHED, SELL_LOADS_STREAMING };
 
 /* The device arrays of one SELL-C-sigma matrix plus its long-row tail, as
  * the kernels read them. */
@@ -72,6 +74,7 @@ typedef struct sell_device_view {
     int32_t is_f32;             /* x and y are float (else double) */
     int32_t val_f32;            /* slice values are float (always when is_f32) */
     int32_t index_mode;         /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
+    int32_t stream;             /* the slices' columns and values are loaded past L1 (one lane a row) */
     const int32_t *slice_ptr;   /* first slot of each slice, nslices + 1 (width = diff / C) */
     const int32_t *perm;        /* original row of each sorted position, ~row for a long row;
                                  * NULL = identity (only without long rows) */

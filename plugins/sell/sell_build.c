@@ -365,3 +365,10 @@ int32_t *sell_device_perm(const sell_fmt *f)
     free(is_long);
     return dp;
 }
+
+int sell_rule_loads(int choice, const sell_fmt *f)
+{
+    if (f->threads_per_row != 1) /* the streaming kernel is built for one lane a row */
+        return 0;
+    return choice == SELL_LOADS_STREAMING;
+}

@@ -48,6 +48,8 @@ typedef struct sell_fmt {
     int32_t index_bits;        /* 32 (col) or 16 (lo, hi, aux) */
     int index_auto;            /* index came from the rule */
     int32_t index_mode;        /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
+    int stream;                /* slices' columns and values loaded past L1 (sell_rule_loads) */
+    int loads_auto;            /* stream came from the rule */
     int32_t compressed_slices; /* slices whose columns span at most SELL_SPAN_MAX */
     int32_t compressed_slots;  /* slots of the groups (slices or slot columns) that fit */
     int index_column;          /* one base per slot column of a slice, else per slice */
@@ -105,6 +107,11 @@ int sell_slice_compressible(int32_t lo, int32_t hi);
  * slots and the number of groups of either kind. */
 int sell_rule_index_base(int choice, int64_t stored, int64_t slots_slice, int64_t nslices,
                          int64_t slots_column, int64_t ncolumns);
+
+/* The loads rule: 1 (the slices' columns and values loaded past L1,
+ * evict-first) or 0 (through L1), for choice (an enum sell_loads_choice)
+ * and the format as built; streaming needs one lane a row. */
+int sell_rule_loads(int choice, const sell_fmt *f);
 
 /* Applies the index options to the filled slices of f (col set): counts
  * the compressible slices and slot columns, applies both rules and, for 16
