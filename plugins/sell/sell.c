@@ -104,10 +104,9 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
         {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * vs : 0},
         {(void **)&f->d_count, zeros, counters},
     };
-    size_t unused = 0;
-    spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, &unused, err);
+    spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, &f->device_bytes, err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_put_all(f->ctx, a, f->nlong == 0 ? 7 : 15, err);
+        st = spmvlab_dev_put_all(f->ctx, a, f->nlong == 0 ? 7 : 15, &f->device_bytes, err);
     free(dperm);
     free(zeros);
     return st;
@@ -131,10 +130,15 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
         st = sell_compress_index(f, o->index, o->index_base, err);
-    if (st == SPMVLAB_OK) {
-        f->stream = sell_rule_loads(o->loads, f);
-        f->loads_auto = o->loads == SELL_LOADS_AUTO;
+    if (st == SPMVLAB_OK)
         st = sell_upload(f, err);
+    if (st == SPMVLAB_OK) {
+        const spmvlab_device *dev = ctx->device;
+        double vs = (double)spmvlab_dtype_size(f->dtype);
+        double moved = (double)f->device_bytes + vs * ((double)f->rows + (double)f->cols);
+        f->stream = sell_rule_loads(o->loads, f->threads_per_row, moved,
+                                    dev->present && dev->l2_bytes > 0 ? (double)dev->l2_bytes : SELL_DEFAULT_L2);
+        f->loads_auto = o->loads == SELL_LOADS_AUTO;
     }
     if (st != SPMVLAB_OK)
         return spmvlab_converted(st, f, sell_destroy, out);

@@ -366,9 +366,11 @@ int32_t *sell_device_perm(const sell_fmt *f)
     return dp;
 }
 
-int sell_rule_loads(int choice, const sell_fmt *f)
+int sell_rule_loads(int choice, int32_t threads_per_row, double moved_bytes, double l2_bytes)
 {
-    if (f->threads_per_row != 1) /* the streaming kernel is built for one lane a row */
+    if (threads_per_row != 1)
         return 0;
-    return choice == SELL_LOADS_STREAMING;
+    if (choice != SELL_LOADS_AUTO)
+        return choice == SELL_LOADS_STREAMING;
+    return moved_bytes >= SELL_STREAM_L2_SHARE * l2_bytes;
 }

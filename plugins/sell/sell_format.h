@@ -19,6 +19,8 @@
 #define SELL_C1_MIN_TPR 8             /* auto C: 1 (else 32) when 8 or more lanes share a row */
 #define SELL_DEFAULT_WARPS (132 * 64) /* resident warps assumed without a GPU (H100) */
 #define SELL_INDEX_SHARE 0.5         /* auto index: 16 bits when >= half the slots compress */
+#define SELL_STREAM_L2_SHARE 0.75    /* auto loads: streaming when a product moves this share of L2 */
+#define SELL_DEFAULT_L2 (50.0 * 1024 * 1024) /* L2 bytes assumed without a GPU (H100) */
 #define SELL_BASE_MARGIN 4           /* auto index_base: per slot column when that saves more than
                                       * 1/4 byte a slot (~2 % of an f64 slot's traffic), which
                                       * pays for the kernel's base load at every slot */
@@ -48,6 +50,7 @@ typedef struct sell_fmt {
     int32_t index_bits;        /* 32 (col) or 16 (lo, hi, aux) */
     int index_auto;            /* index came from the rule */
     int32_t index_mode;        /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
+    size_t device_bytes;       /* bytes of the device arrays (all of them) */
     int stream;                /* slices' columns and values loaded past L1 (sell_rule_loads) */
     int loads_auto;            /* stream came from the rule */
     int32_t compressed_slices; /* slices whose columns span at most SELL_SPAN_MAX */
@@ -108,10 +111,14 @@ int sell_slice_compressible(int32_t lo, int32_t hi);
 int sell_rule_index_base(int choice, int64_t stored, int64_t slots_slice, int64_t nslices,
                          int64_t slots_column, int64_t ncolumns);
 
-/* The loads rule: 1 (the slices' columns and values loaded past L1,
- * evict-first) or 0 (through L1), for choice (an enum sell_loads_choice)
- * and the format as built; streaming needs one lane a row. */
-int sell_rule_loads(int choice, const sell_fmt *f);
+/* The loads rule: 1 (the slices' columns and values loaded past L1 and
+ * L2's first to go, evict-first) or 0 (through L1), for choice (an enum
+ * sell_loads_choice), the lanes a row (streaming is built for one) and the
+ * bytes a product moves (the format's device bytes, x and y) against the
+ * L2's. auto: streaming from SELL_STREAM_L2_SHARE of L2: a matrix that
+ * stays in L2 between products loses its arrays there when they go first
+ * (README.md, "The rules"). */
+int sell_rule_loads(int choice, int32_t threads_per_row, double moved_bytes, double l2_bytes);
 
 /* Applies the index options to the filled slices of f (col set): counts
  * the compressible slices and slot columns, applies both rules and, for 16

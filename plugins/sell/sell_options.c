@@ -25,7 +25,7 @@ const spmvlab_option sell_options[] = {
     SPMVLAB_CHOICE(sell_opts, values, SPMVLAB_VALUES_PATTERN, "pattern", "", SPMVLAB_VALUES_PATTERN_HELP),
     SPMVLAB_CHOICE(sell_opts, values, SPMVLAB_VALUES_AUTO, "auto", "", SPMVLAB_VALUES_AUTO_HELP),
     SPMVLAB_OPTION(sell_opts, loads, SPMVLAB_OPT_ENUM, "auto", "", "how the slices' columns and values are loaded"),
-    SPMVLAB_CHOICE(sell_opts, loads, SELL_LOADS_AUTO, "auto", "", "cached (no rule fitted yet)"),
+    SPMVLAB_CHOICE(sell_opts, loads, SELL_LOADS_AUTO, "auto", "", "streaming with one lane a row where a product moves 3/4 of the L2 or more, else cached"),
     SPMVLAB_CHOICE(sell_opts, loads, SELL_LOADS_CACHED, "cached", "", "through L1 (the read-only path)"),
     SPMVLAB_CHOICE(sell_opts, loads, SELL_LOADS_STREAMING, "streaming", "", "past L1 (evict-first), so that x keeps L1; one lane a row only"),
     {NULL},

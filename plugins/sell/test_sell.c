@@ -66,6 +66,49 @@ static void test_tpr_rule(void)
     TEST_CHECK(sell_rule_tpr(120.0, 120, 2000000, 8448) == 1); /* the GPU is full with one lane */
 }
 
+/* The loads rule: streaming only with one lane a row; auto from 3/4 of
+ * the L2's bytes moved; forced either way otherwise. */
+static void test_loads_rule(void)
+{
+    const double l2 = 60.0 * 1024 * 1024;
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_AUTO, 1, 0.75 * l2, l2) == 1);
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_AUTO, 1, 0.75 * l2 - 1, l2) == 0);
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_AUTO, 2, 4 * l2, l2) == 0); /* built for one lane a row */
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_STREAMING, 1, 1000, l2) == 1);
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_STREAMING, 4, 4 * l2, l2) == 0);
+    TEST_CHECK(sell_rule_loads(SELL_LOADS_CACHED, 1, 4 * l2, l2) == 0);
+}
+
+/* Through the plugin without a GPU (an H100's 50 MiB of L2 assumed): a
+ * matrix of 20,000 rows of one random entry stays cached under auto and
+ * streams when asked; four lanes a row never stream; spmv_host's sums are
+ * the reference's either way. */
+static void test_loads_through_the_plugin(void)
+{
+    spmvlab_csr A;
+    if (test_gen_uniform(&A, 20000, 20000, 1, 5)) {
+        test_failures++;
+        return;
+    }
+    const char *one[] = {"threads_per_row=1", NULL};
+    const char *stream[] = {"threads_per_row=1", "loads=streaming", NULL};
+    const char *stream4[] = {"threads_per_row=4", "loads=streaming", NULL};
+    test_instance *t = convert_ok(&A, SPMVLAB_F64, one);
+    if (t) {
+        TEST_CONTAINS(test_describe(t), "loads=cached loads_auto=yes");
+        test_instance_free(t);
+    }
+    if ((t = convert_ok(&A, SPMVLAB_F64, stream))) {
+        TEST_CONTAINS(test_describe(t), "loads=streaming loads_auto=no");
+        test_instance_free(t);
+    }
+    if ((t = convert_ok(&A, SPMVLAB_F64, stream4))) {
+        TEST_CONTAINS(test_describe(t), "loads=cached loads_auto=no");
+        test_instance_free(t);
+    }
+    spmvlab_csr_free(&A);
+}
+
 /* auto on small uniform matrices through the plugin (no GPU: an H100's
  * 8448 resident warps): T from the mean width, sigma 1, no long rows. */
 static void test_auto_through_the_plugin(void)
@@ -315,6 +358,8 @@ int main(void)
     test_check_options_refuses_bad_combinations(&A);
     test_long_row_rule();
     test_tpr_rule();
+    test_loads_rule();
+    test_loads_through_the_plugin();
     test_uneven_rows_rule();
     test_short_chains_rule();
     test_auto_through_the_plugin();
