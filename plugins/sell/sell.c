@@ -35,7 +35,8 @@
  * index (auto: 16 when the slices that qualify hold half the slots), values
  * (native, f32 storage for an f64 run, declared to the core, or lossless:
  * indexed codes, a pattern, auto; plugins/common/value_store.h; the long
- * rows keep native values).
+ * rows keep native values), loads (auto: the slices' columns and values
+ * loaded past L1 with one lane a row where a product moves 3/4 of the L2).
  *
  * Execution: sell.cu; spmv_host (sell_host.c) replays the kernels' adds.
  * Limits: f64 and f32.

@@ -23,7 +23,9 @@
  * or with a base per slot column of a slice, read at every slot (the same
  * word for the lanes of one slot column).
  * Values are loaded in their storage type (float for values = f32) and
- * widened before the add.
+ * widened before the add. With one lane a row, Stream loads the columns
+ * (offsets) and values (codes) past L1, evict-first (loads = streaming):
+ * the same slots and adds, another cache hint.
  *
  * Long rows. One warp per piece of at most SELL_PIECE entries; lane l adds
  * entries b + l, b + l + 32, ... (consecutive lanes, consecutive addresses);
