@@ -265,17 +265,19 @@ cudaError_t sell_launch_t(const sell_device_view *A, S val, const void *x, void 
 template <typename V, typename S, int IX, bool Stream>
 cudaError_t sell_launch_ix(const sell_device_view *A, S val, const void *x, void *y, cudaStream_t stream)
 {
-    if constexpr (Stream)
+    if constexpr (Stream) {
         return A->threads_per_row == 1 ? sell_launch_t<V, S, IX, 1, true>(A, val, x, y, stream)
                                        : cudaErrorInvalidValue;
-    switch (A->threads_per_row) {
-    case 1: return sell_launch_t<V, S, IX, 1, false>(A, val, x, y, stream);
-    case 2: return sell_launch_t<V, S, IX, 2, false>(A, val, x, y, stream);
-    case 4: return sell_launch_t<V, S, IX, 4, false>(A, val, x, y, stream);
-    case 8: return sell_launch_t<V, S, IX, 8, false>(A, val, x, y, stream);
-    case 16: return sell_launch_t<V, S, IX, 16, false>(A, val, x, y, stream);
-    case 32: return sell_launch_t<V, S, IX, 32, false>(A, val, x, y, stream);
-    default: return cudaErrorInvalidValue;
+    } else {
+        switch (A->threads_per_row) {
+        case 1: return sell_launch_t<V, S, IX, 1, false>(A, val, x, y, stream);
+        case 2: return sell_launch_t<V, S, IX, 2, false>(A, val, x, y, stream);
+        case 4: return sell_launch_t<V, S, IX, 4, false>(A, val, x, y, stream);
+        case 8: return sell_launch_t<V, S, IX, 8, false>(A, val, x, y, stream);
+        case 16: return sell_launch_t<V, S, IX, 16, false>(A, val, x, y, stream);
+        case 32: return sell_launch_t<V, S, IX, 32, false>(A, val, x, y, stream);
+        default: return cudaErrorInvalidValue;
+        }
     }
 }
 
