@@ -117,6 +117,13 @@ static int gen_two_diagonals(spmvlab_csr *A)
     return gen_diagonals(A, 1000, 1000, 2, off, lo, hi);
 }
 
+/* The footprint of gen_two_diagonals' matrix with codes in f64: the two
+ * diagonals' metadata, code_bytes of codes and the table's values. */
+static size_t two_diagonals_bytes(size_t code_bytes, size_t table)
+{
+    return 16 * 2 + code_bytes + 8 * table;
+}
+
 /* With codes each diagonal keeps the whole chunks of 128 rows its range
  * touches: diagonal 0 (rows 0..999) 8 chunks, +5 (rows 100..199) chunks 0
  * and 1, so 1280 slots, plus the table of the 9 distinct values and +0.0
@@ -134,14 +141,14 @@ static void test_codes_keep_whole_chunks(void)
                *bytes[] = {"values=indexed", "x_reuse=l1", "code_bits=8", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23,
                                  "stored=1100 fill=1.000 x_reuse=shared(auto) runs=2 values=indexed8 table=10 slots=1280") ==
-               16 * 2 + 1280 + 8 * 10);
+               two_diagonals_bytes(1280, 10));
     TEST_CHECK(test_convert_says("dia", &A, l1, 23, "x_reuse=l1 runs=2 values=indexed4 table=10 slots=1280") ==
-               16 * 2 + 1280 / 2 + 8 * 10);
+               two_diagonals_bytes(1280 / 2, 10));
     TEST_CHECK(test_convert_says("dia", &A, bytes, 23, "x_reuse=l1 runs=2 values=indexed8 table=10 slots=1280") ==
-               16 * 2 + 1280 + 8 * 10);
+               two_diagonals_bytes(1280, 10));
     const char *four[] = {"values=indexed", "code_bits=4", NULL};
     TEST_CHECK(test_convert_says("dia", &A, four, 23, "x_reuse=shared(auto) runs=2 values=indexed4 table=10") ==
-               16 * 2 + 1280 / 2 + 8 * 10);
+               two_diagonals_bytes(1280 / 2, 10));
     spmvlab_csr_free(&A);
 }
 
@@ -156,13 +163,13 @@ static void test_seventeen_values_take_bytes(void)
         A.val[k] = 1.0 + k % 16;
     const char *indexed[] = {"values=indexed", "x_reuse=l1", NULL};
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed8 table=17 slots=1280") ==
-               16 * 2 + 1280 + 8 * 17);
+               two_diagonals_bytes(1280, 17));
     const char *four[] = {"values=indexed", "code_bits=4", NULL};
     expect_refusal(&A, four, "code_bits = 4 codes a table of at most 16 values", "this matrix's holds 17");
     for (int32_t k = 0; k < A.nnz; k++)
         A.val[k] = 1.0 + k % 15;
     TEST_CHECK(test_convert_says("dia", &A, indexed, 23, "values=indexed4 table=16 slots=1280") ==
-               16 * 2 + 1280 / 2 + 8 * 16);
+               two_diagonals_bytes(1280 / 2, 16));
     spmvlab_csr_free(&A);
 }
 
@@ -182,9 +189,9 @@ static void test_rows_per_thread_set_the_chunks(void)
                *eight_l1[] = {"values=indexed", "rows_per_thread=8", "x_reuse=l1", NULL},
                *shuffle[] = {"values=indexed", "rows_per_thread=8", "x_reuse=shuffle", NULL};
     TEST_CHECK(test_convert_says("dia", &A, two, 23, "values=indexed8 table=10 slots=1216 batch=2 rows_per_thread=2") ==
-               16 * 2 + 1216 + 8 * 10);
+               two_diagonals_bytes(1216, 10));
     TEST_CHECK(test_convert_says("dia", &A, eight, 23, "values=indexed4 table=10 slots=1280 batch=2 rows_per_thread=8") ==
-               16 * 2 + 1280 / 2 + 8 * 10);
+               two_diagonals_bytes(1280 / 2, 10));
     test_convert_says("dia", &A, eight_l1, 23, "x_reuse=l1 runs=2 values=indexed4 table=10 slots=1280 batch=1 rows_per_thread=8");
     test_convert_says("dia", &A, shuffle, 23, "slots=1280 batch=2 rows_per_thread=4");
     spmvlab_csr_free(&A);

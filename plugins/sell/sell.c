@@ -73,8 +73,8 @@ static void sell_destroy(void *fmt)
  * or with long rows: sell_device_perm; 32-bit columns, or 16-bit offsets
  * with their bases and high halves), then the long rows' arrays when there
  * are long rows (partial and the zeroed counters only when a row has
- * several pieces). Returns the core's status. */
-static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
+ * several pieces); their bytes added to *held. Returns the core's status. */
+static spmvlab_status sell_upload(sell_fmt *f, size_t *held, spmvlab_err *err)
 {
     size_t vs = spmvlab_dtype_size(f->dtype), i4 = sizeof(int32_t), i2 = sizeof(uint16_t);
     size_t ss = f->val_f32 ? sizeof(float) : f->vs.elem; /* slice values' (or codes') storage size */
@@ -105,9 +105,9 @@ static spmvlab_status sell_upload(sell_fmt *f, spmvlab_err *err)
         {&f->d_partial, NULL, f->multi_piece ? (size_t)f->npieces * vs : 0},
         {(void **)&f->d_count, zeros, counters},
     };
-    spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, &f->device_bytes, err);
+    spmvlab_status st = spmvlab_value_store_upload(f->ctx, &f->vs, held, err);
     if (st == SPMVLAB_OK)
-        st = spmvlab_dev_put_all(f->ctx, a, f->nlong == 0 ? 7 : 15, &f->device_bytes, err);
+        st = spmvlab_dev_put_all(f->ctx, a, f->nlong == 0 ? 7 : 15, held, err);
     free(dperm);
     free(zeros);
     return st;
@@ -131,12 +131,13 @@ static spmvlab_status sell_convert(spmvlab_ctx *ctx, const spmvlab_matrix *A,
         st = sell_narrow_values(f, A, err);
     if (st == SPMVLAB_OK)
         st = sell_compress_index(f, o->index, o->index_base, err);
+    size_t device_bytes = 0;
     if (st == SPMVLAB_OK)
-        st = sell_upload(f, err);
+        st = sell_upload(f, &device_bytes, err);
     if (st == SPMVLAB_OK) {
         const spmvlab_device *dev = ctx->device;
         double vs = (double)spmvlab_dtype_size(f->dtype);
-        double moved = (double)f->device_bytes + vs * ((double)f->rows + (double)f->cols);
+        double moved = (double)device_bytes + vs * ((double)f->rows + (double)f->cols);
         f->stream = sell_rule_loads(o->loads, f->threads_per_row, moved,
                                     dev->present && dev->l2_bytes > 0 ? (double)dev->l2_bytes : SELL_DEFAULT_L2);
         f->loads_auto = o->loads == SELL_LOADS_AUTO;

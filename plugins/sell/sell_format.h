@@ -50,7 +50,6 @@ typedef struct sell_fmt {
     int32_t index_bits;        /* 32 (col) or 16 (lo, hi, aux) */
     int index_auto;            /* index came from the rule */
     int32_t index_mode;        /* SELL_IX_32, SELL_IX_16 or SELL_IX_MIXED */
-    size_t device_bytes;       /* bytes of the device arrays (all of them) */
     int stream;                /* slices' columns and values loaded past L1 (sell_rule_loads) */
     int loads_auto;            /* stream came from the rule */
     int32_t compressed_slices; /* slices whose columns span at most SELL_SPAN_MAX */
